@@ -1,0 +1,150 @@
+/**
+ * Call tracing wire schemas: start, end, upsert batch and stream query (spec endpoints 3, 5, 7).
+ * @module
+ */
+import { z } from 'zod';
+import { DateTime, JsonObject, OptString, OptStrings, ProjectId, SortBy } from './common.js';
+import { Query } from './query.js';
+
+/** Spec "StartedCallSchemaForInsert": everything known when a call begins. */
+export const StartedCallSchemaForInsert = z.object({
+  project_id: ProjectId,
+  op_name: z.string().min(1, 'op_name must not be empty'),
+  started_at: DateTime,
+  attributes: JsonObject,
+  inputs: JsonObject,
+  display_name: OptString,
+  id: OptString,
+  otel_dump: JsonObject.nullish(),
+  parent_id: OptString,
+  thread_id: OptString,
+  trace_id: OptString,
+  turn_id: OptString,
+  svc_run_id: OptString,
+  svc_run_step: z.number().int().nullish(),
+  svc_user_id: OptString,
+});
+export type StartedCallSchemaForInsert = z.input<typeof StartedCallSchemaForInsert>;
+
+/** A recorded exception: its class name, message and stack (a plain string is accepted too). */
+export const CallException = z.union([
+  z.string(),
+  z.looseObject({ type: z.string().optional(), message: z.string(), stack: z.string().optional() }),
+]);
+export type CallException = z.infer<typeof CallException>;
+
+/** Per-model token usage inside `summary.usage` (numbers are added up the tree). */
+export const LlmUsage = z.looseObject({
+  prompt_tokens: z.number().optional(),
+  completion_tokens: z.number().optional(),
+  total_tokens: z.number().optional(),
+  requests: z.number().optional(),
+});
+
+/** `summary` of an ended call: `usage` by model and `status_counts` (success, error). */
+export const CallSummary = z.looseObject({
+  usage: z.record(z.string(), LlmUsage).optional(),
+  status_counts: z.record(z.string(), z.number()).optional(),
+});
+export type CallSummary = z.infer<typeof CallSummary>;
+
+/** End of a call (DESIGN.md "Wire facts"): `{project_id, id, ended_at, output?, exception?, summary}`. */
+export const EndedCallSchemaForInsert = z.object({
+  project_id: ProjectId,
+  id: z.string().min(1, 'id must not be empty'),
+  ended_at: DateTime,
+  output: z.unknown().optional(),
+  exception: CallException.nullish(),
+  summary: CallSummary,
+});
+export type EndedCallSchemaForInsert = z.input<typeof EndedCallSchemaForInsert>;
+
+/** Body of `POST /call/start`. */
+export const CallStartReq = z.object({ start: StartedCallSchemaForInsert });
+export type CallStartReq = z.input<typeof CallStartReq>;
+
+/** Answer of `POST /call/start` and of a start item in a batch. */
+export const CallStartRes = z.looseObject({ id: z.string(), trace_id: z.string() });
+export type CallStartRes = z.infer<typeof CallStartRes>;
+
+/** Answer of an end item in a batch: `{}`. */
+export const CallEndRes = z.looseObject({});
+export type CallEndRes = z.infer<typeof CallEndRes>;
+
+/** A start-mode batch item: `{mode: "start", req: {start}}`. */
+export const StartBatchItem = z.object({ mode: z.literal('start'), req: CallStartReq });
+/** An end-mode batch item: `{mode: "end", req: {end}}`. */
+export const EndBatchItem = z.object({
+  mode: z.literal('end'),
+  req: z.object({ end: EndedCallSchemaForInsert }),
+});
+export const UpsertBatchItem = z.discriminatedUnion('mode', [StartBatchItem, EndBatchItem]);
+export type UpsertBatchItem = z.input<typeof UpsertBatchItem>;
+
+/** Body of `POST /call/upsert_batch`. */
+export const CallUpsertBatchReq = z.object({ batch: z.array(UpsertBatchItem) });
+export type CallUpsertBatchReq = z.input<typeof CallUpsertBatchReq>;
+
+/** Answer of `POST /call/upsert_batch`: one result per item, in order. */
+export const CallUpsertBatchRes = z.looseObject({
+  res: z.array(z.union([CallStartRes, CallEndRes])),
+});
+export type CallUpsertBatchRes = z.infer<typeof CallUpsertBatchRes>;
+
+/** Spec "CallsFilter": every field optional; lists match any of their values. */
+export const CallsFilter = z.object({
+  call_ids: OptStrings,
+  input_refs: OptStrings,
+  op_names: OptStrings,
+  output_refs: OptStrings,
+  parent_ids: OptStrings,
+  thread_ids: OptStrings,
+  trace_ids: OptStrings,
+  trace_roots_only: z.boolean().nullish(),
+  turn_ids: OptStrings,
+  svc_run_ids: OptStrings,
+  svc_user_ids: OptStrings,
+});
+export type CallsFilter = z.input<typeof CallsFilter>;
+
+/** Body of `POST /calls/stream_query` (spec endpoint 3). */
+export const CallsQueryReq = z.object({
+  project_id: ProjectId,
+  filter: CallsFilter.nullish(),
+  query: Query.nullish(),
+  limit: z.number().int().min(0).nullish(),
+  offset: z.number().int().min(0).nullish(),
+  sort_by: z.array(SortBy).nullish(),
+  columns: OptStrings,
+  expand_columns: OptStrings,
+  return_expanded_column_values: z.boolean().nullish(),
+  include_costs: z.boolean().nullish(),
+  include_feedback: z.boolean().nullish(),
+  include_storage_size: z.boolean().nullish(),
+  include_total_storage_size: z.boolean().nullish(),
+  include_usernames: z.boolean().nullish(),
+});
+export type CallsQueryReq = z.input<typeof CallsQueryReq>;
+
+/** One record of the `/calls/stream_query` JSONL answer (DESIGN.md "Wire facts"). */
+export const CallRecord = z.looseObject({
+  id: z.string(),
+  project_id: z.string(),
+  op_name: z.string(),
+  display_name: z.string().nullish(),
+  trace_id: z.string(),
+  parent_id: z.string().nullish(),
+  thread_id: z.string().nullish(),
+  turn_id: z.string().nullish(),
+  started_at: z.string(),
+  ended_at: z.string().nullish(),
+  attributes: JsonObject.nullish(),
+  inputs: JsonObject.nullish(),
+  output: z.unknown().optional(),
+  exception: CallException.nullish(),
+  summary: z.looseObject({}).nullish(),
+  svc_user_id: z.string().nullish(),
+  svc_run_id: z.string().nullish(),
+  svc_run_step: z.number().nullish(),
+});
+export type CallRecord = z.infer<typeof CallRecord>;

@@ -1,0 +1,39 @@
+/**
+ * Shared wire primitives: timestamps, JSON objects and refs used by every resource group.
+ * @module
+ */
+import { z } from 'zod';
+
+/** An ISO 8601 timestamp (`date-time` in the spec); offsets are accepted and read as instants. */
+export const DateTime = z.iso.datetime({ offset: true, local: false });
+
+/** A JSON object with string keys (inputs, attributes, payload, ...). */
+export const JsonObject = z.record(z.string(), z.unknown());
+export type JsonObject = z.infer<typeof JsonObject>;
+
+/** An optional string field; `null` is accepted and means absent. */
+export const OptString = z.string().nullish();
+
+/** An optional list of strings; `null` is accepted and means absent. */
+export const OptStrings = z.array(z.string()).nullish();
+
+/** `<entity>/<project>`: the project id shape used throughout the spec. */
+export const ProjectId = z.string().min(1, 'project_id must not be empty');
+
+/** Spec "Reference strings": `svc:///<entity>/<project>/object/<name>:<digest>`. */
+export const ObjectRef = z.string().regex(/^svc:\/\/\/[^/]+\/[^/]+\/object\/[^/:]+:[^/]+$/, 'expected svc:///<entity>/<project>/object/<name>:<digest>');
+/** Spec "Reference strings": `svc:///<entity>/<project>/op/<name>:<digest>`. */
+export const OpRef = z.string().regex(/^svc:\/\/\/[^/]+\/[^/]+\/op\/[^/:]+:[^/]+$/, 'expected svc:///<entity>/<project>/op/<name>:<digest>');
+/** Spec "Reference strings": `svc:///<entity>/<project>/call/<call_id>`. */
+export const CallRef = z.string().regex(/^svc:\/\/\/[^/]+\/[^/]+\/call\/[^/]+$/, 'expected svc:///<entity>/<project>/call/<call_id>');
+
+/** Spec "SortBy": a dotted field path and `asc` | `desc` (`direction` is accepted as an alias of `order`). */
+export const SortBy = z
+  .object({
+    field: z.string().min(1),
+    order: z.enum(['asc', 'desc']).optional(),
+    direction: z.enum(['asc', 'desc']).optional(),
+  })
+  .transform(({ field, order, direction }) => ({ field, order: order ?? direction ?? 'asc' }));
+export type SortBy = z.input<typeof SortBy>;
+export type SortByResolved = z.output<typeof SortBy>;

@@ -1,0 +1,11 @@
+/**
+ * The wire schemas, one module per resource group; zod is the single source of truth for the wire.
+ * @module
+ */
+export * from './common.js';
+export * from './query.js';
+export * from './errors.js';
+export * from './calls.js';
+export * from './feedback.js';
+export * from './tables.js';
+export * from './trajectories.js';
