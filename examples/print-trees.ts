@@ -1,0 +1,116 @@
+// Renders call records as indented trees: one line per call with status mark, op name, duration and error.
+import type { CallRecord } from '../src/schema/index.js';
+
+/** A call and its children, children ordered by started_at then id. */
+export interface CallTree {
+  call: CallRecord;
+  children: CallTree[];
+}
+
+type Status = 'success' | 'error' | 'running' | 'descendant_error';
+
+const MARKS: Record<Status, string> = { success: '✓', error: '✗', running: '…', descendant_error: '✓' };
+
+const startedMs = (call: CallRecord): number => Date.parse(call.started_at);
+
+function byStart(a: CallRecord, b: CallRecord): number {
+  return startedMs(a) - startedMs(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Builds trees from flat records; a call whose parent is absent becomes a root. Roots are ordered like children. */
+export function buildTrees(calls: readonly CallRecord[]): CallTree[] {
+  const ids = new Set(calls.map((call) => call.id));
+  const children = new Map<string, CallRecord[]>();
+  const roots: CallRecord[] = [];
+  for (const call of calls) {
+    if (call.parent_id && ids.has(call.parent_id)) {
+      children.set(call.parent_id, [...(children.get(call.parent_id) ?? []), call]);
+    } else {
+      roots.push(call);
+    }
+  }
+  const grow = (call: CallRecord): CallTree => ({
+    call,
+    children: (children.get(call.id) ?? []).sort(byStart).map(grow),
+  });
+  return roots.sort(byStart).map(grow);
+}
+
+/** The server-derived status, or one inferred from the record when the server gave none. */
+export function callStatus(call: CallRecord): Status {
+  const status = call.summary?.['status'];
+  if (status === 'success' || status === 'error' || status === 'running' || status === 'descendant_error') {
+    return status;
+  }
+  if (call.exception) return 'error';
+  return call.ended_at ? 'success' : 'running';
+}
+
+/** Duration in ms: the server's `summary.latency_ms`, else ended_at − started_at; null while running. */
+export function durationMs(call: CallRecord): number | null {
+  const latency = call.summary?.['latency_ms'];
+  if (typeof latency === 'number') return latency;
+  return call.ended_at ? Date.parse(call.ended_at) - startedMs(call) : null;
+}
+
+/** Short op name: `weave:///e/p/op/name:digest` style refs become `name`. */
+export function shortOpName(opName: string): string {
+  const afterOp = opName.includes('/op/') ? opName.slice(opName.lastIndexOf('/op/') + 4) : opName;
+  return afterOp.replace(/:[^:/]*$/, '') || opName;
+}
+
+/** One line describing a recorded exception, cut to `max` characters. */
+export function describeException(exception: CallRecord['exception'], max = 100): string {
+  if (!exception) return '';
+  const text = typeof exception === 'string' ? exception
+    : exception.type ? `${exception.type}: ${exception.message}` : exception.message;
+  const line = text.split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The text after a call's duration: the error, a note about a failed descendant, or nothing. */
+function note(call: CallRecord, status: Status): string {
+  if (status === 'error') return `  error: ${describeException(call.exception) || 'unknown error'}`;
+  if (status === 'descendant_error') return '  (a descendant failed)';
+  if (status === 'running') return '  running';
+  return '';
+}
+
+/** Lines of one tree: marks and names indented two spaces per depth, durations aligned in one column. */
+export function renderTree(tree: CallTree): string[] {
+  const rows: { label: string; call: CallRecord }[] = [];
+  const walk = (node: CallTree, depth: number): void => {
+    const label = `${'  '.repeat(depth)}${MARKS[callStatus(node.call)]} ${shortOpName(node.call.op_name)}`;
+    rows.push({ label, call: node.call });
+    node.children.forEach((child) => walk(child, depth + 1));
+  };
+  walk(tree, 0);
+  const width = Math.max(...rows.map((row) => row.label.length)) + 2;
+  return rows.map(({ label, call }) => {
+    const ms = durationMs(call);
+    const duration = (ms === null ? '—' : `${ms.toFixed(1)} ms`).padStart(10);
+    return `${label.padEnd(width)}${duration}${note(call, callStatus(call))}`;
+  });
+}
+
+/** One input value in a few characters: strings quoted and cut, arrays and objects by size. */
+function brief(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 59)}…` : value);
+  if (Array.isArray(value)) return `[${value.length} items]`;
+  if (value !== null && typeof value === 'object') return '{…}';
+  return String(value);
+}
+
+/** `op(name=value, ...)` for a heading, from the call's recorded inputs. */
+export function describeCall(call: CallRecord): string {
+  const args = Object.entries(call.inputs ?? {}).map(([name, value]) => `${name}=${brief(value)}`);
+  return `${shortOpName(call.op_name)}(${args.join(', ')})`;
+}
+
+/** All trees as text: a numbered heading naming the root call, then its tree; a blank line between trees. */
+export function renderTrees(calls: readonly CallRecord[]): string {
+  const trees = buildTrees(calls);
+  return trees
+    .map((tree, i) => [`Trace ${i + 1}/${trees.length} · ${describeCall(tree.call)}`, ...renderTree(tree)].join('\n'))
+    .join('\n\n');
+}

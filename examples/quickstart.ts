@@ -1,0 +1,60 @@
+// Quickstart (`npm run demo`): traces a small retrieval QA workload, then reads the traces back and prints them as trees.
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { flush, init } from '../src/index.js';
+import { connectServer } from './local-server.js';
+import { renderTrees } from './print-trees.js';
+import { readTraces } from './read-traces.js';
+import { createAnswerer, type Answer } from './rag/answer.js';
+import { defaultCorpusPaths } from './rag/load.js';
+import { prepareIndex } from './rag/prepare.js';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PROJECT = process.env['WEFT_PROJECT'] ?? 'local/quickstart';
+
+/** Three questions the repository's docs answer, and one they cannot (its retrieval fails and is caught). */
+const QUESTIONS = [
+  'How does op() record an exception thrown by a traced function?',
+  'Which port does the local weft server listen on by default?',
+  'What happens to a sync function wrapped with op?',
+  'What is the airspeed velocity of an unladen swallow?',
+];
+
+function printAnswer(answer: Answer): void {
+  console.log(`Q: ${answer.question}`);
+  if (answer.answer === null) console.log(`A: (no answer: ${answer.error ?? 'nothing relevant found'})`);
+  else console.log(`A: ${answer.answer}\n   [${answer.sources.join(', ')}]`);
+  console.log();
+}
+
+async function main(): Promise<void> {
+  const server = await connectServer();
+  try {
+    console.log(`weft quickstart — traces to ${server.url} (${server.startedHere ? 'in-process server' : 'WEFT_BASE_URL'}), project ${PROJECT}\n`);
+    const client = await init({ project: PROJECT, baseUrl: server.url });
+    const sinceMs = Date.now();
+
+    const files = process.argv.slice(2);
+    const root = files.length > 0 ? process.cwd() : REPO_ROOT;
+    const paths = files.length > 0 ? files.map((file) => resolve(file)) : await defaultCorpusPaths(REPO_ROOT);
+    const index = await prepareIndex(paths, root);
+    const sources = new Set(index.chunks.map((chunk) => chunk.source));
+    console.log(`Indexed ${index.chunks.length} chunks from ${sources.size} files (${index.vocabulary} distinct terms).\n`);
+
+    const { answerQuestion } = createAnswerer(index);
+    const answers = await Promise.all(QUESTIONS.map((question) => answerQuestion(question)));
+    answers.forEach(printAnswer);
+
+    await flush();
+    const calls = await readTraces(client, PROJECT, sinceMs);
+    console.log(`Traces (✓ success, ✗ error; durations in ms):\n`);
+    console.log(renderTrees(calls));
+  } finally {
+    await server.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
