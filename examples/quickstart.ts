@@ -20,6 +20,9 @@ const QUESTIONS = [
   'What is the airspeed velocity of an unladen swallow?',
 ];
 
+/** `1 chunk`, `2 chunks`. */
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 function printAnswer(answer: Answer): void {
   console.log(`Q: ${answer.question}`);
   if (answer.answer === null) console.log(`A: (no answer: ${answer.error ?? 'nothing relevant found'})`);
@@ -34,12 +37,12 @@ async function main(): Promise<void> {
     const client = await init({ project: PROJECT, baseUrl: server.url });
     const sinceMs = Date.now();
 
-    const files = process.argv.slice(2);
-    const root = files.length > 0 ? process.cwd() : REPO_ROOT;
-    const paths = files.length > 0 ? files.map((file) => resolve(file)) : await defaultCorpusPaths(REPO_ROOT);
+    const args = process.argv.slice(2);
+    const root = args.length > 0 ? process.cwd() : REPO_ROOT;
+    const paths = args.length > 0 ? args.map((file) => resolve(file)) : await defaultCorpusPaths(REPO_ROOT);
     const index = await prepareIndex(paths, root);
-    const sources = new Set(index.chunks.map((chunk) => chunk.source));
-    console.log(`Indexed ${index.chunks.length} chunks from ${sources.size} files (${index.vocabulary} distinct terms).\n`);
+    const files = new Set(index.chunks.map((chunk) => chunk.source)).size;
+    console.log(`Indexed ${count(index.chunks.length, 'chunk')} from ${count(files, 'file')} (${count(index.vocabulary, 'distinct term')}).\n`);
 
     const { answerQuestion } = createAnswerer(index);
     const answers = await Promise.all(QUESTIONS.map((question) => answerQuestion(question)));

@@ -31,9 +31,9 @@ export const chunkText = op(function chunkText(text: string, maxWords: number): 
   return passages;
 });
 
-/** Chunks every document; chunk ids are `path#n`. */
+/** Chunks every document; chunk ids are `path#n`. Records the document paths, not their texts, as input. */
 export const chunkDocuments = op(function chunkDocuments(docs: Doc[], maxWords: number): Chunk[] {
   return docs.flatMap((doc) =>
     chunkText(doc.text, maxWords).map((text, n) => ({ id: `${doc.path}#${n}`, source: doc.path, text })),
   );
-});
+}, { postprocessInputs: ({ docs, ...rest }) => ({ ...rest, docs: Array.isArray(docs) ? docs.map((doc: Doc) => doc.path) : docs }) });

@@ -22,10 +22,17 @@ export interface ScoredChunk {
 // match a whole token, and tokens are `[a-z0-9]+`, so they are safe inside a RegExp.
 const encode = (tokens: string[]): string => tokens.map((token) => `<${token}>`).join('');
 
-/** Tokenizes every chunk once. */
+/** Sizes of an index: what its traced calls record instead of the whole corpus. */
+export const indexStats = (index: SearchIndex): { chunks: number; vocabulary: number } =>
+  ({ chunks: index.chunks.length, vocabulary: index.vocabulary });
+
+/** Tokenizes every chunk once. Records the chunk ids as input and the index's sizes as output. */
 export const buildIndex = op(function buildIndex(chunks: Chunk[]): SearchIndex {
   const tokens = chunks.map((chunk) => tokenize(chunk.text));
   return { chunks, encoded: tokens.map(encode), vocabulary: new Set(tokens.flat()).size };
+}, {
+  postprocessInputs: ({ chunks }) => ({ chunks: Array.isArray(chunks) ? chunks.map((chunk: Chunk) => chunk.id) : chunks }),
+  postprocessOutput: indexStats,
 });
 
 /** BM25 scores of every chunk for `query`, best first; chunks sharing no term with it are left out. */

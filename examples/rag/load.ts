@@ -53,4 +53,4 @@ export const loadCorpus = op(async function loadCorpus(paths: string[], root: st
     const text = texts[i];
     return text === undefined ? [] : [{ path: relative(root, path), text }];
   });
-});
+}, { postprocessOutput: (docs) => docs.map((doc) => ({ path: doc.path, chars: doc.text.length })) });

@@ -1,7 +1,7 @@
 // The indexing pipeline as one traced step: load the corpus, chunk it, build the BM25 index.
 import { op } from '../../src/index.js';
 import { chunkDocuments } from './chunk.js';
-import { buildIndex, type SearchIndex } from './index.js';
+import { buildIndex, indexStats, type SearchIndex } from './index.js';
 import { loadCorpus } from './load.js';
 
 /** Words per chunk: small enough that retrieval picks out a passage, not a whole file. */
@@ -12,4 +12,4 @@ export const prepareIndex = op(async function prepareIndex(paths: string[], root
   const docs = await loadCorpus(paths, root);
   const chunks = chunkDocuments(docs, CHUNK_WORDS);
   return buildIndex(chunks);
-});
+}, { postprocessOutput: indexStats });
