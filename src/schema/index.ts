@@ -9,3 +9,4 @@ export * from './calls.js';
 export * from './feedback.js';
 export * from './tables.js';
 export * from './trajectories.js';
+export * from './validate.js';

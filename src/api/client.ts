@@ -1,0 +1,59 @@
+/**
+ * The typed client: one object composing a resource per endpoint group over one transport.
+ * @module
+ */
+import { CallsResource } from './calls.js';
+import { ConfigError } from './errors.js';
+import { Transport } from './transport.js';
+import { DEFAULT_BASE_URL, type ClientOptions } from './client-options.js';
+
+/**
+ * Client of the Tracing, Feedback and Training Service Interface.
+ * @example
+ * const client = new Client({ baseUrl: 'http://127.0.0.1:6345' });
+ * const { id } = await client.calls.start({ start: { project_id: 'acme/demo', op_name: 'f', started_at: new Date().toISOString(), inputs: {}, attributes: {} } });
+ * @throws {ConfigError} when an option is malformed (e.g. a base URL that is not http(s)).
+ */
+export class Client {
+  /** Resolved base URL, without a trailing slash. */
+  readonly baseUrl: string;
+  /** Call tracing endpoints. */
+  readonly calls: CallsResource;
+  /** @internal the shared HTTP layer */
+  readonly transport: Transport;
+
+  constructor(options: ClientOptions = {}) {
+    const baseUrl = options.baseUrl ?? process.env.WEFT_BASE_URL ?? DEFAULT_BASE_URL;
+    checkBaseUrl(baseUrl);
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const maxRetries = options.maxRetries ?? 2;
+    checkNumber('timeoutMs', timeoutMs, 1);
+    checkNumber('maxRetries', maxRetries, 0);
+    const apiKey = options.apiKey ?? (process.env.WEFT_API_KEY || undefined);
+    this.transport = new Transport({ baseUrl, apiKey, timeoutMs, maxRetries });
+    this.baseUrl = this.transport.baseUrl;
+    this.calls = new CallsResource(this.transport);
+  }
+
+  /** Closes the client's idle connections. */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+function checkBaseUrl(value: unknown): void {
+  let ok = false;
+  try {
+    ok = typeof value === 'string' && /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new ConfigError(`baseUrl: expected an http(s) URL such as http://127.0.0.1:6345, got ${JSON.stringify(value)} (${typeof value})`);
+}
+
+/** Checks a numeric option; the message names it, the expectation and what was received. */
+export function checkNumber(name: string, value: unknown, min: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    throw new ConfigError(`${name}: expected a finite number >= ${min}, got ${String(value)} (${typeof value})`);
+  }
+}

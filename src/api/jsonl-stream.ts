@@ -1,0 +1,84 @@
+/**
+ * A single-use async iterable over a JSONL response, parsed incrementally; `break` aborts the request.
+ * @module
+ */
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { APIError, WeftError } from './errors.js';
+
+/** Opens the HTTP response; receives the signal that aborts it. */
+export type StreamOpener = (signal: AbortSignal) => Promise<Readable>;
+
+/**
+ * Records of a JSONL stream. Iterate it once with `for await`; leaving the loop early
+ * (`break`, `return`, a throw) aborts the request. A line holding `{"detail": ...}` or
+ * `{"error": ...}` instead of a record is raised as an {@link APIError}.
+ */
+export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<S>> {
+  private used = false;
+
+  constructor(
+    private readonly open: StreamOpener,
+    private readonly schema: S,
+    private readonly userSignal?: AbortSignal,
+  ) {}
+
+  /** Reads every record into an array (the whole answer is held in memory). */
+  async toArray(): Promise<z.output<S>[]> {
+    const out: z.output<S>[] = [];
+    for await (const rec of this) out.push(rec);
+    return out;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<z.output<S>> {
+    if (this.used) throw new WeftError('This stream has already been consumed; call the query again to read it anew.');
+    this.used = true;
+    return this.records();
+  }
+
+  private async *records(): AsyncGenerator<z.output<S>> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(this.userSignal?.reason);
+    this.userSignal?.addEventListener('abort', onAbort, { once: true });
+    const body = await this.open(controller.signal);
+    const decoder = new TextDecoder();
+    let pending = '';
+    let finished = false;
+    try {
+      for await (const chunk of body) {
+        pending += decoder.decode(chunk as Uint8Array, { stream: true });
+        let start = 0;
+        for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n', start)) {
+          const line = pending.slice(start, nl);
+          start = nl + 1;
+          if (line.trim()) yield this.parse(line);
+        }
+        pending = pending.slice(start);
+      }
+      pending += decoder.decode();
+      if (pending.trim()) yield this.parse(pending);
+      finished = true;
+    } finally {
+      this.userSignal?.removeEventListener('abort', onAbort);
+      if (!finished) {
+        controller.abort();
+        body.destroy();
+      }
+    }
+  }
+
+  private parse(line: string): z.output<S> {
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (err) {
+      throw new APIError(undefined, line, `could not parse a JSONL line: ${(err as Error).message}`, {}, { cause: err });
+    }
+    if (json && typeof json === 'object' && ('detail' in json || 'error' in json) && !('id' in json)) {
+      throw new APIError(undefined, json, 'error frame in stream');
+    }
+    const parsed = this.schema.safeParse(json);
+    if (!parsed.success) throw new APIError(undefined, json, `unexpected record shape: ${parsed.error.message}`);
+    return parsed.data;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * All HTTP of the client: undici with keep-alive, auth per endpoint, retries, timeouts and typed errors.
+ * @module
+ */
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  RequestValidationError,
+  type ErrorHeaders,
+} from './errors.js';
+import { isRetryableStatus, retryDelayMs, serverSaysRetry } from './retry.js';
+import { toValidationDetail } from '../schema/validate.js';
+
+/** Options of {@link Transport}; see `ClientOptions` for their meaning. */
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+/** Per-request options. */
+export interface RequestOptions {
+  /** Aborts the request (and a stream being read). */
+  signal?: AbortSignal;
+  /** Overrides the client's timeout for this request, in ms. */
+  timeoutMs?: number;
+  /** Overrides the client's retry count for this request. */
+  maxRetries?: number;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+}
+
+/** Validates `body` with `schema` before sending; throws {@link RequestValidationError} on failure. */
+export function checkRequest<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new RequestValidationError(toValidationDetail(parsed.error), what);
+  return parsed.data;
+}
+
+/** Sends JSON POSTs to one base URL with the right auth header per path. */
+export class Transport {
+  readonly baseUrl: string;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly options: TransportOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 });
+  }
+
+  /** Basic `api:<key>` on core endpoints, Bearer on `/v1/preview/*` (spec "Authentication"). */
+  authHeader(path: string): Record<string, string> {
+    const key = this.options.apiKey;
+    if (!key) return {};
+    if (path.startsWith('/v1/preview/')) return { authorization: `Bearer ${key}` };
+    return { authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` };
+  }
+
+  /** POSTs `body` as JSON and parses the JSON answer with `schema` (unknown fields tolerated). */
+  async post<S extends z.ZodType>(path: string, body: unknown, schema: S, opts: RequestOptions = {}): Promise<z.output<S>> {
+    const res = await this.send(path, body, 'application/json', opts);
+    const text = await res.body.text();
+    const json = parseJson(text);
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new APIError(res.statusCode, json, `unexpected response shape from ${path}: ${parsed.error.message}`, res.headers as ErrorHeaders);
+    }
+    return parsed.data;
+  }
+
+  /** POSTs `body` and returns the open response body for incremental reading (e.g. JSONL). */
+  async stream(path: string, body: unknown, accept: string, opts: RequestOptions = {}): Promise<Readable> {
+    const res = await this.send(path, body, accept, opts);
+    return res.body as unknown as Readable;
+  }
+
+  /** Closes idle keep-alive sockets. */
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async send(path: string, body: unknown, accept: string, opts: RequestOptions): Promise<Dispatcher.ResponseData> {
+    const payload = JSON.stringify(body);
+    const maxRetries = opts.maxRetries ?? this.options.maxRetries;
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.attempt(path, payload, accept, opts);
+      if (outcome.kind === 'ok') return outcome.res;
+      if (attempt >= maxRetries || !outcome.retryable || opts.signal?.aborted) throw outcome.error;
+      await sleep(retryDelayMs(attempt + 1, outcome.headers), opts.signal);
+    }
+  }
+
+  private async attempt(path: string, payload: string, accept: string, opts: RequestOptions): Promise<Attempt> {
+    const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(`${this.baseUrl}${path}`, {
+        method: 'POST',
+        dispatcher: this.dispatcher,
+        headers: { 'content-type': 'application/json', accept, ...this.authHeader(path), ...opts.headers },
+        body: payload,
+        signal: opts.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (err) {
+      return { kind: 'error', error: connectionError(err, opts.signal), retryable: !opts.signal?.aborted, headers: {} };
+    }
+    if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'ok', res };
+    const headers = res.headers as ErrorHeaders;
+    const text = await res.body.text().catch(() => '');
+    const error = APIError.generate(res.statusCode, parseJson(text), undefined, headers);
+    const retryable = serverSaysRetry(headers) ?? isRetryableStatus(res.statusCode);
+    return { kind: 'error', error, retryable, headers };
+  }
+}
+
+type Attempt =
+  | { kind: 'ok'; res: Dispatcher.ResponseData }
+  | { kind: 'error'; error: APIError; retryable: boolean; headers: ErrorHeaders };
+
+function connectionError(err: unknown, signal: AbortSignal | undefined): APIError {
+  if (signal?.aborted) return new APIUserAbortError(undefined, { cause: err });
+  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+    return new APIConnectionTimeoutError(undefined, { cause: err });
+  }
+  const code = (err as { code?: string }).code;
+  return new APIConnectionError(`Connection error${code ? ` (${code})` : ''}: ${(err as Error).message}`, { cause: err });
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+}

@@ -1,0 +1,18 @@
+/**
+ * weft's public API: init, op, flush/shutdown, current-call helpers, the typed Client, errors and wire types.
+ * @module
+ */
+export { init, flush, shutdown, type FlushOptions } from './init.js';
+export type { InitOptions } from './settings.js';
+export { op } from './instrument/op.js';
+export type { OpOptions } from './instrument/op-options.js';
+export { getCurrentCall, requireCurrentCall, type CurrentCall } from './instrument/current-call.js';
+export type { ExportReport } from './instrument/runtime.js';
+export { serialize, type SerializeLimits } from './instrument/serialize.js';
+export { setDiagLevel, type DiagLevel } from './internal/diag.js';
+export { Client } from './api/client.js';
+export type { ClientOptions } from './api/client-options.js';
+export type { RequestOptions } from './api/transport.js';
+export { JsonlStream } from './api/jsonl-stream.js';
+export * from './api/errors.js';
+export type * from './schema/index.js';

@@ -1,0 +1,63 @@
+/**
+ * init(), flush() and shutdown(): set weft up for this process and drain what it has recorded.
+ * @module
+ */
+import { Client } from './api/client.js';
+import { diag } from './internal/diag.js';
+import { getSink, setSink, type ExportReport } from './instrument/runtime.js';
+import { CallExporter } from './export/exporter.js';
+import { flushOnExit } from './export/lifecycle.js';
+import { resolveSettings, type InitOptions } from './settings.js';
+
+/**
+ * Sets weft up: resolves options (falling back to `WEFT_*` env vars), starts the background exporter
+ * and makes every `op()` record its calls. Calling it again replaces the previous setup (whose pending
+ * events are still flushed). Returns the typed client for the same service; `await init()` works too.
+ * @example
+ * const client = init({ project: 'acme/demo' }); // baseUrl defaults to http://127.0.0.1:6345
+ * @throws {ConfigError} when an option or env var is malformed or `project` is missing.
+ */
+export function init(options: InitOptions = {}): Client {
+  const settings = resolveSettings(options);
+  const client = new Client({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, maxRetries: settings.maxRetries });
+  const previous = getSink();
+  if (previous) void previous.shutdown().catch(() => undefined);
+  if (!settings.enabled) {
+    setSink(null);
+    flushOnExit(undefined);
+    diag.info('tracing disabled (enabled: false or WEFT_DISABLED=true)');
+    return client;
+  }
+  const exporter = new CallExporter(client, settings.project, settings.userId, settings);
+  setSink(exporter);
+  flushOnExit(exporter);
+  return client;
+}
+
+/** Options of {@link flush} and {@link shutdown}. */
+export interface FlushOptions {
+  /** Stop waiting after this many ms; what is not yet sent is reported as `pending`. @defaultValue no limit */
+  timeoutMs?: number;
+}
+
+const EMPTY: ExportReport = { sent: 0, dropped: 0, pending: 0 };
+
+/**
+ * Sends every queued event and resolves once the server acknowledged them (or gave up on them).
+ * Also happens on its own in the background and when the event loop empties. Never rejects.
+ * @returns `{sent, dropped, pending}` counted in events since `init()`.
+ */
+export async function flush(options: FlushOptions = {}): Promise<ExportReport> {
+  const sink = getSink();
+  return sink ? sink.flush(options.timeoutMs) : EMPTY;
+}
+
+/** Flushes, then stops recording: later calls run untraced. Never rejects. */
+export async function shutdown(options: FlushOptions = {}): Promise<ExportReport> {
+  const sink = getSink();
+  if (!sink) return EMPTY;
+  const report = await sink.shutdown(options.timeoutMs);
+  if (getSink() === sink) setSink(null);
+  flushOnExit(undefined);
+  return report;
+}

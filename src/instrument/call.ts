@@ -1,0 +1,78 @@
+/**
+ * The in-memory Call: ids, timing, summary, and the start and end events it becomes on the wire.
+ * @module
+ */
+import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
+import { isoTime, newId } from './ids.js';
+import { emptySummary, mergeSummary, type SummaryData } from './summary.js';
+
+/** What a new call needs to know. */
+export interface CallInit {
+  projectId: string;
+  opName: string;
+  inputs: Record<string, unknown>;
+  attributes: Record<string, unknown>;
+  parent: Call | undefined;
+  displayName?: string | undefined;
+  userId?: string | undefined;
+}
+
+/** One traced invocation of an op. */
+export class Call {
+  readonly id: string = newId();
+  readonly traceId: string;
+  readonly parentId: string | undefined;
+  readonly opName: string;
+  readonly projectId: string;
+  readonly startedAtMs: number = Date.now();
+  readonly summary: SummaryData = emptySummary();
+  private readonly parent: Call | undefined;
+  /** True once {@link Call.end} has run. */
+  ended = false;
+
+  constructor(private readonly init: CallInit) {
+    this.parent = init.parent;
+    this.traceId = init.parent?.traceId ?? this.id;
+    this.parentId = init.parent?.id;
+    this.opName = init.opName;
+    this.projectId = init.projectId;
+  }
+
+  /** The start item body (`StartedCallSchemaForInsert`). */
+  startEvent(): StartedCallSchemaForInsert {
+    const ev: StartedCallSchemaForInsert = {
+      project_id: this.projectId,
+      id: this.id,
+      trace_id: this.traceId,
+      op_name: this.opName,
+      started_at: isoTime(this.startedAtMs),
+      inputs: this.init.inputs,
+      attributes: this.init.attributes,
+    };
+    if (this.parentId) ev.parent_id = this.parentId;
+    if (this.init.displayName) ev.display_name = this.init.displayName;
+    if (this.init.userId) ev.svc_user_id = this.init.userId;
+    return ev;
+  }
+
+  /**
+   * Ends the call once (later calls return `undefined`): counts its own status, merges its summary
+   * into the parent's, and returns the end item body.
+   */
+  end(output: unknown, exception: EndedCallSchemaForInsert['exception']): EndedCallSchemaForInsert | undefined {
+    if (this.ended) return undefined;
+    this.ended = true;
+    if (exception) this.summary.status_counts.error += 1;
+    else this.summary.status_counts.success += 1;
+    if (this.parent && !this.parent.ended) mergeSummary(this.parent.summary, this.summary);
+    const ev: EndedCallSchemaForInsert = {
+      project_id: this.projectId,
+      id: this.id,
+      ended_at: isoTime(Date.now()),
+      summary: this.summary,
+    };
+    if (exception) ev.exception = exception;
+    else ev.output = output;
+    return ev;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * getCurrentCall() and requireCurrentCall(): the call whose body is running, as a small read-only view.
+ * @module
+ */
+import { WeftError } from '../api/errors.js';
+import { activeContext } from './context.js';
+
+/** What user code may know of the running call. */
+export interface CurrentCall {
+  id: string;
+  traceId: string;
+  parentId: string | undefined;
+  opName: string;
+}
+
+/** The running call, or `undefined` outside any traced op (or before `init()`). */
+export function getCurrentCall(): CurrentCall | undefined {
+  const call = activeContext()?.call;
+  if (!call) return undefined;
+  return { id: call.id, traceId: call.traceId, parentId: call.parentId, opName: call.opName };
+}
+
+/**
+ * The running call.
+ * @throws {WeftError} when no traced op is running (use {@link getCurrentCall} to get `undefined` instead).
+ */
+export function requireCurrentCall(): CurrentCall {
+  const call = getCurrentCall();
+  if (!call) throw new WeftError('requireCurrentCall(): no traced call is running here (outside op(), or before init())');
+  return call;
+}

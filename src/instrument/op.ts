@@ -1,0 +1,161 @@
+/**
+ * op(): wraps a function so each call is recorded with inputs, output or exception, timing and its parent.
+ * @module
+ */
+import { diag } from '../internal/diag.js';
+import type { CallException } from '../schema/calls.js';
+import { Call } from './call.js';
+import { activeContext, runInContext, type TraceContext } from './context.js';
+import type { OpOptions } from './op-options.js';
+import { parameterNames } from './param-names.js';
+import { getSink, type CallSink } from './runtime.js';
+import { serialize } from './serialize.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyFunction = (...args: any[]) => any;
+
+/** Per-op data computed once, when the op is made. */
+interface OpMeta {
+  name: string;
+  options: OpOptions<unknown[], unknown>;
+  names: (string | undefined)[];
+}
+
+const WRAPPED = Symbol.for('weft.op');
+
+/**
+ * Wraps `fn` so that every call is traced: a start event (inputs by parameter name, parent and trace)
+ * and an end event (output or exception, `summary.status_counts`). The wrapper has `fn`'s exact type:
+ * sync functions stay sync, promises are returned as they are, exceptions are rethrown unchanged.
+ * Before `init()` or when tracing is disabled it just calls `fn`.
+ * @example
+ * const add = op(async function add(a: number, b: number) { return a + b; });
+ * await add(1, 2); // recorded as op "add" with inputs {a: 1, b: 2} and output 3
+ * @throws {TypeError} when `fn` is not a function (at wrap time, never at call time).
+ */
+export function op<F extends AnyFunction>(fn: F, options: OpOptions<Parameters<F>, ReturnType<F>> = {}): F {
+  if (typeof fn !== 'function') {
+    throw new TypeError(`op(): expected a function, got ${fn === null ? 'null' : typeof fn}`);
+  }
+  if ((fn as { [WRAPPED]?: boolean })[WRAPPED]) return fn;
+  const meta: OpMeta = {
+    name: options.name ?? (fn.name || 'anonymous'),
+    options: options as OpOptions<unknown[], unknown>,
+    names: options.parameterNames ?? parameterNames(fn),
+  };
+  const traced = function (this: unknown, ...args: unknown[]): unknown {
+    const sink = getSink();
+    if (sink == null) {
+      if (sink === undefined) warnNoInit();
+      return fn.apply(this, args);
+    }
+    const ctx = startCall(sink, meta, args);
+    if (ctx === undefined) return fn.apply(this, args);
+    return runInContext(ctx, invoke, fn, this, args, sink, meta);
+  };
+  Object.defineProperty(traced, 'name', { value: fn.name, configurable: true });
+  Object.defineProperty(traced, 'length', { value: fn.length, configurable: true });
+  Object.defineProperty(traced, WRAPPED, { value: true });
+  return traced as F;
+}
+
+function warnNoInit(): void {
+  diag.once('no-init', 'warn', 'op() called before init(): calls run but are not recorded. Call init({ project }) first.');
+}
+
+/** Creates the call and queues its start event; `undefined` if anything in tracing failed. */
+function startCall(sink: CallSink, meta: OpMeta, args: unknown[]): TraceContext | undefined {
+  try {
+    const parentCtx = activeContext();
+    const call = new Call({
+      projectId: sink.projectId,
+      opName: meta.name,
+      inputs: captureInputs(meta, args),
+      attributes: meta.options.attributes ? (serialize(meta.options.attributes) as Record<string, unknown>) : {},
+      parent: parentCtx?.call,
+      displayName: displayName(meta, args),
+      userId: sink.userId,
+    });
+    sink.start(call.startEvent());
+    return { ...parentCtx, call };
+  } catch (err) {
+    diag.warn(`could not start a call of op "${meta.name}": ${(err as Error)?.message}`);
+    return undefined;
+  }
+}
+
+function invoke(fn: AnyFunction, self: unknown, args: unknown[], sink: CallSink, meta: OpMeta): unknown {
+  const call = (activeContext() as TraceContext).call as Call;
+  let result: unknown;
+  try {
+    result = fn.apply(self, args);
+  } catch (err) {
+    finish(sink, meta, call, undefined, err, true);
+    throw err;
+  }
+  if (isPromiseLike(result)) {
+    try {
+      result.then(
+        (value) => finish(sink, meta, call, value, undefined, false),
+        (err: unknown) => finish(sink, meta, call, undefined, err, true),
+      );
+    } catch (err) {
+      diag.warn(`op "${meta.name}" returned a thenable whose then() threw: ${(err as Error)?.message}`);
+    }
+    return result;
+  }
+  finish(sink, meta, call, result, undefined, false);
+  return result;
+}
+
+function finish(sink: CallSink, meta: OpMeta, call: Call, value: unknown, err: unknown, failed: boolean): void {
+  try {
+    const output = failed ? undefined : recordOutput(meta, value);
+    const end = call.end(output, failed ? describeError(err) : undefined);
+    if (end) sink.end(end);
+  } catch (e) {
+    diag.warn(`could not end a call of op "${meta.name}": ${(e as Error)?.message}`);
+  }
+}
+
+function recordOutput(meta: OpMeta, value: unknown): unknown {
+  const post = meta.options.postprocessOutput;
+  if (!post) return serialize(value);
+  try {
+    return serialize(post(value));
+  } catch (err) {
+    diag.warn(`postprocessOutput of op "${meta.name}" threw: ${(err as Error)?.message}`);
+    return '[postprocessOutput threw]';
+  }
+}
+
+function captureInputs(meta: OpMeta, args: unknown[]): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
+  for (let i = 0; i < args.length; i++) {
+    const name = meta.names[i];
+    if (name?.startsWith('...')) {
+      inputs[name.slice(3)] = serialize(args.slice(i));
+      break;
+    }
+    inputs[name ?? `arg${i}`] = serialize(args[i]);
+  }
+  const post = meta.options.postprocessInputs;
+  return post ? (serialize(post(inputs)) as Record<string, unknown>) : inputs;
+}
+
+function displayName(meta: OpMeta, args: unknown[]): string | undefined {
+  const d = meta.options.callDisplayName;
+  return typeof d === 'function' ? String(d(...args)) : d;
+}
+
+/** `exception` of an end event: class name, message and stack. */
+export function describeError(err: unknown): CallException {
+  if (err instanceof Error) {
+    return { type: err.name, message: String(err.message), stack: err.stack ?? '' };
+  }
+  return { type: typeof err, message: typeof err === 'string' ? err : JSON.stringify(serialize(err)) };
+}
+
+function isPromiseLike(v: unknown): v is PromiseLike<unknown> {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
+}

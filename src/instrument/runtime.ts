@@ -1,0 +1,45 @@
+/**
+ * The seam between instrument/ and export/: what op() needs from an initialised weft, held in the global registry.
+ * @module
+ */
+import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
+import { getGlobal } from '../internal/global.js';
+import type { TraceContext } from './context.js';
+
+/** Receives call events; implemented by the export pipeline. Must never throw. */
+export interface CallSink {
+  /** Project every call is recorded in (`<entity>/<project>`). */
+  readonly projectId: string;
+  /** `svc_user_id` stamped on every call, when set. */
+  readonly userId: string | undefined;
+  /** Queues a start event. */
+  start(start: StartedCallSchemaForInsert): void;
+  /** Queues an end event. */
+  end(end: EndedCallSchemaForInsert): void;
+  /** Sends everything queued; see `flush()`. */
+  flush(timeoutMs?: number): Promise<ExportReport>;
+  /** Flushes and stops accepting events; see `shutdown()`. */
+  shutdown(timeoutMs?: number): Promise<ExportReport>;
+}
+
+/** Counters reported by `flush()` and `shutdown()`, in events. */
+export interface ExportReport {
+  /** Events acknowledged by the server. */
+  sent: number;
+  /** Events given up on. */
+  dropped: number;
+  /** Events still buffered or in flight (non-zero only after a timeout). */
+  pending: number;
+}
+
+const g = getGlobal<TraceContext, CallSink | null>();
+
+/** The active sink; `undefined` before `init()`, `null` when `init()` disabled tracing. */
+export function getSink(): CallSink | null | undefined {
+  return g.runtime;
+}
+
+/** Installs the active sink; `null` means "initialised, tracing disabled". */
+export function setSink(sink: CallSink | null | undefined): void {
+  g.runtime = sink;
+}
