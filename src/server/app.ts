@@ -1,0 +1,60 @@
+/**
+ * The HTTP app of the local server: middleware (method check, body limit), routes and error handling.
+ * @module
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { errorHandler, notFound } from './http-error.js';
+import { callRoutes } from './routes/calls.js';
+import { notImplementedRoutes } from './routes/not-implemented.js';
+import type { Store } from './store.js';
+
+/** Largest request body accepted by default: 32 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /** Where calls are stored and read. */
+  store: Store;
+  /** Largest accepted request body, in bytes; larger ones get 413. @defaultValue 32 MiB ({@link DEFAULT_MAX_BODY_BYTES}) */
+  maxBodyBytes?: number;
+  /** Receives one line per unexpected error. @defaultValue writes to stderr */
+  log?: (line: string) => void;
+}
+
+/**
+ * Builds the Hono app. Answers: validation errors 422 `{detail:[{loc, msg, type}]}`, unknown paths 404
+ * `{detail:"Not Found"}`, a known path with another method 405 (with `Allow`), oversized bodies 413,
+ * endpoints not served yet 501, unexpected errors 500 `{detail}` plus a log line. Any Authorization header
+ * (or none) is accepted for now.
+ *
+ * @param options - store, body limit and logger.
+ * @returns the app; serve it with `@hono/node-server` or call `app.request()` in tests.
+ * @throws TypeError when `maxBodyBytes` is not a positive integer.
+ * @see /work/shared/spec/service-interface.md, "Endpoints"
+ */
+export function createApp(options: AppOptions): Hono {
+  const { store, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, log = (line: string) => console.error(line) } = options;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+    throw new TypeError(`maxBodyBytes must be a positive integer, got ${String(maxBodyBytes)} (${typeof maxBodyBytes})`);
+  }
+  const app = new Hono();
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => c.json({ detail: 'Method Not Allowed' }, 405, { Allow: methods.join(', ') }),
+    }),
+  );
+  app.use(
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => c.json({ detail: `request body is larger than the limit of ${maxBodyBytes} bytes (maxBodyBytes)` }, 413),
+    }),
+  );
+  app.route('/', callRoutes(store, log));
+  app.route('/', notImplementedRoutes());
+  app.notFound(notFound);
+  app.onError(errorHandler(log));
+  return app;
+}

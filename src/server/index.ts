@@ -1,0 +1,100 @@
+/**
+ * Entry of the local reference server: `startServer()` plus the app, store and types it is built from.
+ * @module
+ */
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createApp, DEFAULT_MAX_BODY_BYTES } from './app.js';
+import { openStore, type Store } from './store.js';
+
+export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './app.js';
+export { openStore, Store, type UpsertItem } from './store.js';
+export type { CallCursor } from './cursor.js';
+export type { CallsQuery } from './query-sql.js';
+export type { CallStatus, StoredCallRecord } from './records.js';
+export type { StartInput, EndInput } from './call-writes.js';
+export { HttpError, type DetailItem } from './http-error.js';
+export { QueryError } from './fields.js';
+export { MIGRATIONS, type Migration } from './migrations.js';
+
+/** Default TCP port of `weft serve` and of the SDK's default base URL. */
+export const DEFAULT_PORT = 6345;
+/** Default bind address: loopback only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions {
+  /** TCP port; `0` picks a free one (read it back from `port`). @defaultValue 6345 */
+  port?: number;
+  /** Address to bind. @defaultValue `'127.0.0.1'` (loopback only) */
+  host?: string;
+  /** SQLite file, created if missing; `':memory:'` for a throwaway store. @defaultValue `'weft.db'` in the cwd */
+  dbPath?: string;
+  /** Largest request body, in bytes; larger ones get 413. @defaultValue 33554432 (32 MiB) */
+  maxBodyBytes?: number;
+  /** Receives log lines (unexpected errors). @defaultValue writes to stderr */
+  log?: (line: string) => void;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:6345` (no trailing slash). */
+  url: string;
+  /** The port actually bound (useful with `port: 0`). */
+  port: number;
+  /** The store behind the server (for tests and tools). */
+  store: Store;
+  /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Opens the store and starts the HTTP server.
+ *
+ * @param options - port, host, database path, body limit and logger; see {@link StartServerOptions}.
+ * @returns once listening: the URL, port, store and a `close()`.
+ * @throws the listen error (e.g. `code: 'EADDRINUSE'` when the port is busy; the store is closed again),
+ *   or the SQLite error when the database cannot be opened or migrated.
+ * @see /work/shared/spec/service-interface.md, "Endpoints"
+ * @example
+ * ```ts
+ * const server = await startServer({ port: 0, dbPath: ':memory:' });
+ * await fetch(`${server.url}/call/start`, { method: 'POST', body: JSON.stringify({ start }) });
+ * await server.close();
+ * ```
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const { port = DEFAULT_PORT, host = DEFAULT_HOST, dbPath = 'weft.db' } = options;
+  const store = openStore(dbPath);
+  const app = createApp({ store, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, log: options.log });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  const bound = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => {
+        store.close();
+        resolve();
+      });
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    });
+    return closing;
+  };
+  return { url: `http://${hostForUrl(host)}:${bound}`, port: bound, store, close };
+}

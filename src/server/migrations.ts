@@ -1,0 +1,90 @@
+/**
+ * The ordered SQLite schema migrations of the local server and the runner that applies them once each.
+ * @module
+ */
+import type Database from 'better-sqlite3';
+
+/** One schema step. `id`s are increasing and never reused; a shipped migration is never edited. */
+export interface Migration {
+  /** Position in the list, starting at 1. */
+  readonly id: number;
+  /** Short name, recorded in the `migrations` table. */
+  readonly name: string;
+  /** SQL run inside the migration's transaction. */
+  readonly sql: string;
+}
+
+/**
+ * Every migration, in order. The `calls` table holds one row per (project_id, id); a row made by an
+ * end that arrived before its start has `started_at` NULL and is invisible to queries until the start lands.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    id: 1,
+    name: 'create_calls',
+    sql: `
+      CREATE TABLE calls (
+        project_id   TEXT NOT NULL,
+        id           TEXT NOT NULL,
+        op_name      TEXT,
+        display_name TEXT,
+        trace_id     TEXT,
+        parent_id    TEXT,
+        thread_id    TEXT,
+        turn_id      TEXT,
+        started_at   TEXT,
+        ended_at     TEXT,
+        attributes   TEXT,
+        inputs       TEXT,
+        output       TEXT,
+        exception    TEXT,
+        summary      TEXT,
+        otel_dump    TEXT,
+        svc_user_id  TEXT,
+        svc_run_id   TEXT,
+        svc_run_step INTEGER,
+        PRIMARY KEY (project_id, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX calls_trace ON calls (project_id, trace_id);
+      CREATE INDEX calls_parent ON calls (project_id, parent_id);
+      CREATE INDEX calls_op_name ON calls (project_id, op_name);
+      CREATE INDEX calls_started_at ON calls (project_id, started_at, id);
+      CREATE TABLE call_refs (
+        project_id TEXT NOT NULL,
+        call_id    TEXT NOT NULL,
+        kind       TEXT NOT NULL CHECK (kind IN ('input', 'output')),
+        ref        TEXT NOT NULL,
+        PRIMARY KEY (project_id, call_id, kind, ref)
+      ) WITHOUT ROWID;
+      CREATE INDEX call_refs_ref ON call_refs (project_id, kind, ref);
+    `,
+  },
+];
+
+/**
+ * Creates the `migrations` table if needed and applies, in order and each in its own transaction,
+ * every migration not yet recorded there.
+ *
+ * @param db - an open connection (read-write).
+ * @param migrations - the list to apply; defaults to {@link MIGRATIONS}.
+ * @returns the names of the migrations applied by this call (empty when the schema was current).
+ * @throws the SQLite error of a failing migration; that migration is rolled back.
+ */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): string[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS migrations (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const done = new Set(
+    (db.prepare('SELECT id FROM migrations').all() as { id: number }[]).map((r) => r.id),
+  );
+  const record = db.prepare('INSERT INTO migrations (id, name, applied_at) VALUES (?, ?, ?)');
+  const applied: string[] = [];
+  for (const m of migrations) {
+    if (done.has(m.id)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.id, m.name, new Date().toISOString());
+    })();
+    applied.push(m.name);
+  }
+  return applied;
+}

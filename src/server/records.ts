@@ -1,0 +1,96 @@
+/**
+ * Turns a stored `calls` row into the wire call record, adding the server-derived summary fields.
+ * @module
+ */
+import type { CallRecord } from '../schema/calls.js';
+import { latencyMs } from './time.js';
+
+/** A `calls` row as selected by {@link CALL_COLUMNS}; JSON columns are TEXT. */
+export interface CallRow {
+  id: string;
+  project_id: string;
+  op_name: string;
+  display_name: string | null;
+  trace_id: string;
+  parent_id: string | null;
+  thread_id: string | null;
+  turn_id: string | null;
+  started_at: string;
+  ended_at: string | null;
+  attributes: string | null;
+  inputs: string | null;
+  output: string | null;
+  exception: string | null;
+  summary: string | null;
+  svc_user_id: string | null;
+  svc_run_id: string | null;
+  svc_run_step: number | null;
+}
+
+/** The record keys, in wire order; also the selected columns. */
+export const CALL_COLUMNS = [
+  'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
+  'started_at', 'ended_at', 'attributes', 'inputs', 'output', 'exception', 'summary',
+  'svc_user_id', 'svc_run_id', 'svc_run_step',
+] as const;
+
+/** `summary.status` as derived by the server. */
+export type CallStatus = 'running' | 'error' | 'descendant_error' | 'success';
+
+/** A wire record: the stored fields plus `summary.status` and `summary.latency_ms` (ms, null while running). */
+export type StoredCallRecord = CallRecord & {
+  summary: Record<string, unknown> & { status: CallStatus; latency_ms: number | null };
+};
+
+function parse(text: string | null): unknown {
+  return text === null ? null : (JSON.parse(text) as unknown);
+}
+
+/**
+ * Derives `summary.status`: `running` without `ended_at`; `error` with an own exception;
+ * `descendant_error` when `summary.status_counts.error > 0`; else `success`.
+ */
+export function deriveStatus(endedAt: string | null, exception: unknown, summary: Record<string, unknown>): CallStatus {
+  if (endedAt === null) return 'running';
+  if (exception !== null && exception !== undefined) return 'error';
+  const counts = summary['status_counts'];
+  const errors = counts && typeof counts === 'object' ? (counts as Record<string, unknown>)['error'] : undefined;
+  return typeof errors === 'number' && errors > 0 ? 'descendant_error' : 'success';
+}
+
+/**
+ * Builds the wire record of a row, keys in {@link CALL_COLUMNS} order.
+ *
+ * @param row - a row selected with {@link CALL_COLUMNS} (its start has arrived).
+ * @returns the record; `summary` always carries `status` and `latency_ms`.
+ * @throws SyntaxError if a JSON column is corrupt (never for rows written by the store).
+ */
+export function rowToRecord(row: CallRow): StoredCallRecord {
+  const exception = parse(row.exception) as CallRecord['exception'];
+  const stored = (parse(row.summary) ?? {}) as Record<string, unknown>;
+  const summary = {
+    ...stored,
+    status: deriveStatus(row.ended_at, exception, stored),
+    latency_ms: latencyMs(row.started_at, row.ended_at),
+  };
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    op_name: row.op_name,
+    display_name: row.display_name,
+    trace_id: row.trace_id,
+    parent_id: row.parent_id,
+    thread_id: row.thread_id,
+    turn_id: row.turn_id,
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+    attributes: (parse(row.attributes) ?? {}) as Record<string, unknown>,
+    inputs: (parse(row.inputs) ?? {}) as Record<string, unknown>,
+    output: parse(row.output),
+    exception,
+    summary,
+    svc_user_id: row.svc_user_id,
+    svc_run_id: row.svc_run_id,
+    svc_run_step: row.svc_run_step,
+  };
+}

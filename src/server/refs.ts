@@ -1,0 +1,32 @@
+/**
+ * Finds the `svc:///...` reference strings inside a JSON value, for the input_refs / output_refs filters.
+ * @module
+ */
+
+const REF = /svc:\/\/\/[^\s"'<>\\]+/g;
+/** Stop walking after this many nodes so a huge payload cannot stall an insert. */
+const MAX_NODES = 100_000;
+
+/**
+ * Collects every distinct `svc:///` ref found in any string of `value` (object values, array items,
+ * nested at any depth; a ref may sit inside a longer string).
+ *
+ * @param value - a JSON-safe value (inputs or output of a call).
+ * @returns the refs, deduplicated, in the order first seen.
+ */
+export function extractRefs(value: unknown): string[] {
+  const found = new Set<string>();
+  const stack: unknown[] = [value];
+  let seen = 0;
+  while (stack.length > 0 && seen++ < MAX_NODES) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('svc:///')) for (const m of v.match(REF) ?? []) found.add(m);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    } else if (v !== null && typeof v === 'object') {
+      stack.push(...Object.values(v).reverse());
+    }
+  }
+  return [...found];
+}

@@ -1,0 +1,50 @@
+/**
+ * Routes of the call tracing endpoints: start, upsert_batch and stream_query (spec endpoints 7, 5 and 3).
+ * @module
+ */
+import { Hono } from 'hono';
+import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from '../../schema/calls.js';
+import type { Store } from '../store.js';
+import { formatFromAccept, PAGE_SIZE, recordStream } from '../stream.js';
+import { readJsonBody } from '../validate.js';
+
+const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } as const;
+
+/**
+ * Builds the call routes over a store.
+ *
+ * @param store - where calls are written and read.
+ * @param log - receives a line for mid-stream failures.
+ */
+export function callRoutes(store: Store, log: (line: string) => void): Hono {
+  const app = new Hono();
+
+  app.post('/call/start', async (c) => {
+    const body = await readJsonBody(c, CallStartReq);
+    return c.json(store.startCall(body.start));
+  });
+
+  app.post('/call/upsert_batch', async (c) => {
+    const body = await readJsonBody(c, CallUpsertBatchReq);
+    return c.json({ res: store.upsertBatch(body.batch) });
+  });
+
+  app.post('/calls/stream_query', async (c) => {
+    const body = await readJsonBody(c, CallsQueryReq);
+    const format = formatFromAccept(c.req.header('accept'));
+    const cursor = store.queryCalls(body);
+    let first;
+    try {
+      first = cursor.next(PAGE_SIZE);
+    } catch (err) {
+      cursor.close();
+      throw err;
+    }
+    return new Response(recordStream(cursor, first, format, log), {
+      status: 200,
+      headers: { 'content-type': CONTENT_TYPES[format], 'cache-control': 'no-store' },
+    });
+  });
+
+  return app;
+}

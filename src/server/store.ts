@@ -1,0 +1,148 @@
+/**
+ * SQLite persistence of the local server: open + migrate, idempotent call writes, and query cursors.
+ * @module
+ */
+import Database from 'better-sqlite3';
+import type { z } from 'zod';
+import type { CallEndRes, CallStartRes, UpsertBatchItem } from '../schema/calls.js';
+import { type EndInput, type StartInput, writeEnd, writeStart } from './call-writes.js';
+import { type CallCursor, pagedCursor, snapshotCursor } from './cursor.js';
+import { migrate } from './migrations.js';
+import { compileCallsQuery, type CallsQuery } from './query-sql.js';
+import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+
+/** A validated batch item (zod output of `UpsertBatchItem`). */
+export type UpsertItem = z.output<typeof UpsertBatchItem>;
+
+/** Prepared statements kept per connection; past this many distinct SQL texts the cache starts over. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/** The call store over one SQLite database. Create with {@link openStore}. Methods are synchronous. */
+export class Store {
+  /** Names of the migrations applied when this store was opened (empty when the schema was current). */
+  readonly appliedMigrations: readonly string[];
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly cursors = new Set<CallCursor>();
+  private readonly prepare = (sql: string): Database.Statement => {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.clear();
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  };
+
+  /**
+   * @param path - a file path, or `:memory:`.
+   * @throws the SQLite error when the file cannot be opened or a migration fails.
+   */
+  constructor(readonly path: string) {
+    this.db = new Database(path);
+    if (!this.memory) this.db.pragma('journal_mode = WAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    this.appliedMigrations = migrate(this.db);
+  }
+
+  /** True for an in-memory database (`:memory:` or empty path). */
+  get memory(): boolean {
+    return this.path === ':memory:' || this.path === '';
+  }
+
+  /** True once {@link Store.close} ran. */
+  get closed(): boolean {
+    return !this.db.open;
+  }
+
+  /**
+   * Stores a call start (upsert on project_id + id). Generates `id` and `trace_id` (UUIDv7) when absent.
+   * @returns `{id, trace_id}` of the call.
+   * @see spec endpoint 7, "Start a call"
+   */
+  startCall(start: StartInput): CallStartRes {
+    return this.db.transaction(() => writeStart(this.prepare, start))();
+  }
+
+  /**
+   * Stores a call end (upsert on project_id + id); works before the start has arrived.
+   * @returns `{}`.
+   */
+  endCall(end: EndInput): CallEndRes {
+    return this.db.transaction(() => writeEnd(this.prepare, end))();
+  }
+
+  /**
+   * Applies a batch of starts and ends in one transaction, in order: all of it is stored or none.
+   * Repeating an item never duplicates a call.
+   *
+   * @returns one result per item, in order: `{id, trace_id}` for a start, `{}` for an end.
+   * @throws the first failing write's error; nothing of the batch is stored then.
+   * @see spec endpoint 5, "Start calls in batch"
+   */
+  upsertBatch(items: readonly UpsertItem[]): (CallStartRes | CallEndRes)[] {
+    return this.db.transaction(() =>
+      items.map((item) => (item.mode === 'start' ? writeStart(this.prepare, item.req.start) : writeEnd(this.prepare, item.req.end))),
+    )();
+  }
+
+  /**
+   * Opens a cursor over the calls matching a stream query. Close it (or read it to the end) when done.
+   *
+   * @param query - a validated `CallsQueryReq` body.
+   * @throws QueryError for an unknown sort or query field (the app answers 422).
+   * @see spec endpoint 3, "Stream-query calls"
+   */
+  queryCalls(query: CallsQuery): CallCursor {
+    const compiled = compileCallsQuery(query);
+    const onClose = (): void => void this.cursors.delete(cursor);
+    const cursor = this.memory ? pagedCursor(this.prepare, compiled, onClose) : snapshotCursor(this.path, compiled, onClose);
+    this.cursors.add(cursor);
+    return cursor;
+  }
+
+  /** Reads every call matching a query into an array (convenient for small results and tests). */
+  listCalls(query: CallsQuery): StoredCallRecord[] {
+    const cursor = this.queryCalls(query);
+    const out: StoredCallRecord[] = [];
+    for (let page = cursor.next(500); page.length > 0; page = cursor.next(500)) out.push(...page);
+    cursor.close();
+    return out;
+  }
+
+  /** One started call by id, or undefined (also while only its end has arrived). */
+  getCall(projectId: string, id: string): StoredCallRecord | undefined {
+    const sql = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`;
+    const row = this.prepare(sql).get(projectId, id) as CallRow | undefined;
+    return row && rowToRecord(row);
+  }
+
+  /** Number of stored rows of a project, including ends still waiting for their start. */
+  countRows(projectId: string): number {
+    return (this.prepare('SELECT count(*) AS n FROM calls WHERE project_id = ?').get(projectId) as { n: number }).n;
+  }
+
+  /** Closes open cursors and the database. Idempotent. */
+  close(): void {
+    for (const cursor of [...this.cursors]) cursor.close();
+    this.statements.clear();
+    if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * Opens (creating if needed) a call store and applies pending migrations. Files use WAL journaling.
+ *
+ * @param path - database file, or `':memory:'` for a throwaway store. Default `'weft.db'` in the cwd.
+ * @returns the open store; close it with `store.close()`.
+ * @throws the SQLite error when the file cannot be opened or a migration fails.
+ * @example
+ * ```ts
+ * const store = openStore(':memory:');
+ * store.startCall({ project_id: 'acme/demo', op_name: 'add', started_at: new Date().toISOString(), attributes: {}, inputs: {} });
+ * ```
+ */
+export function openStore(path = 'weft.db'): Store {
+  return new Store(path);
+}

@@ -1,0 +1,69 @@
+/**
+ * Streams a call cursor as JSONL or as a JSON array, one page per pull, so a slow reader holds back the query.
+ * @module
+ */
+import type { CallCursor } from './cursor.js';
+import type { StoredCallRecord } from './records.js';
+
+/** Records read from the cursor per pull. */
+export const PAGE_SIZE = 200;
+
+/** Wire format of a stream-query answer. */
+export type StreamFormat = 'jsonl' | 'json';
+
+/**
+ * Picks the answer format from an `accept` header: a JSON array when it lists `application/json`
+ * and not `application/jsonl`; JSONL otherwise (the spec default).
+ */
+export function formatFromAccept(accept: string | undefined): StreamFormat {
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  return types.includes('application/json') && !types.includes('application/jsonl') ? 'json' : 'jsonl';
+}
+
+/**
+ * Builds the response body. The first page is read by the caller before the response starts, so
+ * query errors still become a proper error status; later pages are read as the client consumes.
+ *
+ * @param cursor - an open cursor; closed when the stream ends, fails or is cancelled.
+ * @param first - the first page, already read with `cursor.next(PAGE_SIZE)`.
+ * @param format - JSONL (`\n` after each record) or one JSON array.
+ * @param log - receives a line when reading fails mid-stream (the connection is then cut).
+ */
+export function recordStream(
+  cursor: CallCursor,
+  first: StoredCallRecord[],
+  format: StreamFormat,
+  log: (line: string) => void,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let page: StoredCallRecord[] | null = first;
+  let count = 0;
+  const encode = (records: StoredCallRecord[]): string =>
+    records.map((r) => (format === 'jsonl' ? `${JSON.stringify(r)}\n` : `${count++ === 0 ? '' : ','}${JSON.stringify(r)}`)).join('');
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      try {
+        const records = page ?? cursor.next(PAGE_SIZE);
+        const done = records.length < PAGE_SIZE;
+        page = null;
+        let text = format === 'json' && !started ? '[' : '';
+        started = true;
+        text += encode(records);
+        if (done) text += format === 'json' ? ']' : '';
+        if (text) controller.enqueue(encoder.encode(text));
+        if (done) {
+          cursor.close();
+          controller.close();
+        }
+      } catch (err) {
+        cursor.close();
+        log(`weft server: stream_query failed mid-stream: ${err instanceof Error ? err.stack : String(err)}`);
+        controller.error(err);
+      }
+    },
+    cancel() {
+      cursor.close();
+    },
+  });
+}

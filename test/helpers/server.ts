@@ -1,0 +1,16 @@
+/**
+ * Test helper shared by every suite: a real weft server on an ephemeral loopback port over `:memory:` SQLite.
+ * @module
+ */
+import { type RunningServer, type StartServerOptions, startServer } from '../../src/server/index.js';
+
+/**
+ * Starts a server on `127.0.0.1`, port 0 (a free one), with an in-memory database. Close it with
+ * `await server.close()` (e.g. in `afterAll`/`afterEach`).
+ *
+ * @param opts - overrides; `port`, `host` and `dbPath` default to `0`, `127.0.0.1` and `:memory:`.
+ * @returns the running server; its `url` has no trailing slash.
+ */
+export function startTestServer(opts: StartServerOptions = {}): Promise<RunningServer> {
+  return startServer({ port: 0, host: '127.0.0.1', dbPath: ':memory:', log: () => {}, ...opts });
+}
