@@ -82,5 +82,6 @@ export function resolveSettings(options: InitOptions = {}, env: NodeJS.ProcessEn
 }
 
 function describe(v: unknown): string {
+  if (typeof v === 'number' && Number.isNaN(v)) return 'NaN (a non-numeric value, e.g. from an env var)';
   return `${JSON.stringify(v) ?? String(v)} (${typeof v})`;
 }
