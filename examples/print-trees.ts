@@ -76,21 +76,25 @@ function note(call: CallRecord, status: Status): string {
   return '';
 }
 
-/** Lines of one tree: marks and names indented two spaces per depth, durations aligned in one column. */
-export function renderTree(tree: CallTree): string[] {
-  const rows: { label: string; call: CallRecord }[] = [];
-  const walk = (node: CallTree, depth: number): void => {
-    const label = `${'  '.repeat(depth)}${MARKS[callStatus(node.call)]} ${shortOpName(node.call.op_name)}`;
-    rows.push({ label, call: node.call });
-    node.children.forEach((child) => walk(child, depth + 1));
-  };
-  walk(tree, 0);
-  const width = Math.max(...rows.map((row) => row.label.length)) + 2;
-  return rows.map(({ label, call }) => {
-    const ms = durationMs(call);
-    const duration = (ms === null ? '—' : `${ms.toFixed(1)} ms`).padStart(10);
-    return `${label.padEnd(width)}${duration}${note(call, callStatus(call))}`;
-  });
+/** `12.3 ms` for fractional durations, `12 ms` for whole ones, `<1 ms` for 0 (timestamps have ms precision). */
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return '—';
+  if (ms === 0) return '<1 ms';
+  return `${Number.isInteger(ms) ? ms : ms.toFixed(1)} ms`;
+}
+
+/** The mark-and-name label of every call in a tree, depth first, indented two spaces per depth. */
+function labels(tree: CallTree, depth = 0): { label: string; call: CallRecord }[] {
+  const label = `${'  '.repeat(depth)}${MARKS[callStatus(tree.call)]} ${shortOpName(tree.call.op_name)}`;
+  return [{ label, call: tree.call }, ...tree.children.flatMap((child) => labels(child, depth + 1))];
+}
+
+/** Lines of one tree; durations are right-aligned after a name column at least `nameWidth` wide. */
+export function renderTree(tree: CallTree, nameWidth = 0): string[] {
+  const rows = labels(tree);
+  const width = Math.max(nameWidth, ...rows.map((row) => row.label.length + 2));
+  return rows.map(({ label, call }) =>
+    `${label.padEnd(width)}${formatDuration(durationMs(call)).padStart(8)}${note(call, callStatus(call))}`);
 }
 
 /** One input value in a few characters: strings quoted and cut, arrays and objects by size. */
@@ -107,10 +111,11 @@ export function describeCall(call: CallRecord): string {
   return `${shortOpName(call.op_name)}(${args.join(', ')})`;
 }
 
-/** All trees as text: a numbered heading naming the root call, then its tree; a blank line between trees. */
+/** All trees as text: a numbered heading naming the root call, then its tree; one duration column throughout. */
 export function renderTrees(calls: readonly CallRecord[]): string {
   const trees = buildTrees(calls);
+  const width = Math.max(0, ...trees.flatMap(labels).map((row) => row.label.length + 2));
   return trees
-    .map((tree, i) => [`Trace ${i + 1}/${trees.length} · ${describeCall(tree.call)}`, ...renderTree(tree)].join('\n'))
+    .map((tree, i) => [`Trace ${i + 1}/${trees.length} · ${describeCall(tree.call)}`, ...renderTree(tree, width)].join('\n'))
     .join('\n\n');
 }

@@ -1,7 +1,7 @@
 // Quickstart (`npm run demo`): traces a small retrieval QA workload, then reads the traces back and prints them as trees.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { flush, init } from '../src/index.js';
+import { flush, init, shutdown } from '../src/index.js';
 import { connectServer } from './local-server.js';
 import { renderTrees } from './print-trees.js';
 import { readTraces } from './read-traces.js';
@@ -48,11 +48,15 @@ async function main(): Promise<void> {
     const answers = await Promise.all(QUESTIONS.map((question) => answerQuestion(question)));
     answers.forEach(printAnswer);
 
-    await flush();
+    const report = await flush();
+    if (report.dropped > 0 || report.pending > 0) {
+      console.warn(`warning: ${report.dropped} events dropped and ${report.pending} unsent; the trees may be incomplete`);
+    }
     const calls = await readTraces(client, PROJECT, sinceMs);
     console.log(`Traces (✓ success, ✗ error; durations in ms):\n`);
     console.log(renderTrees(calls));
   } finally {
+    await shutdown();
     await server.close();
   }
 }

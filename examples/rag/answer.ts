@@ -49,7 +49,7 @@ export function createAnswerer(index: SearchIndex, topK = 3, maxSentences = 2): 
     const ranked = rankChunks(question);
     if (ranked.length === 0) {
       const terms = tokenize(question).join(', ') || '(none)';
-      throw new NoMatchError(`no chunk matches any term of the question (terms: ${terms})`);
+      throw new NoMatchError(`no chunk contains any of the terms ${terms}`);
     }
     return ranked.map((scored) => scored.chunk);
   });

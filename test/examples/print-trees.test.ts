@@ -1,6 +1,6 @@
 // Unit tests of the demo's tree printer, on hand-made call records.
 import { describe, expect, it } from 'vitest';
-import { buildTrees, callStatus, durationMs, renderTrees, shortOpName } from '../../examples/print-trees.js';
+import { buildTrees, callStatus, durationMs, formatDuration, renderTrees, shortOpName } from '../../examples/print-trees.js';
 import type { CallRecord } from '../../src/schema/index.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
@@ -69,17 +69,23 @@ describe('renderTrees', () => {
   });
 
   it('marks errors with ✗ and the exception, successes with ✓, and aligns durations', () => {
-    expect(lines[2]).toMatch(/^ {2}✗ retrieve +4\.0 ms {2}error: NoMatchError: no chunk matches$/);
-    expect(lines[3]).toMatch(/^ {4}✓ rankChunks +2\.0 ms$/);
-    expect(lines[1]).toMatch(/^✓ answerQuestion +30\.0 ms {2}\(a descendant failed\)$/);
+    expect(lines[2]).toMatch(/^ {2}✗ retrieve +4 ms {2}error: NoMatchError: no chunk matches$/);
+    expect(lines[3]).toMatch(/^ {4}✓ rankChunks +2 ms$/);
+    expect(lines[1]).toMatch(/^✓ answerQuestion +30 ms {2}\(a descendant failed\)$/);
     const columns = lines.slice(1).map((line) => line.indexOf(' ms'));
     expect(new Set(columns).size).toBe(1);
   });
 
-  it('separates trees with a blank line', () => {
+  it('separates trees with a blank line and aligns durations across trees', () => {
     const two = [...fixtures, call('r2', { op_name: 'other', trace_id: 'trace-2', start: 50, end: 51 })];
     const text = renderTrees(two);
-    expect(text).toContain('\n\nTrace 2/2 · other()\n✓ other');
+    expect(text).toContain('\n\nTrace 2/2 · other()\n✓ other ');
+    const columns = text.split('\n').filter((line) => line.includes(' ms')).map((line) => line.indexOf(' ms'));
+    expect(new Set(columns).size).toBe(1);
+  });
+
+  it('formats durations with the precision they have', () => {
+    expect([12.34, 12, 0, null].map(formatDuration)).toEqual(['12.3 ms', '12 ms', '<1 ms', '—']);
   });
 });
 
@@ -92,7 +98,7 @@ describe('status and duration fallbacks', () => {
     expect(callStatus(running)).toBe('running');
     expect(durationMs(running)).toBeNull();
     expect(renderTrees([running])).toMatch(/… slow +— {2}running$/);
-    expect(renderTrees([failed])).toMatch(/✗ boom +7\.0 ms {2}error: Error: boom$/);
+    expect(renderTrees([failed])).toMatch(/✗ boom +7 ms {2}error: Error: boom$/);
   });
 
   it('shortens weave-style op refs to the op name', () => {
