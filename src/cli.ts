@@ -1,0 +1,80 @@
+/**
+ * The `weft` command line: `weft serve` runs the local reference server.
+ * @module
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from './server/index.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** Options of `weft serve`, as parsed by commander. */
+interface ServeOptions {
+  port: number;
+  host: string;
+  db: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError(`expected a port number 0-65535, got ${value}`);
+  return port;
+}
+
+/** One readable line for a startup failure (busy port, bad host, unopenable database). */
+function describeStartError(err: unknown, opts: ServeOptions): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${opts.host}:${opts.port}`;
+  if (code === 'EADDRINUSE') return `port ${opts.port} on ${opts.host} is already in use; stop the other server or pick another port with --port`;
+  if (code === 'EACCES') return `not allowed to listen on ${where}; pick a port above 1023 with --port`;
+  if (code === 'EADDRNOTAVAIL') return `cannot bind ${opts.host}: no such local address; check --host`;
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) return `cannot open database ${opts.db}: ${(err as Error).message}`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Runs the server until SIGINT/SIGTERM, then closes it and the database and exits 0. */
+async function serve(opts: ServeOptions): Promise<void> {
+  const dbPath = opts.db === ':memory:' ? opts.db : path.resolve(opts.db);
+  let server: RunningServer;
+  try {
+    server = await startServer({ port: opts.port, host: opts.host, dbPath, log: (line) => console.error(line) });
+  } catch (err) {
+    console.error(`weft serve: ${describeStartError(err, opts)}`);
+    process.exit(1);
+  }
+  console.log(`weft server listening on ${server.url} (db: ${dbPath})`);
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`weft server: ${signal} received, shutting down`);
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(`weft serve: error while closing: ${String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** Builds the `weft` program: its commands, options and help. */
+function buildProgram(): Command {
+  const program = new Command('weft')
+    .description('Tracing for TypeScript LLM apps, agents and RL pipelines')
+    .version(version)
+    .showHelpAfterError();
+  program
+    .command('serve')
+    .description('Run the local reference server (SQLite) that speaks the service interface')
+    .option('-p, --port <port>', 'TCP port to listen on; 0 picks a free port', parsePort, DEFAULT_PORT)
+    .option('--host <host>', 'address to bind (loopback by default)', DEFAULT_HOST)
+    .option('--db <path>', "SQLite database file, created if missing (':memory:' for a throwaway one)", 'weft.db')
+    .action((opts: ServeOptions) => serve(opts));
+  return program;
+}
+
+await buildProgram().parseAsync(process.argv);
