@@ -24,7 +24,9 @@ export function buildTrees(calls: readonly CallRecord[]): CallTree[] {
   const roots: CallRecord[] = [];
   for (const call of calls) {
     if (call.parent_id && ids.has(call.parent_id)) {
-      children.set(call.parent_id, [...(children.get(call.parent_id) ?? []), call]);
+      const siblings = children.get(call.parent_id);
+      if (siblings) siblings.push(call);
+      else children.set(call.parent_id, [call]);
     } else {
       roots.push(call);
     }
@@ -83,18 +85,21 @@ export function formatDuration(ms: number | null): string {
   return `${Number.isInteger(ms) ? ms : ms.toFixed(1)} ms`;
 }
 
-/** The mark-and-name label of every call in a tree, depth first, indented two spaces per depth. */
-function labels(tree: CallTree, depth = 0): { label: string; call: CallRecord }[] {
-  const label = `${'  '.repeat(depth)}${MARKS[callStatus(tree.call)]} ${shortOpName(tree.call.op_name)}`;
-  return [{ label, call: tree.call }, ...tree.children.flatMap((child) => labels(child, depth + 1))];
+/** One printed call: its indented mark and name, and the record. */
+interface Row {
+  label: string;
+  call: CallRecord;
 }
 
-/** Lines of one tree; durations are right-aligned after a name column at least `nameWidth` wide. */
-export function renderTree(tree: CallTree, nameWidth = 0): string[] {
-  const rows = labels(tree);
-  const width = Math.max(nameWidth, ...rows.map((row) => row.label.length + 2));
-  return rows.map(({ label, call }) =>
-    `${label.padEnd(width)}${formatDuration(durationMs(call)).padStart(8)}${note(call, callStatus(call))}`);
+/** The rows of a tree, depth first, indented two spaces per depth. */
+function rows(tree: CallTree, depth = 0): Row[] {
+  const label = `${'  '.repeat(depth)}${MARKS[callStatus(tree.call)]} ${shortOpName(tree.call.op_name)}`;
+  return [{ label, call: tree.call }, ...tree.children.flatMap((child) => rows(child, depth + 1))];
+}
+
+/** A row as text: label padded to `width`, duration right-aligned after it, then any note. */
+function formatRow({ label, call }: Row, width: number): string {
+  return `${label.padEnd(width)}${formatDuration(durationMs(call)).padStart(8)}${note(call, callStatus(call))}`;
 }
 
 /** One input value in a few characters: strings quoted and cut, arrays and objects by size. */
@@ -114,8 +119,12 @@ export function describeCall(call: CallRecord): string {
 /** All trees as text: a numbered heading naming the root call, then its tree; one duration column throughout. */
 export function renderTrees(calls: readonly CallRecord[]): string {
   const trees = buildTrees(calls);
-  const width = Math.max(0, ...trees.flatMap(labels).map((row) => row.label.length + 2));
+  const treeRows = trees.map((tree) => rows(tree));
+  const width = Math.max(0, ...treeRows.flat().map((row) => row.label.length + 2));
   return trees
-    .map((tree, i) => [`Trace ${i + 1}/${trees.length} · ${describeCall(tree.call)}`, ...renderTree(tree, width)].join('\n'))
+    .map((tree, i) => {
+      const heading = `Trace ${i + 1}/${trees.length} · ${describeCall(tree.call)}`;
+      return [heading, ...(treeRows[i] ?? []).map((row) => formatRow(row, width))].join('\n');
+    })
     .join('\n\n');
 }
