@@ -1,0 +1,57 @@
+// The built package: CommonJS loads without ERR_REQUIRE_ESM, ESM loads, both copies share one context.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, expectTypeOf, it } from 'vitest';
+import { op } from '../src/index.js';
+import type { RunningServer } from '../src/server/index.js';
+import { startTestServer } from './helpers/server.js';
+import { readCalls, uniqueProject } from './helpers/calls.js';
+
+const run = promisify(execFile);
+const node = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  run(process.execPath, args, { env: { ...process.env, ...env }, timeout: 30_000 });
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+it('require()s the CommonJS build with require(esm) switched off (no ERR_REQUIRE_ESM)', async () => {
+  const script = `const w = require('weft'); const s = require('weft/server');
+    console.log([typeof w.init, typeof w.op, typeof w.Client, typeof w.flush, typeof s.startServer].join(','));`;
+  const { stdout } = await node(['--no-experimental-require-module', '-e', script]);
+  expect(stdout.trim()).toBe('function,function,function,function,function');
+});
+
+it('imports the ESM build', async () => {
+  const script = `const w = await import('weft'); const s = await import('weft/server');
+    console.log([typeof w.init, typeof w.op, typeof w.ValidationError, typeof s.startServer].join(','));`;
+  const { stdout } = await node(['--input-type=module', '-e', script]);
+  expect(stdout.trim()).toBe('function,function,function,function');
+});
+
+it('shares one context between the ESM and CJS copies loaded in one process', async () => {
+  const project = uniqueProject('dual');
+  const { stdout } = await node(['test/fixtures/dual-load.mjs'], { WEFT_PROJECT: project, WEFT_BASE_URL: server.url });
+  expect(stdout).toContain('result 2');
+  const calls = await readCalls(server.url, project);
+  const outer = calls.find((c) => c.op_name === 'outer');
+  const inner = calls.find((c) => c.op_name === 'inner');
+  expect(outer).toBeDefined();
+  expect(inner?.parent_id).toBe(outer?.id);
+});
+
+it('ships a working `weft` bin', async () => {
+  const { stdout } = await node(['dist/cli.js', '--help']);
+  expect(stdout).toContain('serve');
+});
+
+it('keeps the wrapped function type unchanged', () => {
+  const sync = (a: number, b: string): string => `${a}${b}`;
+  const asyncFn = async (x: { q: string }): Promise<number> => x.q.length;
+  expectTypeOf(op(sync)).toEqualTypeOf<typeof sync>();
+  expectTypeOf(op(asyncFn)).toEqualTypeOf<typeof asyncFn>();
+});
