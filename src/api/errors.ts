@@ -35,7 +35,7 @@ export class APIError extends WeftError {
 
   private static makeMessage(status: number | undefined, body: unknown, message: string | undefined): string {
     const detail = detailText(body);
-    if (status === undefined) return message ?? detail ?? 'request failed';
+    if (status === undefined) return [message, detail].filter(Boolean).join(': ') || 'request failed';
     const head = `${status}`;
     if (detail) return `${head} ${detail}`;
     return message ? `${head} ${message}` : `${head} status code (no body)`;
