@@ -1,0 +1,86 @@
+// End-to-end test of `weft serve`: spawn the CLI, POST a call, read it back, SIGTERM, exit code 0.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+// tsx itself (not `npx tsx`): npm exec does not pass SIGTERM on to its child.
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+let child: ChildProcess | undefined;
+let dir: string;
+afterEach(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function serve(args: string[]): { proc: ChildProcess; output: () => string; listening: Promise<string> } {
+  const proc = spawn(TSX, ['src/cli.ts', 'serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = proc;
+  let out = '';
+  const listening = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve(m[1]!);
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`weft serve exited with ${code} before listening:\n${out}`)));
+  });
+  return { proc, output: () => out, listening };
+}
+
+const exited = (proc: ChildProcess): Promise<number | null> =>
+  new Promise((resolve) => (proc.exitCode !== null ? resolve(proc.exitCode) : proc.once('exit', (code) => resolve(code))));
+
+describe('weft serve', () => {
+  it('serves on --port 0, stores a call in --db, and exits 0 on SIGTERM', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'weft-cli-'));
+    const db = path.join(dir, 'cli.db');
+    const { proc, output, listening } = serve(['--port', '0', '--db', db]);
+    const url = await listening;
+    expect(url).not.toMatch(/:0$/);
+    expect(output()).toContain(db);
+
+    const start = { project_id: 'acme/cli', op_name: 'hello', started_at: '2024-05-01T10:00:00Z', attributes: {}, inputs: { who: 'cli' } };
+    const res = await fetch(`${url}/call/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ start }) });
+    expect(res.status).toBe(200);
+    const { id } = (await res.json()) as { id: string };
+    const q = await fetch(`${url}/calls/stream_query`, { method: 'POST', body: JSON.stringify({ project_id: 'acme/cli' }) });
+    const records = (await q.text()).trim().split('\n').map((l) => JSON.parse(l) as { id: string; inputs: unknown });
+    expect(records).toEqual([expect.objectContaining({ id, inputs: { who: 'cli' } })]);
+
+    proc.kill('SIGTERM');
+    expect(await exited(proc)).toBe(0);
+    expect(existsSync(db)).toBe(true);
+  });
+
+  it('says clearly that a busy port is busy and exits 1', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'weft-cli-'));
+    const first = serve(['--port', '0', '--db', path.join(dir, 'a.db')]);
+    const port = new URL(await first.listening).port;
+    const firstProc = first.proc;
+    const second = spawn(TSX, ['src/cli.ts', 'serve', '--port', port, '--db', path.join(dir, 'b.db')], { cwd: ROOT });
+    let err = '';
+    second.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    expect(await exited(second)).toBe(1);
+    expect(err).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    expect(err).not.toMatch(/\n\s+at /);
+    firstProc.kill('SIGTERM');
+    expect(await exited(firstProc)).toBe(0);
+  });
+
+  it('prints readable help', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'weft-cli-'));
+    const proc = spawn(TSX, ['src/cli.ts', 'serve', '--help'], { cwd: ROOT });
+    let out = '';
+    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    expect(await exited(proc)).toBe(0);
+    expect(out).toContain('Usage: weft serve');
+    expect(out).toMatch(/--port <port>.*\(default: 6345\)/s);
+    expect(out).toContain('--db <path>');
+  });
+});
