@@ -31,11 +31,14 @@ const WRAPPED = Symbol.for('weft.op');
  * @example
  * const add = op(async function add(a: number, b: number) { return a + b; });
  * await add(1, 2); // recorded as op "add" with inputs {a: 1, b: 2} and output 3
- * @throws {TypeError} when `fn` is not a function (at wrap time, never at call time).
+ * @throws {TypeError} when `fn` is not a function or `options.name` is empty (at wrap time, never at call time).
  */
 export function op<F extends AnyFunction>(fn: F, options: OpOptions<Parameters<F>, ReturnType<F>> = {}): F {
   if (typeof fn !== 'function') {
     throw new TypeError(`op(): expected a function, got ${fn === null ? 'null' : typeof fn}`);
+  }
+  if (options.name !== undefined && (typeof options.name !== 'string' || options.name.trim() === '')) {
+    throw new TypeError(`op(): option name must be a non-empty string, got ${JSON.stringify(options.name)} (${typeof options.name})`);
   }
   if ((fn as { [WRAPPED]?: boolean })[WRAPPED]) return fn;
   const meta: OpMeta = {
@@ -145,7 +148,13 @@ function captureInputs(meta: OpMeta, args: unknown[]): Record<string, unknown> {
 
 function displayName(meta: OpMeta, args: unknown[]): string | undefined {
   const d = meta.options.callDisplayName;
-  return typeof d === 'function' ? String(d(...args)) : d;
+  if (typeof d !== 'function') return d;
+  try {
+    return String(d(...args));
+  } catch (err) {
+    diag.warn(`callDisplayName of op "${meta.name}" threw: ${(err as Error)?.message}`);
+    return undefined;
+  }
 }
 
 /** `exception` of an end event: class name, message and stack. */

@@ -190,3 +190,27 @@ describe('recorded fields', () => {
     });
   });
 });
+
+describe('misuse', () => {
+  it('refuses a non-function or an empty name when wrapping, with a clear message', () => {
+    expect(() => op(42 as unknown as () => void)).toThrowError(/op\(\): expected a function, got number/);
+    expect(() => op(() => 1, { name: ' ' })).toThrowError(/option name must be a non-empty string/);
+  });
+
+  it('never lets a throwing option hook break the traced function', async () => {
+    const calls = await traced('hooks', () => {
+      const f = op((x: number) => x + 1, {
+        name: 'hooked',
+        callDisplayName: () => { throw new Error('display boom'); },
+      });
+      const g = op((x: number) => x * 2, {
+        name: 'postOut',
+        postprocessOutput: () => { throw new Error('post boom'); },
+      });
+      expect(f(1)).toBe(2);
+      expect(g(2)).toBe(4);
+    });
+    expect(one(calls, 'hooked').display_name ?? null).toBeNull();
+    expect(one(calls, 'postOut').output).toBe('[postprocessOutput threw]');
+  });
+});
