@@ -3,7 +3,9 @@
  * @module
  */
 
-const REF = /svc:\/\/\/[^\s"'<>\\]+/g;
+/** A ref runs until whitespace, a quote, a bracket or a separator; sentence punctuation at its end is dropped. */
+const REF = /svc:\/\/\/[^\s"'<>\\,;()[\]{}]+/g;
+const TRAILING = /[.:!?]+$/;
 /** Stop walking after this many nodes so a huge payload cannot stall an insert. */
 const MAX_NODES = 100_000;
 
@@ -21,7 +23,7 @@ export function extractRefs(value: unknown): string[] {
   while (stack.length > 0 && seen++ < MAX_NODES) {
     const v = stack.pop();
     if (typeof v === 'string') {
-      if (v.includes('svc:///')) for (const m of v.match(REF) ?? []) found.add(m);
+      if (v.includes('svc:///')) for (const m of v.match(REF) ?? []) found.add(m.replace(TRAILING, ''));
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
     } else if (v !== null && typeof v === 'object') {

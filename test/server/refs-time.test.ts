@@ -1,0 +1,28 @@
+// Unit tests of ref extraction and timestamp normalization used at insert time.
+import { describe, expect, it } from 'vitest';
+import { extractRefs } from '../../src/server/refs.js';
+import { normalizeTimestamp } from '../../src/server/time.js';
+
+describe('extractRefs', () => {
+  it('finds refs at any depth and inside longer strings, once each', () => {
+    const a = 'svc:///e/p/object/ds:1';
+    const b = 'svc:///e/p/call/123';
+    expect(extractRefs({ x: [a, { y: `see ${b}, then (${a}).` }], n: 1, z: null })).toEqual([a, b]);
+    expect(extractRefs('nothing here')).toEqual([]);
+    expect(extractRefs(undefined)).toEqual([]);
+  });
+});
+
+describe('normalizeTimestamp', () => {
+  it.each([
+    ['2024-05-01T12:00:00+02:00', '2024-05-01T10:00:00.000Z'],
+    ['2024-05-01T10:00:00.123456Z', '2024-05-01T10:00:00.123Z'],
+    ['2024-12-31T23:30:00-01:00', '2025-01-01T00:30:00.000Z'],
+  ])('%s → %s', (input, expected) => {
+    expect(normalizeTimestamp(input)).toBe(expected);
+  });
+
+  it('throws a RangeError for a non-timestamp', () => {
+    expect(() => normalizeTimestamp('soon')).toThrow(RangeError);
+  });
+});
