@@ -73,18 +73,18 @@ export const MIGRATIONS: readonly Migration[] = [
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS migrations (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-  const done = new Set(
-    (db.prepare('SELECT id FROM migrations').all() as { id: number }[]).map((r) => r.id),
-  );
+  const isDone = db.prepare('SELECT 1 FROM migrations WHERE id = ?');
   const record = db.prepare('INSERT INTO migrations (id, name, applied_at) VALUES (?, ?, ?)');
   const applied: string[] = [];
   for (const m of migrations) {
-    if (done.has(m.id)) continue;
-    db.transaction(() => {
+    // IMMEDIATE takes the write lock before the check, so two processes opening one file never both apply it.
+    const ran = db.transaction(() => {
+      if (isDone.get(m.id)) return false;
       db.exec(m.sql);
       record.run(m.id, m.name, new Date().toISOString());
-    })();
-    applied.push(m.name);
+      return true;
+    }).immediate();
+    if (ran) applied.push(m.name);
   }
   return applied;
 }

@@ -40,9 +40,9 @@ export class Store {
    */
   constructor(readonly path: string) {
     this.db = new Database(path);
+    this.db.pragma('busy_timeout = 5000');
     if (!this.memory) this.db.pragma('journal_mode = WAL');
     this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
     this.appliedMigrations = migrate(this.db);
   }
 

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { MIGRATIONS, openStore } from '../../src/server/index.js';
+import { migrate } from '../../src/server/migrations.js';
 import { startTestServer } from '../helpers/server.js';
 import { batch, end, endItem, ids, post, PROJECT, query, start, startItem } from './fixtures.js';
 
@@ -32,6 +34,18 @@ describe('file database', () => {
     expect(store.appliedMigrations).toEqual([]);
     expect(store.countRows(PROJECT)).toBe(1);
     store.close();
+  });
+
+  it('applies only the migrations not yet recorded, in order', () => {
+    const dbPath = path.join(dir, 'm.db');
+    openStore(dbPath).close();
+    const db = new Database(dbPath);
+    const extra = { id: MIGRATIONS.length + 1, name: 'add_note', sql: 'ALTER TABLE calls ADD COLUMN note TEXT' };
+    expect(migrate(db, [...MIGRATIONS, extra])).toEqual(['add_note']);
+    expect(migrate(db, [...MIGRATIONS, extra])).toEqual([]);
+    const recorded = db.prepare('SELECT id, name FROM migrations ORDER BY id').all();
+    expect(recorded).toEqual([...MIGRATIONS, extra].map(({ id, name }) => ({ id, name })));
+    db.close();
   });
 
   it('serves a stream that is read slowly while writes keep landing', async () => {
