@@ -32,7 +32,7 @@ export interface AppOptions {
  * @param options - store, body limit and logger.
  * @returns the app; serve it with `@hono/node-server` or call `app.request()` in tests.
  * @throws TypeError when `maxBodyBytes` is not a positive integer.
- * @see /work/shared/spec/service-interface.md, "Endpoints"
+ * @see service interface spec (spec/service-interface.md), "Endpoints"
  */
 export function createApp(options: AppOptions): Hono {
   const { store, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, log = (line: string) => console.error(line) } = options;

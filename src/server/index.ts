@@ -59,7 +59,7 @@ function hostForUrl(host: string): string {
  * @returns once listening: the URL, port, store and a `close()`.
  * @throws the listen error (e.g. `code: 'EADDRINUSE'` when the port is busy; the store is closed again),
  *   or the SQLite error when the database cannot be opened or migrated.
- * @see /work/shared/spec/service-interface.md, "Endpoints"
+ * @see service interface spec (spec/service-interface.md), "Endpoints"
  * @example
  * ```ts
  * const server = await startServer({ port: 0, dbPath: ':memory:' });
