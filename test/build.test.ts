@@ -1,23 +1,16 @@
 // The built package: CommonJS loads without ERR_REQUIRE_ESM, ESM loads, both copies share one context.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, expectTypeOf, it } from 'vitest';
+import { expect, expectTypeOf, it } from 'vitest';
 import { op } from '../src/index.js';
-import type { RunningServer } from '../src/server/index.js';
-import { startTestServer } from './helpers/server.js';
+import { useTestServer } from './helpers/server.js';
 import { readCalls, uniqueProject } from './helpers/calls.js';
 
 const run = promisify(execFile);
 const node = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   run(process.execPath, args, { env: { ...process.env, ...env }, timeout: 30_000 });
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 it('require()s the CommonJS build with require(esm) switched off (no ERR_REQUIRE_ESM)', async () => {
   const script = `const w = require('weft'); const s = require('weft/server');
@@ -35,9 +28,9 @@ it('imports the ESM build', async () => {
 
 it('shares one context between the ESM and CJS copies loaded in one process', async () => {
   const project = uniqueProject('dual');
-  const { stdout } = await node(['test/fixtures/dual-load.mjs'], { WEFT_PROJECT: project, WEFT_BASE_URL: server.url });
+  const { stdout } = await node(['test/fixtures/dual-load.mjs'], { WEFT_PROJECT: project, WEFT_BASE_URL: server().url });
   expect(stdout).toContain('result 2');
-  const calls = await readCalls(server.url, project);
+  const calls = await readCalls(server().url, project);
   const outer = calls.find((c) => c.op_name === 'outer');
   const inner = calls.find((c) => c.op_name === 'inner');
   expect(outer).toBeDefined();

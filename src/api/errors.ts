@@ -3,6 +3,7 @@
  * @module
  */
 import type { ValidationErrorItem } from '../schema/errors.js';
+import type { DetailItem } from '../schema/validate.js';
 
 /** Root of every error weft throws. */
 export class WeftError extends Error {
@@ -117,7 +118,7 @@ export class APIUserAbortError extends APIError {
 /** A request failed client-side validation and was not sent; `detail` has the server's shape. */
 export class RequestValidationError extends WeftError {
   override name = 'RequestValidationError';
-  constructor(readonly detail: ValidationErrorItem[], what: string) {
+  constructor(readonly detail: DetailItem[], what: string) {
     super(`invalid ${what}: ${detail.map((d) => `${d.loc.join('.') || '(root)'}: ${d.msg}`).join('; ')}`);
   }
 }

@@ -14,7 +14,7 @@ import {
   type ErrorHeaders,
 } from './errors.js';
 import { isRetryableStatus, retryDelayMs, serverSaysRetry } from './retry.js';
-import { toValidationDetail } from '../schema/validate.js';
+import { issuesToDetail } from '../schema/validate.js';
 
 /** Options of {@link Transport}; see `ClientOptions` for their meaning. */
 export interface TransportOptions {
@@ -38,8 +38,8 @@ export interface RequestOptions {
 
 /** Validates `body` with `schema` before sending; throws {@link RequestValidationError} on failure. */
 export function checkRequest<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new RequestValidationError(toValidationDetail(parsed.error), what);
+  const parsed = schema.safeParse(body, { reportInput: true });
+  if (!parsed.success) throw new RequestValidationError(issuesToDetail(parsed.error.issues), what);
   return parsed.data;
 }
 

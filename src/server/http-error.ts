@@ -7,12 +7,9 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { QueryError } from './fields.js';
 
-/** One item of a 422 body (spec "Validation error body"); `loc` starts with `"body"`. */
-export interface DetailItem {
-  loc: string[];
-  msg: string;
-  type: string;
-}
+import type { DetailItem } from '../schema/validate.js';
+
+export type { DetailItem };
 
 /** An HTTP error answered as `{detail}` with its status. Throw it from any handler or middleware. */
 export class HttpError extends Error {

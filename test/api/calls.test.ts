@@ -11,19 +11,16 @@ import {
   RequestValidationError,
   ValidationError,
 } from '../../src/index.js';
-import type { RunningServer } from '../../src/server/index.js';
-import { startTestServer } from '../helpers/server.js';
+import { useTestServer } from '../helpers/server.js';
 import { uniqueProject } from '../helpers/calls.js';
 
-let server: RunningServer;
+const server = useTestServer();
 let client: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  client = new Client({ baseUrl: server.url, maxRetries: 0 });
+beforeAll(() => {
+  client = new Client({ baseUrl: server().url, maxRetries: 0 });
 });
 afterAll(async () => {
   await client.close();
-  await server.close();
 });
 
 const start = (project: string, extra: Record<string, unknown> = {}) => ({

@@ -1,24 +1,17 @@
 // The batcher sends on its own: when a batch fills up (size trigger) and when the interval passes (time trigger).
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
-import type { RunningServer } from '../../src/server/index.js';
-import { startTestServer } from '../helpers/server.js';
+import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 /** Polls the server until `project` has `n` ended calls, or `ms` pass; returns what it saw. */
 async function waitForEnded(project: string, n: number, ms: number): Promise<number> {
   const deadline = Date.now() + ms;
   let ended = 0;
   while (Date.now() < deadline) {
-    ended = (await readCalls(server.url, project)).filter((c) => c.ended_at).length;
+    ended = (await readCalls(server().url, project)).filter((c) => c.ended_at).length;
     if (ended >= n) break;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -27,21 +20,21 @@ async function waitForEnded(project: string, n: number, ms: number): Promise<num
 
 it('sends a full batch at once, without flush() and long before the interval', async () => {
   const project = uniqueProject('size');
-  init({ project, baseUrl: server.url, maxBatchItems: 10, flushIntervalMs: 600_000 });
+  init({ project, baseUrl: server().url, maxBatchItems: 10, flushIntervalMs: 600_000 });
   const f = op(function f(i: number) { return i; });
   for (let i = 0; i < 5; i++) f(i); // 5 starts + 5 ends = one full batch of 10
   expect(await waitForEnded(project, 5, 5_000)).toBe(5);
   f(99); // 2 events: stay buffered until the interval or a flush
   await new Promise((r) => setTimeout(r, 200));
-  expect((await readCalls(server.url, project)).length).toBe(5);
+  expect((await readCalls(server().url, project)).length).toBe(5);
   const report = await flush();
   expect(report).toMatchObject({ dropped: 0, pending: 0 });
-  expect((await readCalls(server.url, project)).length).toBe(6);
+  expect((await readCalls(server().url, project)).length).toBe(6);
 });
 
 it('sends buffered events when the interval passes, without flush()', async () => {
   const project = uniqueProject('time');
-  init({ project, baseUrl: server.url, maxBatchItems: 10_000, flushIntervalMs: 100 });
+  init({ project, baseUrl: server().url, maxBatchItems: 10_000, flushIntervalMs: 100 });
   const g = op(async function g() { return 'ok'; });
   await g();
   expect(await waitForEnded(project, 1, 5_000)).toBe(1);
@@ -49,7 +42,7 @@ it('sends buffered events when the interval passes, without flush()', async () =
 
 it('reports what it sent and counts events it could not deliver as dropped', async () => {
   const project = uniqueProject('report');
-  init({ project, baseUrl: server.url, flushIntervalMs: 600_000 });
+  init({ project, baseUrl: server().url, flushIntervalMs: 600_000 });
   const h = op(function h() { return 1; });
   for (let i = 0; i < 3; i++) h();
   const first = await flush();

@@ -1,30 +1,22 @@
 // A short script that exits without calling flush() loses no call: beforeExit drains the queue.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server/index.js';
-import { startTestServer } from '../helpers/server.js';
+import { expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 
 const run = promisify(execFile);
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 it('a child process that exits without flush() loses none of its calls', async () => {
   const project = uniqueProject('exit');
   const calls = 300;
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/exit-without-flush.ts'], {
-    env: { ...process.env, WEFT_BASE_URL: server.url, WEFT_PROJECT: project, CALLS: String(calls) },
+    env: { ...process.env, WEFT_BASE_URL: server().url, WEFT_PROJECT: project, CALLS: String(calls) },
     timeout: 30_000,
   });
   expect(stdout).toContain(`ran ${calls}`);
-  const records = await readCalls(server.url, project);
+  const records = await readCalls(server().url, project);
   expect(records).toHaveLength(calls + 1);
   expect(records.every((r) => r.ended_at)).toBe(true);
   expect(new Set(records.map((r) => r.id)).size).toBe(calls + 1);

@@ -1,17 +1,10 @@
 // Before init() and with tracing disabled, op() just runs the function and records nothing.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
-import type { RunningServer } from '../../src/server/index.js';
-import { startTestServer } from '../helpers/server.js';
+import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 it('runs untraced before init(), sync staying sync', async () => {
   const double = op(function double(n: number) { return n * 2; });
@@ -23,25 +16,25 @@ it('runs untraced before init(), sync staying sync', async () => {
 
 it('records nothing when init({ enabled: false })', async () => {
   const project = uniqueProject('disabled');
-  init({ project, baseUrl: server.url, enabled: false });
+  init({ project, baseUrl: server().url, enabled: false });
   const f = op(function f() { return 'ran'; });
   expect(f()).toBe('ran');
   await flush();
-  init({ project, baseUrl: server.url });
+  init({ project, baseUrl: server().url });
   f();
   await flush();
-  expect(await readCalls(server.url, project)).toHaveLength(1);
+  expect(await readCalls(server().url, project)).toHaveLength(1);
 });
 
 it('records nothing when WEFT_DISABLED=true', async () => {
   const project = uniqueProject('env-disabled');
   process.env.WEFT_DISABLED = 'true';
   try {
-    init({ project, baseUrl: server.url });
+    init({ project, baseUrl: server().url });
     op(function g() { return 1; })();
     await flush();
   } finally {
     delete process.env.WEFT_DISABLED;
   }
-  expect(await readCalls(server.url, project)).toHaveLength(0);
+  expect(await readCalls(server().url, project)).toHaveLength(0);
 });

@@ -1,29 +1,21 @@
 // op(): the call tree (parent_id / trace_id) through await, Promise.all, timers and emitters; sync stays sync.
 import { EventEmitter } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { startTestServer } from '../helpers/server.js';
+import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
-import type { RunningServer } from '../../src/server/index.js';
 
-let server: RunningServer;
+const server = useTestServer();
 let project: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 async function traced(label: string, run: () => Promise<unknown> | unknown): Promise<CallRecord[]> {
   project = uniqueProject(label);
-  init({ project, baseUrl: server.url, flushIntervalMs: 50 });
+  init({ project, baseUrl: server().url, flushIntervalMs: 50 });
   await run();
   const report = await flush();
   expect(report.dropped).toBe(0);
-  return readCalls(server.url, project);
+  return readCalls(server().url, project);
 }
 
 const byName = (calls: CallRecord[], name: string) => calls.filter((c) => c.op_name === name);
