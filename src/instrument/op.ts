@@ -96,6 +96,19 @@ function invoke(fn: AnyFunction, self: unknown, args: unknown[], sink: CallSink,
     finish(sink, meta, call, undefined, err, true);
     throw err;
   }
+  if (result instanceof Promise) {
+    // A promise of the same value that rejects alike: an unhandled rejection stays unhandled.
+    return result.then(
+      (value: unknown) => {
+        finish(sink, meta, call, value, undefined, false);
+        return value;
+      },
+      (err: unknown) => {
+        finish(sink, meta, call, undefined, err, true);
+        throw err;
+      },
+    );
+  }
   if (isPromiseLike(result)) {
     try {
       result.then(

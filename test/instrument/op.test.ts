@@ -1,5 +1,7 @@
 // op(): the call tree (parent_id / trace_id) through await, Promise.all, timers and emitters; sync stays sync.
+import { execFile } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
@@ -7,6 +9,7 @@ import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 
 const server = useTestServer();
+const run = promisify(execFile);
 let project: string;
 
 async function traced(label: string, run: () => Promise<unknown> | unknown): Promise<CallRecord[]> {
@@ -134,14 +137,24 @@ describe('exceptions and sync functions', () => {
     expect(one(calls, 'bad').exception).toMatchObject({ type: 'TypeError', message: 'nope' });
   });
 
-  it('returns the original promise object and value unchanged', async () => {
-    const p = Promise.resolve({ a: 1 });
-    const same = op(function same() { return p; });
+  it('returns a promise of the very same value', async () => {
+    const value = { a: 1 };
+    const same = op(async function same() { return value; });
     await traced('identity', async () => {
       const out = same();
-      expect(out).toBe(p);
-      expect(await out).toBe(await p);
+      expect(out).toBeInstanceOf(Promise);
+      expect(await out).toBe(value);
     });
+  });
+
+  it('leaves an unhandled rejection unhandled (the process still fails as it would untraced)', async () => {
+    const project = uniqueProject('unhandled');
+    const result = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/unhandled-rejection.ts'], {
+      env: { ...process.env, WEFT_BASE_URL: server().url, WEFT_PROJECT: project },
+      timeout: 30_000,
+    }).catch((err: { code: number; stderr: string }) => err);
+    expect((result as { code?: number }).code).toBe(1);
+    expect((result as { stderr: string }).stderr).toContain('nobody handles me');
   });
 });
 
