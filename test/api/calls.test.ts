@@ -117,18 +117,19 @@ describe('typed errors', () => {
 });
 
 describe('auth', () => {
-  it('sends Basic api:<key> on core endpoints and Bearer on /v1/preview/*', async () => {
+  it('sends Basic api:<key> on core endpoints and Bearer on /v1/preview/*, and tolerates unknown response fields', async () => {
     const seen: IncomingHttpHeaders[] = [];
     const echo = createServer((req, res) => {
       seen.push(req.headers);
       req.resume();
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x","trace_id":"y"}'));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x","trace_id":"y","future_field":{"a":1}}'));
     });
     await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
     const { port } = echo.address() as AddressInfo;
     const keyed = new Client({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'sekret' });
     try {
-      await keyed.calls.start({ start: start('a/b') });
+      const res = await keyed.calls.start({ start: start('a/b') });
+      expect(res).toMatchObject({ id: 'x', trace_id: 'y' }); // unknown response fields are tolerated
       await keyed.transport.post('/v1/preview/training-jobs', {}, z.unknown());
     } finally {
       await keyed.close();
