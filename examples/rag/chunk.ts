@@ -1,4 +1,4 @@
-// Splits documents into passages of at most a given number of words, keeping paragraphs whole where possible.
+// Splits documents into passages of prose (code blocks, tables and headings left out) of at most a given number of words.
 import { op } from '../../src/index.js';
 import type { Doc } from './load.js';
 
@@ -11,9 +11,15 @@ export interface Chunk {
 
 const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 
+/** Markdown without fenced code blocks, tables and headings: only prose answers questions. */
+const proseOf = (text: string): string =>
+  text
+    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
+    .replace(/^\s*(\||#).*$/gm, '');
+
 /** Packs the paragraphs of `text` into passages of at most `maxWords` words (a longer paragraph stands alone). */
 export const chunkText = op(function chunkText(text: string, maxWords: number): string[] {
-  const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = proseOf(text).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
   const passages: string[] = [];
   let current: string[] = [];
   let words = 0;
