@@ -4,6 +4,7 @@
  */
 import PQueue from 'p-queue';
 import { diag } from '../internal/diag.js';
+import { safeMessage } from '../internal/safe-message.js';
 import type { UpsertBatchItem } from '../schema/calls.js';
 import type { BatcherOptions } from './batcher-options.js';
 
@@ -95,7 +96,7 @@ export class Batcher {
       await this.send(batch);
       this.sent += batch.length;
     } catch (err) {
-      this.drop(batch.length, `sending failed: ${(err as Error)?.message ?? String(err)}`);
+      this.drop(batch.length, `sending failed: ${safeMessage(err)}`);
     } finally {
       this.pending -= batch.length;
     }

@@ -3,6 +3,7 @@
  * @module
  */
 import { diag } from '../internal/diag.js';
+import { safeMessage } from '../internal/safe-message.js';
 
 /** Something that can be flushed and knows whether it holds events. */
 export interface Flushable {
@@ -24,6 +25,6 @@ export function flushOnExit(target: Flushable | undefined): void {
   process.on('beforeExit', () => {
     const t = current;
     if (!t || t.pendingCount === 0) return;
-    t.flush().catch((err: unknown) => diag.warn(`flush at exit failed: ${(err as Error)?.message}`));
+    t.flush().catch((err: unknown) => diag.warn(`flush at exit failed: ${safeMessage(err)}`));
   });
 }

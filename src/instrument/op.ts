@@ -3,23 +3,18 @@
  * @module
  */
 import { diag } from '../internal/diag.js';
-import type { CallException } from '../schema/calls.js';
+import { safeMessage } from '../internal/safe-message.js';
 import { Call } from './call.js';
+import { captureDisplayName, captureInputs, captureOutput, describeError, type OpMeta } from './capture.js';
 import { activeContext, runInContext, type TraceContext } from './context.js';
 import type { OpOptions } from './op-options.js';
 import { parameterNames } from './param-names.js';
 import { getSink, type CallSink } from './runtime.js';
 import { serialize } from './serialize.js';
+import { thenOf, watchThenable, type Settle } from './thenable.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyFunction = (...args: any[]) => any;
-
-/** Per-op data computed once, when the op is made. */
-interface OpMeta {
-  name: string;
-  options: OpOptions<unknown[], unknown>;
-  names: (string | undefined)[];
-}
 
 const WRAPPED = Symbol.for('weft.op');
 
@@ -40,7 +35,10 @@ export function op<F extends AnyFunction>(fn: F, options: OpOptions<Parameters<F
   if (options.name !== undefined && (typeof options.name !== 'string' || options.name.trim() === '')) {
     throw new TypeError(`op(): option name must be a non-empty string, got ${JSON.stringify(options.name)} (${typeof options.name})`);
   }
-  if ((fn as { [WRAPPED]?: boolean })[WRAPPED]) return fn;
+  if ((fn as { [WRAPPED]?: boolean })[WRAPPED]) {
+    diag.warn(`op(): "${fn.name}" is already an op; returning it as is (options of the second op() are ignored)`);
+    return fn;
+  }
   const meta: OpMeta = {
     name: options.name ?? (fn.name || 'anonymous'),
     options: options as OpOptions<unknown[], unknown>,
@@ -76,108 +74,40 @@ function startCall(sink: CallSink, meta: OpMeta, args: unknown[]): TraceContext 
       inputs: captureInputs(meta, args),
       attributes: meta.options.attributes ? (serialize(meta.options.attributes) as Record<string, unknown>) : {},
       parent: parentCtx?.call,
-      displayName: displayName(meta, args),
+      displayName: captureDisplayName(meta, args),
       userId: sink.userId,
     });
     sink.start(call.startEvent());
     return { ...parentCtx, call };
   } catch (err) {
-    diag.warn(`could not start a call of op "${meta.name}": ${(err as Error)?.message}`);
+    diag.warn(`could not start a call of op "${meta.name}": ${safeMessage(err)}`);
     return undefined;
   }
 }
 
 function invoke(fn: AnyFunction, self: unknown, args: unknown[], sink: CallSink, meta: OpMeta): unknown {
   const call = (activeContext() as TraceContext).call as Call;
+  const settle: Settle = (value, err, failed) => finish(sink, meta, call, value, err, failed);
   let result: unknown;
   try {
     result = fn.apply(self, args);
   } catch (err) {
-    finish(sink, meta, call, undefined, err, true);
+    settle(undefined, err, true);
     throw err;
   }
-  if (result instanceof Promise) {
-    // A promise of the same value that rejects alike: an unhandled rejection stays unhandled.
-    return result.then(
-      (value: unknown) => {
-        finish(sink, meta, call, value, undefined, false);
-        return value;
-      },
-      (err: unknown) => {
-        finish(sink, meta, call, undefined, err, true);
-        throw err;
-      },
-    );
-  }
-  if (isPromiseLike(result)) {
-    try {
-      result.then(
-        (value) => finish(sink, meta, call, value, undefined, false),
-        (err: unknown) => finish(sink, meta, call, undefined, err, true),
-      );
-    } catch (err) {
-      diag.warn(`op "${meta.name}" returned a thenable whose then() threw: ${(err as Error)?.message}`);
-    }
-    return result;
-  }
-  finish(sink, meta, call, result, undefined, false);
+  const then = thenOf(result);
+  if (then) return watchThenable(result as object, then, settle);
+  settle(result, undefined, false);
   return result;
 }
 
 function finish(sink: CallSink, meta: OpMeta, call: Call, value: unknown, err: unknown, failed: boolean): void {
+  if (call.ended) return;
   try {
-    const output = failed ? undefined : recordOutput(meta, value);
+    const output = failed ? undefined : captureOutput(meta, value);
     const end = call.end(output, failed ? describeError(err) : undefined);
     if (end) sink.end(end);
   } catch (e) {
-    diag.warn(`could not end a call of op "${meta.name}": ${(e as Error)?.message}`);
+    diag.warn(`could not end a call of op "${meta.name}": ${safeMessage(e)}`);
   }
-}
-
-function recordOutput(meta: OpMeta, value: unknown): unknown {
-  const post = meta.options.postprocessOutput;
-  if (!post) return serialize(value);
-  try {
-    return serialize(post(value));
-  } catch (err) {
-    diag.warn(`postprocessOutput of op "${meta.name}" threw: ${(err as Error)?.message}`);
-    return '[postprocessOutput threw]';
-  }
-}
-
-function captureInputs(meta: OpMeta, args: unknown[]): Record<string, unknown> {
-  const inputs: Record<string, unknown> = {};
-  for (let i = 0; i < args.length; i++) {
-    const name = meta.names[i];
-    if (name?.startsWith('...')) {
-      inputs[name.slice(3)] = serialize(args.slice(i));
-      break;
-    }
-    inputs[name ?? `arg${i}`] = serialize(args[i]);
-  }
-  const post = meta.options.postprocessInputs;
-  return post ? (serialize(post(inputs)) as Record<string, unknown>) : inputs;
-}
-
-function displayName(meta: OpMeta, args: unknown[]): string | undefined {
-  const d = meta.options.callDisplayName;
-  if (typeof d !== 'function') return d;
-  try {
-    return String(d(...args));
-  } catch (err) {
-    diag.warn(`callDisplayName of op "${meta.name}" threw: ${(err as Error)?.message}`);
-    return undefined;
-  }
-}
-
-/** `exception` of an end event: class name, message and stack. */
-export function describeError(err: unknown): CallException {
-  if (err instanceof Error) {
-    return { type: err.name, message: String(err.message), stack: err.stack ?? '' };
-  }
-  return { type: typeof err, message: typeof err === 'string' ? err : JSON.stringify(serialize(err)) };
-}
-
-function isPromiseLike(v: unknown): v is PromiseLike<unknown> {
-  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
 }

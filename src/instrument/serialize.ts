@@ -2,6 +2,7 @@
  * Turns any JS value into a JSON-safe value without throwing and without mutating it (cycles, limits, odd types).
  * @module
  */
+import { safeMessage } from '../internal/safe-message.js';
 
 /** Limits of {@link serialize}. */
 export interface SerializeLimits {
@@ -120,10 +121,3 @@ function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max)}…[truncated ${s.length - max} chars]`;
 }
 
-function safeMessage(err: unknown): string {
-  try {
-    return err instanceof Error ? err.message : String(err);
-  } catch {
-    return 'unknown error';
-  }
-}
