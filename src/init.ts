@@ -11,27 +11,30 @@ import { resolveSettings, type InitOptions } from './settings.js';
 
 /**
  * Sets weft up: resolves options (falling back to `WEFT_*` env vars), starts the background exporter
- * and makes every `op()` record its calls. Calling it again replaces the previous setup (whose pending
- * events are still flushed). Returns the typed client for the same service; `await init()` works too.
+ * and makes every `op()` record its calls. Calling it again replaces the previous setup; calls that
+ * started under it still end there, and its pending events are still sent. Returns the typed client for the same service; `await init()` works too.
  * @example
  * const client = init({ project: 'acme/demo' }); // baseUrl defaults to http://127.0.0.1:6345
  * @throws {ConfigError} when an option or env var is malformed or `project` is missing.
  */
 export function init(options: InitOptions = {}): Client {
   const settings = resolveSettings(options);
-  const client = new Client({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, maxRetries: settings.maxRetries });
+  const clientOptions = { baseUrl: settings.baseUrl, apiKey: settings.apiKey, maxRetries: settings.maxRetries };
   const previous = getSink();
-  if (previous) void previous.shutdown().catch(() => undefined);
   if (!settings.enabled) {
+    if (previous) void previous.shutdown().catch(() => undefined);
     setSink(null);
     flushOnExit(undefined);
     diag.info('tracing disabled (enabled: false or WEFT_DISABLED=true)');
-    return client;
+    return new Client(clientOptions);
   }
-  const exporter = new CallExporter(client, settings.project, settings.userId, settings);
+  // The exporter owns its client, so closing it never affects the one returned to the caller.
+  const predecessor = previous instanceof CallExporter ? previous : undefined;
+  if (previous && !predecessor) void previous.shutdown().catch(() => undefined);
+  const exporter = new CallExporter(new Client(clientOptions), settings.project, settings.userId, settings, predecessor);
   setSink(exporter);
-  flushOnExit(exporter);
-  return client;
+  flushOnExit(exporter, settings.exitTimeoutMs);
+  return new Client(clientOptions);
 }
 
 /** Options of {@link flush} and {@link shutdown}. */

@@ -27,6 +27,12 @@ export interface InitOptions {
   maxConcurrentRequests?: number;
   /** Events held in memory before new ones are dropped (min 1). @defaultValue 100000 */
   maxQueueItems?: number;
+  /**
+   * Longest wait, in ms, for pending events when the process is about to exit (`beforeExit`); what is
+   * still unsent then is dropped with a warning so the process can exit (min 0).
+   * Env: `WEFT_EXIT_TIMEOUT_MS`. @defaultValue 10000
+   */
+  exitTimeoutMs?: number;
   /** HTTP retries per export request after connection errors, 408, 409, 429, 5xx (min 0). @defaultValue 4 */
   maxRetries?: number;
 }
@@ -50,6 +56,7 @@ const SettingsSchema = z.object({
   maxConcurrentRequests: int(1),
   maxQueueItems: int(1),
   maxRetries: int(0),
+  exitTimeoutMs: int(0),
 });
 
 /** Fully resolved settings. */
@@ -72,6 +79,7 @@ export function resolveSettings(options: InitOptions = {}, env: NodeJS.ProcessEn
     maxConcurrentRequests: options.maxConcurrentRequests ?? DEFAULT_BATCHER_OPTIONS.maxConcurrentRequests,
     maxQueueItems: options.maxQueueItems ?? DEFAULT_BATCHER_OPTIONS.maxQueueItems,
     maxRetries: options.maxRetries ?? 4,
+    exitTimeoutMs: options.exitTimeoutMs ?? envNum(env.WEFT_EXIT_TIMEOUT_MS) ?? 10_000,
   };
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) {

@@ -8,14 +8,17 @@ import { safeMessage } from '../internal/safe-message.js';
 import type { UpsertBatchItem } from '../schema/calls.js';
 import type { BatcherOptions } from './batcher-options.js';
 
-/** Sends one batch; resolves when the server acknowledged it, rejects when it was not delivered. */
-export type SendBatch = (items: UpsertBatchItem[]) => Promise<void>;
+/**
+ * Sends one batch. Resolves with the number of its events that were refused as invalid (and so not
+ * stored); rejects when the batch was not delivered at all. `signal` aborts the request.
+ */
+export type SendBatch = (items: UpsertBatchItem[], signal: AbortSignal) => Promise<number>;
 
 /** What `flush()` and `shutdown()` report, in events. */
 export interface FlushReport {
   /** Events acknowledged by the server since the batcher was made. */
   sent: number;
-  /** Events given up on (send failed after retries, queue full, or after shutdown). */
+  /** Events given up on (refused as invalid, send failed after retries, queue full, or after shutdown). */
   dropped: number;
   /** Events still buffered or in flight when the report was made (non-zero after a timeout). */
   pending: number;
@@ -26,6 +29,8 @@ export class Batcher {
   private buffer: UpsertBatchItem[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly queue: PQueue;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
   private pending = 0;
   private sent = 0;
   private dropped = 0;
@@ -57,14 +62,15 @@ export class Batcher {
   }
 
   /**
-   * Sends everything buffered and resolves once every queued event is acknowledged or given up on,
-   * or after `timeoutMs` (then `pending` in the report is non-zero).
+   * Sends everything buffered and resolves once every event queued before the call is acknowledged
+   * or given up on (events queued meanwhile are not waited for), or after `timeoutMs` (then
+   * `pending` in the report is non-zero).
    */
   async flush(timeoutMs?: number): Promise<FlushReport> {
     this.cut();
-    const idle = this.queue.onIdle();
-    if (timeoutMs === undefined) await idle;
-    else await raceTimeout(idle, timeoutMs);
+    const waiting = Promise.all([...this.inFlight]).then(() => undefined);
+    if (timeoutMs === undefined) await waiting;
+    else await raceTimeout(waiting, timeoutMs);
     return this.report();
   }
 
@@ -73,6 +79,12 @@ export class Batcher {
     const report = await this.flush(timeoutMs);
     this.closed = true;
     return report;
+  }
+
+  /** Aborts the requests in flight and gives up on every pending event (counted as dropped). */
+  abandon(): void {
+    this.cut();
+    this.abort.abort();
   }
 
   /** Counters so far. */
@@ -88,13 +100,17 @@ export class Batcher {
     if (this.buffer.length === 0) return;
     const batch = this.buffer;
     this.buffer = [];
-    void this.queue.add(() => this.deliver(batch));
+    const delivery = this.queue.add(() => this.deliver(batch));
+    this.inFlight.add(delivery);
+    void delivery.finally(() => this.inFlight.delete(delivery));
   }
 
   private async deliver(batch: UpsertBatchItem[]): Promise<void> {
     try {
-      await this.send(batch);
-      this.sent += batch.length;
+      if (this.abort.signal.aborted) throw new Error('abandoned');
+      const refused = await this.send(batch, this.abort.signal);
+      this.sent += batch.length - refused;
+      if (refused > 0) this.drop(refused, 'the events were invalid');
     } catch (err) {
       this.drop(batch.length, `sending failed: ${safeMessage(err)}`);
     } finally {
