@@ -4,7 +4,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { APIError, WeftError } from './errors.js';
+import { APIError, APIUserAbortError, WeftError } from './errors.js';
+import { connectionError } from './transport.js';
 
 /** Opens the HTTP response; receives the signal that aborts it. */
 export type StreamOpener = (signal: AbortSignal) => Promise<Readable>;
@@ -37,15 +38,17 @@ export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<
   }
 
   private async *records(): AsyncGenerator<z.output<S>> {
+    if (this.userSignal?.aborted) throw new APIUserAbortError();
     const controller = new AbortController();
     const onAbort = () => controller.abort(this.userSignal?.reason);
     this.userSignal?.addEventListener('abort', onAbort, { once: true });
-    const body = await this.open(controller.signal);
+    let body: Readable | undefined;
     const decoder = new TextDecoder();
     let pending = '';
     let finished = false;
     try {
-      for await (const chunk of body) {
+      body = await this.open(controller.signal);
+      for await (const chunk of readTyped(body, this.userSignal)) {
         pending += decoder.decode(chunk as Uint8Array, { stream: true });
         let start = 0;
         for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n', start)) {
@@ -62,7 +65,7 @@ export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<
       this.userSignal?.removeEventListener('abort', onAbort);
       if (!finished) {
         controller.abort();
-        body.destroy();
+        body?.destroy();
       }
     }
   }
@@ -80,5 +83,14 @@ export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<
     const parsed = this.schema.safeParse(json);
     if (!parsed.success) throw new APIError(undefined, json, `unexpected record shape: ${parsed.error.message}`);
     return parsed.data;
+  }
+}
+
+/** The chunks of `body`; a failure while reading (timeout, reset, abort) is raised as a typed error. */
+async function* readTyped(body: Readable, signal: AbortSignal | undefined): AsyncGenerator<unknown> {
+  try {
+    for await (const chunk of body) yield chunk;
+  } catch (err) {
+    throw connectionError(err, signal);
   }
 }

@@ -15,6 +15,7 @@ import {
 } from './errors.js';
 import { isRetryableStatus, retryDelayMs, serverSaysRetry } from './retry.js';
 import { issuesToDetail } from '../schema/validate.js';
+import { safeMessage } from '../internal/safe-message.js';
 
 /** Options of {@link Transport}; see `ClientOptions` for their meaning. */
 export interface TransportOptions {
@@ -63,8 +64,7 @@ export class Transport {
 
   /** POSTs `body` as JSON and parses the JSON answer with `schema` (unknown fields tolerated). */
   async post<S extends z.ZodType>(path: string, body: unknown, schema: S, opts: RequestOptions = {}): Promise<z.output<S>> {
-    const res = await this.send(path, body, 'application/json', opts);
-    const text = await res.body.text();
+    const { res, value: text } = await this.send(path, body, 'application/json', opts, (r) => r.body.text());
     const json = parseJson(text);
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -75,8 +75,8 @@ export class Transport {
 
   /** POSTs `body` and returns the open response body for incremental reading (e.g. JSONL). */
   async stream(path: string, body: unknown, accept: string, opts: RequestOptions = {}): Promise<Readable> {
-    const res = await this.send(path, body, accept, opts);
-    return res.body as unknown as Readable;
+    const { value } = await this.send(path, body, accept, opts, async (r) => r.body as unknown as Readable);
+    return value;
   }
 
   /** Closes idle keep-alive sockets. */
@@ -84,18 +84,20 @@ export class Transport {
     await this.dispatcher.close();
   }
 
-  private async send(path: string, body: unknown, accept: string, opts: RequestOptions): Promise<Dispatcher.ResponseData> {
+  /** Sends with retries; `consume` reads the 2xx answer inside the attempt, so its failures are retried too. */
+  private async send<T>(path: string, body: unknown, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Ok<T>> {
+    if (opts.signal?.aborted) throw new APIUserAbortError();
     const payload = JSON.stringify(body);
     const maxRetries = opts.maxRetries ?? this.options.maxRetries;
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(path, payload, accept, opts);
-      if (outcome.kind === 'ok') return outcome.res;
+      const outcome = await this.attempt(path, payload, accept, opts, consume);
+      if (outcome.kind === 'ok') return outcome;
       if (attempt >= maxRetries || !outcome.retryable || opts.signal?.aborted) throw outcome.error;
       await sleep(retryDelayMs(attempt + 1, outcome.headers), opts.signal);
     }
   }
 
-  private async attempt(path: string, payload: string, accept: string, opts: RequestOptions): Promise<Attempt> {
+  private async attempt<T>(path: string, payload: string, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Attempt<T>> {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
     let res: Dispatcher.ResponseData;
     try {
@@ -108,10 +110,10 @@ export class Transport {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'ok', res, value: await consume(res) };
     } catch (err) {
       return { kind: 'error', error: connectionError(err, opts.signal), retryable: !opts.signal?.aborted, headers: {} };
     }
-    if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'ok', res };
     const headers = res.headers as ErrorHeaders;
     const text = await res.body.text().catch(() => '');
     const error = APIError.generate(res.statusCode, parseJson(text), undefined, headers);
@@ -120,17 +122,19 @@ export class Transport {
   }
 }
 
-type Attempt =
-  | { kind: 'ok'; res: Dispatcher.ResponseData }
-  | { kind: 'error'; error: APIError; retryable: boolean; headers: ErrorHeaders };
+type Consume<T> = (res: Dispatcher.ResponseData) => Promise<T>;
+type Ok<T> = { kind: 'ok'; res: Dispatcher.ResponseData; value: T };
+type Attempt<T> = Ok<T> | { kind: 'error'; error: APIError; retryable: boolean; headers: ErrorHeaders };
 
-function connectionError(err: unknown, signal: AbortSignal | undefined): APIError {
+/** Maps a failure without an HTTP answer (or while reading one) to a typed error. */
+export function connectionError(err: unknown, signal: AbortSignal | undefined): APIError {
+  if (err instanceof APIError) return err;
   if (signal?.aborted) return new APIUserAbortError(undefined, { cause: err });
   if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
     return new APIConnectionTimeoutError(undefined, { cause: err });
   }
-  const code = (err as { code?: string }).code;
-  return new APIConnectionError(`Connection error${code ? ` (${code})` : ''}: ${(err as Error).message}`, { cause: err });
+  const code = (err as { code?: string } | null)?.code;
+  return new APIConnectionError(`Connection error${code ? ` (${code})` : ''}: ${safeMessage(err)}`, { cause: err });
 }
 
 function parseJson(text: string): unknown {
@@ -144,7 +148,12 @@ function parseJson(text: string): unknown {
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 }
