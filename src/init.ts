@@ -55,7 +55,12 @@ export async function flush(options: FlushOptions = {}): Promise<ExportReport> {
   return sink ? sink.flush(options.timeoutMs) : EMPTY;
 }
 
-/** Flushes, then stops recording: later calls run untraced. Never rejects. */
+/**
+ * Flushes, then stops recording: later calls run untraced (no warning). Never rejects.
+ * @returns `{sent, dropped, pending}` counted in events since `init()`.
+ * @example
+ * await shutdown({ timeoutMs: 5000 }); // e.g. at the end of a serverless handler
+ */
 export async function shutdown(options: FlushOptions = {}): Promise<ExportReport> {
   const sink = getSink();
   if (!sink) return EMPTY;

@@ -13,17 +13,17 @@ const node = (args: string[], env: NodeJS.ProcessEnv = {}) =>
 const server = useTestServer();
 
 it('require()s the CommonJS build with require(esm) switched off (no ERR_REQUIRE_ESM)', async () => {
-  const script = `const w = require('weft'); const s = require('weft/server');
-    console.log([typeof w.init, typeof w.op, typeof w.Client, typeof w.flush, typeof s.startServer].join(','));`;
+  const script = `const w = require('weft'); const s = require('weft/server'); const z = require('weft/schema');
+    console.log([typeof w.init, typeof w.op, typeof w.Client, typeof w.flush, typeof s.startServer, typeof z.CallRecord.parse].join(','));`;
   const { stdout } = await node(['--no-experimental-require-module', '-e', script]);
-  expect(stdout.trim()).toBe('function,function,function,function,function');
+  expect(stdout.trim()).toBe('function,function,function,function,function,function');
 });
 
 it('imports the ESM build', async () => {
-  const script = `const w = await import('weft'); const s = await import('weft/server');
-    console.log([typeof w.init, typeof w.op, typeof w.ValidationError, typeof s.startServer].join(','));`;
+  const script = `const w = await import('weft'); const s = await import('weft/server'); const z = await import('weft/schema');
+    console.log([typeof w.init, typeof w.op, typeof w.ValidationError, typeof s.startServer, typeof z.CallsQueryReq.safeParse].join(','));`;
   const { stdout } = await node(['--input-type=module', '-e', script]);
-  expect(stdout.trim()).toBe('function,function,function,function');
+  expect(stdout.trim()).toBe('function,function,function,function,function');
 });
 
 it('shares one context between the ESM and CJS copies loaded in one process', async () => {

@@ -17,7 +17,11 @@ export interface ClientOptions {
   apiKey?: string;
   /** Time to wait for response headers and between body chunks, in milliseconds (min 1). @defaultValue 60000 */
   timeoutMs?: number;
-  /** Retries after a connection error, 408, 409, 429 or 5xx (min 0). @defaultValue 2 */
+  /**
+   * Retries after a connection error, 408, 409, 429 or 5xx (min 0); delays honour `retry-after-ms` and
+   * `retry-after`, else exponential backoff from 500 ms with full jitter, capped at 8 s.
+   * @defaultValue 2 (the exporter that `init()` starts uses its own `maxRetries`, default 4)
+   */
   maxRetries?: number;
 }
 

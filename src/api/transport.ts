@@ -29,9 +29,9 @@ export interface TransportOptions {
 export interface RequestOptions {
   /** Aborts the request (and a stream being read). */
   signal?: AbortSignal;
-  /** Overrides the client's timeout for this request, in ms. */
+  /** Wait for headers and between body chunks, in ms (min 1). @defaultValue the client's `timeoutMs` (60000) */
   timeoutMs?: number;
-  /** Overrides the client's retry count for this request. */
+  /** Retries after a connection error, 408, 409, 429 or 5xx (min 0). @defaultValue the client's `maxRetries` (2) */
   maxRetries?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;

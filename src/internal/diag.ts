@@ -7,12 +7,17 @@
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, none: 100 } as const;
 export type DiagLevel = keyof typeof LEVELS;
 
-let threshold: number = LEVELS[(process.env.WEFT_LOG_LEVEL as DiagLevel) ?? 'warn'] ?? LEVELS.warn;
+/** The numeric threshold of a level name; unknown names mean `warn`. */
+function levelOf(name: string | undefined): number {
+  return name !== undefined && Object.hasOwn(LEVELS, name) ? LEVELS[name as DiagLevel] : LEVELS.warn;
+}
+
+let threshold = levelOf(process.env.WEFT_LOG_LEVEL);
 const onceKeys = new Set<string>();
 
 /** Sets the diagnostic level (e.g. `'debug'` in tests that want to see everything). */
 export function setDiagLevel(level: DiagLevel): void {
-  threshold = LEVELS[level];
+  threshold = levelOf(level);
 }
 
 function emit(level: DiagLevel, message: string): void {

@@ -40,6 +40,7 @@ export const LlmUsage = z.looseObject({
   total_tokens: z.number().optional(),
   requests: z.number().optional(),
 });
+export type LlmUsage = z.infer<typeof LlmUsage>;
 
 /** `summary` of an ended call: `usage` by model and `status_counts` (success, error). */
 export const CallSummary = z.looseObject({
@@ -73,11 +74,13 @@ export type CallEndRes = z.infer<typeof CallEndRes>;
 
 /** A start-mode batch item: `{mode: "start", req: {start}}`. */
 export const StartBatchItem = z.object({ mode: z.literal('start'), req: CallStartReq });
+export type StartBatchItem = z.input<typeof StartBatchItem>;
 /** An end-mode batch item: `{mode: "end", req: {end}}`. */
 export const EndBatchItem = z.object({
   mode: z.literal('end'),
   req: z.object({ end: EndedCallSchemaForInsert }),
 });
+export type EndBatchItem = z.input<typeof EndBatchItem>;
 export const UpsertBatchItem = z.discriminatedUnion('mode', [StartBatchItem, EndBatchItem]);
 export type UpsertBatchItem = z.input<typeof UpsertBatchItem>;
 
@@ -142,7 +145,14 @@ export const CallRecord = z.looseObject({
   inputs: JsonObject.nullish(),
   output: z.unknown().optional(),
   exception: CallException.nullish(),
-  summary: z.looseObject({}).nullish(),
+  summary: z
+    .looseObject({
+      status: z.enum(['success', 'error', 'running', 'descendant_error']).optional(),
+      latency_ms: z.number().nullish(),
+      status_counts: z.record(z.string(), z.number()).optional(),
+      usage: z.record(z.string(), LlmUsage).optional(),
+    })
+    .nullish(),
   svc_user_id: z.string().nullish(),
   svc_run_id: z.string().nullish(),
   svc_run_step: z.number().nullish(),

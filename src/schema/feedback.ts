@@ -41,6 +41,7 @@ export type FeedbackBatchCreateRes = z.infer<typeof FeedbackBatchCreateRes>;
 
 /** Aggregation names accepted in a metric spec (DESIGN.md "Wire facts"). */
 export const Aggregation = z.enum(['sum', 'avg', 'min', 'max', 'count', 'count_true', 'count_false']);
+export type Aggregation = z.infer<typeof Aggregation>;
 
 /** Spec "FeedbackMetricSpec". */
 export const FeedbackMetricSpec = z.object({

@@ -7,6 +7,7 @@ import { ProjectId, SortBy } from './common.js';
 
 /** Spec "TableRowFilter". */
 export const TableRowFilter = z.object({ row_digests: z.array(z.string()).nullish() });
+export type TableRowFilter = z.input<typeof TableRowFilter>;
 
 /** Body of `POST /table/query`. */
 export const TableQueryReq = z.object({

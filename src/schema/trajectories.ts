@@ -15,6 +15,7 @@ export const Tool = z.looseObject({
     strict: z.boolean().optional(),
   }),
 });
+export type Tool = z.infer<typeof Tool>;
 
 /** Spec "Trajectory": which fields are required is not shown, so all are optional but typed. */
 export const Trajectory = z.looseObject({

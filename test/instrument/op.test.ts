@@ -1,5 +1,6 @@
 // op(): the call tree (parent_id / trace_id) through await, Promise.all, timers and emitters; sync stays sync.
 import { execFile } from 'node:child_process';
+import { AsyncResource } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -95,6 +96,23 @@ describe('call tree', () => {
     expect(one(calls, 'onTimer').parent_id).toBe(r.id);
     expect(one(calls, 'onEvent').parent_id).toBe(r.id);
     expect(one(calls, 'onEvent').output).toBe('pong');
+  });
+
+  it('runs a listener in the emitter\'s context, or in the subscriber\'s when bound with AsyncResource.bind', async () => {
+    const bus = new EventEmitter();
+    const plain = op(function plainListener() { return 1; });
+    const bound = op(function boundListener() { return 2; });
+    const subscriber = op(function subscriber() {
+      bus.on('msg', () => plain());
+      bus.on('msg', AsyncResource.bind(() => bound()));
+    });
+    const publisher = op(function publisher() { bus.emit('msg'); });
+    const calls = await traced('emitter-contexts', () => {
+      subscriber();
+      publisher();
+    });
+    expect(one(calls, 'plainListener').parent_id).toBe(one(calls, 'publisher').id);
+    expect(one(calls, 'boundListener').parent_id).toBe(one(calls, 'subscriber').id);
   });
 
   it('starts separate traces for separate root calls', async () => {
