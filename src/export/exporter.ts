@@ -3,6 +3,7 @@
  * @module
  */
 import type { Client } from '../api/client.js';
+import { PayloadTooLargeError } from '../api/errors.js';
 import { diag } from '../internal/diag.js';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
 import type { CallSink, ExportReport } from '../instrument/runtime.js';
@@ -73,12 +74,20 @@ export class CallExporter implements CallSink {
     void p.client.close().catch(() => undefined);
   }
 
-  /** Sends a batch; when some items are refused as invalid, sends the others again without them. */
+  /**
+   * Sends a batch. When some items are refused as invalid, sends the others again without them; when
+   * the body is over the server's size limit (413), sends each half on its own. Resolves with the
+   * number of events left out.
+   */
   private async send(batch: UpsertBatchItem[], signal: AbortSignal): Promise<number> {
     try {
       await this.client.calls.upsertBatch({ batch }, { signal });
       return 0;
     } catch (err) {
+      if (err instanceof PayloadTooLargeError && batch.length > 1) {
+        const half = Math.ceil(batch.length / 2);
+        return (await this.send(batch.slice(0, half), signal)) + (await this.send(batch.slice(half), signal));
+      }
       const bad = invalidItemIndexes(err);
       if (bad.size === 0 || bad.size >= batch.length) throw err;
       diag.warn(`${bad.size} invalid call event(s) left out of a batch: ${(err as Error).message}`);

@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { Client } from '../../src/api/client.js';
 import { CallExporter } from '../../src/export/exporter.js';
 import { flush, init, op } from '../../src/index.js';
-import { useTestServer } from '../helpers/server.js';
+import { startTestServer, useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 
 const server = useTestServer();
@@ -68,5 +68,20 @@ it('gives up at exit after exitTimeoutMs when the server never answers, instead 
   } finally {
     for (const s of sockets) s.destroy();
     blackHole.close();
+  }
+});
+
+it('splits a batch the server refuses as too large (413) and sends the halves', async () => {
+  const small = await startTestServer({ maxBodyBytes: 64 * 1024 });
+  try {
+    const project = uniqueProject('split');
+    const options = { maxBatchItems: 100, flushIntervalMs: 1000, maxConcurrentRequests: 1, maxQueueItems: 1000 };
+    const exporter = new CallExporter(new Client({ baseUrl: small.url }), project, undefined, options);
+    const pad = 'x'.repeat(5_000);
+    for (let i = 0; i < 40; i++) exporter.start({ ...startEvent(project, `c${String(i).padStart(2, '0')}`), inputs: { pad } });
+    expect(await exporter.flush()).toEqual({ sent: 40, dropped: 0, pending: 0 });
+    expect(await readCalls(small.url, project)).toHaveLength(40);
+  } finally {
+    await small.close();
   }
 });
