@@ -6,6 +6,7 @@ import PQueue from 'p-queue';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { UpsertBatchItem } from '../schema/calls.js';
+import type { ExportReport } from '../instrument/runtime.js';
 import type { BatcherOptions } from './batcher-options.js';
 
 /**
@@ -14,15 +15,8 @@ import type { BatcherOptions } from './batcher-options.js';
  */
 export type SendBatch = (items: UpsertBatchItem[], signal: AbortSignal) => Promise<number>;
 
-/** What `flush()` and `shutdown()` report, in events. */
-export interface FlushReport {
-  /** Events acknowledged by the server since the batcher was made. */
-  sent: number;
-  /** Events given up on (refused as invalid, send failed after retries, queue full, or after shutdown). */
-  dropped: number;
-  /** Events still buffered or in flight when the report was made (non-zero after a timeout). */
-  pending: number;
-}
+/** What `flush()` and `shutdown()` report, in events (the same shape as `ExportReport`). */
+export type FlushReport = ExportReport;
 
 /** Buffers events and sends them in batches in the background. Never throws into its callers. */
 export class Batcher {

@@ -21,7 +21,8 @@ const WRAPPED = Symbol.for('weft.op');
 /**
  * Wraps `fn` so that every call is traced: a start event (inputs by parameter name, parent and trace)
  * and an end event (output or exception, `summary.status_counts`). The wrapper has `fn`'s exact type:
- * sync functions stay sync, promises are returned as they are, exceptions are rethrown unchanged.
+ * sync functions stay sync; a returned native promise comes back as a promise of the same value that
+ * rejects alike, any other thenable as a Proxy that behaves the same; exceptions are rethrown unchanged.
  * Before `init()` or when tracing is disabled it just calls `fn`.
  * @example
  * const add = op(async function add(a: number, b: number) { return a + b; });

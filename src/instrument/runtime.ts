@@ -26,7 +26,7 @@ export interface CallSink {
 export interface ExportReport {
   /** Events acknowledged by the server. */
   sent: number;
-  /** Events given up on. */
+  /** Events given up on (refused as invalid, send failed after retries, queue full, or after shutdown). */
   dropped: number;
   /** Events still buffered or in flight (non-zero only after a timeout). */
   pending: number;
