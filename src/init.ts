@@ -12,7 +12,8 @@ import { resolveSettings, type InitOptions } from './settings.js';
 /**
  * Sets weft up: resolves options (falling back to `WEFT_*` env vars), starts the background exporter
  * and makes every `op()` record its calls. Calling it again replaces the previous setup; calls that
- * started under it still end there, and its pending events are still sent. Returns the typed client for the same service; `await init()` works too.
+ * started under it still end there, and its pending events are still sent. Returns the typed client
+ * for the same service; `await init()` works too.
  * @example
  * const client = init({ project: 'acme/demo' }); // baseUrl defaults to http://127.0.0.1:6345
  * @throws {ConfigError} when an option or env var is malformed or `project` is missing.

@@ -52,7 +52,7 @@ function checkBaseUrl(value: unknown): void {
 }
 
 /** Checks a numeric option; the message names it, the expectation and what was received. */
-export function checkNumber(name: string, value: unknown, min: number): void {
+function checkNumber(name: string, value: unknown, min: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
     throw new ConfigError(`${name}: expected a finite number >= ${min}, got ${String(value)} (${typeof value})`);
   }

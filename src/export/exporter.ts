@@ -91,8 +91,7 @@ export class CallExporter implements CallSink {
       const bad = invalidItemIndexes(err);
       if (bad.size === 0 || bad.size >= batch.length) throw err;
       diag.warn(`${bad.size} invalid call event(s) left out of a batch: ${(err as Error).message}`);
-      await this.client.calls.upsertBatch({ batch: batch.filter((_, i) => !bad.has(i)) }, { signal });
-      return bad.size;
+      return bad.size + (await this.send(batch.filter((_, i) => !bad.has(i)), signal));
     }
   }
 }

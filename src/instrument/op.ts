@@ -6,7 +6,7 @@ import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { Call } from './call.js';
 import { captureDisplayName, captureInputs, captureOutput, describeError, type OpMeta } from './capture.js';
-import { activeContext, runInContext, type TraceContext } from './context.js';
+import { activeContext, runInContext } from './context.js';
 import type { OpOptions } from './op-options.js';
 import { parameterNames } from './param-names.js';
 import { getSink, type CallSink } from './runtime.js';
@@ -51,9 +51,10 @@ export function op<F extends AnyFunction>(fn: F, options: OpOptions<Parameters<F
       if (sink === undefined) warnNoInit();
       return fn.apply(this, args);
     }
-    const ctx = startCall(sink, meta, args);
-    if (ctx === undefined) return fn.apply(this, args);
-    return runInContext(ctx, invoke, fn, this, args, sink, meta);
+    const parentCtx = activeContext();
+    const call = startCall(sink, meta, args, parentCtx?.call);
+    if (call === undefined) return fn.apply(this, args);
+    return runInContext({ ...parentCtx, call }, invoke, fn, this, args, sink, meta, call);
   };
   Object.defineProperty(traced, 'name', { value: fn.name, configurable: true });
   Object.defineProperty(traced, 'length', { value: fn.length, configurable: true });
@@ -66,28 +67,26 @@ function warnNoInit(): void {
 }
 
 /** Creates the call and queues its start event; `undefined` if anything in tracing failed. */
-function startCall(sink: CallSink, meta: OpMeta, args: unknown[]): TraceContext | undefined {
+function startCall(sink: CallSink, meta: OpMeta, args: unknown[], parent: Call | undefined): Call | undefined {
   try {
-    const parentCtx = activeContext();
     const call = new Call({
       projectId: sink.projectId,
       opName: meta.name,
       inputs: captureInputs(meta, args),
       attributes: meta.options.attributes ? (serialize(meta.options.attributes) as Record<string, unknown>) : {},
-      parent: parentCtx?.call,
+      parent,
       displayName: captureDisplayName(meta, args),
       userId: sink.userId,
     });
     sink.start(call.startEvent());
-    return { ...parentCtx, call };
+    return call;
   } catch (err) {
     diag.warn(`could not start a call of op "${meta.name}": ${safeMessage(err)}`);
     return undefined;
   }
 }
 
-function invoke(fn: AnyFunction, self: unknown, args: unknown[], sink: CallSink, meta: OpMeta): unknown {
-  const call = (activeContext() as TraceContext).call as Call;
+function invoke(fn: AnyFunction, self: unknown, args: unknown[], sink: CallSink, meta: OpMeta, call: Call): unknown {
   const settle: Settle = (value, err, failed) => finish(sink, meta, call, value, err, failed);
   let result: unknown;
   try {
