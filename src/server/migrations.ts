@@ -59,6 +59,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX call_refs_ref ON call_refs (project_id, kind, ref);
     `,
   },
+  {
+    // Users for stream_query include_usernames; the filter indexes gain (started_at, id) so a filtered
+    // query in the default order streams from the index without sorting first.
+    id: 5,
+    name: 'create_users',
+    sql: `
+      CREATE TABLE users (
+        id       TEXT PRIMARY KEY,
+        username TEXT NOT NULL
+      ) WITHOUT ROWID;
+      DROP INDEX calls_trace;
+      CREATE INDEX calls_trace ON calls (project_id, trace_id, started_at, id);
+      DROP INDEX calls_parent;
+      CREATE INDEX calls_parent ON calls (project_id, parent_id, started_at, id);
+      DROP INDEX calls_op_name;
+      CREATE INDEX calls_op_name ON calls (project_id, op_name, started_at, id);
+    `,
+  },
 ];
 
 /**
