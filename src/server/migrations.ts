@@ -60,6 +60,86 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    id: 2,
+    name: 'create_feedback',
+    // A rowid table (not WITHOUT ROWID): stats scan the created_at index and fetch rows by rowid.
+    // call_id is the call the feedback is about (from svc_ref, else call_ref), for include_feedback.
+    sql: `
+      CREATE TABLE feedback (
+        project_id     TEXT NOT NULL,
+        id             TEXT NOT NULL,
+        feedback_type  TEXT NOT NULL,
+        svc_ref        TEXT NOT NULL,
+        call_id        TEXT,
+        payload        TEXT NOT NULL,
+        annotation_ref TEXT,
+        call_ref       TEXT,
+        creator        TEXT,
+        queue_id       TEXT,
+        runnable_ref   TEXT,
+        trigger_ref    TEXT,
+        svc_user_id    TEXT,
+        created_at     TEXT NOT NULL,
+        UNIQUE (project_id, id)
+      );
+      CREATE INDEX feedback_created ON feedback (project_id, created_at);
+      CREATE INDEX feedback_type_created ON feedback (project_id, feedback_type, created_at);
+      CREATE INDEX feedback_call ON feedback (project_id, call_id);
+    `,
+  },
+  {
+    id: 3,
+    name: 'create_tables',
+    sql: `
+      CREATE TABLE tables (
+        project_id TEXT NOT NULL,
+        digest     TEXT NOT NULL,
+        row_count  INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (project_id, digest)
+      ) WITHOUT ROWID;
+      CREATE TABLE table_rows (
+        project_id   TEXT NOT NULL,
+        table_digest TEXT NOT NULL,
+        row_index    INTEGER NOT NULL,
+        row_digest   TEXT NOT NULL,
+        val          TEXT NOT NULL,
+        PRIMARY KEY (project_id, table_digest, row_index)
+      ) WITHOUT ROWID;
+      CREATE INDEX table_rows_digest ON table_rows (project_id, table_digest, row_digest);
+    `,
+  },
+  {
+    id: 4,
+    name: 'create_trajectories_and_training_jobs',
+    sql: `
+      CREATE TABLE trajectories (
+        model_id      TEXT NOT NULL,
+        split         TEXT NOT NULL CHECK (split IN ('train', 'val', 'test')),
+        group_id      TEXT NOT NULL,
+        position      INTEGER NOT NULL,
+        reward        REAL NOT NULL,
+        message_count INTEGER NOT NULL,
+        metrics       TEXT NOT NULL,
+        trajectory    TEXT NOT NULL,
+        logged_at     TEXT NOT NULL,
+        PRIMARY KEY (model_id, group_id, position)
+      ) WITHOUT ROWID;
+      CREATE INDEX trajectories_split ON trajectories (model_id, split);
+      CREATE TABLE training_jobs (
+        id                  TEXT PRIMARY KEY,
+        model_id            TEXT NOT NULL,
+        status              TEXT NOT NULL,
+        experimental_config TEXT,
+        trajectory_groups   TEXT NOT NULL,
+        group_count         INTEGER NOT NULL,
+        trajectory_count    INTEGER NOT NULL,
+        created_at          TEXT NOT NULL
+      );
+      CREATE INDEX training_jobs_model ON training_jobs (model_id, created_at);
+    `,
+  },
+  {
     // Users for stream_query include_usernames; the filter indexes gain (started_at, id) so a filtered
     // query in the default order streams from the index without sorting first.
     id: 5,
