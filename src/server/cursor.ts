@@ -6,11 +6,12 @@ import Database from 'better-sqlite3';
 import type { CompiledCallsQuery } from './query-sql.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 import type { Prepare } from './call-writes.js';
+import { registerSqlFunctions } from './sql-functions.js';
 
 /** Rows of one query, read on demand. Single use; `close()` is idempotent. */
-export interface CallCursor {
+export interface CallCursor<R = StoredCallRecord> {
   /** Returns up to `max` more records; fewer (possibly none) means the end was reached. */
-  next(max: number): StoredCallRecord[];
+  next(max: number): R[];
   /** Releases the cursor's resources; later `next` calls return nothing. */
   close(): void;
 }
@@ -27,6 +28,7 @@ const paged = (sql: string): string => `${sql} LIMIT ? OFFSET ?`;
  */
 export function snapshotCursor(path: string, q: CompiledCallsQuery, onClose: () => void): CallCursor {
   const db = new Database(path, { readonly: true, fileMustExist: true });
+  registerSqlFunctions(db);
   const rows = db.prepare(paged(q.sql)).iterate(...q.params, q.limit ?? -1, q.offset) as IterableIterator<CallRow>;
   let open = true;
   const close = (): void => {
@@ -80,5 +82,21 @@ export function pagedCursor(prepare: Prepare, q: CompiledCallsQuery, onClose: ()
       return rows.map(rowToRecord);
     },
     close,
+  };
+}
+
+/**
+ * A cursor whose pages go through `fn` (e.g. a stream query's record pipeline); closing it closes `inner`.
+ *
+ * @param inner - the cursor to read from.
+ * @param fn - maps one page; may throw (the stream then fails like a read error).
+ */
+export function mapCursor<A, B>(inner: CallCursor<A>, fn: (page: A[]) => B[]): CallCursor<B> {
+  return {
+    next: (max) => {
+      const page = inner.next(max);
+      return page.length === 0 ? [] : fn(page);
+    },
+    close: () => inner.close(),
   };
 }

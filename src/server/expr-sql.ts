@@ -3,7 +3,8 @@
  * @module
  */
 import type { Operand, Operation } from '../schema/query.js';
-import { fieldSql, QueryError } from './fields.js';
+import { fieldSql } from './fields.js';
+import { QueryError } from './query-error.js';
 
 type Params = unknown[];
 
@@ -16,11 +17,15 @@ function literal(value: unknown, params: Params): string {
   return '?';
 }
 
+/**
+ * `$convert` targets. Each uses its input once, so the input's parameters are bound once.
+ * `exists` is true when the value is present and not null; `bool` is `weft_bool` (see sql-functions.ts).
+ */
 const CONVERT: Record<string, (sql: string) => string> = {
   double: (s) => `CAST(${s} AS REAL)`,
   int: (s) => `CAST(${s} AS INTEGER)`,
   string: (s) => `CAST(${s} AS TEXT)`,
-  bool: (s) => `(CASE WHEN ${s} IS NULL THEN NULL WHEN ${s} IN (1, 'true') THEN 1 ELSE 0 END)`,
+  bool: (s) => `weft_bool(${s})`,
   exists: (s) => `(${s} IS NOT NULL)`,
 };
 
@@ -45,7 +50,8 @@ const COMPARE = { $eq: 'IS', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as con
 
 /**
  * Compiles one operation. `$eq` is NULL-safe (`IS`); an empty `$and` is true, an empty `$or` or `$in`
- * list false; `$contains` is a substring test on the text of `input`, optionally case-insensitive.
+ * list false; `$contains` is a substring test on the text of `input`; with `case_insensitive` both sides are
+ * Unicode case-folded first (`weft_fold`). Every value is bound as a parameter, never written into the SQL.
  *
  * @param op - a validated operation.
  * @param params - positional parameters, appended to in SQL order.
@@ -74,7 +80,7 @@ export function operation(op: Operation, params: Params, loc: string[]): string 
     const c = op.$contains;
     const input = `CAST(${operand(c.input, params, [...loc, '$contains', 'input'])} AS TEXT)`;
     const substr = `CAST(${operand(c.substr, params, [...loc, '$contains', 'substr'])} AS TEXT)`;
-    return c.case_insensitive ? `instr(lower(${input}), lower(${substr})) > 0` : `instr(${input}, ${substr}) > 0`;
+    return c.case_insensitive ? `instr(weft_fold(${input}), weft_fold(${substr})) > 0` : `instr(${input}, ${substr}) > 0`;
   }
   throw new QueryError(loc, 'unsupported operation');
 }

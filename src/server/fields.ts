@@ -2,32 +2,19 @@
  * Maps a dotted field path of a call (`op_name`, `summary.usage.x.total_tokens`) to a parameterized SQL expression.
  * @module
  */
+import { parseFieldPath } from './field-path.js';
+import { QueryError } from './query-error.js';
 
-/** A query that names an unknown field or uses an unsupported form; the app answers 422 with `loc`. */
-export class QueryError extends Error {
-  override name = 'QueryError';
-  /**
-   * @param loc - where in the request body (without the leading `"body"`), e.g. `["sort_by", "0", "field"]`.
-   * @param message - what was expected and what was received.
-   * @param type - the `type` of the validation error item.
-   */
-  constructor(
-    readonly loc: string[],
-    message: string,
-    readonly type = 'value_error',
-  ) {
-    super(message);
-  }
-}
+export { QueryError };
 
 /** Scalar columns that can be read, compared and sorted directly. */
-const PLAIN_COLUMNS = new Set([
+export const PLAIN_COLUMNS = new Set([
   'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
   'started_at', 'ended_at', 'svc_user_id', 'svc_run_id', 'svc_run_step',
 ]);
 
 /** Columns holding JSON text; a dotted path reads inside them with `json_extract`. */
-const JSON_COLUMNS = new Set(['attributes', 'inputs', 'output', 'exception', 'summary']);
+export const JSON_COLUMNS = new Set(['attributes', 'inputs', 'output', 'exception', 'summary']);
 
 /** SQL of `summary.status`, the same rule as `deriveStatus` in records.ts. */
 const STATUS_SQL = `(CASE WHEN ended_at IS NULL THEN 'running'
@@ -45,16 +32,21 @@ const DERIVED: Record<string, string> = {
   'summary.latency_ms': LATENCY_SQL,
 };
 
-/** Builds a SQLite JSON path (`$."a"[0]."b"`) from dotted parts; numeric parts index arrays. */
+/** Builds a SQLite JSON path (`$."a"[0]."b"`) from segments; numeric segments index arrays. */
 function jsonPath(parts: string[], loc: string[]): string {
   return '$' + parts.map((p) => {
-    if (p === '' || p.includes('"')) throw new QueryError(loc, `invalid path segment ${JSON.stringify(p)}`);
+    if (p.includes('"')) throw new QueryError(loc, `a path segment cannot contain a double quote: ${JSON.stringify(p)}`);
     return /^\d+$/.test(p) ? `[${p}]` : `."${p}"`;
   }).join('');
 }
 
 /**
- * Compiles a field path into SQL. Values never enter the SQL text: a JSON path is appended to `params`.
+ * Compiles a field path into SQL. Values never enter the SQL text: JSON paths are appended to `params`.
+ *
+ * Keys holding dots: a quoted segment is one key (`summary.usage."gpt-4.1".total_tokens`). An unquoted
+ * path of two or more segments inside a JSON column is read as written first (`json_extract`); when that
+ * finds nothing, its segments may be joined to match keys that contain dots (`weft_get`, see
+ * `resolvePath`), so `summary.usage.gpt-4.1.total_tokens` works too.
  *
  * @param path - a plain column (`op_name`), a JSON column (`inputs`), a dotted path inside a JSON column
  *   (`attributes.env.region`, `summary.usage.m.total_tokens`), or `summary.status` / `summary.latency_ms`.
@@ -66,12 +58,15 @@ function jsonPath(parts: string[], loc: string[]): string {
 export function fieldSql(path: string, params: unknown[], loc: string[]): string {
   const derived = DERIVED[path];
   if (derived !== undefined) return derived;
-  const [column = '', ...rest] = path.split('.');
+  const { segments, quoted } = parseFieldPath(path, loc);
+  const [column = '', ...rest] = segments;
   if (rest.length === 0 && (PLAIN_COLUMNS.has(column) || JSON_COLUMNS.has(column))) return column;
   if (!JSON_COLUMNS.has(column)) {
     const known = [...PLAIN_COLUMNS, ...JSON_COLUMNS].join(', ');
     throw new QueryError(loc, `unknown field ${JSON.stringify(path)}; expected one of ${known}, or a dotted path inside a JSON column`);
   }
   params.push(jsonPath(rest, loc));
-  return `json_extract(${column}, ?)`;
+  if (quoted || (rest.length < 2 && !/^\d+$/.test(rest[0]!))) return `json_extract(${column}, ?)`;
+  params.push(JSON.stringify(rest));
+  return `COALESCE(json_extract(${column}, ?), weft_get(${column}, ?))`;
 }

@@ -6,9 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp, DEFAULT_MAX_BODY_BYTES } from './app.js';
 import { openStore, type Store } from './store.js';
+import type { PriceTable } from './prices.js';
 
 export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './app.js';
-export { openStore, Store, type UpsertItem } from './store.js';
+export { openStore, Store, type StoreOptions, type UpsertItem } from './store.js';
+export { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './prices.js';
 export type { CallCursor } from './cursor.js';
 export type { CallsQuery } from './query-sql.js';
 export type { CallStatus, StoredCallRecord } from './records.js';
@@ -34,6 +36,13 @@ export interface StartServerOptions {
   maxBodyBytes?: number;
   /** Receives log lines (unexpected errors). @defaultValue writes to stderr */
   log?: (line: string) => void;
+  /**
+   * Model prices for stream_query `include_costs`, USD per 1M tokens, merged over `DEFAULT_PRICES`.
+   * @defaultValue `DEFAULT_PRICES`
+   */
+  prices?: PriceTable;
+  /** Users (user id → user name) stored at start, for stream_query `include_usernames`. @defaultValue none */
+  users?: Record<string, string>;
 }
 
 /** A listening server. */
@@ -69,7 +78,7 @@ function hostForUrl(host: string): string {
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const { port = DEFAULT_PORT, host = DEFAULT_HOST, dbPath = 'weft.db' } = options;
-  const store = openStore(dbPath);
+  const store = openStore(dbPath, { prices: options.prices, users: options.users });
   const app = createApp({ store, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, log: options.log });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   try {

@@ -7,13 +7,14 @@ import type { CallsQueryReq } from '../schema/calls.js';
 import { operation } from './expr-sql.js';
 import { fieldSql } from './fields.js';
 import { CALL_COLUMNS } from './records.js';
+import { STORAGE_SIZE_SQL, TOTAL_STORAGE_SIZE_SQL } from './storage-size.js';
 
 /** A validated stream-query body (the zod output of `CallsQueryReq`). */
 export type CallsQuery = z.output<typeof CallsQueryReq>;
 
 /** SQL for the matching rows in order, without LIMIT/OFFSET, plus the paging the request asked for. */
 export interface CompiledCallsQuery {
-  /** `SELECT <record columns> FROM calls WHERE ... ORDER BY ...`. */
+  /** `SELECT <record columns> [, storage sizes] FROM calls WHERE ... ORDER BY ...`. */
   sql: string;
   /** Positional parameters of `sql`, in order. */
   params: unknown[];
@@ -48,10 +49,10 @@ const IN_LIST = 'IN (SELECT value FROM json_each(?))';
 function filterClauses(filter: Filter, where: string[], params: unknown[]): void {
   for (const [key, column] of LIST_FILTERS) {
     const values = filter[key];
-    if (Array.isArray(values) && values.length > 0) {
-      where.push(`${column} ${IN_LIST}`);
-      params.push(JSON.stringify(values));
-    }
+    if (!Array.isArray(values) || values.length === 0) continue;
+    // One value is an equality, so the (project_id, <column>, started_at, id) index also gives the order.
+    where.push(values.length === 1 ? `${column} = ?` : `${column} ${IN_LIST}`);
+    params.push(values.length === 1 ? values[0] : JSON.stringify(values));
   }
   for (const [key, kind] of REF_FILTERS) {
     const values = filter[key];
@@ -75,7 +76,9 @@ function orderBy(sortBy: CallsQuery['sort_by'], params: unknown[]): string {
 }
 
 /**
- * Compiles a query. Always scoped to `project_id` and to rows whose start has arrived.
+ * Compiles a query. Always scoped to `project_id` and to rows whose start has arrived. The default
+ * order and single-value filters on op_names, trace_ids, parent_ids (and trace_roots_only) read an index
+ * in order, so the first row streams without sorting the matches first.
  * Filter lists match any of their values; an empty or null list is no filter. The default order is
  * `started_at` asc then `id` asc; with `sort_by`, `id` asc breaks ties.
  *
@@ -90,6 +93,9 @@ export function compileCallsQuery(q: CallsQuery): CompiledCallsQuery {
   if (q.filter) filterClauses(q.filter, where, params);
   if (q.query) where.push(`(${operation(q.query.$expr, params, ['query', '$expr'])})`);
   const order = orderBy(q.sort_by, params);
-  const sql = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls WHERE ${where.join(' AND ')} ORDER BY ${order}`;
+  const select: string[] = [...CALL_COLUMNS];
+  if (q.include_storage_size) select.push(STORAGE_SIZE_SQL);
+  if (q.include_total_storage_size) select.push(TOTAL_STORAGE_SIZE_SQL);
+  const sql = `SELECT ${select.join(', ')} FROM calls WHERE ${where.join(' AND ')} ORDER BY ${order}`;
   return { sql, params, limit: q.limit ?? null, offset: q.offset ?? 0 };
 }

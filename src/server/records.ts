@@ -25,6 +25,10 @@ export interface CallRow {
   svc_user_id: string | null;
   svc_run_id: string | null;
   svc_run_step: number | null;
+  /** Present when the query asked for `include_storage_size`. */
+  storage_size_bytes?: number;
+  /** Present when the query asked for `include_total_storage_size`. */
+  total_storage_size_bytes?: number;
 }
 
 /** The record keys, in wire order; also the selected columns. */
@@ -34,12 +38,21 @@ export const CALL_COLUMNS = [
   'svc_user_id', 'svc_run_id', 'svc_run_step',
 ] as const;
 
+/**
+ * Keys a record may gain from the `include_*` options of stream_query (spec endpoint 3, rule 3-4):
+ * `storage_size_bytes` (bytes of the stored row), `total_storage_size_bytes` (summed over the trace),
+ * `svc_user_name` (the name of `svc_user_id`). Costs and feedback go into `summary` instead.
+ */
+export const EXTRA_COLUMNS = ['storage_size_bytes', 'total_storage_size_bytes', 'svc_user_name'] as const;
+
 /** `summary.status` as derived by the server. */
 export type CallStatus = 'running' | 'error' | 'descendant_error' | 'success';
 
 /** A wire record: the stored fields plus `summary.status` and `summary.latency_ms` (ms, null while running). */
 export type StoredCallRecord = CallRecord & {
   summary: Record<string, unknown> & { status: CallStatus; latency_ms: number | null };
+  storage_size_bytes?: number;
+  total_storage_size_bytes?: number;
 };
 
 function parse(text: string | null): unknown {
@@ -73,7 +86,7 @@ export function rowToRecord(row: CallRow): StoredCallRecord {
     status: deriveStatus(row.ended_at, exception, stored),
     latency_ms: latencyMs(row.started_at, row.ended_at),
   };
-  return {
+  const record: StoredCallRecord = {
     id: row.id,
     project_id: row.project_id,
     op_name: row.op_name,
@@ -93,4 +106,7 @@ export function rowToRecord(row: CallRow): StoredCallRecord {
     svc_run_id: row.svc_run_id,
     svc_run_step: row.svc_run_step,
   };
+  if (row.storage_size_bytes !== undefined) record.storage_size_bytes = row.storage_size_bytes;
+  if (row.total_storage_size_bytes !== undefined) record.total_storage_size_bytes = row.total_storage_size_bytes;
+  return record;
 }

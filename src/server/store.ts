@@ -10,6 +10,12 @@ import { type CallCursor, pagedCursor, snapshotCursor } from './cursor.js';
 import { migrate } from './migrations.js';
 import { compileCallsQuery, type CallsQuery } from './query-sql.js';
 import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+import type { WireRecord } from './columns.js';
+import { mapCursor } from './cursor.js';
+import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './prices.js';
+import { recordPipeline } from './record-pipeline.js';
+import { registerSqlFunctions } from './sql-functions.js';
+import { upsertUsers } from './users.js';
 
 /** A validated batch item (zod output of `UpsertBatchItem`). */
 export type UpsertItem = z.output<typeof UpsertBatchItem>;
@@ -17,13 +23,25 @@ export type UpsertItem = z.output<typeof UpsertBatchItem>;
 /** Prepared statements kept per connection; past this many distinct SQL texts the cache starts over. */
 const STATEMENT_CACHE_SIZE = 256;
 
+/** Options of {@link openStore} (and `startServer`). */
+export interface StoreOptions {
+  /**
+   * Model prices for stream_query `include_costs`, in USD per 1M tokens, merged over (and replacing by
+   * model name) the built-in `DEFAULT_PRICES`. @defaultValue `DEFAULT_PRICES`
+   */
+  prices?: PriceTable;
+  /** Users to store at open (user id → user name), for `include_usernames`. @defaultValue none */
+  users?: Record<string, string>;
+}
+
 /** The call store over one SQLite database. Create with {@link openStore}. Methods are synchronous. */
 export class Store {
   /** Names of the migrations applied when this store was opened (empty when the schema was current). */
   readonly appliedMigrations: readonly string[];
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly cursors = new Set<CallCursor>();
+  private readonly cursors = new Set<CallCursor<unknown>>();
+  private readonly prices: PriceTable;
   private readonly prepare = (sql: string): Database.Statement => {
     let stmt = this.statements.get(sql);
     if (!stmt) {
@@ -36,14 +54,18 @@ export class Store {
 
   /**
    * @param path - a file path, or `:memory:`.
-   * @throws the SQLite error when the file cannot be opened or a migration fails.
+   * @param options - prices and users; see {@link StoreOptions}.
+   * @throws the SQLite error when the file cannot be opened or a migration fails; TypeError for bad options.
    */
-  constructor(readonly path: string) {
+  constructor(readonly path: string, options: StoreOptions = {}) {
+    this.prices = { ...DEFAULT_PRICES, ...checkPriceTable(options.prices ?? {}) };
     this.db = new Database(path);
     this.db.pragma('busy_timeout = 5000');
     if (!this.memory) this.db.pragma('journal_mode = WAL');
     this.db.pragma('foreign_keys = ON');
     this.appliedMigrations = migrate(this.db);
+    registerSqlFunctions(this.db);
+    if (options.users) upsertUsers(this.db, options.users);
   }
 
   /** True for an in-memory database (`:memory:` or empty path). */
@@ -54,6 +76,11 @@ export class Store {
   /** True once {@link Store.close} ran. */
   get closed(): boolean {
     return !this.db.open;
+  }
+
+  /** @internal The open connection, for the server's other stores (tables, trajectories, ...) sharing this database. */
+  get connection(): Database.Database {
+    return this.db;
   }
 
   /**
@@ -94,18 +121,24 @@ export class Store {
    * @throws QueryError for an unknown sort or query field (the app answers 422).
    * @see spec endpoint 3, "Stream-query calls"
    */
-  queryCalls(query: CallsQuery): CallCursor {
+  queryCalls(query: CallsQuery): CallCursor<WireRecord> {
     const compiled = compileCallsQuery(query);
+    const pipeline = recordPipeline(query, { db: this.db, prices: this.prices });
     const onClose = (): void => void this.cursors.delete(cursor);
     const cursor = this.memory ? pagedCursor(this.prepare, compiled, onClose) : snapshotCursor(this.path, compiled, onClose);
     this.cursors.add(cursor);
-    return cursor;
+    return mapCursor(cursor, pipeline);
+  }
+
+  /** Stores (or renames) users, user id → user name, for stream_query `include_usernames`. */
+  setUsers(users: Record<string, string>): void {
+    upsertUsers(this.db, users);
   }
 
   /** Reads every call matching a query into an array (convenient for small results and tests). */
-  listCalls(query: CallsQuery): StoredCallRecord[] {
+  listCalls(query: CallsQuery): WireRecord[] {
     const cursor = this.queryCalls(query);
-    const out: StoredCallRecord[] = [];
+    const out: WireRecord[] = [];
     for (let page = cursor.next(500); page.length > 0; page = cursor.next(500)) out.push(...page);
     cursor.close();
     return out;
@@ -135,6 +168,7 @@ export class Store {
  * Opens (creating if needed) a call store and applies pending migrations. Files use WAL journaling.
  *
  * @param path - database file, or `':memory:'` for a throwaway store. Default `'weft.db'` in the cwd.
+ * @param options - prices and users; see {@link StoreOptions}.
  * @returns the open store; close it with `store.close()`.
  * @throws the SQLite error when the file cannot be opened or a migration fails.
  * @example
@@ -143,6 +177,6 @@ export class Store {
  * store.startCall({ project_id: 'acme/demo', op_name: 'add', started_at: new Date().toISOString(), attributes: {}, inputs: {} });
  * ```
  */
-export function openStore(path = 'weft.db'): Store {
-  return new Store(path);
+export function openStore(path = 'weft.db', options: StoreOptions = {}): Store {
+  return new Store(path, options);
 }

@@ -3,7 +3,7 @@
  * @module
  */
 import type { CallCursor } from './cursor.js';
-import type { StoredCallRecord } from './records.js';
+import type { WireRecord } from './columns.js';
 
 /** Records read from the cursor per pull. */
 export const PAGE_SIZE = 200;
@@ -30,15 +30,15 @@ export function formatFromAccept(accept: string | undefined): StreamFormat {
  * @param log - receives a line when reading fails mid-stream (the connection is then cut).
  */
 export function recordStream(
-  cursor: CallCursor,
-  first: StoredCallRecord[],
+  cursor: CallCursor<WireRecord>,
+  first: WireRecord[],
   format: StreamFormat,
   log: (line: string) => void,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let page: StoredCallRecord[] | null = first;
+  let page: WireRecord[] | null = first;
   let count = 0;
-  const encode = (records: StoredCallRecord[]): string =>
+  const encode = (records: WireRecord[]): string =>
     records.map((r) => (format === 'jsonl' ? `${JSON.stringify(r)}\n` : `${count++ === 0 ? '' : ','}${JSON.stringify(r)}`)).join('');
   let started = false;
   return new ReadableStream<Uint8Array>({

@@ -1,0 +1,53 @@
+/**
+ * SQLite functions the query compiler relies on, registered on every connection that runs stream queries.
+ * @module
+ */
+import type Database from 'better-sqlite3';
+import { resolvePath } from './field-path.js';
+
+/**
+ * Unicode case folding for case-insensitive `$contains`: NFC, then upper, then lower case, so that
+ * `ß`/`SS`, `Σ`/`σ`/`ς` and other non-ASCII pairs compare equal (SQLite's own `lower()` folds ASCII only).
+ */
+export function foldCase(text: string): string {
+  return text.normalize('NFC').toUpperCase().toLowerCase().replace(/ς/g, 'σ');
+}
+
+/** `$convert` to bool: NULL stays NULL; numbers are true when non-zero; text `true`/`1` (any case) is true. */
+function toBool(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' || typeof value === 'bigint') return Number(value) !== 0 ? 1 : 0;
+  if (typeof value === 'string') return ['true', '1'].includes(value.trim().toLowerCase()) ? 1 : 0;
+  return 1;
+}
+
+/** A JSON value as SQL: numbers and text as is, booleans 1/0, null NULL, objects and arrays as JSON text. */
+function toSql(value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+/** Reads a dotted path whose keys may contain dots (see `resolvePath`) from a JSON column's text. */
+function getPath(json: unknown, segments: unknown): string | number | null {
+  if (typeof json !== 'string' || typeof segments !== 'string') return null;
+  try {
+    return toSql(resolvePath(JSON.parse(json), JSON.parse(segments) as string[])?.value);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Registers, as deterministic functions: `weft_fold(text)` ({@link foldCase}), `weft_bool(x)` and
+ * `weft_get(json_text, segments_json)` (a path lookup that can reach keys holding dots).
+ *
+ * @param db - an open connection; registering twice replaces the functions.
+ */
+export function registerSqlFunctions(db: Database.Database): void {
+  const opts = { deterministic: true, varargs: false } as const;
+  db.function('weft_fold', opts, (s: unknown) => (s === null || s === undefined ? null : foldCase(String(s))));
+  db.function('weft_bool', opts, (x: unknown) => toBool(x));
+  db.function('weft_get', opts, (json: unknown, segments: unknown) => getPath(json, segments));
+}
