@@ -3,6 +3,8 @@
  * @module
  */
 import { CallsResource } from './calls.js';
+import { TablesResource } from './tables.js';
+import { TrainingJobsResource, TrajectoriesResource } from './training.js';
 import { ConfigError } from './errors.js';
 import { Transport } from './transport.js';
 import { DEFAULT_BASE_URL, type ClientOptions } from './client-options.js';
@@ -19,6 +21,12 @@ export class Client {
   readonly baseUrl: string;
   /** Call tracing endpoints. */
   readonly calls: CallsResource;
+  /** Tables: `query()` (spec endpoint 8) and `create()` (local server extension). */
+  readonly tables: TablesResource;
+  /** Trajectory logs of a model (preview, Bearer auth; spec endpoint 1). */
+  readonly trajectories: TrajectoriesResource;
+  /** Training jobs (preview, Bearer auth; spec endpoint 4). */
+  readonly trainingJobs: TrainingJobsResource;
   /** @internal the shared HTTP layer */
   readonly transport: Transport;
 
@@ -33,6 +41,9 @@ export class Client {
     this.transport = new Transport({ baseUrl, apiKey, timeoutMs, maxRetries });
     this.baseUrl = this.transport.baseUrl;
     this.calls = new CallsResource(this.transport);
+    this.tables = new TablesResource(this.transport);
+    this.trajectories = new TrajectoriesResource(this.transport);
+    this.trainingJobs = new TrainingJobsResource(this.transport);
   }
 
   /** Closes the client's idle connections. */

@@ -5,11 +5,14 @@
 import { z } from 'zod';
 import { ProjectId, SortBy } from './common.js';
 
-/** Spec "TableRowFilter". */
+/** Spec "TableRowFilter": only rows whose digest is listed. */
 export const TableRowFilter = z.object({ row_digests: z.array(z.string()).nullish() });
 export type TableRowFilter = z.input<typeof TableRowFilter>;
 
-/** Body of `POST /table/query`. */
+/**
+ * Body of `POST /table/query` (spec endpoint 8). `sort_by[].field` is a dotted path into each row's `val`
+ * (`score`, `inputs.question`, `choices.0.text`); `limit` absent means all rows, `offset` absent means 0.
+ */
 export const TableQueryReq = z.object({
   project_id: ProjectId,
   digest: z.string().min(1),
@@ -20,7 +23,7 @@ export const TableQueryReq = z.object({
 });
 export type TableQueryReq = z.input<typeof TableQueryReq>;
 
-/** Spec "TableRowSchema". */
+/** Spec "TableRowSchema": the row's digest, its value, and its 0-based position in the table as created. */
 export const TableRowSchema = z.looseObject({
   digest: z.string(),
   val: z.unknown(),
@@ -32,10 +35,13 @@ export type TableRowSchema = z.infer<typeof TableRowSchema>;
 export const TableQueryRes = z.looseObject({ rows: z.array(TableRowSchema) });
 export type TableQueryRes = z.infer<typeof TableQueryRes>;
 
-/** Body of `POST /table/create`: an extension of the local server, not part of the spec. */
-export const TableCreateReq = z.object({ project_id: ProjectId, rows: z.array(z.unknown()) });
+/**
+ * Body of `POST /table/create`: an extension of the local server, not part of the spec. `rows` are any
+ * JSON values (objects usually), in order; `undefined`, `NaN`, `Infinity`, functions and the like are refused.
+ */
+export const TableCreateReq = z.object({ project_id: ProjectId, rows: z.array(z.json()) });
 export type TableCreateReq = z.input<typeof TableCreateReq>;
 
-/** Answer of `POST /table/create` (extension). */
+/** Answer of `POST /table/create` (extension): the table digest and one row digest per row, in order. */
 export const TableCreateRes = z.looseObject({ digest: z.string(), row_digests: z.array(z.string()) });
 export type TableCreateRes = z.infer<typeof TableCreateRes>;

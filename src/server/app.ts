@@ -8,6 +8,9 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { errorHandler, notFound } from './http-error.js';
 import { callRoutes } from './routes/calls.js';
 import { notImplementedRoutes } from './routes/not-implemented.js';
+import { tableRoutes } from './routes/tables.js';
+import { trainingJobRoutes } from './routes/training-jobs.js';
+import { trajectoryRoutes } from './routes/trajectories.js';
 import type { Store } from './store.js';
 
 /** Largest request body accepted by default: 32 MiB. */
@@ -53,6 +56,9 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
   app.route('/', callRoutes(store, log));
+  app.route('/', tableRoutes(store));
+  app.route('/', trajectoryRoutes(store));
+  app.route('/', trainingJobRoutes(store));
   app.route('/', notImplementedRoutes());
   app.notFound(notFound);
   app.onError(errorHandler(log));

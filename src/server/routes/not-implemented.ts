@@ -4,14 +4,10 @@
  */
 import { Hono } from 'hono';
 
-/** Paths of spec endpoints (and the local `/table/create` extension) still to be implemented. */
+/** Paths of spec endpoints still to be implemented. */
 export const NOT_IMPLEMENTED_PATHS = [
   '/feedback/batch/create',
   '/feedback/stats',
-  '/table/query',
-  '/table/create',
-  '/v1/preview/models/:model_id/log',
-  '/v1/preview/training-jobs',
 ] as const;
 
 /** Builds routes answering POST on each of {@link NOT_IMPLEMENTED_PATHS} with 501 `{detail}`. */

@@ -1,0 +1,46 @@
+/**
+ * Content digests of table rows and tables: canonical JSON, sha256, base64url with `-`→`X`, `_`→`Y`, no `=`.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+
+/**
+ * The canonical JSON text of a JSON value: object keys sorted by UTF-16 code unit order (JavaScript's
+ * default sort) at every depth, no whitespace, strings and numbers as `JSON.stringify` writes them
+ * (so `1.0` and `1` are the same value, `1e3` is written `1000`). Two rows that are equal as JSON
+ * values have the same canonical text whatever their key order.
+ *
+ * @param value - a JSON value (as parsed from a request body).
+ * @returns its canonical JSON text.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** sha256 of a UTF-8 text as base64url, with `-` replaced by `X`, `_` by `Y`, and no `=` padding (43 characters). */
+export function digestText(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
+}
+
+/**
+ * Digest of one table row: {@link digestText} of the row's {@link canonicalJson}.
+ * @see DESIGN.md "Wire facts": row digest
+ */
+export function rowDigest(row: unknown): string {
+  return digestText(canonicalJson(row));
+}
+
+/**
+ * Digest of a table: {@link digestText} of the canonical JSON of the array of its row digests, in row order
+ * (e.g. `["abc…","def…"]`). Same rows in the same order give the same table digest; the empty table's is the
+ * digest of `[]`.
+ */
+export function tableDigest(rowDigests: readonly string[]): string {
+  return digestText(canonicalJson(rowDigests));
+}

@@ -1,0 +1,33 @@
+/**
+ * Routes of tables: `POST /table/query` (spec endpoint 8) and `POST /table/create` (local extension).
+ * @module
+ */
+import { Hono } from 'hono';
+import { TableCreateReq, TableQueryReq } from '../../schema/tables.js';
+import type { Store } from '../store.js';
+import { TablesStore } from '../tables-store.js';
+import { readJsonBody } from '../validate.js';
+
+/**
+ * Builds the table routes over the store's database.
+ *
+ * - `POST /table/create` `{project_id, rows}` → `{digest, row_digests}`: an extension of this server (the spec
+ *   has no way to create a table); idempotent.
+ * - `POST /table/query` → `{rows: [{digest, val, original_index}]}`; 404 `{detail}` for an unknown table.
+ */
+export function tableRoutes(store: Store): Hono {
+  const tables = new TablesStore(store.connection);
+  const app = new Hono();
+
+  app.post('/table/create', async (c) => {
+    const body = await readJsonBody(c, TableCreateReq);
+    return c.json(tables.create(body.project_id, body.rows));
+  });
+
+  app.post('/table/query', async (c) => {
+    const body = await readJsonBody(c, TableQueryReq);
+    return c.json({ rows: tables.query(body) });
+  });
+
+  return app;
+}
