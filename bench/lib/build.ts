@@ -1,0 +1,50 @@
+// Builds weft for the benchmarks with tsup (ESM, as `npm run build` does) from a git commit or the working tree, into a private cache dir.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'tsup';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Inside node_modules, so bare imports of the bundle (p-queue, undici, ...) resolve from it. */
+const CACHE = `${ROOT}node_modules/.cache/weft-bench/`;
+
+/** What was built: the output dir and a label naming the source. */
+export interface BenchBuild {
+  dir: string;
+  label: string;
+}
+
+/** Extracts `src/` of `rev` into the cache and returns the directory holding it. */
+function checkoutSrc(rev: string): string {
+  const dir = `${CACHE}src-snapshot/`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const tar = execFileSync('git', ['archive', '--format=tar', rev, 'src'], { cwd: ROOT, maxBuffer: 64 << 20 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  return dir;
+}
+
+/**
+ * Bundles `src/index.ts` and `src/server/index.ts` exactly like the ESM part of `npm run build`,
+ * without touching `dist/` (others may be testing against it).
+ *
+ * @param source - a git revision (default `HEAD`: committed code only, so half-done edits in the
+ *   working tree are not measured) or `worktree` for the files as they are on disk.
+ */
+export async function buildForBench(source = 'HEAD'): Promise<BenchBuild> {
+  const base = source === 'worktree' ? ROOT : checkoutSrc(source);
+  const commit = source === 'worktree' ? 'working tree' : execFileSync('git', ['rev-parse', '--short', source], { cwd: ROOT }).toString().trim();
+  const dir = `${CACHE}dist/`;
+  await build({
+    config: false,
+    entry: { index: `${base}src/index.ts`, 'server/index': `${base}src/server/index.ts` },
+    format: ['esm'],
+    outDir: dir,
+    target: 'node20',
+    dts: false,
+    sourcemap: true,
+    clean: true,
+    silent: true,
+  });
+  return { dir, label: `tsup build of ${commit}` };
+}

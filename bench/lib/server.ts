@@ -1,0 +1,48 @@
+// Runs the local server in a child process (so its CPU is not the benchmark's) and counts what it stored.
+import { fork } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A server running in a child process. */
+export interface ChildServer {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** The SQLite file it writes. */
+  dbPath: string;
+  /** Stops the child (SIGTERM) and waits for it to exit. */
+  close(): Promise<void>;
+}
+
+/** A fresh directory under the OS temp dir for one run's databases. */
+export function benchTempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'weft-bench-'));
+}
+
+/**
+ * Starts `weft serve` equivalent (startServer on port 0) in a child process over `dbPath`.
+ * @param dbPath - SQLite file; created and migrated when missing. Default: a new file in a temp dir.
+ */
+export function startChildServer(dbPath = join(benchTempDir(), 'calls.db')): Promise<ChildServer> {
+  const child = fork(new URL('./server-child.ts', import.meta.url), [dbPath], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`bench server exited early with code ${code}`)));
+    child.once('message', (msg) => {
+      const { url } = msg as { url: string };
+      resolve({
+        url,
+        dbPath,
+        close: async () => {
+          child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
