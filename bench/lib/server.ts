@@ -1,8 +1,8 @@
 // Runs the local server in a child process (so its CPU is not the benchmark's) and counts what it stored.
-import { fork } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { forkTs } from './child.js';
 
 /** A server running in a child process. */
 export interface ChildServer {
@@ -20,14 +20,18 @@ export function benchTempDir(): string {
 }
 
 /**
- * Starts `weft serve` equivalent (startServer on port 0) in a child process over `dbPath`.
- * @param dbPath - SQLite file; created and migrated when missing. Default: a new file in a temp dir.
+ * Starts the equivalent of `weft serve` (startServer on port 0) in a child process over `dbPath`.
+ * @param dbPath - SQLite file; created and migrated when missing. Default: a new file in a temp dir
+ *   that `close()` deletes again.
  */
-export function startChildServer(dbPath = join(benchTempDir(), 'calls.db')): Promise<ChildServer> {
-  const child = fork(new URL('./server-child.ts', import.meta.url), [dbPath], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+export function startChildServer(dbPath?: string): Promise<ChildServer> {
+  const tempDir = dbPath ? undefined : benchTempDir();
+  const file = dbPath ?? join(tempDir ?? '', 'calls.db');
+  return spawnServer(file, () => tempDir && rmSync(tempDir, { recursive: true, force: true }));
+}
+
+function spawnServer(dbPath: string, cleanup: () => void): Promise<ChildServer> {
+  const child = forkTs(new URL('./server-child.ts', import.meta.url), [dbPath]);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -40,6 +44,7 @@ export function startChildServer(dbPath = join(benchTempDir(), 'calls.db')): Pro
         close: async () => {
           child.kill('SIGTERM');
           await exited;
+          cleanup();
         },
       });
     });
