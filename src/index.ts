@@ -14,5 +14,7 @@ export { Client } from './api/client.js';
 export type { ClientOptions } from './api/client-options.js';
 export type { RequestOptions } from './api/transport.js';
 export { JsonlStream } from './api/jsonl-stream.js';
+export { q, type CallField, type ConvertTarget, type Scalar, type Value } from './api/query-builder.js';
+export type { IterateOptions } from './api/paginate.js';
 export * from './api/errors.js';
 export type * from './schema/index.js';

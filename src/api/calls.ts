@@ -2,11 +2,14 @@
  * Calls endpoints: `POST /call/start`, `POST /call/upsert_batch`, `POST /calls/stream_query`.
  * @module
  */
+import type { z } from 'zod';
 import { APIResource } from './resource.js';
 import { checkRequest, type RequestOptions } from './transport.js';
 import { JsonlStream } from './jsonl-stream.js';
+import { type IterateOptions, paginate } from './paginate.js';
 import {
   CallRecord,
+  PartialCallRecord,
   CallStartReq,
   CallStartRes,
   CallUpsertBatchReq,
@@ -44,6 +47,12 @@ export class CallsResource extends APIResource {
    * Queries calls as a stream of records parsed incrementally from JSONL (nothing is buffered
    * whole). The request is sent when iteration starts; the result can be iterated once, and
    * leaving the loop early aborts the request. Default order: `started_at` asc, then `id` asc.
+   *
+   * Options beside `filter`/`query`/`sort_by`/`limit`/`offset` (spec endpoint 3): `columns` (records keep
+   * only those keys, plus `id`; typed as {@link PartialCallRecord}), `expand_columns` (call refs in those
+   * columns become call records), `include_costs` (`summary.costs`, USD), `include_feedback`
+   * (`summary.feedback`), `include_storage_size` / `include_total_storage_size` (`storage_size_bytes`,
+   * `total_storage_size_bytes`), `include_usernames` (`svc_user_name`). Build `query` with `q`.
    * @example
    * for await (const call of client.calls.streamQuery({ project_id: 'acme/demo', filter: { trace_roots_only: true } })) {
    *   console.log(call.op_name, call.summary?.status);
@@ -52,10 +61,36 @@ export class CallsResource extends APIResource {
    * @throws {APIError} (or a subclass) from the iteration when the server answers an error.
    * @see ../shared/spec/service-interface.md, endpoint 3 "Stream-query calls"
    */
-  streamQuery(body: CallsQueryReq, opts: RequestOptions = {}): JsonlStream<typeof CallRecord> {
+  streamQuery(body: CallsQueryReq & { columns: string[] }, opts?: RequestOptions): JsonlStream<typeof PartialCallRecord>;
+  streamQuery(body: CallsQueryReq, opts?: RequestOptions): JsonlStream<typeof CallRecord>;
+  streamQuery(body: CallsQueryReq, opts: RequestOptions = {}): JsonlStream<typeof CallRecord | typeof PartialCallRecord> {
+    return this.open(checkRequest(CallsQueryReq, body, 'calls query'), opts);
+  }
+
+  /**
+   * Iterates every call a query matches, page by page (`pageSize` records per request), each record
+   * exactly once. Without `sort_by`, pages continue after the last record seen (`started_at`, `id`),
+   * so calls written meanwhile never shift a page; with `sort_by`, pages use limit/offset and repeats
+   * are skipped. `limit` caps the total, `offset` skips first. `break` aborts the current request.
+   * @example
+   * for await (const call of client.calls.iterate({ project_id: 'acme/demo', query: q.expr(q.eq(q.field('op_name'), 'answer')) }, { pageSize: 500 })) {}
+   * @throws {RequestValidationError} synchronously when `body` is invalid.
+   * @throws {ConfigError} from the iteration when `pageSize` is not an integer >= 1.
+   * @throws {APIError} (or a subclass) from the iteration when the server answers an error.
+   * @see ../shared/spec/service-interface.md, endpoint 3 "Stream-query calls"
+   */
+  iterate(body: CallsQueryReq & { columns: string[] }, options?: IterateOptions & RequestOptions): AsyncGenerator<PartialCallRecord>;
+  iterate(body: CallsQueryReq, options?: IterateOptions & RequestOptions): AsyncGenerator<CallRecord>;
+  iterate(body: CallsQueryReq, options: IterateOptions & RequestOptions = {}): AsyncGenerator<PartialCallRecord> {
     const req = checkRequest(CallsQueryReq, body, 'calls query');
+    const { pageSize, ...opts } = options;
+    return paginate(req, (page) => this.open(checkRequest(CallsQueryReq, page, 'calls query page'), opts), { pageSize });
+  }
+
+  private open(req: z.output<typeof CallsQueryReq>, opts: RequestOptions): JsonlStream<typeof CallRecord | typeof PartialCallRecord> {
+    const schema = req.columns ? PartialCallRecord : CallRecord;
     const open = (signal: AbortSignal) =>
       this.transport.stream('/calls/stream_query', req, 'application/jsonl', { ...opts, signal });
-    return new JsonlStream(open, CallRecord, opts.signal);
+    return new JsonlStream(open, schema, opts.signal);
   }
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DateTime, JsonObject, OptString, OptStrings, ProjectId, SortBy } from './common.js';
+import { FeedbackRecord } from './feedback.js';
 import { Query } from './query.js';
 
 /** Spec "StartedCallSchemaForInsert": everything known when a call begins. */
@@ -110,7 +111,11 @@ export const CallsFilter = z.object({
 });
 export type CallsFilter = z.input<typeof CallsFilter>;
 
-/** Body of `POST /calls/stream_query` (spec endpoint 3). */
+/**
+ * Body of `POST /calls/stream_query` (spec endpoint 3). Paths in `sort_by`, `query`, `columns` and
+ * `expand_columns` are dotted (`summary.usage.gpt-4o.total_tokens`); a segment in double quotes may hold
+ * dots (`summary.usage."gpt-4.1".total_tokens`).
+ */
 export const CallsQueryReq = z.object({
   project_id: ProjectId,
   filter: CallsFilter.nullish(),
@@ -129,7 +134,27 @@ export const CallsQueryReq = z.object({
 });
 export type CallsQueryReq = z.input<typeof CallsQueryReq>;
 
-/** One record of the `/calls/stream_query` JSONL answer (DESIGN.md "Wire facts"). */
+/** Cost of one model's usage in a call (`include_costs`): USD totals; `*_token_cost` in USD per token. */
+export const ModelCost = z.looseObject({
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  requests: z.number(),
+  total_tokens: z.number(),
+  prompt_token_cost: z.number(),
+  completion_token_cost: z.number(),
+  prompt_tokens_total_cost: z.number(),
+  completion_tokens_total_cost: z.number(),
+  total_cost: z.number(),
+  cost_unit: z.string(),
+  priced_as: z.string().optional(),
+});
+export type ModelCost = z.infer<typeof ModelCost>;
+
+/**
+ * One record of the `/calls/stream_query` JSONL answer (DESIGN.md "Wire facts"). The `include_*` options
+ * add `summary.costs` (model → {@link ModelCost}), `summary.feedback` (feedback records, oldest first),
+ * `storage_size_bytes`, `total_storage_size_bytes` (bytes) and `svc_user_name`.
+ */
 export const CallRecord = z.looseObject({
   id: z.string(),
   project_id: z.string(),
@@ -151,10 +176,19 @@ export const CallRecord = z.looseObject({
       latency_ms: z.number().nullish(),
       status_counts: z.record(z.string(), z.number()).optional(),
       usage: z.record(z.string(), LlmUsage).optional(),
+      costs: z.record(z.string(), ModelCost).optional(),
+      feedback: z.array(FeedbackRecord).optional(),
     })
     .nullish(),
   svc_user_id: z.string().nullish(),
   svc_run_id: z.string().nullish(),
   svc_run_step: z.number().nullish(),
+  storage_size_bytes: z.number().int().nullish(),
+  total_storage_size_bytes: z.number().int().nullish(),
+  svc_user_name: z.string().nullish(),
 });
 export type CallRecord = z.infer<typeof CallRecord>;
+
+/** A record answered for a query with `columns`: `id` plus the listed keys, any of which may be absent. */
+export const PartialCallRecord = CallRecord.partial().required({ id: true });
+export type PartialCallRecord = z.infer<typeof PartialCallRecord>;
