@@ -5,10 +5,15 @@
 export { init, flush, shutdown, type FlushOptions } from './init.js';
 export type { InitOptions } from './settings.js';
 export { op } from './instrument/op.js';
-export type { OpOptions } from './instrument/op-options.js';
+export type { OpOptions, ChunkOf } from './instrument/op-options.js';
+export type { Op, Invoked } from './instrument/wrap.js';
+export type { OpDecorator } from './instrument/decorators.js';
+export type { SummaryExtra } from './instrument/summary.js';
 export { getCurrentCall, requireCurrentCall, type CurrentCall } from './instrument/current-call.js';
+export { withAttributes, withThread, withRun, setRunStep, type ThreadOptions, type RunOptions } from './instrument/helpers.js';
+export { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
 export type { ExportReport } from './instrument/runtime.js';
-export { serialize, type SerializeLimits } from './instrument/serialize.js';
+export { serialize, type SerializeLimits, type SerializeOptions } from './instrument/serialize.js';
 export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 export { Client } from './api/client.js';
 export type { ClientOptions } from './api/client-options.js';

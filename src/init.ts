@@ -5,6 +5,8 @@
 import { Client } from './api/client.js';
 import { diag } from './internal/diag.js';
 import { getSink, setSink, type ExportReport } from './instrument/runtime.js';
+import { serializeConfig } from './instrument/serialize.js';
+import { setTraceSettings } from './instrument/trace-settings.js';
 import { CallExporter } from './export/exporter.js';
 import { flushOnExit } from './export/lifecycle.js';
 import { resolveSettings, type InitOptions } from './settings.js';
@@ -22,6 +24,8 @@ export function init(options: InitOptions = {}): Client {
   const settings = resolveSettings(options);
   const clientOptions = { baseUrl: settings.baseUrl, apiKey: settings.apiKey, maxRetries: settings.maxRetries };
   const previous = getSink();
+  const { sampleRate, redactKeys, mask, maxStreamChunks } = settings;
+  setTraceSettings({ sampleRate, serialize: serializeConfig({ redactKeys }), mask, maxStreamChunks });
   if (!settings.enabled) {
     if (previous) void previous.shutdown().catch(() => undefined);
     setSink(null);

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { ConfigError } from './api/errors.js';
 import { DEFAULT_BASE_URL } from './api/client-options.js';
 import { DEFAULT_BATCHER_OPTIONS } from './export/batcher-options.js';
+import { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
+import { DEFAULT_MAX_STREAM_CHUNKS } from './instrument/trace-settings.js';
 
 /** Options of `init()`. Every field falls back to an env var, then to its default. */
 export interface InitOptions {
@@ -35,10 +37,32 @@ export interface InitOptions {
   exitTimeoutMs?: number;
   /** HTTP retries per export request after connection errors, 408, 409, 429, 5xx (min 0). @defaultValue 4 */
   maxRetries?: number;
+  /**
+   * Fraction of traces recorded, 0..1, decided once per trace at its root call (children follow the
+   * root; a trace left out records nothing at any depth). Env: `WEFT_SAMPLE_RATE`. @defaultValue 1
+   */
+  sampleRate?: number;
+  /**
+   * Keys whose values are recorded as `"REDACTED"` at any depth of inputs, outputs and attributes; this
+   * list replaces the default one. Matching ignores case and `-`/`_`/camelCase separators and finds the
+   * listed words inside longer keys (`x-api-key`, `access_token`), whole words only (`max_tokens` is kept).
+   * Env: `WEFT_REDACT_KEYS` (comma-separated).
+   * @defaultValue `['api_key', 'apiKey', 'authorization', 'password', 'secret', 'token', 'cookie']`
+   */
+  redactKeys?: string[];
+  /**
+   * Runs on every recorded `inputs` object and output (after redaction and `postprocess*`); its result
+   * is recorded instead. Fails closed: if it throws, the value is recorded as
+   * `"[mask threw: value withheld]"`, never unmasked. @defaultValue none
+   */
+  mask?: (value: unknown) => unknown;
+  /** Chunks of a returned stream kept as the call's output (min 0; ops may override). Env: `WEFT_MAX_STREAM_CHUNKS`. @defaultValue 1000 */
+  maxStreamChunks?: number;
 }
 
 const envBool = (v: string | undefined) => (v === undefined || v === '' ? undefined : /^(1|true|yes|on)$/i.test(v));
 const envNum = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
+const envList = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((k) => k.trim()).filter((k) => k !== ''));
 
 const int = (min: number) => z.number({ error: (i) => `expected a number, got ${describe(i.input)}` }).int().min(min);
 
@@ -57,6 +81,12 @@ const SettingsSchema = z.object({
   maxQueueItems: int(1),
   maxRetries: int(0),
   exitTimeoutMs: int(0),
+  sampleRate: z.number({ error: (i) => `expected a number from 0 to 1, got ${describe(i.input)}` }).min(0).max(1),
+  redactKeys: z.array(z.string(), { error: (i) => `expected an array of strings, got ${describe(i.input)}` }),
+  mask: z.custom<(value: unknown) => unknown>((v) => v === undefined || typeof v === 'function', {
+    error: (i) => `expected a function, got ${describe(i.input)}`,
+  }).optional(),
+  maxStreamChunks: int(0),
 });
 
 /** Fully resolved settings. */
@@ -80,6 +110,10 @@ export function resolveSettings(options: InitOptions = {}, env: NodeJS.ProcessEn
     maxQueueItems: options.maxQueueItems ?? DEFAULT_BATCHER_OPTIONS.maxQueueItems,
     maxRetries: options.maxRetries ?? 4,
     exitTimeoutMs: options.exitTimeoutMs ?? envNum(env.WEFT_EXIT_TIMEOUT_MS) ?? 10_000,
+    sampleRate: options.sampleRate ?? envNum(env.WEFT_SAMPLE_RATE) ?? 1,
+    redactKeys: options.redactKeys ?? envList(env.WEFT_REDACT_KEYS) ?? [...DEFAULT_REDACT_KEYS],
+    mask: options.mask,
+    maxStreamChunks: options.maxStreamChunks ?? envNum(env.WEFT_MAX_STREAM_CHUNKS) ?? DEFAULT_MAX_STREAM_CHUNKS,
   };
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) {

@@ -1,22 +1,31 @@
 /**
- * What a call records: inputs by parameter name, output, display name and exception, all JSON-safe and never throwing.
+ * What a call records: inputs by parameter name, output, attributes, summary fields, display name and exception —
+ * JSON-safe, redacted, masked, and never throwing.
  * @module
  */
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { CallException } from '../schema/calls.js';
 import type { OpOptions } from './op-options.js';
-import { serialize } from './serialize.js';
+import { REDACTED } from './redact.js';
+import { serializeWith } from './serialize.js';
+import type { TraceSettings } from './trace-settings.js';
 
 /** Per-op data computed once, when the op is made. */
 export interface OpMeta {
+  /** The op name; for decorated methods it is completed (`Class.method`) at the first call. */
   name: string;
   options: OpOptions<unknown[], unknown>;
   names: (string | undefined)[];
+  /** For decorated methods: finds the class name from `this` at the first call. */
+  resolveName?: ((self: unknown) => string) | undefined;
 }
 
+/** What replaces a value when the `mask` function throws (fail closed: never the unmasked value). */
+export const MASK_FAILED = '[mask threw: value withheld]';
+
 /** Runs a user hook; on a throw, logs it and returns `fallback`. */
-function hook<T>(meta: OpMeta, what: string, run: () => T, fallback: T): T {
+export function hook<T>(meta: OpMeta, what: string, run: () => T, fallback: T): T {
   try {
     return run();
   } catch (err) {
@@ -25,32 +34,63 @@ function hook<T>(meta: OpMeta, what: string, run: () => T, fallback: T): T {
   }
 }
 
-/** A JSON object for `inputs`: a non-object from `postprocessInputs` is kept under `value`. */
+/** A JSON object for `inputs`: a non-object is kept under `value`. */
 function asObject(v: unknown): Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v };
 }
 
-/** Inputs by parameter name (`arg<i>` where unknown; a rest parameter gets the remaining args). */
-export function captureInputs(meta: OpMeta, args: unknown[]): Record<string, unknown> {
-  const inputs: Record<string, unknown> = {};
-  for (let i = 0; i < args.length; i++) {
-    const name = meta.names[i];
-    if (name?.startsWith('...')) {
-      inputs[name.slice(3)] = serialize(args.slice(i));
-      break;
-    }
-    inputs[name ?? `arg${i}`] = serialize(args[i]);
+/** Applies `init({ mask })` to a serialized value; a throwing mask yields {@link MASK_FAILED}. */
+function masked(settings: TraceSettings, value: unknown): unknown {
+  const mask = settings.mask;
+  if (!mask) return value;
+  try {
+    return serializeWith(mask(value), settings.serialize);
+  } catch (err) {
+    diag.warn(`mask threw (the value is withheld): ${safeMessage(err)}`);
+    return MASK_FAILED;
   }
-  const post = meta.options.postprocessInputs;
-  if (!post) return inputs;
-  return asObject(serialize(hook(meta, 'postprocessInputs', () => post(inputs), { '[postprocessInputs threw]': true })));
 }
 
-/** The recorded output: `postprocessOutput(value)` when given, serialized. */
-export function captureOutput(meta: OpMeta, value: unknown): unknown {
+/** Inputs by parameter name (`arg<i>` where unknown; a rest parameter gets the remaining args). */
+export function captureInputs(meta: OpMeta, args: unknown[], settings: TraceSettings): Record<string, unknown> {
+  const config = settings.serialize;
+  let inputs: Record<string, unknown> = {};
+  for (let i = 0; i < args.length; i++) {
+    const name = meta.names[i];
+    const rest = name?.startsWith('...') === true;
+    const key = rest ? (name as string).slice(3) : (name ?? `arg${i}`);
+    inputs[key] = config.redactor?.matches(key) ? REDACTED : serializeWith(rest ? args.slice(i) : args[i], config);
+    if (rest) break;
+  }
+  const post = meta.options.postprocessInputs;
+  if (post) {
+    const fallback = { '[postprocessInputs threw]': true };
+    inputs = asObject(serializeWith(hook(meta, 'postprocessInputs', () => post(inputs), fallback), config));
+  }
+  return settings.mask ? asObject(masked(settings, inputs)) : inputs;
+}
+
+/** The recorded output: `postprocessOutput(value)` when given, serialized, redacted and masked. */
+export function captureOutput(meta: OpMeta, value: unknown, settings: TraceSettings): unknown {
   const post = meta.options.postprocessOutput;
-  if (!post) return serialize(value);
-  return serialize(hook(meta, 'postprocessOutput', () => post(value), '[postprocessOutput threw]'));
+  const out = post ? hook(meta, 'postprocessOutput', () => post(value), '[postprocessOutput threw]') : value;
+  return masked(settings, serializeWith(out, settings.serialize));
+}
+
+/** The `attributes` of a call: those of `withAttributes()` overlaid with the op's own, serialized and redacted. */
+export function captureAttributes(meta: OpMeta, outer: Readonly<Record<string, unknown>> | undefined, settings: TraceSettings): Record<string, unknown> {
+  const own = meta.options.attributes;
+  if (!own && !outer) return {};
+  const merged = outer && own ? { ...outer, ...own } : (own ?? outer);
+  return asObject(serializeWith(merged, settings.serialize));
+}
+
+/** Summary fields from the op's `summarize` option, JSON-safe; `undefined` when none. */
+export function captureSummary(meta: OpMeta, output: unknown, settings: TraceSettings): Record<string, unknown> | undefined {
+  const summarize = meta.options.summarize;
+  if (!summarize) return undefined;
+  const extra = hook(meta, 'summarize', () => summarize(output), undefined);
+  return extra === undefined ? undefined : asObject(serializeWith(extra, settings.serialize));
 }
 
 /** `display_name` of a call, from the `callDisplayName` option. */
@@ -61,8 +101,8 @@ export function captureDisplayName(meta: OpMeta, args: unknown[]): string | unde
 }
 
 /** `exception` of an end event: class name, message and stack, size-capped; never throws. */
-export function describeError(err: unknown): CallException {
-  const s = serialize(err);
+export function describeError(err: unknown, settings: TraceSettings): CallException {
+  const s = serializeWith(err, settings.serialize);
   if (err instanceof Error && s !== null && typeof s === 'object') {
     const e = s as { name?: unknown; message?: unknown; stack?: unknown };
     return { type: String(e.name), message: String(e.message), stack: typeof e.stack === 'string' ? e.stack : '' };

@@ -5,10 +5,25 @@
 import { getGlobal } from '../internal/global.js';
 import type { Call } from './call.js';
 
-/** Immutable per-async-path context. A new object is made for every change. */
+/** The run a call belongs to (`svc_run_id`, `svc_run_step`); `step` changes with `setRunStep()`. */
+export interface RunState {
+  readonly runId: string;
+  step: number | undefined;
+}
+
+/** Immutable per-async-path context. A new object is made for every change (except `run.step`). */
 export interface TraceContext {
   /** The call whose body is running. */
-  readonly call?: Call;
+  readonly call?: Call | undefined;
+  /** True inside a trace that sampling left out: nothing below it is recorded. */
+  readonly unsampled?: boolean;
+  /** Attributes from `withAttributes()`, merged from the outermost in. */
+  readonly attributes?: Readonly<Record<string, unknown>>;
+  /** `thread_id` and `turn_id` from `withThread()`. */
+  readonly threadId?: string;
+  readonly turnId?: string | undefined;
+  /** The run from `withRun()`. */
+  readonly run?: RunState;
 }
 
 const storage = getGlobal<TraceContext, unknown>().storage;

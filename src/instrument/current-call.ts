@@ -3,6 +3,7 @@
  * @module
  */
 import { WeftError } from '../api/errors.js';
+import type { Call } from './call.js';
 import { activeContext } from './context.js';
 
 /** What user code may know of the running call. */
@@ -13,11 +14,15 @@ export interface CurrentCall {
   opName: string;
 }
 
-/** The running call, or `undefined` outside any traced op (or before `init()`). */
+/** The read-only view of a call that user code gets. */
+export function callView(call: Call): CurrentCall {
+  return { id: call.id, traceId: call.traceId, parentId: call.parentId, opName: call.opName };
+}
+
+/** The running call, or `undefined` outside any traced op (or before `init()`, or in an unsampled trace). */
 export function getCurrentCall(): CurrentCall | undefined {
   const call = activeContext()?.call;
-  if (!call) return undefined;
-  return { id: call.id, traceId: call.traceId, parentId: call.parentId, opName: call.opName };
+  return call ? callView(call) : undefined;
 }
 
 /**

@@ -1,123 +1,261 @@
 /**
- * Turns any JS value into a JSON-safe value without throwing and without mutating it (cycles, limits, odd types).
+ * Turns any JS value into a JSON-safe value without throwing and without mutating it (cycles, limits, odd types, redaction).
  * @module
  */
 import { safeMessage } from '../internal/safe-message.js';
+import { KeyRedactor, REDACTED } from './redact.js';
 
-/** Limits of {@link serialize}. */
+/** Limits of {@link serialize}. Every cut is marked in the output (see the README, "Serialization"). */
 export interface SerializeLimits {
-  /** Nesting depth kept; deeper values become `"[MaxDepth]"`. @defaultValue 12 */
+  /** Nesting depth kept; deeper objects become `"[MaxDepth]"`. @defaultValue 12 */
   maxDepth: number;
-  /** Characters kept per string; longer strings are cut and marked `…[truncated N chars]`. @defaultValue 10000 */
+  /** Characters kept per string; longer strings are cut and end in `…[truncated N chars]`. @defaultValue 10000 */
   maxStringLength: number;
-  /** Keys kept per object and items per array; the rest are marked. @defaultValue 1000 */
+  /** Keys kept per object and items per array, Map or Set; the rest are replaced by one marker. @defaultValue 1000 */
   maxItems: number;
-  /** Bytes of binary data kept (as base64) per typed array or Buffer. @defaultValue 1024 */
+  /** Bytes of binary data kept (as base64) per typed array, Buffer or ArrayBuffer. @defaultValue 1024 */
   maxBinaryBytes: number;
+  /**
+   * Approximate JSON size kept per serialized value, in characters (strings and keys by length, other leaves
+   * at most 24); once spent, the rest of each object or array is replaced by `"[truncated: size limit]"`.
+   * @defaultValue 262144
+   */
+  maxTotalSize: number;
 }
 
-export const DEFAULT_LIMITS: SerializeLimits = { maxDepth: 12, maxStringLength: 10_000, maxItems: 1000, maxBinaryBytes: 1024 };
+/** Options of {@link serialize}: limits, plus the key names whose values become `"REDACTED"`. */
+export interface SerializeOptions extends Partial<SerializeLimits> {
+  /** Keys redacted at any depth (matching rules: {@link KeyRedactor}). @defaultValue none */
+  redactKeys?: readonly string[];
+}
 
-/** Converts `value` to something `JSON.stringify` accepts; never throws. */
-export function serialize(value: unknown, limits: SerializeLimits = DEFAULT_LIMITS): unknown {
+/** Limits used when none are given. */
+export const DEFAULT_LIMITS: Readonly<SerializeLimits> = Object.freeze({
+  maxDepth: 12,
+  maxStringLength: 10_000,
+  maxItems: 1000,
+  maxBinaryBytes: 1024,
+  maxTotalSize: 262_144,
+});
+
+/** Resolved serialization settings, built once (e.g. by `init()`) and reused on every call. */
+export interface SerializeConfig {
+  readonly limits: Readonly<SerializeLimits>;
+  readonly redactor: KeyRedactor | undefined;
+}
+
+/** The config used before `init()` and by {@link serialize} without options: default limits, no redaction. */
+export const DEFAULT_SERIALIZE_CONFIG: SerializeConfig = { limits: DEFAULT_LIMITS, redactor: undefined };
+
+/** Marker of a value left out because the per-value size limit was spent. */
+export const SIZE_MARKER = '[truncated: size limit]';
+
+/** Builds a reusable {@link SerializeConfig} from options. */
+export function serializeConfig(options: SerializeOptions = {}): SerializeConfig {
+  const { redactKeys, ...limits } = options;
+  return {
+    limits: { ...DEFAULT_LIMITS, ...limits },
+    redactor: redactKeys && redactKeys.length > 0 ? new KeyRedactor(redactKeys) : undefined,
+  };
+}
+
+/**
+ * Converts `value` to something `JSON.stringify` accepts; never throws and never mutates `value`.
+ * @example serialize({ big: 10n, when: new Date(0) }) // { big: '10n', when: '1970-01-01T00:00:00.000Z' }
+ */
+export function serialize(value: unknown, options?: SerializeOptions): unknown {
+  return serializeWith(value, options === undefined ? DEFAULT_SERIALIZE_CONFIG : serializeConfig(options));
+}
+
+/** {@link serialize} with a prepared config (the hot path: no option merging per call). */
+export function serializeWith(value: unknown, config: SerializeConfig): unknown {
   try {
-    return toJsonSafe(value, limits, 0, new WeakSet());
+    return toJsonSafe(new Walk(config), value, 0);
   } catch (err) {
     return `[Unserializable: ${safeMessage(err)}]`;
   }
 }
 
-function toJsonSafe(value: unknown, limits: SerializeLimits, depth: number, seen: WeakSet<object>): unknown {
+/** State of one serialization: the objects on the current path (cycle check) and the size left. */
+class Walk {
+  readonly seen = new WeakSet<object>();
+  readonly limits: Readonly<SerializeLimits>;
+  readonly redactor: KeyRedactor | undefined;
+  budget: number;
+  constructor(config: SerializeConfig) {
+    this.limits = config.limits;
+    this.redactor = config.redactor;
+    this.budget = config.limits.maxTotalSize;
+  }
+}
+
+function toJsonSafe(w: Walk, value: unknown, depth: number): unknown {
+  if (w.budget <= 0) return spend(w, SIZE_MARKER);
   switch (typeof value) {
     case 'string':
-      return truncate(value, limits.maxStringLength);
+      return spend(w, truncate(value, w.limits.maxStringLength));
     case 'boolean':
+      w.budget -= 5;
       return value;
     case 'number':
+      w.budget -= 24;
       return Number.isFinite(value) ? value : String(value);
     case 'bigint':
-      return `${value.toString()}n`;
+      return spend(w, truncate(`${value.toString()}n`, w.limits.maxStringLength));
     case 'undefined':
+      w.budget -= 4;
       return null;
     case 'symbol':
-      return value.toString();
+      return spend(w, truncate(value.toString(), w.limits.maxStringLength));
     case 'function':
-      return `[Function ${value.name || 'anonymous'}]`;
+      return spend(w, truncate(`[Function ${functionName(value)}]`, w.limits.maxStringLength));
   }
-  if (value === null) return null;
+  if (value === null) {
+    w.budget -= 4;
+    return null;
+  }
   const obj = value as object;
-  if (seen.has(obj)) return '[Circular]';
-  if (depth >= limits.maxDepth) return '[MaxDepth]';
-  seen.add(obj);
+  if (w.seen.has(obj)) return spend(w, '[Circular]');
+  if (depth >= w.limits.maxDepth) return spend(w, '[MaxDepth]');
+  w.seen.add(obj);
+  w.budget -= 2;
   try {
-    return objectToJsonSafe(obj, limits, depth + 1, seen);
+    return objectToJsonSafe(w, obj, depth + 1);
+  } catch (err) {
+    return spend(w, truncate(`[Unreadable: ${safeMessage(err)}]`, w.limits.maxStringLength));
   } finally {
-    seen.delete(obj);
+    w.seen.delete(obj);
   }
 }
 
-function objectToJsonSafe(obj: object, limits: SerializeLimits, depth: number, seen: WeakSet<object>): unknown {
-  const rec = (v: unknown) => toJsonSafe(v, limits, depth, seen);
-  if (Array.isArray(obj)) return capList(obj, limits.maxItems, rec);
-  if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString();
-  if (obj instanceof Error) return errorToJson(obj, limits);
-  if (obj instanceof Map) return { __type: 'Map', entries: capList([...obj.entries()], limits.maxItems, rec) };
-  if (obj instanceof Set) return { __type: 'Set', values: capList([...obj.values()], limits.maxItems, rec) };
-  if (ArrayBuffer.isView(obj)) return binaryToJson(obj, limits);
-  if (obj instanceof ArrayBuffer) return binaryToJson(new Uint8Array(obj), limits);
-  if (obj instanceof RegExp) return obj.toString();
-  if (typeof (obj as { toJSON?: unknown }).toJSON === 'function') return rec((obj as { toJSON(): unknown }).toJSON());
-  return plainToJson(obj, limits, rec);
+function objectToJsonSafe(w: Walk, obj: object, depth: number): unknown {
+  if (Array.isArray(obj)) return listToJson(w, obj, depth);
+  if (obj instanceof Date) return spend(w, Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString());
+  if (obj instanceof Error) return errorToJson(w, obj, depth);
+  if (obj instanceof Map) return { __type: 'Map', entries: mapEntriesToJson(w, obj, depth) };
+  if (obj instanceof Set) return { __type: 'Set', values: listToJson(w, obj, depth) };
+  if (ArrayBuffer.isView(obj)) return binaryToJson(w, obj);
+  if (obj instanceof ArrayBuffer) return binaryToJson(w, new Uint8Array(obj));
+  if (obj instanceof RegExp) return spend(w, truncate(obj.toString(), w.limits.maxStringLength));
+  const toJSON = (obj as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return toJsonSafe(w, toJSON.call(obj), depth);
+  const out: Record<string, unknown> = {};
+  const className = classNameOf(obj);
+  if (className) out.__class = spend(w, className);
+  return fieldsToJson(w, obj, out, depth, undefined);
 }
 
-function plainToJson(obj: object, limits: SerializeLimits, rec: (v: unknown) => unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const proto = Object.getPrototypeOf(obj) as { constructor?: { name?: string } } | null;
-  const className = proto && proto !== Object.prototype ? proto.constructor?.name : undefined;
-  if (className) out.__class = className;
+/** Copies the own enumerable fields of `obj` into `out` (redacting, capping, marking getters that throw). */
+function fieldsToJson(w: Walk, obj: object, out: Record<string, unknown>, depth: number, skip: Set<string> | undefined) {
   const keys = Object.keys(obj);
-  const n = Math.min(keys.length, limits.maxItems);
+  const n = Math.min(keys.length, w.limits.maxItems);
   for (let i = 0; i < n; i++) {
     const k = keys[i] as string;
-    try {
-      out[k] = rec((obj as Record<string, unknown>)[k]);
-    } catch (err) {
-      out[k] = `[Threw: ${safeMessage(err)}]`;
+    if (skip?.has(k)) continue;
+    if (w.budget <= 0) {
+      out['…'] = spend(w, SIZE_MARKER);
+      return out;
     }
+    w.budget -= k.length + 4;
+    if (w.redactor?.matches(k)) {
+      out[k] = spend(w, REDACTED);
+      continue;
+    }
+    let v: unknown;
+    try {
+      v = (obj as Record<string, unknown>)[k];
+    } catch (err) {
+      out[k] = spend(w, truncate(`[Threw: ${safeMessage(err)}]`, w.limits.maxStringLength));
+      continue;
+    }
+    out[k] = toJsonSafe(w, v, depth);
   }
-  if (keys.length > n) out['…'] = `[truncated ${keys.length - n} keys]`;
+  if (keys.length > n) out['…'] = spend(w, `[truncated ${keys.length - n} keys]`);
   return out;
 }
 
-function capList<T>(items: readonly T[], max: number, rec: (v: T) => unknown): unknown[] {
-  const n = Math.min(items.length, max);
-  const out: unknown[] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = rec(items[i] as T);
-  if (items.length > n) out.push(`[truncated ${items.length - n} items]`);
+function listToJson(w: Walk, items: readonly unknown[] | Set<unknown>, depth: number): unknown[] {
+  const out: unknown[] = [];
+  const total = Array.isArray(items) ? items.length : (items as Set<unknown>).size;
+  const n = Math.min(total, w.limits.maxItems);
+  const iter = Array.isArray(items) ? undefined : (items as Set<unknown>).values();
+  for (let i = 0; i < n; i++) {
+    if (w.budget <= 0) {
+      out.push(spend(w, SIZE_MARKER));
+      return out;
+    }
+    w.budget -= 1;
+    out.push(toJsonSafe(w, iter ? iter.next().value : (items as readonly unknown[])[i], depth));
+  }
+  if (total > n) out.push(spend(w, `[truncated ${total - n} items]`));
   return out;
 }
 
-function errorToJson(err: Error, limits: SerializeLimits): Record<string, unknown> {
-  return {
-    name: truncate(String(err.name), limits.maxStringLength),
-    message: truncate(String(err.message), limits.maxStringLength),
-    stack: typeof err.stack === 'string' ? truncate(err.stack, limits.maxStringLength) : undefined,
-  };
+function mapEntriesToJson(w: Walk, map: Map<unknown, unknown>, depth: number): unknown[] {
+  const out: unknown[] = [];
+  for (const [k, v] of map) {
+    if (out.length >= w.limits.maxItems) {
+      out.push(spend(w, `[truncated ${map.size - out.length} items]`));
+      break;
+    }
+    if (w.budget <= 0) {
+      out.push(spend(w, SIZE_MARKER));
+      break;
+    }
+    const secret = typeof k === 'string' && w.redactor?.matches(k);
+    out.push([toJsonSafe(w, k, depth), secret ? spend(w, REDACTED) : toJsonSafe(w, v, depth)]);
+  }
+  return out;
 }
 
-function binaryToJson(view: ArrayBufferView, limits: SerializeLimits): Record<string, unknown> {
-  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-  const kept = bytes.subarray(0, limits.maxBinaryBytes);
+const ERROR_FIELDS = new Set(['name', 'message', 'stack']);
+
+function errorToJson(w: Walk, err: Error, depth: number): Record<string, unknown> {
+  const max = w.limits.maxStringLength;
   const out: Record<string, unknown> = {
-    __type: view.constructor.name,
-    byteLength: view.byteLength,
-    base64: Buffer.from(kept).toString('base64'),
+    name: spend(w, truncate(String(err.name), max)),
+    message: spend(w, truncate(String(err.message), max)),
   };
-  if (kept.length < bytes.length) out.truncated = true;
+  if (typeof err.stack === 'string') out.stack = spend(w, truncate(err.stack, max));
+  if (err.cause !== undefined) out.cause = toJsonSafe(w, err.cause, depth);
+  return fieldsToJson(w, err, out, depth, ERROR_FIELDS);
+}
+
+function binaryToJson(w: Walk, view: ArrayBufferView): Record<string, unknown> {
+  const kept = Math.min(view.byteLength, w.limits.maxBinaryBytes, Math.max(0, Math.floor((w.budget * 3) / 4)));
+  const base64 = Buffer.from(view.buffer, view.byteOffset, kept).toString('base64');
+  const out: Record<string, unknown> = {
+    __type: spend(w, classNameOf(view) ?? 'ArrayBufferView'),
+    byteLength: view.byteLength,
+    base64: spend(w, base64),
+  };
+  w.budget -= 40;
+  if (kept < view.byteLength) out.truncated = true;
   return out;
+}
+
+/** The class name of an instance whose prototype is not `Object.prototype` or `null`. */
+function classNameOf(obj: object): string | undefined {
+  const proto = Object.getPrototypeOf(obj) as { constructor?: { name?: unknown } } | null;
+  if (!proto || proto === Object.prototype) return undefined;
+  const name = proto.constructor?.name;
+  return typeof name === 'string' && name !== '' ? name.slice(0, 200) : undefined;
+}
+
+function functionName(fn: Function): string {
+  try {
+    return typeof fn.name === 'string' && fn.name !== '' ? fn.name : 'anonymous';
+  } catch {
+    return 'anonymous';
+  }
+}
+
+/** Counts a string against the size budget and returns it. */
+function spend(w: Walk, s: string): string {
+  w.budget -= s.length + 3;
+  return s;
 }
 
 function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max)}…[truncated ${s.length - max} chars]`;
 }
-

@@ -5,7 +5,8 @@
 
 /** Mutable summary of a call while it runs: `status_counts` plus optional `usage` by model. */
 export interface SummaryData {
-  status_counts: { success: number; error: number };
+  /** Calls of this subtree by outcome; `cancelled` appears once a stream was abandoned by its consumer. */
+  status_counts: { success: number; error: number; cancelled?: number };
   usage?: Record<string, Record<string, number>>;
   [key: string]: unknown;
 }
@@ -17,8 +18,10 @@ export function emptySummary(): SummaryData {
 
 /** Adds `from`'s status counts and usage into `into` (numbers are summed, per model and field). */
 export function mergeSummary(into: SummaryData, from: SummaryData): void {
-  into.status_counts.success += from.status_counts.success;
-  into.status_counts.error += from.status_counts.error;
+  const counts = into.status_counts;
+  counts.success += from.status_counts.success;
+  counts.error += from.status_counts.error;
+  if (from.status_counts.cancelled) counts.cancelled = (counts.cancelled ?? 0) + from.status_counts.cancelled;
   if (from.usage) addUsage(into, from.usage);
 }
 
@@ -30,6 +33,26 @@ export function addUsage(into: SummaryData, usage: Record<string, Record<string,
     const m = (target[model] ??= {});
     for (const [k, v] of Object.entries(fields)) {
       if (typeof v === 'number' && Number.isFinite(v)) m[k] = (m[k] ?? 0) + v;
+    }
+  }
+}
+
+/** What an op's `summarize` option returns: usage by model (numbers are added up the tree) and other fields. */
+export interface SummaryExtra {
+  /** Per model, e.g. `{ 'gpt-4o': { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, requests: 1 } }`. */
+  usage?: Record<string, Record<string, number>>;
+  /** Other fields are stored on this call's summary as given (not merged into the parent's). */
+  [key: string]: unknown;
+}
+
+/** Adds `extra.usage` into `into.usage` and copies its other fields (except `status_counts`). */
+export function applySummaryExtra(into: SummaryData, extra: Record<string, unknown>): void {
+  for (const key of Object.keys(extra)) {
+    const v = extra[key];
+    if (key === 'usage') {
+      if (v !== null && typeof v === 'object') addUsage(into, v as Record<string, Record<string, unknown>>);
+    } else if (key !== 'status_counts') {
+      into[key] = v;
     }
   }
 }

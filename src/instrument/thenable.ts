@@ -5,8 +5,13 @@
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 
-/** Called once with the settled value, or with the rejection reason. */
-export type Settle = (value: unknown, err: unknown, failed: boolean) => void;
+/** Told how a returned thenable settled. */
+export interface Settler {
+  /** The thenable fulfilled with `value`; returns what the caller gets instead (the same value, or a traced stream). */
+  resolved(value: unknown): unknown;
+  /** The thenable rejected with `err`. */
+  failed(err: unknown): void;
+}
 
 /** Reads `v.then` when `v` could be a thenable; `undefined` when it is not one or reading throws. */
 export function thenOf(v: unknown): Function | undefined {
@@ -25,22 +30,19 @@ function isPlainPromise(v: object): v is Promise<unknown> {
 }
 
 /**
- * Watches `result` and calls `settle` when it settles.
+ * Watches `result` and tells `settle` when it settles (a stream it fulfils with is handed on traced).
  * - A plain native promise is replaced by a promise of the same value that rejects alike, so an
  *   unhandled rejection stays unhandled.
  * - Any other thenable (a Promise subclass, a promise with extra properties, a lazy query builder) is
  *   returned as a Proxy that behaves the same; its `then` is only called when the caller calls it, so
  *   lazy thenables do not run early, and the call ends when the caller consumes it.
  */
-export function watchThenable(result: object, then: Function, settle: Settle): unknown {
+export function watchThenable(result: object, then: Function, settle: Settler): unknown {
   if (isPlainPromise(result)) {
     return result.then(
-      (value) => {
-        settle(value, undefined, false);
-        return value;
-      },
+      (value) => settle.resolved(value),
       (err: unknown) => {
-        settle(undefined, err, true);
+        settle.failed(err);
         throw err;
       },
     );
@@ -56,16 +58,16 @@ export function watchThenable(result: object, then: Function, settle: Settle): u
 /** Methods that must see the proxy as `this`, so that they go through the wrapped `then`. */
 const UNBOUND = new Set<PropertyKey>(['then', 'catch', 'finally', 'constructor']);
 
-function proxyThen(target: object, then: Function, settle: Settle): object {
+function proxyThen(target: object, then: Function, settle: Settler): object {
   const wrappedThen = function then_(onFulfilled?: unknown, onRejected?: unknown): unknown {
     return then.call(
       target,
       (value: unknown) => {
-        settle(value, undefined, false);
-        return typeof onFulfilled === 'function' ? onFulfilled(value) : value;
+        const v = settle.resolved(value);
+        return typeof onFulfilled === 'function' ? onFulfilled(v) : v;
       },
       (err: unknown) => {
-        settle(undefined, err, true);
+        settle.failed(err);
         if (typeof onRejected === 'function') return onRejected(err);
         throw err;
       },

@@ -1,0 +1,39 @@
+/**
+ * Ends a call: records its output (with summary fields) or exception, counts its outcome, and queues the end event.
+ * @module
+ */
+import { diag } from '../internal/diag.js';
+import { safeMessage } from '../internal/safe-message.js';
+import type { Call, CallOutcome } from './call.js';
+import { captureOutput, captureSummary, describeError, type OpMeta } from './capture.js';
+import type { CallSink } from './runtime.js';
+import { applySummaryExtra } from './summary.js';
+import type { TraceSettings } from './trace-settings.js';
+
+/** Ends `call` once with `value` (success, cancelled) or `err` (error); never throws. */
+export function endCall(
+  sink: CallSink,
+  meta: OpMeta,
+  call: Call,
+  settings: TraceSettings,
+  outcome: CallOutcome,
+  value: unknown,
+  err: unknown,
+): void {
+  if (call.ended) return;
+  try {
+    let output: unknown;
+    let exception: ReturnType<typeof describeError> | undefined;
+    if (outcome === 'error') {
+      exception = describeError(err, settings);
+    } else {
+      output = captureOutput(meta, value, settings);
+      const extra = captureSummary(meta, value, settings);
+      if (extra) applySummaryExtra(call.summary, extra);
+    }
+    const end = call.end(output, exception, outcome);
+    if (end) sink.end(end);
+  } catch (e) {
+    diag.warn(`could not end a call of op "${meta.name}": ${safeMessage(e)}`);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * CallHandle: a running call whose end comes later (a returned thenable or stream), collecting stream chunks until then.
+ * @module
+ */
+import { diag } from '../internal/diag.js';
+import { safeMessage } from '../internal/safe-message.js';
+import type { Call } from './call.js';
+import { endCall } from './call-end.js';
+import type { OpMeta } from './capture.js';
+import type { TraceContext } from './context.js';
+import type { CallSink } from './runtime.js';
+import { streamKind, wrapStream, type StreamObserver } from './streams.js';
+import type { Settler } from './thenable.js';
+import type { TraceSettings } from './trace-settings.js';
+
+/** Output recorded when `streamReducer` threw. */
+export const REDUCER_FAILED = '[streamReducer threw]';
+
+const UNRESOLVED = Symbol('unresolved');
+
+/** Ends its call when the thenable settles or the stream is finished, abandoned or fails. */
+export class CallHandle implements Settler, StreamObserver {
+  private count = 0;
+  private chunks: unknown[] | undefined;
+  private accumulated: unknown;
+  private reducerFailed = false;
+  private handedOn: unknown = UNRESOLVED;
+
+  constructor(
+    private readonly sink: CallSink,
+    private readonly meta: OpMeta,
+    private readonly call: Call,
+    private readonly settings: TraceSettings,
+    /** The context the function's body runs in; each `next()` of a stream runs in it. */
+    readonly ctx: TraceContext | undefined,
+  ) {}
+
+  resolved(value: unknown): unknown {
+    if (this.handedOn !== UNRESOLVED) return this.handedOn;
+    const kind = streamKind(value);
+    if (kind) this.handedOn = wrapStream(kind, value, this);
+    else {
+      this.handedOn = value;
+      endCall(this.sink, this.meta, this.call, this.settings, 'success', value, undefined);
+    }
+    return this.handedOn;
+  }
+
+  failed(err: unknown): void {
+    endCall(this.sink, this.meta, this.call, this.settings, 'error', undefined, err);
+  }
+
+  chunk(value: unknown): void {
+    const index = this.count++;
+    const reducer = this.meta.options.streamReducer;
+    if (reducer) {
+      if (this.reducerFailed) return;
+      try {
+        this.accumulated = reducer(this.accumulated, value as never, index);
+      } catch (err) {
+        this.reducerFailed = true;
+        diag.warn(`streamReducer of op "${this.meta.name}" threw: ${safeMessage(err)}`);
+      }
+      return;
+    }
+    const max = this.meta.options.maxStreamChunks ?? this.settings.maxStreamChunks;
+    const chunks = (this.chunks ??= []);
+    if (chunks.length < max) chunks.push(value);
+  }
+
+  complete(): void {
+    endCall(this.sink, this.meta, this.call, this.settings, 'success', this.streamOutput(), undefined);
+  }
+
+  cancel(): void {
+    endCall(this.sink, this.meta, this.call, this.settings, 'cancelled', this.streamOutput(), undefined);
+  }
+
+  /** The kept chunks (with a marker counting those left out), or the reducer's result. */
+  private streamOutput(): unknown {
+    if (this.meta.options.streamReducer) return this.reducerFailed ? REDUCER_FAILED : this.accumulated;
+    const chunks = this.chunks ?? [];
+    const left = this.count - chunks.length;
+    return left > 0 ? [...chunks, `[truncated ${left} chunks]`] : chunks;
+  }
+}

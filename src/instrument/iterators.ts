@@ -1,0 +1,172 @@
+/**
+ * Traced iterators: each next()/return()/throw() runs in the call's context and tells the call about chunks and the end.
+ * @module
+ */
+import { runInContext, type TraceContext } from './context.js';
+
+/** What a traced stream reports to its call. Implementations never throw. */
+export interface StreamObserver {
+  /** The context the call's body runs in. */
+  readonly ctx: TraceContext | undefined;
+  /** A chunk the consumer received. */
+  chunk(value: unknown): void;
+  /** The stream is exhausted. */
+  complete(): void;
+  /** The stream threw `err`. */
+  failed(err: unknown): void;
+  /** The consumer stopped early (`break`, `return()`, `cancel()`). */
+  cancel(): void;
+}
+
+type Method = 'next' | 'return' | 'throw';
+type AnyIterator = Iterator<unknown> | AsyncIterator<unknown>;
+
+/** Calls `it[method](...args)` (passing no argument when none was given, as the caller did). */
+function callMethod(it: AnyIterator, method: Method, args: unknown[]): unknown {
+  const f = it[method] as ((...a: unknown[]) => unknown) | undefined;
+  return (f as (...a: unknown[]) => unknown).apply(it, args);
+}
+
+/** Reads `done` of an iterator result; `undefined` when it is not an object or reading throws. */
+function doneOf(r: unknown): boolean | undefined {
+  if (r === null || typeof r !== 'object') return undefined;
+  try {
+    return Boolean((r as IteratorResult<unknown>).done);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tells `obs` about one result: a chunk, or the end. Returns whether the stream is over. */
+function observe(obs: StreamObserver, r: unknown, method: Method): boolean {
+  const done = doneOf(r);
+  if (done === undefined) return false;
+  if (done) {
+    if (method === 'return') obs.cancel();
+    else obs.complete();
+    return true;
+  }
+  if (method === 'return') {
+    obs.cancel();
+    return true;
+  }
+  obs.chunk((r as IteratorYieldResult<unknown>).value);
+  return false;
+}
+
+/** A sync iterator (e.g. a generator) traced lazily: nothing runs until the consumer calls `next()`. */
+export class TracedIterator implements IterableIterator<unknown> {
+  private over = false;
+  constructor(
+    private readonly it: Iterator<unknown>,
+    private readonly obs: StreamObserver,
+  ) {}
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+
+  next(...args: [] | [unknown]): IteratorResult<unknown> {
+    return this.step('next', args) as IteratorResult<unknown>;
+  }
+
+  return(value?: unknown): IteratorResult<unknown> {
+    if (typeof this.it.return !== 'function') {
+      if (!this.over) this.settle({ done: true, value }, 'return');
+      return { done: true, value };
+    }
+    return this.step('return', [value]) as IteratorResult<unknown>;
+  }
+
+  throw(err?: unknown): IteratorResult<unknown> {
+    if (typeof this.it.throw !== 'function') {
+      if (!this.over) this.fail(err);
+      throw err;
+    }
+    return this.step('throw', [err]) as IteratorResult<unknown>;
+  }
+
+  private step(method: Method, args: unknown[]): unknown {
+    if (this.over) return callMethod(this.it, method, args);
+    let r: unknown;
+    try {
+      r = runInContext(this.obs.ctx ?? {}, callMethod, this.it, method, args);
+    } catch (err) {
+      this.fail(err);
+      throw err;
+    }
+    this.settle(r, method);
+    return r;
+  }
+
+  private settle(r: unknown, method: Method): void {
+    if (observe(this.obs, r, method)) this.over = true;
+  }
+
+  private fail(err: unknown): void {
+    this.over = true;
+    this.obs.failed(err);
+  }
+}
+
+/** An async iterator (async generator, SDK stream) traced lazily; results are handed on unchanged. */
+export class TracedAsyncIterator implements AsyncIterableIterator<unknown> {
+  private over = false;
+  constructor(
+    private readonly it: AsyncIterator<unknown>,
+    private readonly obs: StreamObserver,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(...args: [] | [unknown]): Promise<IteratorResult<unknown>> {
+    return this.step('next', args);
+  }
+
+  return(value?: unknown): Promise<IteratorResult<unknown>> {
+    if (typeof this.it.return !== 'function') {
+      if (!this.over) {
+        this.over = true;
+        this.obs.cancel();
+      }
+      return Promise.resolve({ done: true, value });
+    }
+    return this.step('return', [value]);
+  }
+
+  throw(err?: unknown): Promise<IteratorResult<unknown>> {
+    if (typeof this.it.throw !== 'function') {
+      if (!this.over) this.fail(err);
+      return Promise.reject(err as Error);
+    }
+    return this.step('throw', [err]);
+  }
+
+  private step(method: Method, args: unknown[]): Promise<IteratorResult<unknown>> {
+    let pending: Promise<IteratorResult<unknown>>;
+    try {
+      pending = runInContext(this.obs.ctx ?? {}, callMethod, this.it, method, args) as Promise<IteratorResult<unknown>>;
+    } catch (err) {
+      if (!this.over) this.fail(err);
+      throw err;
+    }
+    if (this.over) return pending;
+    return Promise.resolve(pending).then(
+      (r) => {
+        if (!this.over && observe(this.obs, r, method)) this.over = true;
+        return r;
+      },
+      (err: unknown) => {
+        if (!this.over) this.fail(err);
+        throw err;
+      },
+    );
+  }
+
+  private fail(err: unknown): void {
+    this.over = true;
+    this.obs.failed(err);
+  }
+}

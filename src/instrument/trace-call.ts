@@ -1,0 +1,98 @@
+/**
+ * One traced invocation: sampling, starting the call, running the body in its context, and ending it by result shape.
+ * @module
+ */
+import { diag } from '../internal/diag.js';
+import { safeMessage } from '../internal/safe-message.js';
+import { Call } from './call.js';
+import { endCall } from './call-end.js';
+import { CallHandle } from './call-handle.js';
+import { captureAttributes, captureDisplayName, captureInputs, type OpMeta } from './capture.js';
+import { activeContext, runInContext, type TraceContext } from './context.js';
+import type { CallSink } from './runtime.js';
+import { streamKind, wrapStream } from './streams.js';
+import { thenOf, watchThenable } from './thenable.js';
+import { getTraceSettings, type TraceSettings } from './trace-settings.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyFunction = (...args: any[]) => any;
+
+/** Called with the call as soon as it exists (used by `invoke`). */
+export type OnCall = (call: Call) => void;
+
+/**
+ * Runs `fn` as a call of the op described by `meta`, recorded through `sink`. A root call is sampled at
+ * `sampleRate`; a trace left out runs in an "unsampled" context so nothing below it is recorded either.
+ */
+export function traceCall(fn: AnyFunction, meta: OpMeta, self: unknown, args: unknown[], sink: CallSink, onCall?: OnCall): unknown {
+  const parentCtx = activeContext();
+  if (parentCtx?.unsampled) return fn.apply(self, args);
+  const settings = getTraceSettings();
+  if (parentCtx?.call === undefined && !sampled(settings.sampleRate)) {
+    return runInContext({ ...parentCtx, unsampled: true }, applyFn, fn, self, args);
+  }
+  if (meta.resolveName) resolveName(meta, self);
+  const call = startCall(sink, meta, args, parentCtx, settings);
+  if (call === undefined) return fn.apply(self, args);
+  onCall?.(call);
+  return runInContext({ ...parentCtx, call }, runBody, fn, self, args, sink, meta, call, settings);
+}
+
+function sampled(rate: number): boolean {
+  return rate >= 1 || (rate > 0 && Math.random() < rate);
+}
+
+function applyFn(fn: AnyFunction, self: unknown, args: unknown[]): unknown {
+  return fn.apply(self, args);
+}
+
+/** Completes a decorated method's op name (`Class.method`) from `this`, once. */
+function resolveName(meta: OpMeta, self: unknown): void {
+  const resolve = meta.resolveName;
+  meta.resolveName = undefined;
+  try {
+    if (resolve) meta.name = resolve(self);
+  } catch (err) {
+    diag.debug(`could not read the class name of op "${meta.name}": ${safeMessage(err)}`);
+  }
+}
+
+/** Creates the call and queues its start event; `undefined` if anything in tracing failed. */
+function startCall(sink: CallSink, meta: OpMeta, args: unknown[], ctx: TraceContext | undefined, settings: TraceSettings): Call | undefined {
+  try {
+    const call = new Call({
+      projectId: sink.projectId,
+      opName: meta.name,
+      inputs: captureInputs(meta, args, settings),
+      attributes: captureAttributes(meta, ctx?.attributes, settings),
+      parent: ctx?.call,
+      displayName: captureDisplayName(meta, args),
+      userId: sink.userId,
+      context: ctx,
+    });
+    sink.start(call.startEvent());
+    return call;
+  } catch (err) {
+    diag.warn(`could not start a call of op "${meta.name}": ${safeMessage(err)}`);
+    return undefined;
+  }
+}
+
+/** Runs the body inside the call's context; ends the call now (value, throw) or later (thenable, stream). */
+function runBody(fn: AnyFunction, self: unknown, args: unknown[], sink: CallSink, meta: OpMeta, call: Call, settings: TraceSettings): unknown {
+  let result: unknown;
+  try {
+    result = fn.apply(self, args);
+  } catch (err) {
+    endCall(sink, meta, call, settings, 'error', undefined, err);
+    throw err;
+  }
+  if (result !== null && (typeof result === 'object' || typeof result === 'function')) {
+    const then = thenOf(result);
+    if (then) return watchThenable(result, then, new CallHandle(sink, meta, call, settings, activeContext()));
+    const kind = streamKind(result);
+    if (kind) return wrapStream(kind, result, new CallHandle(sink, meta, call, settings, activeContext()));
+  }
+  endCall(sink, meta, call, settings, 'success', result, undefined);
+  return result;
+}
