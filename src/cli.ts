@@ -14,6 +14,8 @@ interface ServeOptions {
   port: number;
   host: string;
   db: string;
+  /** Each `--api-key` value, in order; undefined when none was given (then `WEFT_SERVER_API_KEYS` applies). */
+  apiKey?: string[];
 }
 
 function parsePort(value: string): number {
@@ -38,12 +40,12 @@ async function serve(opts: ServeOptions): Promise<void> {
   const dbPath = opts.db === ':memory:' ? opts.db : path.resolve(opts.db);
   let server: RunningServer;
   try {
-    server = await startServer({ port: opts.port, host: opts.host, dbPath, log: (line) => console.error(line) });
+    server = await startServer({ port: opts.port, host: opts.host, dbPath, apiKeys: opts.apiKey, log: (line) => console.error(line) });
   } catch (err) {
     console.error(`weft serve: ${describeStartError(err, opts)}`);
     process.exit(1);
   }
-  console.log(`weft server listening on ${server.url} (db: ${dbPath})`);
+  console.log(`weft server listening on ${server.url} (db: ${dbPath}; ${server.access})`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -73,6 +75,13 @@ function buildProgram(): Command {
     .option('-p, --port <port>', 'TCP port to listen on; 0 picks a free port', parsePort, DEFAULT_PORT)
     .option('--host <host>', 'address to bind (loopback by default)', DEFAULT_HOST)
     .option('--db <path>', "SQLite database file, created if missing (':memory:' for a throwaway one)", 'weft.db')
+    .option(
+      '--api-key <key>',
+      'API key clients must send (Basic api:<key>; Bearer on /v1/preview/*); repeatable or comma separated; ' +
+        '"key=entity/project,entity/project2" limits a key to those projects. Default: $WEFT_SERVER_API_KEYS; ' +
+        'with no keys only loopback clients are served',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .action((opts: ServeOptions) => serve(opts));
   return program;
 }

@@ -5,6 +5,8 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { parseApiKeys } from './api-keys.js';
+import { authMiddleware } from './auth.js';
 import { errorHandler, notFound } from './http-error.js';
 import { callRoutes } from './routes/calls.js';
 import { notImplementedRoutes } from './routes/not-implemented.js';
@@ -24,6 +26,11 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Receives one line per unexpected error. @defaultValue writes to stderr */
   log?: (line: string) => void;
+  /**
+   * API keys, each string `key` (all projects) or `key=entity/project,entity/project2` (comma-separated lists
+   * allowed; see `parseApiKeys`). Empty: only loopback clients are served. @defaultValue `[]`
+   */
+  apiKeys?: readonly string[];
 }
 
 /**
@@ -34,7 +41,7 @@ export interface AppOptions {
  *
  * @param options - store, body limit and logger.
  * @returns the app; serve it with `@hono/node-server` or call `app.request()` in tests.
- * @throws TypeError when `maxBodyBytes` is not a positive integer.
+ * @throws TypeError when `maxBodyBytes` is not a positive integer or an `apiKeys` item is malformed.
  * @see service interface spec (spec/service-interface.md), "Endpoints"
  */
 export function createApp(options: AppOptions): Hono {
@@ -42,6 +49,7 @@ export function createApp(options: AppOptions): Hono {
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) {
     throw new TypeError(`maxBodyBytes must be a positive integer, got ${String(maxBodyBytes)} (${typeof maxBodyBytes})`);
   }
+  const apiKeys = parseApiKeys(options.apiKeys ?? []);
   const app = new Hono();
   app.use(
     methodNotAllowed({
@@ -55,6 +63,7 @@ export function createApp(options: AppOptions): Hono {
       onError: (c) => c.json({ detail: `request body is larger than the limit of ${maxBodyBytes} bytes (maxBodyBytes)` }, 413),
     }),
   );
+  app.use(authMiddleware(apiKeys));
   app.route('/', callRoutes(store, log));
   app.route('/', tableRoutes(store));
   app.route('/', trajectoryRoutes(store));

@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp, DEFAULT_MAX_BODY_BYTES } from './app.js';
 import { openStore, type Store } from './store.js';
+import { parseApiKeys } from './api-keys.js';
+import { describeAccess } from './auth.js';
 import type { PriceTable } from './prices.js';
 
 export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './app.js';
@@ -18,6 +20,7 @@ export type { StartInput, EndInput } from './call-writes.js';
 export { HttpError, type DetailItem } from './http-error.js';
 export { QueryError } from './fields.js';
 export { MIGRATIONS, type Migration } from './migrations.js';
+export { parseApiKeys, type ApiKey } from './api-keys.js';
 
 /** Default TCP port of `weft serve` and of the SDK's default base URL. */
 export const DEFAULT_PORT = 6345;
@@ -37,6 +40,13 @@ export interface StartServerOptions {
   /** Receives log lines (unexpected errors). @defaultValue writes to stderr */
   log?: (line: string) => void;
   /**
+   * API keys, each `key` (all projects) or `key=entity/project,entity/project2`; comma-separated lists allowed.
+   * With keys, clients must send Basic `api:<key>` (Bearer `<key>` on `/v1/preview/*`); without, only loopback
+   * clients are served. Env: `WEFT_SERVER_API_KEYS` (comma separated), read when this option is absent.
+   * @defaultValue none (loopback clients only)
+   */
+  apiKeys?: readonly string[];
+  /**
    * Model prices for stream_query `include_costs`, USD per 1M tokens, merged over `DEFAULT_PRICES`.
    * @defaultValue `DEFAULT_PRICES`
    */
@@ -53,6 +63,8 @@ export interface RunningServer {
   port: number;
   /** The store behind the server (for tests and tools). */
   store: Store;
+  /** How clients are admitted, for a start log line (e.g. `no API keys set: loopback clients only`); never the keys. */
+  access: string;
   /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -67,7 +79,8 @@ function hostForUrl(host: string): string {
  * @param options - port, host, database path, body limit and logger; see {@link StartServerOptions}.
  * @returns once listening: the URL, port, store and a `close()`.
  * @throws the listen error (e.g. `code: 'EADDRINUSE'` when the port is busy; the store is closed again),
- *   or the SQLite error when the database cannot be opened or migrated.
+ *   or the SQLite error when the database cannot be opened or migrated, or a TypeError for a malformed
+ *   `apiKeys` item (before anything is opened).
  * @see service interface spec (spec/service-interface.md), "Endpoints"
  * @example
  * ```ts
@@ -78,8 +91,10 @@ function hostForUrl(host: string): string {
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const { port = DEFAULT_PORT, host = DEFAULT_HOST, dbPath = 'weft.db' } = options;
+  const apiKeys = options.apiKeys ?? (process.env.WEFT_SERVER_API_KEYS ?? '').split(',');
+  const access = describeAccess(parseApiKeys(apiKeys));
   const store = openStore(dbPath, { prices: options.prices, users: options.users });
-  const app = createApp({ store, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, log: options.log });
+  const app = createApp({ store, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, log: options.log, apiKeys });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -105,5 +120,5 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     return closing;
   };
-  return { url: `http://${hostForUrl(host)}:${bound}`, port: bound, store, close };
+  return { url: `http://${hostForUrl(host)}:${bound}`, port: bound, store, access, close };
 }

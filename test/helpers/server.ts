@@ -9,11 +9,12 @@ import { type RunningServer, type StartServerOptions, startServer } from '../../
  * Starts a server on `127.0.0.1`, port 0 (a free one), with an in-memory database. Close it with
  * `await server.close()` (e.g. in `afterAll`/`afterEach`).
  *
- * @param opts - overrides; `port`, `host` and `dbPath` default to `0`, `127.0.0.1` and `:memory:`.
+ * @param opts - overrides; `port`, `host` and `dbPath` default to `0`, `127.0.0.1` and `:memory:`; `apiKeys`
+ *   to none (loopback clients only, whatever `WEFT_SERVER_API_KEYS` says).
  * @returns the running server; its `url` has no trailing slash.
  */
 export function startTestServer(opts: StartServerOptions = {}): Promise<RunningServer> {
-  return startServer({ port: 0, host: '127.0.0.1', dbPath: ':memory:', log: () => {}, ...opts });
+  return startServer({ port: 0, host: '127.0.0.1', dbPath: ':memory:', log: () => {}, apiKeys: [], ...opts });
 }
 
 /**
