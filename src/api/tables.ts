@@ -18,10 +18,10 @@ export class TablesResource extends APIResource {
    * @example
    * const { digest, row_digests } = await client.tables.create({ project_id: 'acme/demo', rows: [{ q: 'hi', score: 1 }] });
    * @returns `{digest, row_digests}`, one row digest per row, in order.
-   * @throws {RequestValidationError} when `body` is invalid (e.g. a row that is not JSON), before sending.
+   * @throws {RequestValidationError} (as a rejection) when `body` is invalid (e.g. a row that is not JSON), before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
    */
-  create(body: TableCreateReq, opts?: RequestOptions): Promise<TableCreateRes> {
+  async create(body: TableCreateReq, opts?: RequestOptions): Promise<TableCreateRes> {
     const req = checkRequest(TableCreateReq, body, 'table create request');
     return this.transport.post('/table/create', req, TableCreateRes, opts);
   }
@@ -33,12 +33,12 @@ export class TablesResource extends APIResource {
    * @example
    * const { rows } = await client.tables.query({ project_id: 'acme/demo', digest, sort_by: [{ field: 'score', order: 'desc' }], limit: 10 });
    * @returns `{rows: [{digest, val, original_index}]}`; `original_index` is the row's 0-based position in the table.
-   * @throws {RequestValidationError} when `body` is invalid, before sending.
+   * @throws {RequestValidationError} (as a rejection) when `body` is invalid, before sending.
    * @throws {NotFoundError} when the project holds no table with that digest (local server).
    * @throws {APIError} (or another subclass) when the server answers another error.
    * @see ../shared/spec/service-interface.md, endpoint 8 "Query a table"
    */
-  query(body: TableQueryReq, opts?: RequestOptions): Promise<TableQueryRes> {
+  async query(body: TableQueryReq, opts?: RequestOptions): Promise<TableQueryRes> {
     const req = checkRequest(TableQueryReq, body, 'table query');
     return this.transport.post('/table/query', req, TableQueryRes, opts);
   }

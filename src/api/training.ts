@@ -23,12 +23,12 @@ export class TrajectoriesResource extends APIResource {
    * const res = await client.trajectories.log(modelId, { split: 'train', trajectory_groups: [{ trajectories: [{ reward: 1, messages_and_choices: [] }] }] });
    * console.log(res.metrics.train.reward_mean);
    * @param modelId - the model (path parameter; percent-encoded).
-   * @throws {RequestValidationError} when `body` is invalid (a split other than train/val/test, no groups,
+   * @throws {RequestValidationError} (as a rejection) when `body` is invalid (a split other than train/val/test, no groups,
    *   an empty group, a trajectory without a numeric `reward`) or `modelId` is empty, before sending.
    * @throws {APIError} (or a subclass, e.g. `AuthenticationError`) when the server answers an error.
    * @see ../shared/spec/service-interface.md, endpoint 1 "Log trajectories"
    */
-  log(modelId: string, body: TrajectoryLogReq, opts?: RequestOptions): Promise<TrajectoryLogRes> {
+  async log(modelId: string, body: TrajectoryLogReq, opts?: RequestOptions): Promise<TrajectoryLogRes> {
     const url = path`/v1/preview/models/${modelId}/log`;
     const req = checkRequest(TrajectoryLogReq, body, 'trajectory log');
     return this.transport.post(url, req, TrajectoryLogRes, opts);
@@ -42,12 +42,12 @@ export class TrainingJobsResource extends APIResource {
    * @example
    * const job = await client.trainingJobs.create({ model_id: modelId, trajectory_groups, experimental_config: { learning_rate: 1e-5 } });
    * @returns `{id}` (UUID), plus `model_id`, `status` and `created_at` from the local server.
-   * @throws {RequestValidationError} when `body` is invalid (`model_id` not a UUID, no groups, a config value
+   * @throws {RequestValidationError} (as a rejection) when `body` is invalid (`model_id` not a UUID, no groups, a config value
    *   out of its documented range, an unknown config key), before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
    * @see ../shared/spec/service-interface.md, endpoint 4 "Create training job"
    */
-  create(body: TrainingJobCreateReq, opts?: RequestOptions): Promise<TrainingJobCreateRes> {
+  async create(body: TrainingJobCreateReq, opts?: RequestOptions): Promise<TrainingJobCreateRes> {
     const req = checkRequest(TrainingJobCreateReq, body, 'training job');
     return this.transport.post('/v1/preview/training-jobs', req, TrainingJobCreateRes, opts);
   }
