@@ -1,8 +1,8 @@
 // Tables on the real server through the typed client: digests, row_digests filter, paging, dotted sort, original_index.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, NotFoundError } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
+import { sha } from '../helpers/digest.js';
 import { uniqueProject } from '../helpers/calls.js';
 import { post } from './fixtures.js';
 
@@ -14,10 +14,6 @@ beforeAll(() => {
 afterAll(async () => {
   await client.close();
 });
-
-/** Independent digest: sha256 of a JSON text, base64url, `-`→`X`, `_`→`Y`, no `=`. */
-const sha = (text: string): string =>
-  createHash('sha256').update(text).digest('base64').replace(/\+/g, 'X').replace(/\//g, 'Y').replace(/=+$/, '');
 
 // Rows written with keys already sorted, so their canonical JSON is plain JSON.stringify.
 const ROWS = [
