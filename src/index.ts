@@ -13,6 +13,7 @@ export { getCurrentCall, requireCurrentCall, type CurrentCall } from './instrume
 export { withAttributes, withThread, withRun, setRunStep, type ThreadOptions, type RunOptions } from './instrument/helpers.js';
 export { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
 export type { ExportReport } from './instrument/runtime.js';
+export { getExportStats, type ExportStats, type DropReason } from './export/stats.js';
 export { serialize, type SerializeLimits, type SerializeOptions } from './instrument/serialize.js';
 export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 export { Client } from './api/client.js';

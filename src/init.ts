@@ -22,7 +22,8 @@ import { resolveSettings, type InitOptions } from './settings.js';
  */
 export function init(options: InitOptions = {}): Client {
   const settings = resolveSettings(options);
-  const clientOptions = { baseUrl: settings.baseUrl, apiKey: settings.apiKey, maxRetries: settings.maxRetries };
+  // Export requests carry their own retry policy (maxRetries, retry*Ms); the returned client keeps the Client defaults.
+  const clientOptions = { baseUrl: settings.baseUrl, apiKey: settings.apiKey };
   const previous = getSink();
   const { sampleRate, redactKeys, mask, maxStreamChunks } = settings;
   setTraceSettings({ sampleRate, serialize: serializeConfig({ redactKeys }), mask, maxStreamChunks });
@@ -38,7 +39,7 @@ export function init(options: InitOptions = {}): Client {
   if (previous && !predecessor) void previous.shutdown().catch(() => undefined);
   const exporter = new CallExporter(new Client(clientOptions), settings.project, settings.userId, settings, predecessor);
   setSink(exporter);
-  flushOnExit(exporter, settings.exitTimeoutMs);
+  flushOnExit(exporter, settings.exitTimeoutMs, settings.handleSignals);
   return new Client(clientOptions);
 }
 
@@ -48,12 +49,14 @@ export interface FlushOptions {
   timeoutMs?: number;
 }
 
-const EMPTY: ExportReport = { sent: 0, dropped: 0, pending: 0 };
+const EMPTY: ExportReport = { sent: 0, dropped: 0, spooled: 0, pending: 0 };
 
 /**
- * Sends every queued event and resolves once the server acknowledged them (or gave up on them).
- * Also happens on its own in the background and when the event loop empties. Never rejects.
- * @returns `{sent, dropped, pending}` counted in events since `init()`.
+ * Sends every queued event and resolves once the server acknowledged them (or gave up on them, or
+ * they went to the disk spool); with a spool, also writes it to disk and replays it if the server
+ * answers. Also happens on its own in the background and when the event loop empties. Never rejects.
+ * @returns `{sent, dropped, spooled, pending}` in events: `sent` and `dropped` since `init()`,
+ * `spooled` (on disk, not yet replayed) and `pending` (in memory, only after `timeoutMs`) now.
  */
 export async function flush(options: FlushOptions = {}): Promise<ExportReport> {
   const sink = getSink();
@@ -61,8 +64,9 @@ export async function flush(options: FlushOptions = {}): Promise<ExportReport> {
 }
 
 /**
- * Flushes, then stops recording: later calls run untraced (no warning). Never rejects.
- * @returns `{sent, dropped, pending}` counted in events since `init()`.
+ * Flushes, then stops recording: later calls run untraced and are not queued (no warning), and the
+ * spool's open segment is closed. Never rejects.
+ * @returns `{sent, dropped, spooled, pending}`, as {@link flush}.
  * @example
  * await shutdown({ timeoutMs: 5000 }); // e.g. at the end of a serverless handler
  */

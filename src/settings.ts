@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ConfigError } from './api/errors.js';
 import { DEFAULT_BASE_URL } from './api/client-options.js';
 import { DEFAULT_BATCHER_OPTIONS } from './export/batcher-options.js';
+import { DEFAULT_EXPORT_OPTIONS } from './export/export-options.js';
 import { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
 import { DEFAULT_MAX_STREAM_CHUNKS } from './instrument/trace-settings.js';
 
@@ -35,8 +36,52 @@ export interface InitOptions {
    * Env: `WEFT_EXIT_TIMEOUT_MS`. @defaultValue 10000
    */
   exitTimeoutMs?: number;
-  /** HTTP retries per export request after connection errors, 408, 409, 429, 5xx (min 0). @defaultValue 4 */
+  /**
+   * HTTP retries per export request after connection errors, 408, 409, 429, 5xx (min 0); `retryBudgetMs`
+   * usually ends retrying first. @defaultValue 20
+   */
   maxRetries?: number;
+  /**
+   * A batch is also cut before its body would exceed this many bytes (min 1024); one event larger than
+   * that has its inputs, output and attributes replaced by `{_weft_truncated: {original_bytes, limit_bytes}}`.
+   * Env: `WEFT_MAX_BATCH_BYTES`. @defaultValue 4194304 (4 MiB)
+   */
+  maxBatchBytes?: number;
+  /** Serialized bytes of events held in memory before new ones are spooled or dropped (min 1024). @defaultValue 67108864 (64 MiB) */
+  maxQueueBytes?: number;
+  /** Backoff ceiling of an export request's first retry, in ms (min 0); doubles per retry, full jitter. @defaultValue 500 */
+  retryInitialDelayMs?: number;
+  /** Largest backoff ceiling, in ms (min 0); a `Retry-After` of up to 60 s wins over it. @defaultValue 8000 */
+  retryMaxDelayMs?: number;
+  /**
+   * Time an export batch may spend on retries, in ms (min 0); then it goes to the spool, or is dropped
+   * as `unreachable` without one. Env: `WEFT_RETRY_BUDGET_MS`. @defaultValue 30000
+   */
+  retryBudgetMs?: number;
+  /**
+   * Directory of the disk spool: events that memory cannot hold, or that stay unsent past the retry
+   * budget, are appended there and replayed in order once the server answers, also by the next process
+   * using the same directory. Env: `WEFT_SPOOL_DIR`. @defaultValue none (no spool: such events are dropped)
+   */
+  spoolDir?: string;
+  /** Size cap of the spool directory, in bytes (min 1024). Env: `WEFT_SPOOL_MAX_BYTES`. @defaultValue 268435456 (256 MiB) */
+  spoolMaxBytes?: number;
+  /**
+   * On SIGTERM and SIGINT, flush (within `exitTimeoutMs`), then let the signal do what it would have
+   * done: re-raised when the program has no listener of its own for it. Env: `WEFT_HANDLE_SIGNALS`. @defaultValue false
+   */
+  handleSignals?: boolean;
+  /**
+   * `'immediate'` also sends a trace's events as soon as its root call ends (serverless); `'batch'` waits
+   * for a full batch or `flushIntervalMs`. Env: `WEFT_FLUSH_MODE`. @defaultValue 'batch'
+   */
+  flushMode?: 'batch' | 'immediate';
+  /**
+   * Receives the flush promise each time a root call ends, e.g. `waitUntil` of Vercel
+   * (`import { waitUntil } from '@vercel/functions'`) or Cloudflare (`ctx.waitUntil.bind(ctx)`), so the
+   * platform keeps the function alive until its events are sent. The promise never rejects. @defaultValue none
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
   /**
    * Fraction of traces recorded, 0..1, decided once per trace at its root call (children follow the
    * root; a trace left out records nothing at any depth). Env: `WEFT_SAMPLE_RATE`. @defaultValue 1
@@ -87,6 +132,18 @@ const SettingsSchema = z.object({
     error: (i) => `expected a function, got ${describe(i.input)}`,
   }).optional(),
   maxStreamChunks: int(0),
+  maxBatchBytes: int(1024),
+  maxQueueBytes: int(1024),
+  retryInitialDelayMs: int(0),
+  retryMaxDelayMs: int(0),
+  retryBudgetMs: int(0),
+  spoolDir: z.string().min(1, 'must not be empty').optional(),
+  spoolMaxBytes: int(1024),
+  handleSignals: z.boolean({ error: (i) => `expected a boolean, got ${describe(i.input)}` }),
+  flushMode: z.enum(['batch', 'immediate'], { error: (i) => `expected "batch" or "immediate", got ${describe(i.input)}` }),
+  waitUntil: z.custom<(promise: Promise<unknown>) => void>((v) => v === undefined || typeof v === 'function', {
+    error: (i) => `expected a function, got ${describe(i.input)}`,
+  }).optional(),
 });
 
 /** Fully resolved settings. */
@@ -108,12 +165,22 @@ export function resolveSettings(options: InitOptions = {}, env: NodeJS.ProcessEn
     flushIntervalMs: options.flushIntervalMs ?? envNum(env.WEFT_FLUSH_INTERVAL_MS) ?? DEFAULT_BATCHER_OPTIONS.flushIntervalMs,
     maxConcurrentRequests: options.maxConcurrentRequests ?? DEFAULT_BATCHER_OPTIONS.maxConcurrentRequests,
     maxQueueItems: options.maxQueueItems ?? DEFAULT_BATCHER_OPTIONS.maxQueueItems,
-    maxRetries: options.maxRetries ?? 4,
+    maxRetries: options.maxRetries ?? DEFAULT_EXPORT_OPTIONS.maxRetries,
     exitTimeoutMs: options.exitTimeoutMs ?? envNum(env.WEFT_EXIT_TIMEOUT_MS) ?? 10_000,
     sampleRate: options.sampleRate ?? envNum(env.WEFT_SAMPLE_RATE) ?? 1,
     redactKeys: options.redactKeys ?? envList(env.WEFT_REDACT_KEYS) ?? [...DEFAULT_REDACT_KEYS],
     mask: options.mask,
     maxStreamChunks: options.maxStreamChunks ?? envNum(env.WEFT_MAX_STREAM_CHUNKS) ?? DEFAULT_MAX_STREAM_CHUNKS,
+    maxBatchBytes: options.maxBatchBytes ?? envNum(env.WEFT_MAX_BATCH_BYTES) ?? DEFAULT_BATCHER_OPTIONS.maxBatchBytes,
+    maxQueueBytes: options.maxQueueBytes ?? DEFAULT_BATCHER_OPTIONS.maxQueueBytes,
+    retryInitialDelayMs: options.retryInitialDelayMs ?? DEFAULT_EXPORT_OPTIONS.retryInitialDelayMs,
+    retryMaxDelayMs: options.retryMaxDelayMs ?? DEFAULT_EXPORT_OPTIONS.retryMaxDelayMs,
+    retryBudgetMs: options.retryBudgetMs ?? envNum(env.WEFT_RETRY_BUDGET_MS) ?? DEFAULT_EXPORT_OPTIONS.retryBudgetMs,
+    spoolDir: options.spoolDir ?? (env.WEFT_SPOOL_DIR || undefined),
+    spoolMaxBytes: options.spoolMaxBytes ?? envNum(env.WEFT_SPOOL_MAX_BYTES) ?? DEFAULT_EXPORT_OPTIONS.spoolMaxBytes,
+    handleSignals: options.handleSignals ?? envBool(env.WEFT_HANDLE_SIGNALS) ?? false,
+    flushMode: options.flushMode ?? (env.WEFT_FLUSH_MODE || DEFAULT_EXPORT_OPTIONS.flushMode),
+    waitUntil: options.waitUntil,
   };
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) {

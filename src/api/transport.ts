@@ -13,7 +13,7 @@ import {
   RequestValidationError,
   type ErrorHeaders,
 } from './errors.js';
-import { isRetryableStatus, retryDelayMs, serverSaysRetry } from './retry.js';
+import { DEFAULT_RETRY_POLICY, isRetryableStatus, retryDelayMs, serverSaysRetry, type RetryPolicy } from './retry.js';
 import { issuesToDetail } from '../schema/validate.js';
 import { safeMessage } from '../internal/safe-message.js';
 
@@ -35,6 +35,23 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /**
+   * Backoff base and cap, and total retry time budget, in ms.
+   * @defaultValue `{ initialDelayMs: 500, maxDelayMs: 8000, budgetMs: Infinity }`
+   */
+  retry?: Partial<RetryPolicy>;
+  /** Called before each retry's wait (e.g. to count retries); must not throw (errors are ignored). */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** What {@link RequestOptions.onRetry} is told before a retry. */
+export interface RetryInfo {
+  /** 1-based number of the retry about to be made. */
+  attempt: number;
+  /** Wait before it, in ms. */
+  delayMs: number;
+  /** Why the previous attempt failed. */
+  error: APIError;
 }
 
 /** Validates `body` with `schema` before sending; throws {@link RequestValidationError} on failure. */
@@ -64,7 +81,12 @@ export class Transport {
 
   /** POSTs `body` as JSON and parses the JSON answer with `schema` (unknown fields tolerated). */
   async post<S extends z.ZodType>(path: string, body: unknown, schema: S, opts: RequestOptions = {}): Promise<z.output<S>> {
-    const { res, value: text } = await this.send(path, body, 'application/json', opts, (r) => r.body.text());
+    return this.postJson(path, JSON.stringify(body), schema, opts);
+  }
+
+  /** POSTs an already serialized JSON body (sent as is, not validated) and parses the answer like {@link post}. */
+  async postJson<S extends z.ZodType>(path: string, payload: string, schema: S, opts: RequestOptions = {}): Promise<z.output<S>> {
+    const { res, value: text } = await this.send(path, payload, 'application/json', opts, (r) => r.body.text());
     const json = parseJson(text);
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -75,7 +97,7 @@ export class Transport {
 
   /** POSTs `body` and returns the open response body for incremental reading (e.g. JSONL). */
   async stream(path: string, body: unknown, accept: string, opts: RequestOptions = {}): Promise<Readable> {
-    const { value } = await this.send(path, body, accept, opts, async (r) => r.body as unknown as Readable);
+    const { value } = await this.send(path, JSON.stringify(body), accept, opts, async (r) => r.body as unknown as Readable);
     return value;
   }
 
@@ -84,16 +106,23 @@ export class Transport {
     await this.dispatcher.close();
   }
 
-  /** Sends with retries; `consume` reads the 2xx answer inside the attempt, so its failures are retried too. */
-  private async send<T>(path: string, body: unknown, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Ok<T>> {
+  /**
+   * Sends with retries until `maxRetries` or the retry budget is spent; `consume` reads the 2xx
+   * answer inside the attempt, so its failures are retried too.
+   */
+  private async send<T>(path: string, payload: string, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Ok<T>> {
     if (opts.signal?.aborted) throw new APIUserAbortError();
-    const payload = JSON.stringify(body);
     const maxRetries = opts.maxRetries ?? this.options.maxRetries;
+    const policy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
+    const startedAt = Date.now();
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.attempt(path, payload, accept, opts, consume);
       if (outcome.kind === 'ok') return outcome;
       if (attempt >= maxRetries || !outcome.retryable || opts.signal?.aborted) throw outcome.error;
-      await sleep(retryDelayMs(attempt + 1, outcome.headers), opts.signal);
+      const delayMs = retryDelayMs(attempt + 1, outcome.headers, policy);
+      if (Date.now() + delayMs - startedAt > policy.budgetMs) throw outcome.error;
+      notify(opts.onRetry, { attempt: attempt + 1, delayMs, error: outcome.error });
+      await sleep(delayMs, opts.signal);
     }
   }
 
@@ -135,6 +164,14 @@ export function connectionError(err: unknown, signal: AbortSignal | undefined): 
   }
   const code = (err as { code?: string } | null)?.code;
   return new APIConnectionError(`Connection error${code ? ` (${code})` : ''}: ${safeMessage(err)}`, { cause: err });
+}
+
+function notify(onRetry: RequestOptions['onRetry'], info: RetryInfo): void {
+  try {
+    onRetry?.(info);
+  } catch {
+    // a counting hook must not change the request's outcome
+  }
 }
 
 function parseJson(text: string): unknown {

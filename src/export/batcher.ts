@@ -1,35 +1,56 @@
 /**
- * The export batcher: buffers call events, cuts batches by count or time, and sends them through a p-queue.
+ * The export batcher: holds serialized events in memory within caps, cuts batches by count, bytes or time, and sends them through a p-queue.
  * @module
  */
 import PQueue from 'p-queue';
-import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
-import type { UpsertBatchItem } from '../schema/calls.js';
-import type { ExportReport } from '../instrument/runtime.js';
 import type { BatcherOptions } from './batcher-options.js';
+import { raceTimeout } from './race-timeout.js';
+import { countDrop, stats } from './stats.js';
+
+/** One event, serialized once: `json` is sent (or spooled) as is; `bytes` is its UTF-8 length. */
+export interface Entry {
+  readonly json: string;
+  readonly bytes: number;
+}
+
+/** What became of a batch's events (those neither sent nor dropped were spooled by the sender). */
+export interface Delivery {
+  sent: number;
+  dropped: number;
+}
 
 /**
- * Sends one batch. Resolves with the number of its events that were refused as invalid (and so not
- * stored); rejects when the batch was not delivered at all. `signal` aborts the request.
+ * Sends one batch and says what became of its events. Should not reject; a rejection counts the
+ * batch as dropped (`abandoned`). `signal` aborts the request (exit deadline).
  */
-export type SendBatch = (items: UpsertBatchItem[], signal: AbortSignal) => Promise<number>;
+export type SendBatch = (batch: Entry[], signal: AbortSignal) => Promise<Delivery>;
 
-/** What `flush()` and `shutdown()` report, in events (the same shape as `ExportReport`). */
-export type FlushReport = ExportReport;
+/** What the batcher reports, in events: sent and dropped so far, pending now. */
+export interface BatcherReport extends Delivery {
+  pending: number;
+}
 
-/** Buffers events and sends them in batches in the background. Never throws into its callers. */
+/** Bytes a request body adds around its events (`{"batch":[` ... `]}`); each event adds a comma. */
+export const BODY_OVERHEAD_BYTES = 16;
+
+/** Share of the memory caps kept for events admitted with `reserved` (end events of started calls). */
+const RESERVED_SHARE = 0.1;
+
+/**
+ * Holds events in memory and sends them in batches in the background. Generic over what an event
+ * is: the sender decides the endpoint and the body around the serialized events.
+ */
 export class Batcher {
-  private buffer: UpsertBatchItem[] = [];
+  private buffer: Entry[] = [];
+  private bufferBytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly queue: PQueue;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   private pending = 0;
-  private sent = 0;
-  private dropped = 0;
-  private closed = false;
-  private lastWarnAt = 0;
+  private pendingBytes = 0;
+  private readonly tally: Delivery = { sent: 0, dropped: 0 };
 
   constructor(private readonly send: SendBatch, private readonly options: BatcherOptions) {
     this.queue = new PQueue({ concurrency: options.maxConcurrentRequests });
@@ -40,53 +61,71 @@ export class Batcher {
     return this.pending;
   }
 
-  /** Queues one event; drops it (counted, with a warning) when shut down or over `maxQueueItems`. */
-  enqueue(item: UpsertBatchItem): void {
-    if (this.closed || this.pending >= this.options.maxQueueItems) {
-      this.drop(1, this.closed ? 'weft was shut down' : `the queue is full (${this.options.maxQueueItems} events)`);
-      return;
-    }
-    this.buffer.push(item);
+  /**
+   * Takes one event into memory unless that would pass `maxQueueItems` or `maxQueueBytes`; events
+   * not `reserved` may use only the first 90% of each cap. Never throws.
+   * @returns `false` when the event was not taken (the caller spools or drops it).
+   */
+  offer(entry: Entry, reserved: boolean): boolean {
+    const share = reserved ? 1 : 1 - RESERVED_SHARE;
+    if (this.pending + 1 > this.options.maxQueueItems * share) return false;
+    if (this.pendingBytes + entry.bytes > this.options.maxQueueBytes * share) return false;
+    const framed = entry.bytes + 1;
+    if (this.buffer.length > 0 && this.bufferBytes + framed > this.options.maxBatchBytes - BODY_OVERHEAD_BYTES) this.sendNow();
+    this.buffer.push(entry);
+    this.bufferBytes += framed;
     this.pending++;
-    if (this.buffer.length >= this.options.maxBatchItems) this.cut();
+    this.pendingBytes += entry.bytes;
+    stats.queueItems++;
+    stats.queueBytes += entry.bytes;
+    if (this.buffer.length >= this.options.maxBatchItems) this.sendNow();
     else if (this.timer === undefined) {
-      this.timer = setTimeout(() => this.cut(), this.options.flushIntervalMs);
+      this.timer = setTimeout(() => this.sendNow(), this.options.flushIntervalMs);
       this.timer.unref();
     }
+    return true;
+  }
+
+  /** Adds outcomes decided outside a delivery (e.g. events dropped instead of queued, or replayed) to the report. */
+  count(outcome: Partial<Delivery>): void {
+    this.tally.sent += outcome.sent ?? 0;
+    this.tally.dropped += outcome.dropped ?? 0;
+  }
+
+  /** Runs `task` in the request queue, so it counts against `maxConcurrentRequests`. */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    return this.queue.add(task);
   }
 
   /**
-   * Sends everything buffered and resolves once every event queued before the call is acknowledged
-   * or given up on (events queued meanwhile are not waited for), or after `timeoutMs` (then
-   * `pending` in the report is non-zero).
+   * Sends everything buffered and resolves once every event queued before the call is delivered,
+   * spooled or given up on (events queued meanwhile are not waited for), or after `timeoutMs`
+   * (then `pending` in the report is non-zero).
    */
-  async flush(timeoutMs?: number): Promise<FlushReport> {
-    this.cut();
-    const waiting = Promise.all([...this.inFlight]).then(() => undefined);
-    if (timeoutMs === undefined) await waiting;
-    else await raceTimeout(waiting, timeoutMs);
+  async flush(timeoutMs?: number): Promise<BatcherReport> {
+    this.sendNow();
+    await raceTimeout(Promise.all([...this.inFlight]), timeoutMs);
     return this.report();
   }
 
-  /** Flushes, then refuses new events. */
-  async shutdown(timeoutMs?: number): Promise<FlushReport> {
-    const report = await this.flush(timeoutMs);
-    this.closed = true;
-    return report;
-  }
-
-  /** Aborts the requests in flight and gives up on every pending event (counted as dropped). */
+  /** Aborts the requests in flight and gives up on every pending event (the sender spools or drops them). */
   abandon(): void {
-    this.cut();
+    this.sendNow();
     this.abort.abort();
   }
 
-  /** Counters so far. */
-  report(): FlushReport {
-    return { sent: this.sent, dropped: this.dropped, pending: this.pending };
+  /** Aborted by {@link abandon}. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
   }
 
-  private cut(): void {
+  /** Counters so far. */
+  report(): BatcherReport {
+    return { ...this.tally, pending: this.pending };
+  }
+
+  /** Cuts the buffer into a batch and queues it for sending now. */
+  sendNow(): void {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -94,41 +133,24 @@ export class Batcher {
     if (this.buffer.length === 0) return;
     const batch = this.buffer;
     this.buffer = [];
+    this.bufferBytes = 0;
     const delivery = this.queue.add(() => this.deliver(batch));
     this.inFlight.add(delivery);
     void delivery.finally(() => this.inFlight.delete(delivery));
   }
 
-  private async deliver(batch: UpsertBatchItem[]): Promise<void> {
+  private async deliver(batch: Entry[]): Promise<void> {
     try {
-      if (this.abort.signal.aborted) throw new Error('abandoned');
-      const refused = await this.send(batch, this.abort.signal);
-      this.sent += batch.length - refused;
-      if (refused > 0) this.drop(refused, 'the events were invalid');
+      this.count(await this.send(batch, this.abort.signal));
     } catch (err) {
-      this.drop(batch.length, `sending failed: ${safeMessage(err)}`);
+      this.count({ dropped: batch.length });
+      countDrop('abandoned', batch.length, `sending failed: ${safeMessage(err)}`);
     } finally {
+      const bytes = batch.reduce((n, e) => n + e.bytes, 0);
       this.pending -= batch.length;
+      this.pendingBytes -= bytes;
+      stats.queueItems -= batch.length;
+      stats.queueBytes -= bytes;
     }
   }
-
-  /** Counts dropped events; warns at most once per 10 s so a full queue cannot flood the log. */
-  private drop(count: number, why: string): void {
-    this.dropped += count;
-    const now = Date.now();
-    if (now - this.lastWarnAt < 10_000) return;
-    this.lastWarnAt = now;
-    diag.warn(`dropped ${count} call event(s): ${why} (${this.dropped} dropped so far)`);
-  }
-}
-
-function raceTimeout(p: Promise<void>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    t.unref();
-    void p.then(() => {
-      clearTimeout(t);
-      resolve();
-    });
-  });
 }

@@ -1,33 +1,60 @@
 /**
- * The call exporter: the CallSink that turns start/end events into upsert_batch items and sends them in batches.
+ * The call exporter: the CallSink that serializes start/end events, holds them in memory or in the disk spool, and sends them in batches.
  * @module
  */
 import type { Client } from '../api/client.js';
-import { PayloadTooLargeError } from '../api/errors.js';
 import { diag } from '../internal/diag.js';
+import { safeMessage } from '../internal/safe-message.js';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
 import type { CallSink, ExportReport } from '../instrument/runtime.js';
-import { Batcher } from './batcher.js';
-import type { BatcherOptions } from './batcher-options.js';
-import { invalidItemIndexes } from './invalid-items.js';
+import { Batcher, type Delivery, type Entry } from './batcher.js';
+import { toCallEntry } from './call-entry.js';
+import { CallSender } from './call-sender.js';
+import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
+import { raceTimeout } from './race-timeout.js';
+import { Spool } from './spool.js';
+import { SpoolReplayer } from './spool-replay.js';
+import { countDrop, stats, type DropReason } from './stats.js';
 
 /**
- * Sends call events to `POST /call/upsert_batch` through its own `client`. An exporter replaced by a
- * later `init()` (its `predecessor`) keeps accepting the end events of calls it started, and is flushed
- * with its successor until none of its calls are open and nothing of it is pending.
+ * Sends call events to `POST /call/upsert_batch` through its own `client`. Events go to memory; with
+ * a `spoolDir`, those memory cannot hold and batches undelivered after the retry budget go to the
+ * disk spool, and from then on every new event too, until the spool is replayed. An exporter
+ * replaced by a later `init()` (its `predecessor`) keeps accepting the end events of calls it
+ * started, and is flushed with its successor until none of its calls are open and nothing of it is pending.
  */
 export class CallExporter implements CallSink {
+  private readonly options: ExportOptions;
   private readonly batcher: Batcher;
+  private readonly sender: CallSender;
+  private readonly spool: Spool | undefined;
+  private readonly replayer: SpoolReplayer | undefined;
+  /** New events go to the spool (set when memory overflowed or the server was unreachable). */
+  private spooling = false;
+  private closed = false;
   private openCalls = 0;
+  /** Root calls that started here and have not ended (tracked only for `flushMode`/`waitUntil`). */
+  private readonly roots = new Set<string>();
+  /** Calls whose start was dropped, so their end is dropped too, for the same reason. */
+  private readonly droppedStarts = new Map<string, DropReason>();
 
   constructor(
     private readonly client: Client,
     readonly projectId: string,
     readonly userId: string | undefined,
-    options: BatcherOptions,
+    options: Partial<ExportOptions> = {},
     private predecessor: CallExporter | undefined = undefined,
   ) {
-    this.batcher = new Batcher((batch, signal) => this.send(batch, signal), options);
+    this.options = { ...DEFAULT_EXPORT_OPTIONS, ...options };
+    this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), this.options);
+    this.sender = new CallSender(client, this.options);
+    this.spool = this.options.spoolDir ? openSpool(this.options.spoolDir, this.options.spoolMaxBytes) : undefined;
+    if (this.spool) {
+      this.replayer = new SpoolReplayer(this.spool, this.sender, this.batcher, this.options, () => {
+        this.spooling = false;
+      });
+      void this.replayer.kick(); // events left by an earlier process
+    }
   }
 
   /** Events buffered or in flight, here and in predecessors. */
@@ -37,31 +64,115 @@ export class CallExporter implements CallSink {
 
   start(start: StartedCallSchemaForInsert): void {
     this.openCalls++;
-    this.batcher.enqueue({ mode: 'start', req: { start } });
+    const dropped = this.accept({ mode: 'start', req: { start } }, false);
+    if (dropped && start.id) this.droppedStarts.set(start.id, dropped);
+    else if (this.tracksRoots && start.id && (start.parent_id === undefined || start.parent_id === null)) this.roots.add(start.id);
   }
 
   end(end: EndedCallSchemaForInsert): void {
     this.openCalls--;
-    this.batcher.enqueue({ mode: 'end', req: { end } });
+    const startDropped = this.droppedStarts.get(end.id);
+    if (startDropped) {
+      this.droppedStarts.delete(end.id);
+      stats.queued++;
+      this.drop(startDropped, 1, 'the start of the call was dropped');
+      return;
+    }
+    this.accept({ mode: 'end', req: { end } }, true);
+    if (this.roots.delete(end.id)) this.rootEnded();
   }
 
-  /** Flushes predecessors and this exporter; reports this exporter's counters. */
+  /**
+   * Sends what is buffered here and in predecessors, writes the spool to disk, and replays it when
+   * the server answers; resolves with this exporter's counters. Never rejects.
+   */
   async flush(timeoutMs?: number): Promise<ExportReport> {
+    const startedAt = Date.now();
     const [, report] = await Promise.all([this.predecessor?.flush(timeoutMs), this.batcher.flush(timeoutMs)]);
     this.prune();
-    return report;
+    if (this.spool && this.replayer) {
+      this.spool.sync();
+      if (this.spooling && !this.replayer.backingOff && !this.closed) void this.replayer.kick();
+      await raceTimeout(this.replayer.current, timeoutMs === undefined ? undefined : timeoutMs - (Date.now() - startedAt));
+    }
+    return { ...this.batcher.report(), spooled: this.spool?.backlog ?? 0, pending: report.pending };
   }
 
-  /** Flushes, then refuses new events, here and in predecessors. */
+  /** Flushes, then refuses new events and closes the spool's open segment, here and in predecessors. */
   async shutdown(timeoutMs?: number): Promise<ExportReport> {
-    const [, report] = await Promise.all([this.predecessor?.shutdown(timeoutMs), this.batcher.shutdown(timeoutMs)]);
+    const [, report] = await Promise.all([this.predecessor?.shutdown(timeoutMs), this.flush(timeoutMs)]);
+    this.closed = true;
+    this.replayer?.stop();
+    this.spool?.close();
     return report;
   }
 
-  /** Aborts requests in flight and gives up on pending events, here and in predecessors. */
+  /** Aborts requests in flight (their events are spooled, or dropped without a spool), here and in predecessors. */
   abandon(): void {
     this.predecessor?.abandon();
     this.batcher.abandon();
+  }
+
+  private get tracksRoots(): boolean {
+    return this.options.flushMode === 'immediate' || this.options.waitUntil !== undefined;
+  }
+
+  /** Serializes and queues one event; returns why it was dropped, or `undefined` when kept. */
+  private accept(item: UpsertBatchItem, reserved: boolean): DropReason | undefined {
+    stats.queued++;
+    if (this.closed) return this.drop('shutdown', 1, 'weft was shut down');
+    const entry = toCallEntry(item, this.options.maxBatchBytes);
+    if (!entry) return this.drop('oversize', 1, `an event could not be serialized under maxBatchBytes (${this.options.maxBatchBytes})`);
+    if (!this.spooling && this.batcher.offer(entry, reserved)) return undefined;
+    if (!this.spool) return this.drop('queue_full', 1, `the memory queue is full (maxQueueItems ${this.options.maxQueueItems}, maxQueueBytes ${this.options.maxQueueBytes})`);
+    this.spooling = true;
+    return this.toSpool([entry]) === 1 ? undefined : 'spool_full';
+  }
+
+  /** Appends entries to the spool; counts those over its cap as dropped. Returns how many were spooled. */
+  private toSpool(entries: Entry[]): number {
+    const spool = this.spool as Spool;
+    let kept = 0;
+    for (const e of entries) if (spool.append(e.json)) kept++;
+    stats.spooled += kept;
+    this.drop('spool_full', entries.length - kept, `the spool is full (spoolMaxBytes ${this.options.spoolMaxBytes})`);
+    return kept;
+  }
+
+  private drop(reason: DropReason, count: number, why: string): DropReason {
+    countDrop(reason, count, why);
+    this.batcher.count({ dropped: count });
+    return reason;
+  }
+
+  /** Sends a batch from memory; what the server never took is spooled (then new events are too), or dropped. */
+  private async deliver(batch: Entry[], signal: AbortSignal): Promise<Delivery> {
+    const out = await this.sender.post(batch, signal);
+    const lost = out.undelivered;
+    if (lost.length === 0) {
+      if (this.spooling && this.batcher.pendingCount <= this.options.maxQueueItems / 2) void this.replayer?.kick();
+      return out;
+    }
+    const why = signal.aborted ? 'the exit deadline passed' : `the server was unreachable past the retry budget: ${safeMessage(out.error)}`;
+    if (!this.spool) {
+      countDrop(signal.aborted ? 'abandoned' : 'unreachable', lost.length, why);
+      return { sent: out.sent, dropped: out.dropped + lost.length };
+    }
+    this.spooling = true;
+    const kept = this.toSpool(lost);
+    void this.replayer?.kick();
+    return { sent: out.sent, dropped: out.dropped + lost.length - kept };
+  }
+
+  private rootEnded(): void {
+    if (this.options.flushMode === 'immediate') this.batcher.sendNow();
+    const waitUntil = this.options.waitUntil;
+    if (!waitUntil) return;
+    try {
+      waitUntil(this.flush());
+    } catch (err) {
+      diag.warn(`waitUntil threw: ${safeMessage(err)}`);
+    }
   }
 
   /** Forgets a predecessor that has no open calls and nothing pending, and closes its connections. */
@@ -73,25 +184,13 @@ export class CallExporter implements CallSink {
     this.predecessor = p.predecessor;
     void p.client.close().catch(() => undefined);
   }
+}
 
-  /**
-   * Sends a batch. When some items are refused as invalid, sends the others again without them; when
-   * the body is over the server's size limit (413), sends each half on its own. Resolves with the
-   * number of events left out.
-   */
-  private async send(batch: UpsertBatchItem[], signal: AbortSignal): Promise<number> {
-    try {
-      await this.client.calls.upsertBatch({ batch }, { signal });
-      return 0;
-    } catch (err) {
-      if (err instanceof PayloadTooLargeError && batch.length > 1) {
-        const half = Math.ceil(batch.length / 2);
-        return (await this.send(batch.slice(0, half), signal)) + (await this.send(batch.slice(half), signal));
-      }
-      const bad = invalidItemIndexes(err);
-      if (bad.size === 0 || bad.size >= batch.length) throw err;
-      diag.warn(`${bad.size} invalid call event(s) left out of a batch: ${(err as Error).message}`);
-      return bad.size + (await this.send(batch.filter((_, i) => !bad.has(i)), signal));
-    }
+function openSpool(dir: string, maxBytes: number): Spool | undefined {
+  try {
+    return new Spool(dir, maxBytes);
+  } catch (err) {
+    diag.warn(`cannot use spool directory ${dir}: ${safeMessage(err)}; events that cannot be sent will be dropped`);
+    return undefined;
   }
 }

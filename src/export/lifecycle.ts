@@ -1,5 +1,5 @@
 /**
- * Process lifecycle: flush pending events when the event loop empties (`beforeExit`), within a deadline.
+ * Process lifecycle: flush pending events when the event loop empties (`beforeExit`) and, opt-in, on SIGTERM/SIGINT, within a deadline.
  * @module
  */
 import { diag } from '../internal/diag.js';
@@ -12,30 +12,67 @@ export interface Flushable {
   abandon(): void;
 }
 
+/** Time given to aborted requests to hand their events to the spool after the deadline, in ms. */
+const AFTER_ABANDON_MS = 1_000;
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
 let installed = false;
 let current: Flushable | undefined;
 let deadlineMs = 10_000;
+let signalsWanted = false;
 
 /**
- * Makes `target` the exporter flushed at `beforeExit`, for at most `timeoutMs`; what is still not
- * sent then is given up on (in-flight requests are aborted) so the process can exit. The listener
- * is added once per process and flushes only while events are pending, so it ends when the work is done.
+ * Makes `target` the exporter flushed at `beforeExit` (and on SIGTERM/SIGINT when `handleSignals`),
+ * for at most `timeoutMs`; what is still not sent then is given up on (in-flight requests are
+ * aborted; their events go to the spool when there is one) so the process can exit. The
+ * `beforeExit` listener is added once per process and flushes only while events are pending.
  */
-export function flushOnExit(target: Flushable | undefined, timeoutMs = deadlineMs): void {
+export function flushOnExit(target: Flushable | undefined, timeoutMs = deadlineMs, handleSignals = false): void {
   current = target;
   deadlineMs = timeoutMs;
+  setSignalHandlers(target !== undefined && handleSignals);
   if (installed) return;
   installed = true;
   process.on('beforeExit', () => {
     const t = current;
     if (!t || t.pendingCount === 0) return;
-    t.flush(deadlineMs).then(
-      (report) => {
-        if (report.pending === 0 && t.pendingCount === 0) return;
-        diag.warn(`gave up on ${t.pendingCount} unsent call event(s) at exit after ${deadlineMs} ms (exitTimeoutMs)`);
-        t.abandon();
-      },
-      (err: unknown) => diag.warn(`flush at exit failed: ${safeMessage(err)}`),
-    );
+    void drain(t, 'at exit');
   });
+}
+
+/** Flushes `t` within the deadline; then aborts what is left and waits briefly for it to be spooled. Never rejects. */
+async function drain(t: Flushable, when: string): Promise<void> {
+  try {
+    const report = await t.flush(deadlineMs);
+    if (report.pending === 0 && t.pendingCount === 0) return;
+    diag.warn(`gave up on ${t.pendingCount} unsent call event(s) ${when} after ${deadlineMs} ms (exitTimeoutMs)`);
+    t.abandon();
+    await t.flush(AFTER_ABANDON_MS);
+  } catch (err) {
+    diag.warn(`flush ${when} failed: ${safeMessage(err)}`);
+  }
+}
+
+/**
+ * On SIGTERM or SIGINT: removes weft's handlers, flushes (within `exitTimeoutMs`), then, unless the
+ * program has listeners of its own for that signal (they decide what happens, as without weft),
+ * raises the signal again so its default action (terminating the process) takes place.
+ */
+function onSignal(signal: NodeJS.Signals): void {
+  setSignalHandlers(false);
+  const t = current;
+  const reraise = () => {
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  if (!t) return reraise();
+  void drain(t, `on ${signal}`).finally(reraise);
+}
+
+function setSignalHandlers(on: boolean): void {
+  if (on === signalsWanted) return;
+  signalsWanted = on;
+  for (const s of SIGNALS) {
+    if (on) process.on(s, onSignal);
+    else process.removeListener(s, onSignal);
+  }
 }

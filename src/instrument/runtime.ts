@@ -24,10 +24,12 @@ export interface CallSink {
 
 /** Counters reported by `flush()` and `shutdown()`, in events. */
 export interface ExportReport {
-  /** Events acknowledged by the server. */
+  /** Events acknowledged by the server (including events replayed from the disk spool). */
   sent: number;
-  /** Events given up on (refused as invalid, send failed after retries, queue full, or after shutdown). */
+  /** Events given up on (refused by the server, unreachable past the retry budget without a spool, queue or spool full, or after shutdown); `getExportStats().dropped` has them by reason. */
   dropped: number;
+  /** Events written to the disk spool and not yet replayed: kept on disk, sent later (also by the next process using the same `spoolDir`). */
+  spooled: number;
   /** Events still buffered or in flight (non-zero only after a timeout). */
   pending: number;
 }

@@ -28,7 +28,7 @@ it('sends a full batch at once, without flush() and long before the interval', a
   await new Promise((r) => setTimeout(r, 200));
   expect((await readCalls(server().url, project)).length).toBe(5);
   const report = await flush();
-  expect(report).toMatchObject({ dropped: 0, pending: 0 });
+  expect(report).toMatchObject({ dropped: 0, spooled: 0, pending: 0 });
   expect((await readCalls(server().url, project)).length).toBe(6);
 });
 
@@ -46,9 +46,9 @@ it('reports what it sent and counts events it could not deliver as dropped', asy
   const h = op(function h() { return 1; });
   for (let i = 0; i < 3; i++) h();
   const first = await flush();
-  expect(first).toEqual({ sent: 6, dropped: 0, pending: 0 });
+  expect(first).toEqual({ sent: 6, dropped: 0, spooled: 0, pending: 0 });
   init({ project, baseUrl: 'http://127.0.0.1:9', maxRetries: 0, flushIntervalMs: 600_000 }); // nothing listens on port 9
   h();
   const report = await flush();
-  expect(report).toEqual({ sent: 0, dropped: 2, pending: 0 });
+  expect(report).toEqual({ sent: 0, dropped: 2, spooled: 0, pending: 0 });
 });

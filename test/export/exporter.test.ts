@@ -30,7 +30,7 @@ it('leaves out only the invalid events of a batch and sends the rest', async () 
   exporter.start(startEvent(project, 'ok-1'));
   exporter.start(startEvent(project, 'bad', '')); // op_name must not be empty
   exporter.start(startEvent(project, 'ok-2'));
-  expect(await exporter.flush()).toEqual({ sent: 2, dropped: 1, pending: 0 });
+  expect(await exporter.flush()).toEqual({ sent: 2, dropped: 1, spooled: 0, pending: 0 });
   expect((await readCalls(server().url, project)).map((c) => c.id)).toEqual(['ok-1', 'ok-2']);
 });
 
@@ -79,7 +79,7 @@ it('splits a batch the server refuses as too large (413) and sends the halves', 
     const exporter = new CallExporter(new Client({ baseUrl: small.url }), project, undefined, options);
     const pad = 'x'.repeat(5_000);
     for (let i = 0; i < 40; i++) exporter.start({ ...startEvent(project, `c${String(i).padStart(2, '0')}`), inputs: { pad } });
-    expect(await exporter.flush()).toEqual({ sent: 40, dropped: 0, pending: 0 });
+    expect(await exporter.flush()).toEqual({ sent: 40, dropped: 0, spooled: 0, pending: 0 });
     expect(await readCalls(small.url, project)).toHaveLength(40);
   } finally {
     await small.close();

@@ -1,0 +1,55 @@
+/**
+ * Serializes a call event once for export, truncating one that is over the batch byte limit with a marker.
+ * @module
+ */
+import type { UpsertBatchItem } from '../schema/calls.js';
+import { BODY_OVERHEAD_BYTES, type Entry } from './batcher.js';
+
+/** Longest exception message or stack kept in a truncated end event, in characters. */
+const KEPT_EXCEPTION_CHARS = 4096;
+
+/** The marker that replaces a field too large to send: `{_weft_truncated: {original_bytes, limit_bytes}}`. */
+export type TruncationMarker = {
+  _weft_truncated: { original_bytes: number; limit_bytes: number };
+};
+
+/**
+ * Serializes `item`. When it is over `maxBatchBytes` (less the body's framing), its `inputs` and
+ * `attributes` (start) or `output` (end) are replaced by a {@link TruncationMarker} stating their
+ * size, and an exception's message and stack are cut to 4096 characters.
+ * @returns the entry, or `undefined` when the item cannot be serialized or is still too large.
+ */
+export function toCallEntry(item: UpsertBatchItem, maxBatchBytes: number): Entry | undefined {
+  const limit = maxBatchBytes - BODY_OVERHEAD_BYTES - 1;
+  const entry = serialize(item);
+  if (!entry || entry.bytes <= limit) return entry;
+  const smaller = serialize(truncated(item, limit));
+  return smaller && smaller.bytes <= limit ? smaller : undefined;
+}
+
+function truncated(item: UpsertBatchItem, limit: number): UpsertBatchItem {
+  const mark = (value: unknown): TruncationMarker => ({
+    _weft_truncated: { original_bytes: serialize(value)?.bytes ?? 0, limit_bytes: limit },
+  });
+  if (item.mode === 'start') {
+    const { start } = item.req;
+    return { mode: 'start', req: { start: { ...start, inputs: mark(start.inputs), attributes: mark(start.attributes) } } };
+  }
+  const { end } = item.req;
+  const out = { ...end, output: mark(end.output) };
+  if (typeof end.exception === 'string') out.exception = end.exception.slice(0, KEPT_EXCEPTION_CHARS);
+  else if (end.exception) {
+    const { message, stack } = end.exception;
+    out.exception = { ...end.exception, message: message.slice(0, KEPT_EXCEPTION_CHARS), stack: stack?.slice(0, KEPT_EXCEPTION_CHARS) };
+  }
+  return { mode: 'end', req: { end: out } };
+}
+
+function serialize(value: unknown): Entry | undefined {
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? undefined : { json, bytes: Buffer.byteLength(json) };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Posts batches of serialized call events to `POST /call/upsert_batch`: retries, 413 split, 422 leave-out, refusals.
+ * @module
+ */
+import type { Client } from '../api/client.js';
+import { PayloadTooLargeError } from '../api/errors.js';
+import { isRetryableError } from '../api/retry.js';
+import { safeMessage } from '../internal/safe-message.js';
+import { CallUpsertBatchRes } from '../schema/calls.js';
+import type { Entry } from './batcher.js';
+import type { ExportOptions } from './export-options.js';
+import { invalidItemIndexes } from './invalid-items.js';
+import { countDrop, stats, warnRateLimited } from './stats.js';
+
+/** What became of a posted batch: acknowledged, dropped (refused by the server), or not delivered. */
+export interface PostOutcome {
+  sent: number;
+  dropped: number;
+  /** Events the server never acknowledged: it was unreachable past the retry budget, or the request was aborted. */
+  undelivered: Entry[];
+  /** Why `undelivered` is not empty. */
+  error?: unknown;
+}
+
+type RetryOptions = Pick<ExportOptions, 'maxRetries' | 'retryInitialDelayMs' | 'retryMaxDelayMs' | 'retryBudgetMs'>;
+
+/** Posts batches through one client with the exporter's retry policy. Never throws. */
+export class CallSender {
+  constructor(private readonly client: Client, private readonly options: RetryOptions) {}
+
+  /**
+   * Posts `batch`. A 413 sends each half on its own; a 422 naming items sends the others again
+   * without them (those count as dropped `invalid`); another non-retryable status drops the batch
+   * (`rejected`) with one warning naming the status and the server's detail.
+   */
+  async post(batch: Entry[], signal: AbortSignal): Promise<PostOutcome> {
+    try {
+      await this.request(batch, signal);
+      stats.sent += batch.length;
+      return { sent: batch.length, dropped: 0, undelivered: [] };
+    } catch (err) {
+      if (signal.aborted || isRetryableError(err)) return { sent: 0, dropped: 0, undelivered: batch, error: err };
+      if (err instanceof PayloadTooLargeError && batch.length > 1) {
+        const half = Math.ceil(batch.length / 2);
+        return combine(await this.post(batch.slice(0, half), signal), await this.post(batch.slice(half), signal));
+      }
+      return this.refused(batch, err, signal);
+    }
+  }
+
+  private async refused(batch: Entry[], err: unknown, signal: AbortSignal): Promise<PostOutcome> {
+    const bad = invalidItemIndexes(err);
+    if (bad.size > 0) {
+      countDrop('invalid', bad.size, `the server refused them as invalid: ${safeMessage(err)}`);
+      const rest = batch.filter((_, i) => !bad.has(i));
+      const outcome = rest.length > 0 ? await this.post(rest, signal) : { sent: 0, dropped: 0, undelivered: [] };
+      return combine(outcome, { sent: 0, dropped: batch.length - rest.length, undelivered: [] });
+    }
+    const status = (err as { status?: number }).status;
+    warnRateLimited(`rejected-${status}`, () =>
+      `the server refused a batch of ${batch.length} call event(s) with HTTP ${status ?? '(no status)'}; not retried, dropped: ${safeMessage(err)}`,
+    );
+    stats.dropped.rejected += batch.length;
+    return { sent: 0, dropped: batch.length, undelivered: [] };
+  }
+
+  private async request(batch: Entry[], signal: AbortSignal): Promise<void> {
+    const body = `{"batch":[${batch.map((e) => e.json).join(',')}]}`;
+    const bytes = Buffer.byteLength(body);
+    stats.inFlightRequests++;
+    stats.inFlightBytes += bytes;
+    try {
+      await this.client.transport.postJson('/call/upsert_batch', body, CallUpsertBatchRes, {
+        signal,
+        maxRetries: this.options.maxRetries,
+        retry: {
+          initialDelayMs: this.options.retryInitialDelayMs,
+          maxDelayMs: this.options.retryMaxDelayMs,
+          budgetMs: this.options.retryBudgetMs,
+        },
+        onRetry: () => stats.retried++,
+      });
+    } finally {
+      stats.inFlightRequests--;
+      stats.inFlightBytes -= bytes;
+    }
+  }
+}
+
+function combine(a: PostOutcome, b: PostOutcome): PostOutcome {
+  return { sent: a.sent + b.sent, dropped: a.dropped + b.dropped, undelivered: [...a.undelivered, ...b.undelivered], error: a.error ?? b.error };
+}

@@ -1,0 +1,125 @@
+/**
+ * Replays the disk spool: claims segments oldest first and posts their events in batches until the spool is empty or the server stops answering.
+ * @module
+ */
+import type { Batcher, Entry } from './batcher.js';
+import { BODY_OVERHEAD_BYTES } from './batcher.js';
+import type { CallSender } from './call-sender.js';
+import type { ExportOptions } from './export-options.js';
+import type { ClaimedSegment, Spool } from './spool.js';
+import { countDrop, stats } from './stats.js';
+
+type Limits = Pick<ExportOptions, 'maxBatchItems' | 'maxBatchBytes' | 'retryMaxDelayMs'>;
+
+/**
+ * One replay loop per spool. A pass ends when the spool is empty (then `onDrained` runs, in the
+ * same tick as the last empty claim, so no event can slip in between) or when a batch stays
+ * undelivered (the segment is given back and a new pass starts `retryMaxDelayMs` later).
+ */
+export class SpoolReplayer {
+  private running: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly spool: Spool,
+    private readonly sender: CallSender,
+    private readonly batcher: Batcher,
+    private readonly limits: Limits,
+    private readonly onDrained: () => void,
+  ) {}
+
+  /** Whether a pass failed recently and the next one waits for its timer. */
+  get backingOff(): boolean {
+    return this.retryTimer !== undefined;
+  }
+
+  /** The pass in progress, if any. */
+  get current(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  /** Starts a pass unless one is running, one is scheduled, or the replayer is stopped. */
+  kick(): Promise<void> {
+    if (this.running || this.retryTimer || this.stopped) return this.current;
+    this.running = this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Stops: no new pass starts (the one running finishes its batch). */
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private async pass(): Promise<void> {
+    while (!this.stopped) {
+      const seg = this.spool.claim();
+      if (!seg) {
+        this.onDrained();
+        return;
+      }
+      if (await this.replay(seg)) this.spool.finish(seg);
+      else {
+        this.spool.release(seg);
+        this.retryLater();
+        return;
+      }
+    }
+  }
+
+  /** Posts the segment's events in batches; `false` at the first batch the server did not take. */
+  private async replay(seg: ClaimedSegment): Promise<boolean> {
+    for (const batch of batches(entriesOf(seg), this.limits)) {
+      const out = await this.batcher.run(() => this.sender.post(batch, this.batcher.signal));
+      stats.replayed += out.sent;
+      this.batcher.count({ sent: out.sent, dropped: out.dropped });
+      if (out.undelivered.length > 0) return false;
+    }
+    return true;
+  }
+
+  private retryLater(): void {
+    if (this.stopped) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.kick();
+    }, this.limits.retryMaxDelayMs);
+    this.retryTimer.unref();
+  }
+}
+
+/** The segment's lines that parse as JSON, as entries; unreadable ones are dropped (counted). */
+function entriesOf(seg: ClaimedSegment): Entry[] {
+  const out: Entry[] = [];
+  let bad = 0;
+  for (const json of seg.lines) {
+    try {
+      JSON.parse(json);
+      out.push({ json, bytes: Buffer.byteLength(json) });
+    } catch {
+      bad++;
+    }
+  }
+  countDrop('abandoned', bad, `unreadable line(s) in spool file ${seg.file}`);
+  return out;
+}
+
+/** Cuts entries into batches of at most `maxBatchItems` events and `maxBatchBytes` bytes of body. */
+function* batches(entries: Entry[], limits: Limits): Generator<Entry[]> {
+  let batch: Entry[] = [];
+  let bytes = BODY_OVERHEAD_BYTES;
+  for (const e of entries) {
+    if (batch.length > 0 && (batch.length >= limits.maxBatchItems || bytes + e.bytes + 1 > limits.maxBatchBytes)) {
+      yield batch;
+      batch = [];
+      bytes = BODY_OVERHEAD_BYTES;
+    }
+    batch.push(e);
+    bytes += e.bytes + 1;
+  }
+  if (batch.length > 0) yield batch;
+}
