@@ -125,9 +125,9 @@ export function metricSlug(jsonPath: string): string {
   return jsonPath.replace(/[.\s]/g, '_');
 }
 
-/** The column name of percentile `p` of a metric: `p<N>_<slug>`, a `.` in N written `_` (p99.9 → `p99_9`). */
-export function percentileKey(p: number, slug: string): string {
-  return `p${String(p).replace('.', '_')}_${slug}`;
+/** The name of percentile `p`: `p<N>`, a `.` in N written `_` (99.9 → `p99_9`); a key of `window_stats[slug]`. */
+export function percentileName(p: number): string {
+  return `p${String(p).replace('.', '_')}`;
 }
 
 /** Spec "FeedbackMetricSpec". `json_path` is a dotted path into the payload, e.g. `scores.helpfulness` or `items[0].ok`. */

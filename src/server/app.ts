@@ -9,7 +9,7 @@ import { parseApiKeys } from './api-keys.js';
 import { authMiddleware } from './auth.js';
 import { errorHandler, notFound } from './http-error.js';
 import { callRoutes } from './routes/calls.js';
-import { notImplementedRoutes } from './routes/not-implemented.js';
+import { feedbackRoutes } from './routes/feedback.js';
 import { tableRoutes } from './routes/tables.js';
 import { trainingJobRoutes } from './routes/training-jobs.js';
 import { trajectoryRoutes } from './routes/trajectories.js';
@@ -31,13 +31,15 @@ export interface AppOptions {
    * allowed; see `parseApiKeys`). Empty: only loopback clients are served. @defaultValue `[]`
    */
   apiKeys?: readonly string[];
+  /** The server clock: feedback `created_at` and the default `end` of `/feedback/stats`. @defaultValue `() => new Date()` */
+  now?: () => Date;
 }
 
 /**
  * Builds the Hono app. Answers: validation errors 422 `{detail:[{loc, msg, type}]}`, unknown paths 404
  * `{detail:"Not Found"}`, a known path with another method 405 (with `Allow`), oversized bodies 413,
- * endpoints not served yet 501, unexpected errors 500 `{detail}` plus a log line. Any Authorization header
- * (or none) is accepted for now.
+ * unexpected errors 500 `{detail}` plus a log line. With `apiKeys`, missing or bad credentials get 401 and a
+ * key outside its granted projects 403; without, non-loopback clients get 403 (see `authMiddleware`).
  *
  * @param options - store, body limit and logger.
  * @returns the app; serve it with `@hono/node-server` or call `app.request()` in tests.
@@ -45,7 +47,7 @@ export interface AppOptions {
  * @see service interface spec (spec/service-interface.md), "Endpoints"
  */
 export function createApp(options: AppOptions): Hono {
-  const { store, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, log = (line: string) => console.error(line) } = options;
+  const { store, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, log = (line: string) => console.error(line), now = () => new Date() } = options;
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) {
     throw new TypeError(`maxBodyBytes must be a positive integer, got ${String(maxBodyBytes)} (${typeof maxBodyBytes})`);
   }
@@ -68,7 +70,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', tableRoutes(store));
   app.route('/', trajectoryRoutes(store));
   app.route('/', trainingJobRoutes(store));
-  app.route('/', notImplementedRoutes());
+  app.route('/', feedbackRoutes(store, now));
   app.notFound(notFound);
   app.onError(errorHandler(log));
   return app;

@@ -12,16 +12,16 @@ export type { FeedbackRecord };
 /** A validated batch item (zod output of `FeedbackCreateReq`). */
 export type FeedbackInput = z.output<typeof FeedbackCreateReq>;
 
-const RECORD_COLUMNS = `id, project_id, feedback_type, svc_ref, payload, annotation_ref, call_ref, creator, queue_id,
+const RECORD_COLUMNS = `id, project_id, feedback_type, svc_ref, json(payload) AS payload, annotation_ref, call_ref, creator, queue_id,
   runnable_ref, trigger_ref, svc_user_id, created_at`;
 
 const INSERT_SQL = `INSERT INTO feedback (project_id, id, feedback_type, svc_ref, call_id, payload, annotation_ref,
     call_ref, creator, queue_id, runnable_ref, trigger_ref, svc_user_id, created_at)
-  VALUES (@project_id, @id, @feedback_type, @svc_ref, @call_id, @payload, @annotation_ref,
+  VALUES (@project_id, @id, @feedback_type, @svc_ref, @call_id, jsonb(@payload), @annotation_ref,
     @call_ref, @creator, @queue_id, @runnable_ref, @trigger_ref, @svc_user_id, @created_at)
   ON CONFLICT (project_id, id) DO NOTHING`;
 
-const STORED_SQL = 'SELECT created_at, payload, svc_user_id FROM feedback WHERE project_id = ? AND id = ?';
+const STORED_SQL = 'SELECT created_at, json(payload) AS payload, svc_user_id FROM feedback WHERE project_id = ? AND id = ?';
 
 const FOR_CALLS_SQL = `SELECT call_id, ${RECORD_COLUMNS} FROM feedback
   WHERE project_id = ? AND call_id IN (SELECT value FROM json_each(?))

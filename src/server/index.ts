@@ -53,6 +53,8 @@ export interface StartServerOptions {
   prices?: PriceTable;
   /** Users (user id → user name) stored at start, for stream_query `include_usernames`. @defaultValue none */
   users?: Record<string, string>;
+  /** The server clock: feedback `created_at` and the default `end` of `/feedback/stats`. @defaultValue `() => new Date()` */
+  now?: () => Date;
 }
 
 /** A listening server. */
@@ -94,7 +96,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const apiKeys = options.apiKeys ?? (process.env.WEFT_SERVER_API_KEYS ?? '').split(',');
   const access = describeAccess(parseApiKeys(apiKeys));
   const store = openStore(dbPath, { prices: options.prices, users: options.users });
-  const app = createApp({ store, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, log: options.log, apiKeys });
+  const app = createApp({ store, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, log: options.log, now: options.now, apiKeys });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -62,7 +62,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     id: 2,
     name: 'create_feedback',
-    // A rowid table (not WITHOUT ROWID): stats scan the created_at index and fetch rows by rowid.
+    // payload is JSONB (SQLite's binary JSON): stats read paths out of it without parsing text.
     // call_id is the call the feedback is about (from svc_ref, else call_ref), for include_feedback.
     sql: `
       CREATE TABLE feedback (
@@ -71,7 +71,7 @@ export const MIGRATIONS: readonly Migration[] = [
         feedback_type  TEXT NOT NULL,
         svc_ref        TEXT NOT NULL,
         call_id        TEXT,
-        payload        TEXT NOT NULL,
+        payload        BLOB NOT NULL,
         annotation_ref TEXT,
         call_ref       TEXT,
         creator        TEXT,

@@ -1,4 +1,4 @@
-// Tests of error answers over loopback HTTP: 422 detail locs, malformed JSON, 404, 405, 413, 501.
+// Tests of error answers over loopback HTTP: 422 detail locs, malformed JSON, 404, 405, 413.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';
 import { startTestServer } from '../helpers/server.js';
@@ -84,14 +84,6 @@ describe('other error statuses', () => {
     expect(server.store.countRows(PROJECT)).toBe(0);
     const ok = await post(server, '/call/start', { start: start({ inputs: { blob: 'x'.repeat(1024) } }) });
     expect(ok.status).toBe(200);
-  });
-
-  it('answers 501 for spec endpoints not served yet', async () => {
-    for (const path of ['/feedback/batch/create', '/feedback/stats', '/table/query', '/v1/preview/models/m1/log', '/v1/preview/training-jobs']) {
-      const res = await post(server, path, {});
-      expect(res.status, path).toBe(501);
-      expect(await res.json()).toEqual({ detail: 'not implemented in this server version' });
-    }
   });
 
   it('accepts requests without an Authorization header', async () => {

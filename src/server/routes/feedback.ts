@@ -1,0 +1,36 @@
+/**
+ * Routes of feedback: `POST /feedback/batch/create` and `POST /feedback/stats` (spec endpoints 2 and 6).
+ * @module
+ */
+import { Hono } from 'hono';
+import { FeedbackBatchCreateReq, FeedbackStatsReq } from '../../schema/feedback.js';
+import { insertFeedback } from '../feedback-store.js';
+import { feedbackStats } from '../stats.js';
+import type { Store } from '../store.js';
+import { readJsonBody } from '../validate.js';
+
+/**
+ * Builds the feedback routes over the store's database.
+ *
+ * - `POST /feedback/batch/create` `{batch}` → `{res}`: one `{id, created_at, payload, svc_user_id}` per item,
+ *   in order; ids (UUIDv7) generated when absent, `created_at` from `now` (ISO 8601 UTC). All or nothing.
+ * - `POST /feedback/stats` → `{start, end, granularity, timezone, buckets, window_stats}`.
+ *
+ * @param store - its connection holds the `feedback` table.
+ * @param now - the server clock (feedback `created_at`, the default stats `end`).
+ */
+export function feedbackRoutes(store: Store, now: () => Date): Hono {
+  const app = new Hono();
+
+  app.post('/feedback/batch/create', async (c) => {
+    const body = await readJsonBody(c, FeedbackBatchCreateReq);
+    return c.json({ res: insertFeedback(store.connection, body.batch, now) });
+  });
+
+  app.post('/feedback/stats', async (c) => {
+    const body = await readJsonBody(c, FeedbackStatsReq);
+    return c.json(feedbackStats(store.connection, body, now()));
+  });
+
+  return app;
+}
