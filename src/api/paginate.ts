@@ -55,7 +55,7 @@ export async function* paginate(req: Request, read: PageReader, options: Iterate
   const seen = new Set<string>();
   while (remaining > 0) {
     const limit = Math.min(pageSize, remaining);
-    const where = last && after(last);
+    const where = keyset && last ? after(last) : undefined;
     const query = where ? { $expr: req.query ? q.and(req.query.$expr, where) : where } : req.query;
     let got = 0;
     for await (const record of read({ ...req, columns, query, limit, offset })) {

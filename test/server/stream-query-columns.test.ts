@@ -99,7 +99,7 @@ describe('accept header', () => {
   const body = { project_id: project, columns: ['op_name'], include_storage_size: true };
 
   it('answers JSONL by default and for application/jsonl', async () => {
-    for (const headers of [{}, { accept: 'application/jsonl' }]) {
+    for (const headers of [{}, { accept: 'application/jsonl' }] as Record<string, string>[]) {
       const res = await post(server(), '/calls/stream_query', body, headers);
       expect(res.headers.get('content-type')).toBe('application/jsonl');
       const lines = (await res.text()).trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string });
