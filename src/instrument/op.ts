@@ -8,6 +8,11 @@ import type { OpOptions } from './op-options.js';
 import type { AnyFunction } from './trace-call.js';
 import { wrap, type Op } from './wrap.js';
 
+/** Keeps a decorator context (which has `kind`) from passing as options, so `@op` on a getter does not type-check. */
+interface NotDecoratorContext {
+  kind?: never;
+}
+
 /**
  * Wraps `fn` so that every call is traced: a start event (inputs by parameter name, parent and trace)
  * and an end event (output or exception, `summary.status_counts`). The wrapper calls exactly like `fn`
@@ -26,7 +31,7 @@ import { wrap, type Op } from './wrap.js';
  * @throws {TypeError} when `fn` is not a function or `options.name` is empty (at wrap time, never at call time).
  * @see spec "Start calls in batch" (POST /call/upsert_batch) for the events it produces.
  */
-export function op<F extends AnyFunction>(fn: F, options?: OpOptions<Parameters<F>, ReturnType<F>>): Op<F>;
+export function op<F extends AnyFunction>(fn: F, options?: OpOptions<Parameters<F>, ReturnType<F>> & NotDecoratorContext): Op<F>;
 /** `@op` on a class method with TS 5 standard decorators; the op is named `Class.method`. */
 export function op<This, A extends unknown[], R>(
   method: (this: This, ...args: A) => R,
