@@ -5,7 +5,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from './server/index.js';
+import { DEFAULT_HOST, DEFAULT_PORT, type PriceTable, type RunningServer, startServer } from './server/index.js';
+import { loadPriceFile } from './server/prices.js';
+import { parseUserPairs } from './server/users.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -16,6 +18,19 @@ interface ServeOptions {
   db: string;
   /** Each `--api-key` value, in order; undefined when none was given (then `WEFT_SERVER_API_KEYS` applies). */
   apiKey?: string[];
+  /** `--user id=name` pairs, merged. */
+  user?: Record<string, string>;
+  /** The `--prices` file, read and checked. */
+  prices?: PriceTable;
+}
+
+/** Runs a parser, turning its error into commander's "invalid argument" message. */
+function argument<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new InvalidArgumentError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 function parsePort(value: string): number {
@@ -40,7 +55,7 @@ async function serve(opts: ServeOptions): Promise<void> {
   const dbPath = opts.db === ':memory:' ? opts.db : path.resolve(opts.db);
   let server: RunningServer;
   try {
-    server = await startServer({ port: opts.port, host: opts.host, dbPath, apiKeys: opts.apiKey, log: (line) => console.error(line) });
+    server = await startServer({ port: opts.port, host: opts.host, dbPath, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, log: (line) => console.error(line) });
   } catch (err) {
     console.error(`weft serve: ${describeStartError(err, opts)}`);
     process.exit(1);
@@ -81,6 +96,17 @@ function buildProgram(): Command {
         '"key=entity/project,entity/project2" limits a key to those projects. Default: $WEFT_SERVER_API_KEYS; ' +
         'with no keys only loopback clients are served',
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option(
+      '--user <id=name>',
+      'a user for stream_query include_usernames: svc_user_id=display name; repeatable',
+      (value: string, previous: Record<string, string> | undefined) => ({ ...previous, ...argument(() => parseUserPairs([value])) }),
+    )
+    .option(
+      '--prices <file>',
+      'JSON price table for include_costs, {"<model>": {"promptUsdPer1M": n, "completionUsdPer1M": n}} in USD per 1M tokens, ' +
+        'merged over the built-in one',
+      (value: string) => argument(() => loadPriceFile(value)),
     )
     .action((opts: ServeOptions) => serve(opts));
   return program;
