@@ -1,9 +1,8 @@
 // RL trajectory logging + training job: rolls out a toy arithmetic policy in groups, logs train and val
 // trajectories (the server answers their metrics), then creates a training job from the train groups.
 import { randomUUID } from 'node:crypto';
-import { Client } from '../src/index.js';
 import type { TrajectoryGroup, TrajectoryMetrics } from '../src/schema/index.js';
-import { connectServer } from './local-server.js';
+import { runWithClient } from './run-client.js';
 
 const ROLLOUTS_PER_PROMPT = 4;
 const TRAIN_PROMPTS = [[3, 4], [12, 30], [7, 8], [25, 17], [9, 9]] as const;
@@ -54,34 +53,22 @@ function report(name: string, m: TrajectoryMetrics): void {
     `messages=${fmt(m.message_count_mean)} ${extra}`.trimEnd());
 }
 
-async function main(): Promise<void> {
-  const server = await connectServer();
-  const client = new Client({ baseUrl: server.url });
-  try {
-    const modelId = process.env['WEFT_MODEL_ID'] ?? randomUUID();
-    console.log(`weft RL training — ${server.url}, model ${modelId}\n`);
-    const random = prng(7);
-    const train = groups(TRAIN_PROMPTS, random);
-    const val = groups(VAL_PROMPTS, random);
+runWithClient(async (client, server) => {
+  const modelId = process.env['WEFT_MODEL_ID'] ?? randomUUID();
+  console.log(`weft RL training — ${server.url}, model ${modelId}\n`);
+  const random = prng(7);
+  const train = groups(TRAIN_PROMPTS, random);
+  const val = groups(VAL_PROMPTS, random);
 
-    await client.trajectories.log(modelId, { split: 'train', trajectory_groups: train });
-    const logged = await client.trajectories.log(modelId, { split: 'val', trajectory_groups: val });
-    console.log('Metrics computed by the server:');
-    for (const split of ['train', 'val', 'test', 'overall'] as const) report(split, logged.metrics[split]);
+  await client.trajectories.log(modelId, { split: 'train', trajectory_groups: train });
+  const logged = await client.trajectories.log(modelId, { split: 'val', trajectory_groups: val });
+  console.log('Metrics computed by the server:');
+  for (const split of ['train', 'val', 'test', 'overall'] as const) report(split, logged.metrics[split]);
 
-    const job = await client.trainingJobs.create({
-      model_id: modelId,
-      trajectory_groups: train,
-      experimental_config: { learning_rate: 5e-6, epsilon: 0.2, epsilon_high: 0.28, scale_rewards: true, ppo: true },
-    });
-    console.log(`\nTraining job ${job.id}: ${job.status ?? 'created'}`);
-  } finally {
-    await client.close();
-    await server.close();
-  }
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
+  const job = await client.trainingJobs.create({
+    model_id: modelId,
+    trajectory_groups: train,
+    experimental_config: { learning_rate: 5e-6, epsilon: 0.2, epsilon_high: 0.28, scale_rewards: true, ppo: true },
+  });
+  console.log(`\nTraining job ${job.id}: ${job.status ?? 'created'}`);
 });

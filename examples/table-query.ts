@@ -1,6 +1,5 @@
 // Table query: stores an evaluation set as a table, then reads it back sorted, paged and filtered by row digest.
-import { Client } from '../src/index.js';
-import { connectServer } from './local-server.js';
+import { runWithClient } from './run-client.js';
 
 const PROJECT = process.env['WEFT_PROJECT'] ?? 'local/table-query';
 
@@ -20,45 +19,33 @@ function line(r: { original_index?: number; val: unknown; digest: string }): str
   return `  #${r.original_index} ${row.result.score.toFixed(2)}  ${row.question}  (${r.digest.slice(0, 8)}…)`;
 }
 
-async function main(): Promise<void> {
-  const server = await connectServer();
-  const client = new Client({ baseUrl: server.url });
-  try {
-    console.log(`weft table query — ${server.url}, project ${PROJECT}\n`);
-    const table = await client.tables.create({ project_id: PROJECT, rows: ROWS });
-    console.log(`Created table ${table.digest} with ${table.row_digests.length} rows.\n`);
+runWithClient(async (client, server) => {
+  console.log(`weft table query — ${server.url}, project ${PROJECT}\n`);
+  const table = await client.tables.create({ project_id: PROJECT, rows: ROWS });
+  console.log(`Created table ${table.digest} with ${table.row_digests.length} rows.\n`);
 
-    const all = await client.tables.query({ project_id: PROJECT, digest: table.digest });
-    console.log('Insertion order:');
-    all.rows.forEach((r) => console.log(line(r)));
+  const all = await client.tables.query({ project_id: PROJECT, digest: table.digest });
+  console.log('Insertion order:');
+  all.rows.forEach((r) => console.log(line(r)));
 
-    const best = await client.tables.query({
-      project_id: PROJECT,
-      digest: table.digest,
-      sort_by: [{ field: 'result.score', order: 'desc' }, { field: 'result.latency_ms', order: 'asc' }],
-      limit: 3,
-    });
-    console.log('\nTop 3 by result.score desc, then result.latency_ms asc:');
-    best.rows.forEach((r) => console.log(line(r)));
+  const best = await client.tables.query({
+    project_id: PROJECT,
+    digest: table.digest,
+    sort_by: [{ field: 'result.score', order: 'desc' }, { field: 'result.latency_ms', order: 'asc' }],
+    limit: 3,
+  });
+  console.log('\nTop 3 by result.score desc, then result.latency_ms asc:');
+  best.rows.forEach((r) => console.log(line(r)));
 
-    console.log('\nPages of 2 (limit 2, offset 0, 2, 4):');
-    for (let offset = 0; ; offset += 2) {
-      const page = await client.tables.query({ project_id: PROJECT, digest: table.digest, limit: 2, offset });
-      if (page.rows.length === 0) break;
-      console.log(`  page ${offset / 2 + 1}: ${page.rows.map((r) => `#${r.original_index}`).join(' ')}`);
-    }
-
-    const failed = all.rows.filter((r) => (r.val as Row).result.score === 0).map((r) => r.digest);
-    const picked = await client.tables.query({ project_id: PROJECT, digest: table.digest, filter: { row_digests: failed } });
-    console.log(`\nRows picked by digest (score 0): ${picked.rows.length}`);
-    picked.rows.forEach((r) => console.log(line(r)));
-  } finally {
-    await client.close();
-    await server.close();
+  console.log('\nPages of 2 (limit 2, offset 0, 2, 4):');
+  for (let offset = 0; ; offset += 2) {
+    const page = await client.tables.query({ project_id: PROJECT, digest: table.digest, limit: 2, offset });
+    if (page.rows.length === 0) break;
+    console.log(`  page ${offset / 2 + 1}: ${page.rows.map((r) => `#${r.original_index}`).join(' ')}`);
   }
-}
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
+  const failed = all.rows.filter((r) => (r.val as Row).result.score === 0).map((r) => r.digest);
+  const picked = await client.tables.query({ project_id: PROJECT, digest: table.digest, filter: { row_digests: failed } });
+  console.log(`\nRows picked by digest (score 0): ${picked.rows.length}`);
+  picked.rows.forEach((r) => console.log(line(r)));
 });

@@ -37,9 +37,10 @@ export type TableQueryRes = z.infer<typeof TableQueryRes>;
 
 /**
  * Body of `POST /table/create`: an extension of the local server, not part of the spec. `rows` are any
- * JSON values (objects usually), in order; `undefined`, `NaN`, `Infinity`, functions and the like are refused.
+ * JSON values (objects usually), in order; `undefined`, `NaN`, `Infinity`, functions and the like are refused
+ * at runtime (the input type is `unknown[]`, so rows typed with optional fields need no cast).
  */
-export const TableCreateReq = z.object({ project_id: ProjectId, rows: z.array(z.json()) });
+export const TableCreateReq = z.object({ project_id: ProjectId, rows: z.array(z.unknown().pipe(z.json())) });
 export type TableCreateReq = z.input<typeof TableCreateReq>;
 
 /** Answer of `POST /table/create` (extension): the table digest and one row digest per row, in order. */

@@ -1,25 +1,20 @@
-// client.tables: requests validated before sending, answers parsed, wire names and path kept; against real servers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// client().tables: requests validated before sending, answers parsed, wire names and path kept; against real servers.
+import { describe, expect, it } from 'vitest';
 import { APIError, Client, NotFoundError, RequestValidationError } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
+import { useTestClient } from '../helpers/client.js';
 import { uniqueProject } from '../helpers/calls.js';
 import { startCannedServer } from '../helpers/canned-server.js';
 
 const server = useTestServer();
-let client: Client;
-beforeAll(() => {
-  client = new Client({ baseUrl: server().url, maxRetries: 0 });
-});
-afterAll(async () => {
-  await client.close();
-});
+const client = useTestClient(server);
 
-describe('client.tables', () => {
+describe('client().tables', () => {
   it('create() then query() round-trips rows with their digests and original_index', async () => {
     const project = uniqueProject('api-tables');
     const rows = [{ q: 'a', score: 2 }, { q: 'b', score: 1 }];
-    const created = await client.tables.create({ project_id: project, rows });
-    const { rows: got } = await client.tables.query({ project_id: project, digest: created.digest, sort_by: [{ field: 'score' }] });
+    const created = await client().tables.create({ project_id: project, rows });
+    const { rows: got } = await client().tables.query({ project_id: project, digest: created.digest, sort_by: [{ field: 'score' }] });
     expect(got).toEqual([
       { digest: created.row_digests[1], val: rows[1], original_index: 1 },
       { digest: created.row_digests[0], val: rows[0], original_index: 0 },
@@ -65,6 +60,6 @@ describe('client.tables', () => {
   });
 
   it('raises NotFoundError for an unknown table', async () => {
-    await expect(client.tables.query({ project_id: uniqueProject('none'), digest: 'missing' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client().tables.query({ project_id: uniqueProject('none'), digest: 'missing' })).rejects.toBeInstanceOf(NotFoundError);
   });
 });

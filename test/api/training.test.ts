@@ -1,25 +1,20 @@
-// client.trajectories and client.trainingJobs: validated before sending, Bearer auth, encoded path, parsed answers.
+// client().trajectories and client().trainingJobs: validated before sending, Bearer auth, encoded path, parsed answers.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APIError, Client, RequestValidationError } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
+import { useTestClient } from '../helpers/client.js';
 import { startCannedServer } from '../helpers/canned-server.js';
 
 const server = useTestServer({ apiKeys: ['train-key'] });
-let client: Client;
-beforeAll(() => {
-  client = new Client({ baseUrl: server().url, apiKey: 'train-key', maxRetries: 0 });
-});
-afterAll(async () => {
-  await client.close();
-});
+const client = useTestClient(server, { apiKey: 'train-key' });
 
 const GROUPS = [{ trajectories: [{ reward: 1, messages_and_choices: [{ role: 'user', content: 'hi' }] }, { reward: 0 }] }];
 
-describe('client.trajectories.log', () => {
+describe('client().trajectories.log', () => {
   it('logs to a keyed server with Bearer auth and parses the metrics', async () => {
     const model = randomUUID();
-    const res = await client.trajectories.log(model, { split: 'val', trajectory_groups: GROUPS });
+    const res = await client().trajectories.log(model, { split: 'val', trajectory_groups: GROUPS });
     expect(res).toMatchObject({ model_id: model, split: 'val', logged: { trajectory_count: 2, group_count: 1 } });
     expect(res.metrics.val).toMatchObject({ reward_mean: 0.5, reward_std: 0.5, reward_min: 0, reward_max: 1, message_count_mean: 0.5 });
   });
@@ -48,7 +43,7 @@ describe('client.trajectories.log', () => {
       { split: 'train' as const, trajectory_groups: [{ trajectories: [{} as { reward: number }] }] },
     ];
     for (const body of bad) {
-      await expect(client.trajectories.log('m', body)).rejects.toBeInstanceOf(RequestValidationError);
+      await expect(client().trajectories.log('m', body)).rejects.toBeInstanceOf(RequestValidationError);
     }
   });
 
@@ -64,15 +59,15 @@ describe('client.trajectories.log', () => {
   });
 });
 
-describe('client.trainingJobs.create', () => {
+describe('client().trainingJobs.create', () => {
   it('creates a queued job and returns its UUID', async () => {
-    const job = await client.trainingJobs.create({ model_id: randomUUID(), trajectory_groups: GROUPS, experimental_config: { learning_rate: 1e-5, ppo: false } });
+    const job = await client().trainingJobs.create({ model_id: randomUUID(), trajectory_groups: GROUPS, experimental_config: { learning_rate: 1e-5, ppo: false } });
     expect(job.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(job.status).toBe('queued');
   });
 
   it('refuses each bad field before sending', async () => {
-    const err = await client.trainingJobs
+    const err = await client().trainingJobs
       .create({ model_id: 'm1', trajectory_groups: [], experimental_config: { learning_rate: 0, epsilon: 1.2 } })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestValidationError);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, Client, PermissionDeniedError } from '../../src/index.js';
+import type { CallStartReq, TrajectoryLogReq } from '../../src/schema/index.js';
 import { parseApiKeys } from '../../src/server/index.js';
 import { isLoopbackAddress } from '../../src/server/loopback.js';
 import { startTestServer, useTestServer } from '../helpers/server.js';
@@ -30,8 +31,8 @@ const raw = (p: string, authorization?: string, body: unknown = {}): Promise<Res
     headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
     body: JSON.stringify(body),
   });
-const startReq = (project: string) => ({ start: start({ project_id: project }) });
-const LOG = { split: 'train', trajectory_groups: [{ trajectories: [{ reward: 1 }] }] } as const;
+const startReq = (project: string): CallStartReq => ({ start: start({ project_id: project }) as CallStartReq['start'] });
+const LOG: TrajectoryLogReq = { split: 'train', trajectory_groups: [{ trajectories: [{ reward: 1 }] }] };
 
 describe('with API keys', () => {
   it('accepts Basic api:<key> on core endpoints and Bearer <key> on /v1/preview/* (the typed client sends both)', async () => {

@@ -1,19 +1,14 @@
 // Tables on the real server through the typed client: digests, row_digests filter, paging, dotted sort, original_index.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, NotFoundError } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { NotFoundError } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
+import { useTestClient } from '../helpers/client.js';
 import { sha } from '../helpers/digest.js';
 import { uniqueProject } from '../helpers/calls.js';
 import { post } from './fixtures.js';
 
 const server = useTestServer();
-let client: Client;
-beforeAll(() => {
-  client = new Client({ baseUrl: server().url, maxRetries: 0 });
-});
-afterAll(async () => {
-  await client.close();
-});
+const client = useTestClient(server);
 
 // Rows written with keys already sorted, so their canonical JSON is plain JSON.stringify.
 const ROWS = [
@@ -26,7 +21,7 @@ const ROWS = [
 
 async function createTable(rows: unknown[] = ROWS): Promise<{ project: string; digest: string; rowDigests: string[] }> {
   const project = uniqueProject('tables');
-  const res = await client.tables.create({ project_id: project, rows: rows as never });
+  const res = await client().tables.create({ project_id: project, rows });
   return { project, digest: res.digest, rowDigests: res.row_digests };
 }
 
@@ -46,45 +41,45 @@ describe('POST /table/create (extension) digests', () => {
 
   it('is idempotent: the same rows give the same digests and the table keeps one copy of them', async () => {
     const { project, digest } = await createTable();
-    const again = await client.tables.create({ project_id: project, rows: ROWS });
+    const again = await client().tables.create({ project_id: project, rows: ROWS });
     expect(again.digest).toBe(digest);
-    expect((await client.tables.query({ project_id: project, digest })).rows).toHaveLength(ROWS.length);
+    expect((await client().tables.query({ project_id: project, digest })).rows).toHaveLength(ROWS.length);
   });
 
   it('stores non-object rows and an empty table', async () => {
     const { project, digest, rowDigests } = await createTable([1, 'two', null, [3]]);
     expect(rowDigests).toEqual(['1', '"two"', 'null', '[3]'].map(sha));
-    expect((await client.tables.query({ project_id: project, digest })).rows.map((r) => r.val)).toEqual([1, 'two', null, [3]]);
+    expect((await client().tables.query({ project_id: project, digest })).rows.map((r) => r.val)).toEqual([1, 'two', null, [3]]);
     const empty = await createTable([]);
     expect(empty.digest).toBe(sha('[]'));
-    expect((await client.tables.query({ project_id: empty.project, digest: empty.digest })).rows).toEqual([]);
+    expect((await client().tables.query({ project_id: empty.project, digest: empty.digest })).rows).toEqual([]);
   });
 });
 
 describe('POST /table/query', () => {
   it('returns rows in insertion order by default, each with digest, val and original_index', async () => {
     const { project, digest, rowDigests } = await createTable();
-    const { rows } = await client.tables.query({ project_id: project, digest });
+    const { rows } = await client().tables.query({ project_id: project, digest });
     expect(rows).toEqual(ROWS.map((val, i) => ({ digest: rowDigests[i], val, original_index: i })));
   });
 
   it('filters by row_digests, keeping table order and original_index', async () => {
     const { project, digest, rowDigests } = await createTable();
-    const { rows } = await client.tables.query({ project_id: project, digest, filter: { row_digests: [rowDigests[3]!, rowDigests[1]!, 'nope'] } });
+    const { rows } = await client().tables.query({ project_id: project, digest, filter: { row_digests: [rowDigests[3]!, rowDigests[1]!, 'nope'] } });
     expect(rows.map((r) => [r.original_index, r.digest])).toEqual([[1, rowDigests[1]], [3, rowDigests[3]]]);
   });
 
   it('returns every copy of a repeated row', async () => {
     const { project, digest, rowDigests } = await createTable([{ a: 1 }, { a: 2 }, { a: 1 }]);
     expect(rowDigests[0]).toBe(rowDigests[2]);
-    const { rows } = await client.tables.query({ project_id: project, digest, filter: { row_digests: [rowDigests[0]!] } });
+    const { rows } = await client().tables.query({ project_id: project, digest, filter: { row_digests: [rowDigests[0]!] } });
     expect(rows.map((r) => r.original_index)).toEqual([0, 2]);
   });
 
   it('pages with limit and offset (offset first), alone or together', async () => {
     const { project, digest } = await createTable();
     const idx = async (extra: { limit?: number; offset?: number }) =>
-      (await client.tables.query({ project_id: project, digest, ...extra })).rows.map((r) => r.original_index);
+      (await client().tables.query({ project_id: project, digest, ...extra })).rows.map((r) => r.original_index);
     expect(await idx({ limit: 2 })).toEqual([0, 1]);
     expect(await idx({ offset: 3 })).toEqual([3, 4]);
     expect(await idx({ limit: 2, offset: 2 })).toEqual([2, 3]);
@@ -95,7 +90,7 @@ describe('POST /table/query', () => {
   it('sorts on dotted paths into val, asc and desc, ties in insertion order, missing values first in asc', async () => {
     const { project, digest } = await createTable();
     const ids = async (sort_by: { field: string; order?: 'asc' | 'desc' }[], extra = {}) =>
-      (await client.tables.query({ project_id: project, digest, sort_by, ...extra })).rows.map((r) => (r.val as { id: string }).id);
+      (await client().tables.query({ project_id: project, digest, sort_by, ...extra })).rows.map((r) => (r.val as { id: string }).id);
     expect(await ids([{ field: 'meta.score', order: 'asc' }])).toEqual(['e', 'c', 'a', 'b', 'd']);
     expect(await ids([{ field: 'meta.score', order: 'desc' }])).toEqual(['b', 'd', 'a', 'c', 'e']);
     expect(await ids([{ field: 'meta.score' }])).toEqual(['e', 'c', 'a', 'b', 'd']);
@@ -106,15 +101,15 @@ describe('POST /table/query', () => {
   it('sorts by an array element with a numeric segment and accepts `direction` as an alias of `order`', async () => {
     const { project, digest } = await createTable([{ xs: [3, 'b'] }, { xs: [1, 'c'] }, { xs: [2, 'a'] }]);
     const firsts = async (field: string) =>
-      (await client.tables.query({ project_id: project, digest, sort_by: [{ field, direction: 'desc' }] })).rows.map((r) => r.original_index);
+      (await client().tables.query({ project_id: project, digest, sort_by: [{ field, direction: 'desc' }] })).rows.map((r) => r.original_index);
     expect(await firsts('xs.0')).toEqual([0, 2, 1]);
     expect(await firsts('xs.1')).toEqual([1, 0, 2]);
   });
 
   it('answers 404 for an unknown digest, and for a digest of another project', async () => {
     const { digest } = await createTable();
-    await expect(client.tables.query({ project_id: 'acme/other', digest })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(client.tables.query({ project_id: 'acme/other', digest: 'x'.repeat(43) })).rejects.toMatchObject({ status: 404 });
+    await expect(client().tables.query({ project_id: 'acme/other', digest })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client().tables.query({ project_id: 'acme/other', digest: 'x'.repeat(43) })).rejects.toMatchObject({ status: 404 });
   });
 });
 

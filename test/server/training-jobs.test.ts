@@ -1,19 +1,13 @@
 // Training jobs on the real server through the typed client: stored as queued; every bad field gets a 422 item.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import type { TrajectoryGroup } from '../../src/schema/index.js';
 import { useTestServer } from '../helpers/server.js';
+import { useTestClient } from '../helpers/client.js';
 import { post, UUID_V7 } from './fixtures.js';
 
 const server = useTestServer();
-let client: Client;
-beforeAll(() => {
-  client = new Client({ baseUrl: server().url, maxRetries: 0 });
-});
-afterAll(async () => {
-  await client.close();
-});
+const client = useTestClient(server);
 
 const GROUPS: TrajectoryGroup[] = [
   { trajectories: [{ reward: 1, messages_and_choices: [{ role: 'user', content: 'hi' }] }, { reward: 0 }] },
@@ -36,7 +30,7 @@ describe('POST /v1/preview/training-jobs', () => {
   it('stores the job as queued with its groups and config and returns its UUID id', async () => {
     const model = randomUUID();
     const config = { learning_rate: 2e-5, epsilon: 0.2, epsilon_high: 0.28, advantage_balance: -0.5, ppo: true, scale_rewards: false };
-    const job = await client.trainingJobs.create({ model_id: model, trajectory_groups: GROUPS, experimental_config: config });
+    const job = await client().trainingJobs.create({ model_id: model, trajectory_groups: GROUPS, experimental_config: config });
     expect(job.id).toMatch(UUID_V7);
     expect(job).toMatchObject({ model_id: model, status: 'queued' });
     expect(Date.parse(job.created_at!)).not.toBeNaN();
@@ -48,8 +42,8 @@ describe('POST /v1/preview/training-jobs', () => {
 
   it('accepts a job without experimental_config, and gives every job its own id', async () => {
     const model = randomUUID();
-    const a = await client.trainingJobs.create({ model_id: model, trajectory_groups: GROUPS });
-    const b = await client.trainingJobs.create({ model_id: model, trajectory_groups: GROUPS, experimental_config: null });
+    const a = await client().trainingJobs.create({ model_id: model, trajectory_groups: GROUPS });
+    const b = await client().trainingJobs.create({ model_id: model, trajectory_groups: GROUPS, experimental_config: null });
     expect(a.id).not.toBe(b.id);
     expect(jobRow(a.id)?.experimental_config).toBeNull();
   });

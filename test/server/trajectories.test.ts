@@ -1,20 +1,14 @@
 // Trajectory logs on the real server through the typed client: metrics per split and overall vs simple-statistics.
 import { randomUUID } from 'node:crypto';
 import { max, mean, min, standardDeviation } from 'simple-statistics';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import type { TrajectoryGroup, TrajectoryMetrics } from '../../src/schema/index.js';
 import { useTestServer } from '../helpers/server.js';
+import { useTestClient } from '../helpers/client.js';
 import { post } from './fixtures.js';
 
 const server = useTestServer();
-let client: Client;
-beforeAll(() => {
-  client = new Client({ baseUrl: server().url, maxRetries: 0 });
-});
-afterAll(async () => {
-  await client.close();
-});
+const client = useTestClient(server);
 
 interface T {
   reward: number;
@@ -31,7 +25,7 @@ const group = (ts: T[]): TrajectoryGroup => ({
 });
 
 /** The expected metrics of a list of groups, computed here with simple-statistics. */
-function expected(groups: T[][]): Omit<TrajectoryMetrics, 'metric_means'> & { metric_means: Record<string, number> } {
+function expected(groups: T[][]): TrajectoryMetrics {
   const all = groups.flat();
   const rewards = all.map((t) => t.reward);
   const means: Record<string, number[]> = {};
@@ -53,11 +47,11 @@ function expected(groups: T[][]): Omit<TrajectoryMetrics, 'metric_means'> & { me
   };
 }
 
-function expectClose(actual: TrajectoryMetrics, want: ReturnType<typeof expected>): void {
+function expectClose(actual: TrajectoryMetrics, want: TrajectoryMetrics): void {
   expect(actual.trajectory_count).toBe(want.trajectory_count);
   expect(actual.group_count).toBe(want.group_count);
   for (const key of ['reward_mean', 'reward_std', 'reward_min', 'reward_max', 'group_reward_std_mean', 'message_count_mean'] as const) {
-    expect(actual[key], key).toBeCloseTo(want[key]!, 10);
+    expect(actual[key], key).toBeCloseTo(want[key] as number, 10);
   }
   expect(Object.keys(actual.metric_means).sort()).toEqual(Object.keys(want.metric_means).sort());
   for (const [k, v] of Object.entries(want.metric_means)) expect(actual.metric_means[k], k).toBeCloseTo(v, 10);
@@ -80,7 +74,7 @@ const VAL: T[][] = [[{ reward: 0.4, messages: 6, metrics: { tokens: 50 } }, { re
 describe('POST /v1/preview/models/{model_id}/log', () => {
   it('answers the counts of the request and the model metrics per split and overall, matching simple-statistics', async () => {
     const model = randomUUID();
-    const first = await client.trajectories.log(model, { split: 'train', trajectory_groups: TRAIN.map(group) });
+    const first = await client().trajectories.log(model, { split: 'train', trajectory_groups: TRAIN.map(group) });
     expect(first.model_id).toBe(model);
     expect(first.split).toBe('train');
     expect(first.logged).toEqual({ trajectory_count: 6, group_count: 3 });
@@ -88,7 +82,7 @@ describe('POST /v1/preview/models/{model_id}/log', () => {
     expectClose(first.metrics.overall, expected(TRAIN));
     expect(first.metrics.val).toMatchObject({ trajectory_count: 0, group_count: 0, reward_mean: null, reward_std: null, metric_means: {} });
 
-    const second = await client.trajectories.log(model, { split: 'val', trajectory_groups: VAL.map(group) });
+    const second = await client().trajectories.log(model, { split: 'val', trajectory_groups: VAL.map(group) });
     expect(second.logged).toEqual({ trajectory_count: 2, group_count: 1 });
     expectClose(second.metrics.train, expected(TRAIN));
     expectClose(second.metrics.val, expected(VAL));
@@ -98,16 +92,16 @@ describe('POST /v1/preview/models/{model_id}/log', () => {
 
   it('accumulates across requests of one split and keeps models apart', async () => {
     const model = randomUUID();
-    await client.trajectories.log(model, { split: 'test', trajectory_groups: [group(TRAIN[0]!)] });
-    const res = await client.trajectories.log(model, { split: 'test', trajectory_groups: [group(TRAIN[1]!)] });
+    await client().trajectories.log(model, { split: 'test', trajectory_groups: [group(TRAIN[0]!)] });
+    const res = await client().trajectories.log(model, { split: 'test', trajectory_groups: [group(TRAIN[1]!)] });
     expectClose(res.metrics.test, expected([TRAIN[0]!, TRAIN[1]!]));
-    const other = await client.trajectories.log(randomUUID(), { split: 'test', trajectory_groups: [group(VAL[0]!)] });
+    const other = await client().trajectories.log(randomUUID(), { split: 'test', trajectory_groups: [group(VAL[0]!)] });
     expectClose(other.metrics.overall, expected(VAL));
   });
 
   it('stores every trajectory with its split and group', async () => {
     const model = `model with spaces/${randomUUID()}`;
-    await client.trajectories.log(model, { split: 'train', trajectory_groups: TRAIN.map(group) });
+    await client().trajectories.log(model, { split: 'train', trajectory_groups: TRAIN.map(group) });
     const rows = server().store.connection
       .prepare('SELECT split, group_id, position, reward FROM trajectories WHERE model_id = ? ORDER BY group_id, position')
       .all(model) as { split: string; group_id: string; reward: number }[];
