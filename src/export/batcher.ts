@@ -67,8 +67,8 @@ export class Batcher {
    * @returns `false` when the event was not taken (the caller spools or drops it).
    */
   offer(entry: Entry, reserved: boolean): boolean {
+    if (this.isFull(reserved)) return false;
     const share = reserved ? 1 : 1 - RESERVED_SHARE;
-    if (this.pending + 1 > this.options.maxQueueItems * share) return false;
     if (this.pendingBytes + entry.bytes > this.options.maxQueueBytes * share) return false;
     const framed = entry.bytes + 1;
     if (this.buffer.length > 0 && this.bufferBytes + framed > this.options.maxBatchBytes - BODY_OVERHEAD_BYTES) this.sendNow();
@@ -84,6 +84,11 @@ export class Batcher {
       this.timer.unref();
     }
     return true;
+  }
+
+  /** Whether an event would be refused for the item cap alone (checked before serializing it). */
+  isFull(reserved: boolean): boolean {
+    return this.pending + 1 > this.options.maxQueueItems * (reserved ? 1 : 1 - RESERVED_SHARE);
   }
 
   /** Adds outcomes decided outside a delivery (e.g. events dropped instead of queued, or replayed) to the report. */

@@ -14,7 +14,7 @@ import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js'
 import { raceTimeout } from './race-timeout.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replay.js';
-import { countDrop, stats, type DropReason } from './stats.js';
+import { countDrop, stats, warnUnreportedDrops, type DropReason } from './stats.js';
 
 /**
  * Sends call events to `POST /call/upsert_batch` through its own `client`. Events go to memory; with
@@ -90,6 +90,7 @@ export class CallExporter implements CallSink {
     const startedAt = Date.now();
     const [, report] = await Promise.all([this.predecessor?.flush(timeoutMs), this.batcher.flush(timeoutMs)]);
     this.prune();
+    warnUnreportedDrops();
     if (this.spool && this.replayer) {
       this.spool.sync();
       if (this.spooling && !this.replayer.backingOff && !this.closed) void this.replayer.kick();
@@ -121,10 +122,11 @@ export class CallExporter implements CallSink {
   private accept(item: UpsertBatchItem, reserved: boolean): DropReason | undefined {
     stats.queued++;
     if (this.closed) return this.drop('shutdown', 1, 'weft was shut down');
+    if (!this.spool && this.batcher.isFull(reserved)) return this.queueFull();
     const entry = toCallEntry(item, this.options.maxBatchBytes);
     if (!entry) return this.drop('oversize', 1, `an event could not be serialized under maxBatchBytes (${this.options.maxBatchBytes})`);
     if (!this.spooling && this.batcher.offer(entry, reserved)) return undefined;
-    if (!this.spool) return this.drop('queue_full', 1, `the memory queue is full (maxQueueItems ${this.options.maxQueueItems}, maxQueueBytes ${this.options.maxQueueBytes})`);
+    if (!this.spool) return this.queueFull();
     this.spooling = true;
     return this.toSpool([entry]) === 1 ? undefined : 'spool_full';
   }
@@ -137,6 +139,10 @@ export class CallExporter implements CallSink {
     stats.spooled += kept;
     this.drop('spool_full', entries.length - kept, `the spool is full (spoolMaxBytes ${this.options.spoolMaxBytes})`);
     return kept;
+  }
+
+  private queueFull(): DropReason {
+    return this.drop('queue_full', 1, `the memory queue is full (maxQueueItems ${this.options.maxQueueItems}, maxQueueBytes ${this.options.maxQueueBytes})`);
   }
 
   private drop(reason: DropReason, count: number, why: string): DropReason {

@@ -88,6 +88,14 @@ export function warnRateLimited(key: string, message: () => string): boolean {
   return true;
 }
 
+/** Warns about drops not yet warned about (e.g. at flush), regardless of the rate limit. */
+export function warnUnreportedDrops(): void {
+  if (unwarned === 0) return;
+  lastWarnAt.set('drop', Date.now());
+  diag.warn(`dropped ${unwarned} more call event(s) since the last warning; see getExportStats().dropped for the reasons`);
+  unwarned = 0;
+}
+
 /** Counts `count` dropped events; warns at most once per 10 s, with how many were dropped since the last warning. */
 export function countDrop(reason: DropReason, count: number, why: string): void {
   if (count <= 0) return;
