@@ -99,7 +99,7 @@ function toJsonSafe(w: Walk, value: unknown, depth: number): unknown {
       return value;
     case 'number':
       w.budget -= 24;
-      return Number.isFinite(value) ? value : String(value);
+      return Number.isFinite(value) ? value + 0 : String(value);
     case 'bigint':
       return spend(w, truncate(`${value.toString()}n`, w.limits.maxStringLength));
     case 'undefined':
@@ -156,19 +156,20 @@ function fieldsToJson(w: Walk, obj: object, out: Record<string, unknown>, depth:
       out['…'] = spend(w, SIZE_MARKER);
       return out;
     }
-    w.budget -= k.length + 4;
+    const key = truncate(k, w.limits.maxStringLength);
+    w.budget -= key.length + 4;
     if (w.redactor?.matches(k)) {
-      out[k] = spend(w, REDACTED);
+      setKey(out, key, spend(w, REDACTED));
       continue;
     }
     let v: unknown;
     try {
       v = (obj as Record<string, unknown>)[k];
     } catch (err) {
-      out[k] = spend(w, truncate(`[Threw: ${safeMessage(err)}]`, w.limits.maxStringLength));
+      setKey(out, key, spend(w, truncate(`[Threw: ${safeMessage(err)}]`, w.limits.maxStringLength)));
       continue;
     }
-    out[k] = toJsonSafe(w, v, depth);
+    setKey(out, key, toJsonSafe(w, v, depth));
   }
   if (keys.length > n) out['…'] = spend(w, `[truncated ${keys.length - n} keys]`);
   return out;
@@ -248,6 +249,12 @@ function functionName(fn: Function): string {
   } catch {
     return 'anonymous';
   }
+}
+
+/** `out[k] = v` that makes an own property even for the key `__proto__`. */
+function setKey(out: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else out[k] = v;
 }
 
 /** Counts a string against the size budget and returns it. */
