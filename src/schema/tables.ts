@@ -11,7 +11,8 @@ export type TableRowFilter = z.input<typeof TableRowFilter>;
 
 /**
  * Body of `POST /table/query` (spec endpoint 8). `sort_by[].field` is a dotted path into each row's `val`
- * (`score`, `inputs.question`, `choices.0.text`); `limit` absent means all rows, `offset` absent means 0.
+ * (`score`, `inputs.question`, `choices.0.text`, `usage."gpt-4.1".tokens` with a quoted segment holding dots);
+ * `limit` absent means all rows, `offset` absent means 0.
  */
 export const TableQueryReq = z.object({
   project_id: ProjectId,

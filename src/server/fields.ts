@@ -33,7 +33,7 @@ const DERIVED: Record<string, string> = {
 };
 
 /** Builds a SQLite JSON path (`$."a"[0]."b"`) from segments; numeric segments index arrays. */
-function jsonPath(parts: string[], loc: string[]): string {
+export function jsonPath(parts: string[], loc: string[]): string {
   return '$' + parts.map((p) => {
     if (p.includes('"')) throw new QueryError(loc, `a path segment cannot contain a double quote: ${JSON.stringify(p)}`);
     return /^\d+$/.test(p) ? `[${p}]` : `."${p}"`;

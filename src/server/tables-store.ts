@@ -6,6 +6,8 @@ import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import type { TableCreateRes, TableQueryReq, TableRowSchema } from '../schema/tables.js';
 import { rowDigest, tableDigest } from './digest.js';
+import { parseFieldPath } from './field-path.js';
+import { jsonPath } from './fields.js';
 import { HttpError } from './http-error.js';
 
 /** A validated `/table/query` body (zod output: `sort_by` order resolved). */
@@ -15,18 +17,14 @@ export type TableQuery = z.output<typeof TableQueryReq>;
 const IN_LIST = 'IN (SELECT value FROM json_each(?))';
 
 /**
- * SQLite JSON path of a sort field. The field is a dotted path into the row's `val` (`score`,
- * `inputs.question`, `choices.0.text`): a numeric segment indexes an array, any other is an object key.
+ * SQLite JSON path of a sort field: a dotted path into the row's `val` (`score`, `inputs.question`,
+ * `choices.0.text`, `usage."gpt-4.1".tokens`), parsed like call field paths: a numeric segment indexes an
+ * array, a segment in double quotes may hold dots.
  *
- * @throws HttpError 422 for an empty segment or one holding `"`.
+ * @throws QueryError (answered 422 at `loc`) for an empty segment or an unterminated quote.
  */
 function valJsonPath(field: string, loc: string[]): string {
-  return '$' + field.split('.').map((part) => {
-    if (part === '' || part.includes('"')) {
-      throw HttpError.validation([{ loc, msg: `invalid path segment ${JSON.stringify(part)} in ${JSON.stringify(field)}`, type: 'value_error' }]);
-    }
-    return /^\d+$/.test(part) ? `[${part}]` : `."${part}"`;
-  }).join('');
+  return jsonPath(parseFieldPath(field, loc).segments, loc);
 }
 
 interface RowRow {
@@ -73,7 +71,7 @@ export class TablesStore {
    * text); `desc` reverses it.
    *
    * @returns the rows, each `{digest, val, original_index}` (`original_index`: 0-based position in the table).
-   * @throws HttpError 404 when the project has no table with that digest; 422 for a malformed sort path.
+   * @throws HttpError 404 when the project has no table with that digest; QueryError (422) for a malformed sort path.
    * @see spec endpoint 8, "Query a table"
    */
   query(q: TableQuery): TableRowSchema[] {
@@ -87,7 +85,7 @@ export class TablesStore {
       params.push(JSON.stringify(wanted));
     }
     const order = (q.sort_by ?? []).map((s, i) => {
-      params.push(valJsonPath(s.field, ['body', 'sort_by', String(i), 'field']));
+      params.push(valJsonPath(s.field, ['sort_by', String(i), 'field']));
       return `json_extract(val, ?) ${s.order === 'desc' ? 'DESC' : 'ASC'}`;
     });
     order.push('row_index ASC');

@@ -98,6 +98,12 @@ describe('POST /table/query', () => {
     expect(await ids([{ field: 'n' }], { limit: 2, offset: 1 })).toEqual(['c', 'a']);
   });
 
+  it('sorts on a quoted segment holding dots', async () => {
+    const { project, digest } = await createTable([{ m: { 'gpt-4.1': 2 } }, { m: { 'gpt-4.1': 1 } }, { m: { 'gpt-4.1': 3 } }]);
+    const { rows } = await client().tables.query({ project_id: project, digest, sort_by: [{ field: 'm."gpt-4.1"', order: 'desc' }] });
+    expect(rows.map((r) => r.original_index)).toEqual([2, 0, 1]);
+  });
+
   it('sorts by an array element with a numeric segment and accepts `direction` as an alias of `order`', async () => {
     const { project, digest } = await createTable([{ xs: [3, 'b'] }, { xs: [1, 'c'] }, { xs: [2, 'a'] }]);
     const firsts = async (field: string) =>
