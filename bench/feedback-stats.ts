@@ -1,0 +1,59 @@
+// Server side: POST /feedback/stats over 1M feedback rows (database generated once with the server's insert code, cached).
+import { request } from 'undici';
+import { contextLine } from './lib/context-line.js';
+import { FEEDBACK_PROJECT, FEEDBACK_WINDOW, feedbackDatabase } from './lib/feedback-db.js';
+import { startChildServer } from './lib/server.js';
+import { num, printTable, QUICK, verdict } from './lib/table.js';
+
+const ROWS = Number(process.env.BENCH_FEEDBACK_ROWS) || (QUICK ? 100_000 : 1_000_000);
+const REPEAT = 3;
+const title = `feedback/stats over ${num(ROWS)} feedback rows`;
+
+const numeric = { json_path: 'score', value_type: 'numeric', aggregations: ['avg', 'min', 'max', 'count'], percentiles: [50, 95] };
+const boolean = { json_path: 'passed', value_type: 'boolean', aggregations: ['count_true', 'count_false'] };
+/** label, request body, rows the buckets must count (9 in 10 generated rows are of type `score`). */
+const requests: [string, Record<string, unknown>, number][] = [
+  ['numeric + boolean metrics, 31 daily buckets', { metrics: [numeric, boolean] }, ROWS],
+  ['numeric metric, feedback_type filter, 744 hourly buckets', { feedback_type: 'score', granularity: 3600, metrics: [numeric] }, ROWS * 0.9],
+];
+
+/** Thrown when the server does not serve the endpoint (501). */
+class NotImplementedError extends Error {}
+
+async function statsMs(url: string, body: Record<string, unknown>, expected: number): Promise<number> {
+  const t0 = performance.now();
+  const res = await request(`${url}/feedback/stats`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ project_id: FEEDBACK_PROJECT, ...FEEDBACK_WINDOW, ...body }),
+  });
+  const answer = (await res.body.json()) as { buckets?: { count: number }[] };
+  const ms = performance.now() - t0;
+  if (res.statusCode === 501) throw new NotImplementedError();
+  if (res.statusCode !== 200) throw new Error(`feedback/stats answered ${res.statusCode}: ${JSON.stringify(answer).slice(0, 300)}`);
+  const counted = (answer.buckets ?? []).reduce((s, b) => s + b.count, 0);
+  if (counted !== expected) throw new Error(`feedback/stats counted ${counted} rows, expected ${expected}`);
+  return ms;
+}
+
+try {
+  const db = feedbackDatabase(ROWS);
+  if (db.generatedSeconds !== undefined) console.log(`generated ${num(ROWS)} feedback rows in ${num(db.generatedSeconds, 1)} s: ${db.path}\n`);
+  const server = await startChildServer(db.path);
+  const rows: string[][] = [];
+  try {
+    for (const [label, body, expected] of requests) {
+      const times: number[] = [];
+      for (let i = 0; i < REPEAT; i++) times.push(await statsMs(server.url, body, expected));
+      times.sort((a, b) => a - b);
+      const median = times[Math.floor(times.length / 2)] ?? NaN;
+      rows.push([label, num(median, 1), num(times[times.length - 1] ?? NaN, 1), verdict(median < 1000, '< 1 s')]);
+    }
+  } finally {
+    await server.close();
+  }
+  printTable(`${title}, ms per request (median and max of ${REPEAT}) · ${contextLine()}`, ['request', 'median ms', 'max ms', 'target'], rows);
+} catch (err) {
+  if (!(err instanceof NotImplementedError)) throw err;
+  printTable(`${title} · ${contextLine()}`, ['request', 'median ms'], [['feedback/stats', 'n/a (not implemented: the server answers 501)']]);
+}
