@@ -1,0 +1,87 @@
+// Child processes lose nothing: SIGTERM with handleSignals flushes first; SIGKILL while spooling loses at most unwritten events, the next process replays the rest.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, expect, it } from 'vitest';
+import { useTestServer } from '../helpers/server.js';
+import { readCalls, uniqueProject } from '../helpers/calls.js';
+
+const run = promisify(execFile);
+const server = useTestServer();
+const FIXTURE = 'test/fixtures/export-child.ts';
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Spawns the fixture and resolves once it prints `line`; the caller ends it. */
+function spawnUntil(env: Record<string, string>, line: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes(line)) resolve();
+    });
+    void exited.then(() => reject(new Error(`child exited before "${line}": ${err}`)));
+  });
+  return { child, ready, exited, stderr: () => err };
+}
+
+it('SIGTERM with handleSignals: the pending calls are sent, then the process dies of the signal', async () => {
+  const project = uniqueProject('sigterm');
+  const calls = 2_000;
+  const p = spawnUntil({ MODE: 'signal', CALLS: String(calls), WEFT_PROJECT: project, WEFT_BASE_URL: server().url }, 'ready');
+  await p.ready;
+  expect(server().store.countRows(project)).toBe(0); // nothing sent yet: the interval is 10 minutes
+  p.child.kill('SIGTERM');
+  expect(await p.exited).toEqual({ code: null, signal: 'SIGTERM' }); // the default action still happened
+  const records = await readCalls(server().url, project);
+  expect(records).toHaveLength(calls);
+  expect(records.every((r) => r.ended_at)).toBe(true);
+});
+
+it('SIGKILL while spooling loses at most the unwritten events; the next process replays every written one', async () => {
+  const project = uniqueProject('sigkill');
+  const spoolDir = mkdtempSync(path.join(tmpdir(), 'weft-spool-'));
+  dirs.push(spoolDir);
+  const env = { WEFT_PROJECT: project, WEFT_SPOOL_DIR: spoolDir };
+  const p = spawnUntil({ ...env, MODE: 'spool-forever', CALLS: '5000', WEFT_BASE_URL: 'http://127.0.0.1:9' }, 'spooling');
+  await p.ready;
+  await new Promise((r) => setTimeout(r, 300));
+  p.child.kill('SIGKILL');
+  expect((await p.exited).signal).toBe('SIGKILL');
+
+  const written = callIdsInSpool(spoolDir);
+  expect(written.size).toBeGreaterThan(2_000);
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', FIXTURE], {
+    env: { ...process.env, ...env, MODE: 'replay', WEFT_BASE_URL: server().url },
+    timeout: 30_000,
+  });
+  const { report } = JSON.parse(stdout) as { report: { sent: number; dropped: number } };
+  expect(report.dropped).toBe(0);
+  const stored = new Set((await readCalls(server().url, project)).map((r) => r.id));
+  for (const id of written) expect(stored.has(id)).toBe(true);
+  expect(readdirSync(spoolDir)).toEqual([]); // every segment replayed and deleted
+});
+
+/** Ids of the calls whose start event is in a complete line of a spool file. */
+function callIdsInSpool(dir: string): Set<string> {
+  const ids = new Set<string>();
+  for (const name of readdirSync(dir)) {
+    const text = readFileSync(path.join(dir, name), 'utf8');
+    for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
+      if (!line) continue;
+      const item = JSON.parse(line) as { mode: string; req: { start?: { id: string } } };
+      if (item.mode === 'start' && item.req.start) ids.add(item.req.start.id);
+    }
+  }
+  return ids;
+}
