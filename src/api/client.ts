@@ -3,6 +3,7 @@
  * @module
  */
 import { CallsResource } from './calls.js';
+import { FeedbackResource } from './feedback.js';
 import { TablesResource } from './tables.js';
 import { TrainingJobsResource, TrajectoriesResource } from './training.js';
 import { ConfigError } from './errors.js';
@@ -21,6 +22,8 @@ export class Client {
   readonly baseUrl: string;
   /** Call tracing endpoints. */
   readonly calls: CallsResource;
+  /** Feedback: `create()` and time-bucketed `stats()` (spec endpoints 2 and 6). */
+  readonly feedback: FeedbackResource;
   /** Tables: `query()` (spec endpoint 8) and `create()` (local server extension). */
   readonly tables: TablesResource;
   /** Trajectory logs of a model (preview, Bearer auth; spec endpoint 1). */
@@ -41,6 +44,7 @@ export class Client {
     this.transport = new Transport({ baseUrl, apiKey, timeoutMs, maxRetries });
     this.baseUrl = this.transport.baseUrl;
     this.calls = new CallsResource(this.transport);
+    this.feedback = new FeedbackResource(this.transport);
     this.tables = new TablesResource(this.transport);
     this.trajectories = new TrajectoriesResource(this.transport);
     this.trainingJobs = new TrainingJobsResource(this.transport);

@@ -1,5 +1,5 @@
 /**
- * Aggregations of one metric over a run of values: sum avg min max count count_true count_false and percentiles.
+ * Aggregations of one metric from partial sums: sum avg min max count count_true count_false, and percentiles.
  * @module
  */
 import { percentileName, type Aggregation } from '../schema/feedback.js';
@@ -9,6 +9,27 @@ export interface MetricAggregations {
   aggregations: readonly Aggregation[];
   /** Percentiles in [0, 100]. */
   percentiles: readonly number[];
+}
+
+/** Count, sum, min and max of a metric's values over some rows (SQL's: null sum/min/max without values). */
+export interface PartialStats {
+  count: number;
+  sum: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/** Merges partials of disjoint row sets (buckets) into the partial of their union (the window). */
+export function combine(parts: readonly PartialStats[]): PartialStats {
+  const out: PartialStats = { count: 0, sum: null, min: null, max: null };
+  for (const p of parts) {
+    if (p.count === 0) continue;
+    out.count += p.count;
+    out.sum = (out.sum ?? 0) + (p.sum ?? 0);
+    out.min = out.min === null || (p.min !== null && p.min < out.min) ? p.min : out.min;
+    out.max = out.max === null || (p.max !== null && p.max > out.max) ? p.max : out.max;
+  }
+  return out;
 }
 
 /**
@@ -26,35 +47,25 @@ export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
 }
 
 /**
- * Computes the requested aggregations over `values[from, to)`. Booleans arrive as 1 / 0, categories as 0
- * (only their count is defined). With no values, counts are 0 and the rest null.
+ * The requested results of one metric. Booleans are 1 / 0, so `count_true` is their sum; categories only
+ * have a count. Without values, counts are 0 and the rest null.
  *
- * @returns `[aggregation name or percentile name (`p<N>`), result]` pairs in request order: aggregations, then percentiles.
+ * @param part - count, sum, min, max of the values.
+ * @param sorted - the values in ascending order; needed only when percentiles are requested.
+ * @returns `[aggregation name or percentile name (p<N>), result]` in request order: aggregations, then percentiles.
  */
-export function aggregate(values: readonly number[], from: number, to: number, what: MetricAggregations): [string, number | null][] {
-  const n = to - from;
-  let sum = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = from; i < to; i++) {
-    const v = values[i]!;
-    sum += v;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
+export function metricResults(part: PartialStats, sorted: Float64Array | undefined, what: MetricAggregations): [string, number | null][] {
+  const { count, sum } = part;
   const results: Record<Aggregation, number | null> = {
-    count: n,
-    count_true: sum,
-    count_false: n - sum,
-    sum: n > 0 ? sum : null,
-    avg: n > 0 ? sum / n : null,
-    min: n > 0 ? min : null,
-    max: n > 0 ? max : null,
+    count,
+    count_true: sum ?? 0,
+    count_false: count - (sum ?? 0),
+    sum: count > 0 ? sum : null,
+    avg: count > 0 ? (sum ?? 0) / count : null,
+    min: count > 0 ? part.min : null,
+    max: count > 0 ? part.max : null,
   };
   const out: [string, number | null][] = what.aggregations.map((agg) => [agg, results[agg]]);
-  if (what.percentiles.length > 0) {
-    const sorted = n > 0 ? Float64Array.from(values.slice(from, to)).sort() : undefined;
-    for (const p of what.percentiles) out.push([percentileName(p), sorted ? percentileSorted(sorted, p) : null]);
-  }
+  for (const p of what.percentiles) out.push([percentileName(p), sorted && sorted.length > 0 ? percentileSorted(sorted, p) : null]);
   return out;
 }

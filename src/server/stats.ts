@@ -1,95 +1,37 @@
 /**
- * Feedback stats (spec endpoint 6): one indexed, time-ordered SQL scan; values gathered per bucket, then aggregated.
+ * Feedback stats (spec endpoint 6): plans the buckets, scans each bucket's time range in SQL, and builds the answer.
  * @module
  */
 import type Database from 'better-sqlite3';
-import type { z } from 'zod';
-import {
-  DEFAULT_AGGREGATIONS,
-  metricSlug,
-  type FeedbackStatsBucket,
-  type FeedbackStatsReq,
-  type FeedbackStatsRes,
-  type MetricValueType,
-} from '../schema/feedback.js';
+import type { FeedbackStatsBucket, FeedbackStatsRes } from '../schema/feedback.js';
 import { HttpError } from './http-error.js';
-import { aggregate, type MetricAggregations } from './stats-aggregate.js';
+import { combine, metricResults, type PartialStats } from './stats-aggregate.js';
 import { planBuckets, zonedIso } from './stats-buckets.js';
+import { metricsOf, prepareScans, type StatsQuery } from './stats-sql.js';
 import { normalizeTimestamp } from './time.js';
 
-/** A validated stats request (zod output of `FeedbackStatsReq`). */
-export type StatsQuery = z.output<typeof FeedbackStatsReq>;
+export type { StatsQuery };
 
-interface Metric extends MetricAggregations {
-  slug: string;
-  /** SQLite JSON path, e.g. `$."scores"."helpfulness"`. */
-  path: string;
-  valueType: MetricValueType;
-}
-
-/** `scores.help ful[0]` → `$."scores"."help ful"[0]` (keys quoted, so any character but `"` is fine). */
-export function sqlJsonPath(jsonPath: string): string {
-  return '$' + jsonPath.split('.').map((seg) => seg.replace(/^([^[]+)/, '."$1"')).join('');
-}
-
-function metricsOf(query: StatsQuery): Metric[] {
-  return (query.metrics ?? []).map((m) => ({
-    slug: metricSlug(m.json_path),
-    path: sqlJsonPath(m.json_path),
-    valueType: m.value_type,
-    aggregations: m.aggregations ?? DEFAULT_AGGREGATIONS[m.value_type],
-    percentiles: m.percentiles ?? [],
-  }));
+/** Ascending copy of several value arrays joined. */
+function sortedOf(runs: readonly number[][]): Float64Array {
+  const out = new Float64Array(runs.reduce((n, r) => n + r.length, 0));
+  let at = 0;
+  for (const r of runs) {
+    out.set(r, at);
+    at += r.length;
+  }
+  return out.sort();
 }
 
 /**
- * Reads a value extracted with SQLite's `->` (JSON text, or null when the path is absent) as the metric's type:
- * numeric → the number; boolean → 1 / 0; categorical → 0 for any non-null value. Anything else: undefined (skipped).
- */
-function readValue(text: string | null, type: MetricValueType): number | undefined {
-  if (text === null) return undefined;
-  if (type === 'numeric') {
-    const c = text.charCodeAt(0);
-    return c === 45 || (c >= 48 && c <= 57) ? Number(text) : undefined;
-  }
-  if (type === 'boolean') return text === 'true' ? 1 : text === 'false' ? 0 : undefined;
-  return text === 'null' ? undefined : 0;
-}
-
-/** The scan: rows of the window (and filters) in time order, with each metric's raw JSON value. */
-function selectSql(query: StatsQuery, metrics: Metric[], start: string, end: string): { sql: string; params: unknown[] } {
-  const params: unknown[] = [...metrics.map((m) => m.path), query.project_id, start, end];
-  const where = ['project_id = ?', 'created_at >= ?', 'created_at < ?'];
-  if (query.feedback_type != null) {
-    where.push('feedback_type = ?');
-    params.push(query.feedback_type);
-  }
-  const trigger = query.trigger_ref;
-  if (trigger != null && trigger.endsWith(':*')) {
-    where.push('substr(trigger_ref, 1, ?) = ?');
-    params.push(trigger.length - 1, trigger.slice(0, -1));
-  } else if (trigger != null) {
-    where.push('trigger_ref = ?');
-    params.push(trigger);
-  }
-  const columns = ['created_at', ...metrics.map((_, i) => `payload -> ? AS m${i}`)].join(', ');
-  return { sql: `SELECT ${columns} FROM feedback WHERE ${where.join(' AND ')} ORDER BY created_at`, params };
-}
-
-/** Values of one metric in scan order, and where each bucket's run of them ends. */
-interface Gathered {
-  values: number[];
-  ends: Int32Array;
-}
-
-/**
- * Computes feedback stats over `[start, end)`.
+ * Computes feedback stats over `[start, end)`: rows with `start <= created_at < end` that pass the filters.
  *
  * @param db - an open connection with the `create_feedback` migration applied.
  * @param query - the validated request.
  * @param now - the current time; the end when `query.end` is absent.
- * @returns the spec's "Feedback statistics response": `start`/`end` (UTC), `granularity` (s), `timezone`,
- *   every bucket of the window (`timestamp` in the zone, `count`, `<agg>_<slug>`, `p<N>_<slug>`) and `window_stats`.
+ * @returns the spec's "Feedback statistics response": `start`/`end` (ISO 8601 UTC), `granularity` (s),
+ *   `timezone`, every bucket of the window, gaps included (`timestamp`: bucket start, ISO 8601 in the zone;
+ *   `count`; `<agg>_<slug>`; `p<N>_<slug>`), and `window_stats` `{slug: {agg or p<N>: number | null}}`.
  * @throws HttpError 422 when `end` is absent and `start` is not before `now`.
  * @see spec endpoint 6, "Feedback statistics"; DESIGN.md "Wire facts"
  */
@@ -100,40 +42,30 @@ export function feedbackStats(db: Database.Database, query: StatsQuery, now: Dat
     throw HttpError.validation([{ loc: ['body', 'start'], msg: `start must be before the end (${end}, now when end is omitted)`, type: 'value_error' }]);
   }
   const plan = planBuckets(Date.parse(start), Date.parse(end), query.granularity ?? undefined, query.timezone);
-  const edgeIsos = plan.edges.map((ms) => new Date(ms).toISOString());
-  const nBuckets = plan.edges.length - 1;
   const metrics = metricsOf(query);
-  const counts = new Int32Array(nBuckets);
-  const gathered: Gathered[] = metrics.map(() => ({ values: [], ends: new Int32Array(nBuckets) }));
-
-  const { sql, params } = selectSql(query, metrics, start, end);
-
-  let b = 0;
-  const closeBucketsBefore = (next: number): void => {
-    for (; b < next; b++) for (const g of gathered) g.ends[b] = g.values.length;
-  };
-  for (const row of db.prepare(sql).raw(true).iterate(...params) as IterableIterator<(string | null)[]>) {
-    const at = row[0]!;
-    let next = b;
-    while (at >= edgeIsos[next + 1]!) next++;
-    if (next !== b) closeBucketsBefore(next);
-    counts[b]!++;
-    for (let j = 0; j < metrics.length; j++) {
-      const v = readValue(row[j + 1]!, metrics[j]!.valueType);
-      if (v !== undefined) gathered[j]!.values.push(v);
-    }
-  }
-  closeBucketsBefore(nBuckets);
-
+  const scans = prepareScans(db, query, metrics);
+  const parts: PartialStats[][] = metrics.map(() => []);
+  const runs: number[][][] = metrics.map(() => []);
   const buckets: FeedbackStatsBucket[] = [];
-  for (let i = 0; i < nBuckets; i++) {
-    const bucket: FeedbackStatsBucket = { timestamp: zonedIso(plan.edges[i]!, query.timezone), count: counts[i]! };
+  for (let i = 0; i + 1 < plan.edges.length; i++) {
+    const lo = i === 0 ? start : new Date(plan.edges[i]!).toISOString();
+    const hi = i + 2 === plan.edges.length ? end : new Date(plan.edges[i + 1]!).toISOString();
+    const { count, metrics: partials } = scans.partials(lo, hi);
+    const bucket: FeedbackStatsBucket = { timestamp: zonedIso(plan.edges[i]!, query.timezone), count };
     metrics.forEach((m, j) => {
-      const g = gathered[j]!;
-      for (const [name, value] of aggregate(g.values, i === 0 ? 0 : g.ends[i - 1]!, g.ends[i]!, m)) bucket[`${name}_${m.slug}`] = value;
+      parts[j]!.push(partials[j]!);
+      let sorted: Float64Array | undefined;
+      if (m.percentiles.length > 0) {
+        const values = partials[j]!.count > 0 ? scans.values(j, lo, hi) : [];
+        runs[j]!.push(values);
+        sorted = sortedOf([values]);
+      }
+      for (const [name, value] of metricResults(partials[j]!, sorted, m)) bucket[`${name}_${m.slug}`] = value;
     });
     buckets.push(bucket);
   }
-  const windowStats = Object.fromEntries(metrics.map((m, j) => [m.slug, Object.fromEntries(aggregate(gathered[j]!.values, 0, gathered[j]!.values.length, m))]));
+  const windowStats = Object.fromEntries(
+    metrics.map((m, j) => [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), m.percentiles.length > 0 ? sortedOf(runs[j]!) : undefined, m))]),
+  );
   return { start, end, granularity: plan.granularity, timezone: query.timezone, buckets, window_stats: windowStats };
 }
