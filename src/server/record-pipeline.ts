@@ -58,16 +58,22 @@ export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipelin
   const project = compileColumns(q.columns);
   const expand = q.expand_columns ? parseColumns(q.expand_columns, ['expand_columns']) : [];
   const expanding = expand.length > 0 && q.return_expanded_column_values !== false;
+  const adding = Boolean(q.include_costs || q.include_feedback || q.include_usernames || q.include_storage_size || q.include_total_storage_size);
+  const sized = Boolean(q.include_storage_size || q.include_total_storage_size);
   return function answer(page) {
     const records = page as unknown as WireRecord[];
     if (expanding) expandRefs(deps.db, records, expand);
+    if (!adding) return project ? records.map(project) : records;
     const adds = additions(q, deps, page);
     return records.map((record, i) => {
       const out = project ? project(record) : record;
       const { top, summary } = adds[i]!;
       if (Object.keys(summary).length > 0) out['summary'] = { ...(out['summary'] as WireRecord | undefined), ...summary };
-      delete out['storage_size_bytes'];
-      delete out['total_storage_size_bytes'];
+      if (sized) {
+        // Re-added last from `top`, so they come after the record's own keys and survive `columns`.
+        delete out['storage_size_bytes'];
+        delete out['total_storage_size_bytes'];
+      }
       return Object.assign(out, top);
     });
   };
