@@ -1,0 +1,75 @@
+// Serverless and shutdown: flushMode 'immediate' and waitUntil send a trace when its root call ends; after shutdown() nothing is queued.
+import { expect, it } from 'vitest';
+import { getExportStats, init, op, shutdown } from '../../src/index.js';
+import { useTestServer } from '../helpers/server.js';
+import { readCalls, uniqueProject } from '../helpers/calls.js';
+
+const server = useTestServer();
+const NEVER = 600_000; // a flush interval that never passes during a test
+
+/** Polls until `project` has `n` ended calls or `ms` pass; returns how many it saw. */
+async function endedWithin(project: string, n: number, ms: number): Promise<number> {
+  const deadline = Date.now() + ms;
+  let ended = 0;
+  while (Date.now() < deadline) {
+    ended = (await readCalls(server().url, project)).filter((c) => c.ended_at).length;
+    if (ended >= n) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return ended;
+}
+
+const traced = () => {
+  const leaf = op(async function leaf(i: number) { return i; });
+  return op(async function handler(n: number) {
+    await Promise.all(Array.from({ length: n }, (_, i) => leaf(i)));
+    return 'done';
+  });
+};
+
+it("flushMode 'immediate' sends a trace as soon as its root call ends, with no flush() and a long interval", async () => {
+  const project = uniqueProject('immediate');
+  init({ project, baseUrl: server().url, flushMode: 'immediate', flushIntervalMs: NEVER });
+  const handler = traced();
+  await handler(3);
+  expect(await endedWithin(project, 4, 5_000)).toBe(4);
+});
+
+it("'batch' mode with the same settings does not send before the interval (the control for the test above)", async () => {
+  const project = uniqueProject('batch');
+  init({ project, baseUrl: server().url, flushIntervalMs: NEVER });
+  await traced()(3);
+  expect(await endedWithin(project, 4, 300)).toBe(0);
+  await shutdown();
+});
+
+it('waitUntil receives, when the root call ends, a promise that resolves once its events are stored', async () => {
+  const project = uniqueProject('wait-until');
+  const handed: Promise<unknown>[] = [];
+  init({ project, baseUrl: server().url, flushIntervalMs: NEVER, waitUntil: (p) => handed.push(p) });
+  const handler = traced();
+  await handler(2);
+  expect(handed).toHaveLength(1); // one root call: the children do not trigger it
+  await handed[0];
+  const records = await readCalls(server().url, project);
+  expect(records).toHaveLength(3);
+  expect(records.every((r) => r.ended_at)).toBe(true);
+});
+
+it('a throwing waitUntil never reaches user code', async () => {
+  init({ project: uniqueProject('wait-until-throws'), baseUrl: server().url, waitUntil: () => { throw new Error('platform bug'); } });
+  await expect(traced()(1)).resolves.toBe('done');
+  await shutdown();
+});
+
+it('after shutdown() new calls are not queued', async () => {
+  const project = uniqueProject('after-shutdown');
+  init({ project, baseUrl: server().url });
+  const handler = traced();
+  await handler(1);
+  expect(await shutdown()).toEqual({ sent: 4, dropped: 0, spooled: 0, pending: 0 });
+  const queued = getExportStats().queued;
+  await expect(handler(5)).resolves.toBe('done');
+  expect(getExportStats().queued).toBe(queued);
+  expect(await readCalls(server().url, project)).toHaveLength(2);
+});

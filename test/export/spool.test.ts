@@ -1,0 +1,97 @@
+// The disk spool: an outage past the retry budget turns drops into spooled events that are replayed in order once the server answers; segments are claimed once.
+import { execFile } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { flush, getExportStats, init, op } from '../../src/index.js';
+import { Spool } from '../../src/export/spool.js';
+import { useTestServer } from '../helpers/server.js';
+import { readCalls, uniqueProject } from '../helpers/calls.js';
+import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+
+const run = promisify(execFile);
+const server = useTestServer();
+let proxy: FaultProxy;
+const dirs: string[] = [];
+const newDir = () => {
+  const d = mkdtempSync(path.join(tmpdir(), 'weft-spool-'));
+  dirs.push(d);
+  return d;
+};
+beforeAll(async () => {
+  proxy = await startFaultProxy(server().url);
+});
+afterAll(async () => {
+  await proxy.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+it('an outage longer than the retry budget spools instead of dropping; the events arrive once the server is back', async () => {
+  const project = uniqueProject('spool-outage');
+  const spoolDir = newDir();
+  const before = getExportStats();
+  proxy.inject({ kind: 'refuse' }, { forMs: 1_500 });
+  init({ project, baseUrl: proxy.url, spoolDir, flushIntervalMs: 20, retryBudgetMs: 100, retryInitialDelayMs: 10, retryMaxDelayMs: 100 });
+  const f = op(function f(i: number) { return i; });
+  for (let i = 0; i < 2_500; i++) f(i);
+  const during = await flush();
+  expect(during.dropped).toBe(0);
+  expect(during.spooled).toBeGreaterThan(0);
+  const deadline = Date.now() + 20_000;
+  let report = during;
+  while ((report.spooled > 0 || report.pending > 0) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    report = await flush();
+  }
+  expect(report).toEqual({ sent: 5_000, dropped: 0, spooled: 0, pending: 0 });
+  const after = getExportStats();
+  expect(after.replayed - before.replayed).toBeGreaterThan(0);
+  const records = await readCalls(server().url, project);
+  expect(new Set(records.map((r) => r.id)).size).toBe(2_500);
+  expect(records.every((r) => r.ended_at)).toBe(true);
+  expect(readdirSync(spoolDir)).toEqual([]);
+});
+
+it('skips a torn last line and replays the complete ones', () => {
+  const dir = newDir();
+  const writer = new Spool(dir, 1 << 20);
+  for (let i = 0; i < 3; i++) writer.append(JSON.stringify({ n: i }));
+  writer.close();
+  const [file] = readdirSync(dir);
+  appendFileSync(path.join(dir, file as string), '{"n":3,"tor'); // a process killed mid-write
+  const seg = new Spool(dir, 1 << 20).claim();
+  expect(seg?.lines.map((l) => (JSON.parse(l) as { n: number }).n)).toEqual([0, 1, 2]);
+});
+
+it('a segment claimed by one replayer cannot be claimed by another', () => {
+  const dir = newDir();
+  const writer = new Spool(dir, 1 << 20);
+  writer.append('{"n":1}');
+  writer.close();
+  const first = new Spool(dir, 1 << 20).claim();
+  expect(first?.lines).toEqual(['{"n":1}']);
+  expect(new Spool(dir, 1 << 20).claim()).toBeUndefined();
+});
+
+it('two processes replaying the same spool directory replay each event once between them', async () => {
+  const project = uniqueProject('spool-two');
+  const dir = newDir();
+  const start = (i: number) => ({
+    mode: 'start',
+    req: { start: { project_id: project, id: `c${i}`, trace_id: `c${i}`, op_name: 'f', started_at: new Date().toISOString(), inputs: {}, attributes: {} } },
+  });
+  const EVENTS = 4_000;
+  for (let s = 0; s < 20; s++) {
+    const writer = new Spool(dir, 1 << 30); // 20 segments of 200 events
+    for (let i = s * 200; i < (s + 1) * 200; i++) writer.append(JSON.stringify(start(i)));
+    writer.close();
+  }
+  const env = { ...process.env, MODE: 'replay', WEFT_PROJECT: project, WEFT_SPOOL_DIR: dir, WEFT_BASE_URL: server().url, WEFT_MAX_BATCH_ITEMS: '50' };
+  const outs = await Promise.all([0, 1].map(() => run(process.execPath, ['--import', 'tsx', 'test/fixtures/export-child.ts'], { env, timeout: 30_000 })));
+  const replayed = outs.map(({ stdout }) => (JSON.parse(stdout) as { stats: { replayed: number } }).stats.replayed);
+  expect(replayed[0]! + replayed[1]!).toBe(EVENTS);
+  expect(server().store.countRows(project)).toBe(EVENTS);
+  expect(readdirSync(dir)).toEqual([]);
+});
