@@ -23,9 +23,11 @@ export function parseRef(ref: string): ParsedRef | undefined {
 }
 
 /** Any of the spec's three ref shapes (object, op or call ref): what feedback may be about. */
-export const AnyRef = z.union([ObjectRef, OpRef, CallRef], {
-  error: 'expected a ref: svc:///<entity>/<project>/object/<name>:<digest>, .../op/<name>:<digest> or .../call/<call_id>',
-});
+export const AnyRef = z
+  .string()
+  .refine((v) => [ObjectRef, OpRef, CallRef].some((shape) => shape.safeParse(v).success), {
+    error: 'expected a ref: svc:///<entity>/<project>/object/<name>:<digest>, .../op/<name>:<digest> or .../call/<call_id>',
+  });
 
 /** "UUID-like identifier" (spec): 8-4-4-4-12 hex digits, any version. */
 const UuidLike = z.guid('expected a UUID-like identifier (8-4-4-4-12 hex digits)').nullish();
