@@ -1,9 +1,14 @@
-// Transport faults on a real loopback socket: a body that stalls is a typed, retried timeout; aborts are typed and early.
+// Transport faults on a real loopback socket: stalls are typed, retried timeouts; aborts are typed and early; Retry-After and the retry budget are obeyed.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
-import { APIConnectionTimeoutError, APIUserAbortError, Client } from '../../src/index.js';
+import { APIConnectionTimeoutError, APIUserAbortError, Client, InternalServerError } from '../../src/index.js';
+import { retryAfterMs } from '../../src/api/retry.js';
+import type { RetryInfo } from '../../src/api/transport.js';
+import { CallStartRes } from '../../src/schema/calls.js';
+import { startTestServer } from '../helpers/server.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 
 let stalling: Server | undefined;
 afterEach(async () => {
@@ -55,3 +60,69 @@ it('does not send a query whose signal is already aborted, and types a mid-strea
   })().catch((e: unknown) => e);
   expect(err).toBeInstanceOf(APIUserAbortError);
 });
+
+it('reads Retry-After as seconds or as an HTTP date', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  expect(retryAfterMs({ 'retry-after': '3' }, now)).toBe(3_000);
+  expect(retryAfterMs({ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }, now)).toBe(5_000);
+  expect(retryAfterMs({ 'retry-after': 'Wed, 31 Dec 2025 23:59:00 GMT' }, now)).toBe(0); // in the past: at once
+  expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
+  expect(retryAfterMs({ 'retry-after-ms': '250', 'retry-after': '3' }, now)).toBe(250);
+});
+
+it('waits as long as a 429 Retry-After HTTP date says, then succeeds', async () => {
+  const server = await startTestServer();
+  const proxy = await startFaultProxy(server.url);
+  try {
+    const retryAt = new Date(Date.now() + 3_000).toUTCString(); // second precision: 2 to 3 s from now
+    proxy.inject({ kind: 'status', status: 429, retryAfter: retryAt }, { ratio: 1 });
+    const client = new Client({ baseUrl: proxy.url, maxRetries: 3 });
+    const retries: RetryInfo[] = [];
+    const started = client.transport.post('/call/start', { start: startBody() }, CallStartRes, {
+      retry: { initialDelayMs: 1 },
+      onRetry: (info) => {
+        retries.push(info);
+        proxy.clear();
+      },
+    });
+    await expect(started).resolves.toMatchObject({ id: expect.any(String) });
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.error.status).toBe(429);
+    expect(retries[0]!.delayMs).toBeGreaterThan(1_000); // the date, not the 1 ms backoff
+    expect(retries[0]!.delayMs).toBeLessThanOrEqual(3_000);
+    await client.close();
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+});
+
+it('stops retrying when the next wait would pass the retry budget', async () => {
+  const server = await startTestServer();
+  const proxy = await startFaultProxy(server.url);
+  try {
+    proxy.inject({ kind: 'status', status: 503 });
+    const client = new Client({ baseUrl: proxy.url });
+    const retries: RetryInfo[] = [];
+    const err = await client.transport
+      .post('/call/start', { start: startBody() }, CallStartRes, {
+        maxRetries: 1_000,
+        retry: { initialDelayMs: 20, maxDelayMs: 50, budgetMs: 300 },
+        onRetry: (info) => retries.push(info),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InternalServerError);
+    expect(retries.length).toBeGreaterThan(2);
+    expect(retries.length).toBeLessThan(1_000);
+    expect(retries.reduce((n, r) => n + r.delayMs, 0)).toBeLessThanOrEqual(300);
+    expect(proxy.counts.requests).toBe(retries.length + 1);
+    await client.close();
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+});
+
+function startBody() {
+  return { project_id: 'a/b', op_name: 'f', started_at: new Date().toISOString(), inputs: {}, attributes: {} };
+}
