@@ -17,3 +17,38 @@ it('says which option is wrong, what it expected and what it got', () => {
   expect(() => resolveSettings({ project: 'a/b', maxBatchItems: 0 }, {})).toThrowError(/maxBatchItems/);
   expect(() => resolveSettings({ project: 'a/b' }, { WEFT_FLUSH_INTERVAL_MS: 'soon' })).toThrowError(/flushIntervalMs: expected a number, got NaN/);
 });
+
+it('export pipeline options: defaults, env fallbacks and clear errors', () => {
+  expect(resolveSettings({ project: 'a/b' }, {})).toMatchObject({
+    maxBatchBytes: 4 * 1024 * 1024,
+    maxQueueBytes: 64 * 1024 * 1024,
+    maxRetries: 20,
+    retryInitialDelayMs: 500,
+    retryMaxDelayMs: 8000,
+    retryBudgetMs: 30_000,
+    spoolDir: undefined,
+    spoolMaxBytes: 256 * 1024 * 1024,
+    handleSignals: false,
+    flushMode: 'batch',
+    waitUntil: undefined,
+  });
+  const env = {
+    WEFT_SPOOL_DIR: '/tmp/spool',
+    WEFT_SPOOL_MAX_BYTES: '1048576',
+    WEFT_MAX_BATCH_BYTES: '65536',
+    WEFT_RETRY_BUDGET_MS: '5000',
+    WEFT_HANDLE_SIGNALS: 'true',
+    WEFT_FLUSH_MODE: 'immediate',
+  };
+  expect(resolveSettings({ project: 'a/b' }, env)).toMatchObject({
+    spoolDir: '/tmp/spool',
+    spoolMaxBytes: 1_048_576,
+    maxBatchBytes: 65_536,
+    retryBudgetMs: 5_000,
+    handleSignals: true,
+    flushMode: 'immediate',
+  });
+  expect(() => resolveSettings({ project: 'a/b' }, { WEFT_FLUSH_MODE: 'later' })).toThrowError(/flushMode: expected "batch" or "immediate", got "later"/);
+  expect(() => resolveSettings({ project: 'a/b', maxBatchBytes: 10 }, {})).toThrowError(/maxBatchBytes/);
+  expect(() => resolveSettings({ project: 'a/b', waitUntil: 'x' as never }, {})).toThrowError(/waitUntil: expected a function/);
+});
