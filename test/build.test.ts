@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, expectTypeOf, it } from 'vitest';
-import { op } from '../src/index.js';
+import { op, type CurrentCall, type Op } from '../src/index.js';
 import { useTestServer } from './helpers/server.js';
 import { readCalls, uniqueProject } from './helpers/calls.js';
 
@@ -35,6 +35,13 @@ it('shares one context between the ESM and CJS copies loaded in one process', as
   const inner = calls.find((c) => c.op_name === 'inner');
   expect(outer).toBeDefined();
   expect(inner?.parent_id).toBe(outer?.id);
+  // the helpers of one copy reach the ops of the other; init() options of the CJS copy apply to ESM ops
+  const planner = calls.find((c) => c.op_name === 'planner');
+  const tool = calls.find((c) => c.op_name === 'tool');
+  expect(tool?.parent_id).toBe(planner?.id);
+  expect(planner).toMatchObject({ svc_run_id: 'dual-run', svc_run_step: 1, thread_id: 'dual-thread', attributes: { copy: 'esm' }, inputs: { ssn: 'REDACTED' } });
+  expect(tool).toMatchObject({ svc_run_id: 'dual-run', svc_run_step: 2, thread_id: 'dual-thread', attributes: { copy: 'esm' } });
+  expect(stdout).toContain(`current ${tool?.id}`);
 });
 
 it('ships a working `weft` bin', async () => {
@@ -42,9 +49,15 @@ it('ships a working `weft` bin', async () => {
   expect(stdout).toContain('serve');
 });
 
-it('keeps the wrapped function type unchanged', () => {
+it('keeps the wrapped function\'s call signature unchanged and adds invoke()', () => {
   const sync = (a: number, b: string): string => `${a}${b}`;
   const asyncFn = async (x: { q: string }): Promise<number> => x.q.length;
-  expectTypeOf(op(sync)).toEqualTypeOf<typeof sync>();
-  expectTypeOf(op(asyncFn)).toEqualTypeOf<typeof asyncFn>();
+  expectTypeOf(op(sync)).toEqualTypeOf<Op<typeof sync>>();
+  expectTypeOf(op(sync)).toExtend<typeof sync>();
+  expectTypeOf(op(sync)).parameters.toEqualTypeOf<[number, string]>();
+  expectTypeOf(op(sync)).returns.toEqualTypeOf<string>();
+  expectTypeOf(op(asyncFn)).toExtend<typeof asyncFn>();
+  expectTypeOf(op(asyncFn)).returns.toEqualTypeOf<Promise<number>>();
+  expectTypeOf(op(sync).invoke).returns.toEqualTypeOf<[string, CurrentCall | undefined]>();
+  expectTypeOf(op(asyncFn).invoke).returns.toEqualTypeOf<Promise<[number, CurrentCall | undefined]>>();
 });

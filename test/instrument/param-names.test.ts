@@ -23,7 +23,7 @@ describe('parameterNames', () => {
   });
 
   it('gives no name for destructured positions, and none at all when the list is ambiguous', () => {
-    expect(parameterNames(({ a }: { a: number }, [b]: number[], c: number) => a + b + c)).toEqual([undefined, undefined, 'c']);
+    expect(parameterNames(({ a }: { a: number }, [b]: number[], c: number) => a + (b ?? 0) + c)).toEqual([undefined, undefined, 'c']);
     expect(parameterNames(new Function('a = /,\\)/, b', 'return a'))).toEqual([]);
     expect(parameterNames(new Function('a = 4 / 2, b', 'return a'))).toEqual([]);
     expect(parameterNames(new Function('a = `x${1}`, b', 'return a'))).toEqual([]);
