@@ -77,7 +77,20 @@ function proxyThen(target: object, then: Function, settle: Settler): object {
     get(t, prop) {
       if (prop === 'then') return wrappedThen;
       const v: unknown = Reflect.get(t, prop, t);
-      return typeof v === 'function' && !UNBOUND.has(prop) ? v.bind(t) : v;
+      return typeof v === 'function' && !UNBOUND.has(prop) ? watchedMethod(t, v, settle) : v;
     },
   });
+}
+
+/**
+ * A method of the target, bound to it; when it returns a thenable (e.g. `withResponse()`, or a builder
+ * step like `where()` returning the builder), that one is watched too, so the call ends whichever way
+ * the caller consumes the result (the first settlement is recorded).
+ */
+function watchedMethod(target: object, method: Function, settle: Settler): Function {
+  return function watched(...args: unknown[]): unknown {
+    const result: unknown = method.apply(target, args);
+    const then = thenOf(result);
+    return then ? watchThenable(result as object, then, settle) : result;
+  };
 }

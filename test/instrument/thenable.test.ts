@@ -67,6 +67,26 @@ describe('thenables', () => {
     expect(calls.find((c) => c.op_name === 'withChild')?.output).toBe('done');
   });
 
+  it('keeps withResponse()-style methods working and ends the call when their result settles', async () => {
+    class APIPromise<T> extends Promise<T> {
+      withResponse(): Promise<{ data: T; status: number }> {
+        return this.then((data) => ({ data, status: 200 }));
+      }
+    }
+    const create = op(function create() {
+      return new APIPromise<string>((resolve) => setTimeout(() => resolve('completion'), 5));
+    });
+    const q = new LazyQuery();
+    const query = op(function chained() { return q; });
+    const calls = await traced('with-response', async () => {
+      await expect(create().withResponse()).resolves.toEqual({ data: 'completion', status: 200 });
+      expect(await query().where().where()).toBe('rows');
+      expect(q.runs).toBe(1);
+    });
+    expect(calls.find((c) => c.op_name === 'create')).toMatchObject({ output: { data: 'completion', status: 200 }, summary: { status: 'success' } });
+    expect(calls.find((c) => c.op_name === 'chained')).toMatchObject({ output: 'rows', summary: { status: 'success' } });
+  });
+
   it('records a rejection seen through catch() of a returned thenable', async () => {
     const failing = op(function failing() {
       return Object.assign(Promise.reject(new Error('later')), { extra: 1 });
