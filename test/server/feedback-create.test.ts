@@ -1,5 +1,6 @@
 // Tests of POST /feedback/batch/create over loopback HTTP: ids, created_at, order, idempotency, 422 detail, ref shapes.
 import { describe, expect, it } from 'vitest';
+import type { FeedbackCreateReq } from '../../src/schema/feedback.js';
 import { feedbackForCalls } from '../../src/server/feedback-store.js';
 import { uniqueProject } from '../helpers/calls.js';
 import { useFeedbackServer } from './feedback-fixtures.js';
@@ -7,8 +8,9 @@ import { UUID_V7, post } from './fixtures.js';
 
 const fb = useFeedbackServer();
 
-function item(project: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { project_id: project, svc_ref: `svc:///${project}/call/c1`, feedback_type: 'score', payload: { value: 1 }, ...overrides };
+/** A valid item; overrides may be invalid on purpose (typed as a request item all the same). */
+function item(project: string, overrides: Record<string, unknown> = {}): FeedbackCreateReq {
+  return { project_id: project, svc_ref: `svc:///${project}/call/c1`, feedback_type: 'score', payload: { value: 1 }, ...overrides } as FeedbackCreateReq;
 }
 
 async function detailOf(body: unknown): Promise<{ loc: string[]; msg: string; type: string }[]> {
@@ -43,9 +45,9 @@ describe('POST /feedback/batch/create', () => {
     const project = uniqueProject('fb-id');
     const id = '0190a6b2-7c1e-7a00-8000-000000000001';
     fb.setNow('2026-01-05T00:00:00.000Z');
-    const first = await fb.client().feedback.create({ batch: [item(project, { id, payload: { value: 'first' } })] as never });
+    const first = await fb.client().feedback.create({ batch: [item(project, { id, payload: { value: 'first' } })] });
     fb.setNow('2026-01-06T00:00:00.000Z');
-    const again = await fb.client().feedback.create({ batch: [item(project, { id, payload: { value: 'second' } })] as never });
+    const again = await fb.client().feedback.create({ batch: [item(project, { id, payload: { value: 'second' } })] });
     expect(first.res[0]).toMatchObject({ id, created_at: '2026-01-05T00:00:00.000Z', payload: { value: 'first' } });
     expect(again.res[0]).toEqual(first.res[0]);
     expect(feedbackForCalls(fb.server().store.connection, project, ['c1']).get('c1')).toHaveLength(1);
@@ -113,7 +115,7 @@ describe('POST /feedback/batch/create', () => {
   it('accepts object and op refs as svc_ref', async () => {
     const project = uniqueProject('fb-refs');
     const { res } = await fb.client().feedback.create({
-      batch: [item(project, { svc_ref: `svc:///${project}/object/dataset:v3` }), item(project, { svc_ref: `svc:///${project}/op/judge:9f` })] as never,
+      batch: [item(project, { svc_ref: `svc:///${project}/object/dataset:v3` }), item(project, { svc_ref: `svc:///${project}/op/judge:9f` })],
     });
     expect(res).toHaveLength(2);
   });

@@ -1,0 +1,62 @@
+// Tests of client.feedback against the real local server: requests validated before sending, answers parsed, errors typed.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Client, RequestValidationError, ValidationError } from '../../src/index.js';
+import { feedbackForCalls } from '../../src/server/feedback-store.js';
+import { uniqueProject } from '../helpers/calls.js';
+import { useTestServer } from '../helpers/server.js';
+
+const server = useTestServer();
+let client: Client;
+beforeAll(() => {
+  client = new Client({ baseUrl: server().url, maxRetries: 0 });
+  return () => client.close();
+});
+
+describe('client.feedback.create', () => {
+  it('sends the batch and parses {res} in order', async () => {
+    const project = uniqueProject('api-fb');
+    const before = Date.now();
+    const { res } = await client.feedback.create({
+      batch: ['a', 'b'].map((id) => ({ project_id: project, svc_ref: `svc:///${project}/call/${id}`, feedback_type: 'thumbs', payload: { up: id === 'a' } })),
+    });
+    expect(res.map((r) => r.payload)).toEqual([{ up: true }, { up: false }]);
+    for (const r of res) expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);
+    expect([...feedbackForCalls(server().store.connection, project, ['a', 'b']).keys()]).toEqual(['a', 'b']);
+  });
+
+  it('refuses a malformed ref before sending, with a typed error and detail', async () => {
+    const project = uniqueProject('api-fb-bad');
+    const err = await client.feedback
+      .create({ batch: [{ project_id: project, svc_ref: `svc:///${project}/calls/x`, feedback_type: 't', payload: {} }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as RequestValidationError).detail.map((d) => d.loc)).toEqual([['batch', '0', 'svc_ref']]);
+    expect(feedbackForCalls(server().store.connection, project, ['x']).size).toBe(0);
+  });
+});
+
+describe('client.feedback.stats', () => {
+  it('applies the defaults (timezone UTC, value_type numeric) and parses the answer', async () => {
+    const project = uniqueProject('api-stats');
+    await client.feedback.create({ batch: [{ project_id: project, svc_ref: `svc:///${project}/call/c`, feedback_type: 's', payload: { v: 3 } }] });
+    const start = new Date(Date.now() - 60_000).toISOString();
+    const stats = await client.feedback.stats({ project_id: project, start, metrics: [{ json_path: 'v', aggregations: ['max'] }] });
+    expect(stats.timezone).toBe('UTC');
+    expect(stats.granularity).toBe(300);
+    expect(stats.window_stats).toEqual({ v: { max: 3 } });
+    expect(stats.buckets?.reduce((n, b) => n + b.count, 0)).toBe(1);
+  });
+
+  it('refuses an unknown time zone before sending', async () => {
+    const err = await client.feedback.stats({ project_id: 'a/b', start: new Date().toISOString(), timezone: 'Nowhere/City' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as RequestValidationError).detail[0]?.loc).toEqual(['timezone']);
+  });
+
+  it('maps a rule only the server can check (start after its clock) to ValidationError', async () => {
+    const err = await client.feedback.stats({ project_id: 'a/b', start: '2999-01-01T00:00:00Z' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).status).toBe(422);
+    expect((err as ValidationError).detail?.[0]?.loc).toEqual(['body', 'start']);
+  });
+});
