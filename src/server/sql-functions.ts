@@ -6,11 +6,12 @@ import type Database from 'better-sqlite3';
 import { resolvePath } from './field-path.js';
 
 /**
- * Unicode case folding for case-insensitive `$contains`: NFC, then upper, then lower case, so that
- * `ß`/`SS`, `Σ`/`σ`/`ς` and other non-ASCII pairs compare equal (SQLite's own `lower()` folds ASCII only).
+ * Unicode case folding for case-insensitive `$contains`: NFC, then upper, then lower case, then `ς`→`σ`
+ * and `ß`→`ss`, so that `ß`/`ẞ`/`SS`, `Σ`/`σ`/`ς`, `É`/`é` and other non-ASCII pairs compare equal
+ * (SQLite's own `lower()` folds ASCII only).
  */
 export function foldCase(text: string): string {
-  return text.normalize('NFC').toUpperCase().toLowerCase().replace(/ς/g, 'σ');
+  return text.normalize('NFC').toUpperCase().toLowerCase().replace(/ς/g, 'σ').replace(/ß/g, 'ss');
 }
 
 /** `$convert` to bool: NULL stays NULL; numbers are true when non-zero; text `true`/`1` (any case) is true. */

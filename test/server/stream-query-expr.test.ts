@@ -1,10 +1,13 @@
 // stream_query $expr through the typed client: Unicode case folding, keys with dots, $convert, sort stability, injection attempts, index use.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, q, ValidationError } from '../../src/index.js';
 import { openStore } from '../../src/server/index.js';
 import { compileCallsQuery } from '../../src/server/query-sql.js';
 import { uniqueProject } from '../helpers/calls.js';
-import { useTestServer } from '../helpers/server.js';
+import { startTestServer, useTestServer } from '../helpers/server.js';
 
 const server = useTestServer();
 let client: Client;
@@ -166,5 +169,35 @@ describe('query plans', () => {
     const detail = plan({ project_id: 'acme/demo', ...body });
     expect(detail).toContain(index);
     expect(detail).not.toContain('TEMP B-TREE');
+  });
+});
+
+describe('on a database file (snapshot cursor with its own connection)', () => {
+  it('has the query functions registered too', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'weft-expr-'));
+    const fileServer = await startTestServer({ dbPath: path.join(dir, 'weft.db') });
+    const fileClient = new Client({ baseUrl: fileServer.url, maxRetries: 0 });
+    try {
+      await fileClient.calls.start({ start: { project_id: project, id: 'f1', op_name: 'STRAẞE', started_at: at(0), inputs: {}, attributes: { 'k.1': 'true' } } });
+      const query = q.expr(
+        q.and(
+          q.contains(q.field('op_name'), 'straße', { caseInsensitive: true }),
+          q.eq(q.convert(q.field('attributes.k.1'), 'bool'), true),
+        ),
+      );
+      const records = await fileClient.calls.streamQuery({ project_id: project, query }).toArray();
+      expect(records.map((r) => r.id)).toEqual(['f1']);
+    } finally {
+      await fileClient.close();
+      await fileServer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('server options', () => {
+  it('refuses a malformed price table or user list with a TypeError naming it', async () => {
+    await expect(startTestServer({ prices: { m: { promptUsdPer1M: -1, completionUsdPer1M: 1 } } })).rejects.toThrow(/prices: m\.promptUsdPer1M/);
+    await expect(startTestServer({ users: { u: '' } })).rejects.toThrow(TypeError);
   });
 });
