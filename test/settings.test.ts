@@ -52,3 +52,18 @@ it('export pipeline options: defaults, env fallbacks and clear errors', () => {
   expect(() => resolveSettings({ project: 'a/b', maxBatchBytes: 10 }, {})).toThrowError(/maxBatchBytes/);
   expect(() => resolveSettings({ project: 'a/b', waitUntil: 'x' as never }, {})).toThrowError(/waitUntil: expected a function/);
 });
+
+it('resolves the instrumentation options: sampleRate, redactKeys, mask, maxStreamChunks (options, env, defaults)', () => {
+  expect(resolveSettings({ project: 'a/b' }, {})).toMatchObject({
+    sampleRate: 1,
+    redactKeys: ['api_key', 'apiKey', 'authorization', 'password', 'secret', 'token', 'cookie'],
+    maxStreamChunks: 1000,
+  });
+  const env = { WEFT_SAMPLE_RATE: '0.1', WEFT_REDACT_KEYS: 'ssn, card_number,', WEFT_MAX_STREAM_CHUNKS: '50' };
+  expect(resolveSettings({ project: 'a/b' }, env)).toMatchObject({ sampleRate: 0.1, redactKeys: ['ssn', 'card_number'], maxStreamChunks: 50 });
+  expect(resolveSettings({ project: 'a/b', sampleRate: 0, redactKeys: [] }, env)).toMatchObject({ sampleRate: 0, redactKeys: [] });
+  expect(() => resolveSettings({ project: 'a/b', sampleRate: -0.5 }, {})).toThrowError(/sampleRate/);
+  expect(() => resolveSettings({ project: 'a/b', redactKeys: 'token' as never }, {})).toThrowError(/redactKeys: expected an array of strings, got "token" \(string\)/);
+  expect(() => resolveSettings({ project: 'a/b', mask: 'x' as never }, {})).toThrowError(/mask: expected a function, got "x" \(string\)/);
+  expect(() => resolveSettings({ project: 'a/b', maxStreamChunks: 1.5 }, {})).toThrowError(/maxStreamChunks/);
+});
