@@ -19,6 +19,20 @@ export interface PartialStats {
   max: number | null;
 }
 
+/** The partial of a list of values. */
+export function partialOf(values: readonly number[]): PartialStats {
+  if (values.length === 0) return { count: 0, sum: null, min: null, max: null };
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    sum += v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { count: values.length, sum, min, max };
+}
+
 /** Merges partials of disjoint row sets (buckets) into the partial of their union (the window). */
 export function combine(parts: readonly PartialStats[]): PartialStats {
   const out: PartialStats = { count: 0, sum: null, min: null, max: null };

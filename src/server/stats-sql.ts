@@ -1,12 +1,12 @@
 /**
  * The SQL of feedback stats: per time range, one indexed scan giving each metric's count, sum, min and max
- * (values read from the JSONB payload by type), and a scan giving a metric's values for percentiles.
+ * (values read from the JSONB payload by type), or a metric's values when it has percentiles.
  * @module
  */
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { DEFAULT_AGGREGATIONS, metricSlug, type FeedbackStatsReq, type MetricValueType } from '../schema/feedback.js';
-import type { MetricAggregations, PartialStats } from './stats-aggregate.js';
+import { partialOf, type MetricAggregations, type PartialStats } from './stats-aggregate.js';
 
 /** A validated stats request (zod output of `FeedbackStatsReq`). */
 export type StatsQuery = z.output<typeof FeedbackStatsReq>;
@@ -45,19 +45,23 @@ function valueSql(type: MetricValueType, param: string): string {
   return `CASE WHEN json_type(payload, ${param}) <> 'null' THEN 0 END`;
 }
 
-/** Runs the stats scans of one request over any `[lo, hi)` (ISO 8601 UTC strings). */
-export interface StatsScans {
-  /** Row count and each metric's partial over `[lo, hi)`. */
-  partials(lo: string, hi: string): { count: number; metrics: PartialStats[] };
-  /** Metric `j`'s values over `[lo, hi)` (unsorted). */
-  values(j: number, lo: string, hi: string): number[];
+/** One metric over a range: its partial, and its values when it has percentiles. */
+export interface MetricScan {
+  part: PartialStats;
+  /** The values (unsorted), only for metrics with percentiles. */
+  values?: number[];
 }
+
+/** Runs the stats scans of one request over any `[lo, hi)` (ISO 8601 UTC strings). */
+export type StatsScan = (lo: string, hi: string) => { count: number; metrics: MetricScan[] };
 
 /**
  * Prepares the scans. Filters: project, `created_at` in range (index `feedback_created`, or
  * `feedback_type_created` with a type), `feedback_type` exact, `trigger_ref` exact or, ending in `:*`, prefix.
+ * Metrics without percentiles are aggregated in SQL (one scan for all of them); a metric with
+ * percentiles has its values read once and aggregated from them.
  */
-export function prepareScans(db: Database.Database, query: StatsQuery, metrics: readonly StatsMetric[]): StatsScans {
+export function prepareScan(db: Database.Database, query: StatsQuery, metrics: readonly StatsMetric[]): StatsScan {
   const base: Record<string, unknown> = { project: query.project_id };
   const where = ['project_id = @project', 'created_at >= @lo', 'created_at < @hi'];
   if (query.feedback_type != null) {
@@ -75,28 +79,29 @@ export function prepareScans(db: Database.Database, query: StatsQuery, metrics: 
   metrics.forEach((m, j) => (base[`p${j}`] = m.path));
   // MATERIALIZED: each value is read from the payload once per row, not once per aggregate.
   const rows = (columns: string): string => `WITH s AS MATERIALIZED (SELECT ${columns} FROM feedback WHERE ${where.join(' AND ')})`;
-  const values = metrics.map((m, j) => `${valueSql(m.valueType, `@p${j}`)} AS v${j}`);
-  // Without metrics the count comes from the index alone.
-  const partialSql = metrics.length === 0
+  const value = (j: number): string => `${valueSql(metrics[j]!.valueType, `@p${j}`)} AS v${j}`;
+  const inSql = metrics.flatMap((m, j) => (m.percentiles.length === 0 ? [j] : []));
+  // Without SQL-aggregated metrics the count comes from the index alone.
+  const partial = db.prepare(inSql.length === 0
     ? `SELECT count(*) FROM feedback WHERE ${where.join(' AND ')}`
-    : `${rows(values.join(', '))} SELECT count(*)${metrics.map((_, j) => `, count(v${j}), sum(v${j}), min(v${j}), max(v${j})`).join('')} FROM s`;
-  const partial = db.prepare(partialSql).raw(true);
+    : `${rows(inSql.map(value).join(', '))} SELECT count(*)${inSql.map((j) => `, count(v${j}), sum(v${j}), min(v${j}), max(v${j})`).join('')} FROM s`,
+  ).raw(true);
   const valueStatements = metrics.map((m, j) =>
-    m.percentiles.length > 0 ? db.prepare(`${rows(values[j]!)} SELECT v${j} FROM s WHERE v${j} IS NOT NULL`).pluck(true) : undefined,
+    m.percentiles.length > 0 ? db.prepare(`${rows(value(j))} SELECT v${j} FROM s WHERE v${j} IS NOT NULL`).pluck(true) : undefined,
   );
-  return {
-    partials(lo, hi) {
-      const row = partial.get({ ...base, lo, hi }) as (number | null)[];
-      const parts = metrics.map((_, j): PartialStats => {
-        const [count, sum, min, max] = row.slice(1 + 4 * j, 5 + 4 * j) as [number, number | null, number | null, number | null];
-        return { count, sum, min, max };
-      });
-      return { count: row[0] as number, metrics: parts };
-    },
-    values(j, lo, hi) {
+  return (lo, hi) => {
+    const params = { ...base, lo, hi };
+    const row = partial.get(params) as (number | null)[];
+    const scans = metrics.map((_, j): MetricScan => {
       const stmt = valueStatements[j];
-      if (!stmt) throw new Error(`metric ${j} has no percentiles`);
-      return stmt.all({ ...base, lo, hi }) as number[];
-    },
+      if (stmt) {
+        const values = stmt.all(params) as number[];
+        return { part: partialOf(values), values };
+      }
+      const at = 1 + 4 * inSql.indexOf(j);
+      const [count, sum, min, max] = row.slice(at, at + 4) as [number, number | null, number | null, number | null];
+      return { part: { count, sum, min, max } };
+    });
+    return { count: row[0] as number, metrics: scans };
   };
 }

@@ -7,7 +7,7 @@ import type { FeedbackStatsBucket, FeedbackStatsRes } from '../schema/feedback.j
 import { HttpError } from './http-error.js';
 import { combine, metricResults, type PartialStats } from './stats-aggregate.js';
 import { planBuckets, zonedIso } from './stats-buckets.js';
-import { metricsOf, prepareScans, type StatsQuery } from './stats-sql.js';
+import { metricsOf, prepareScan, type StatsQuery } from './stats-sql.js';
 import { normalizeTimestamp } from './time.js';
 
 export type { StatsQuery };
@@ -43,24 +43,20 @@ export function feedbackStats(db: Database.Database, query: StatsQuery, now: Dat
   }
   const plan = planBuckets(Date.parse(start), Date.parse(end), query.granularity ?? undefined, query.timezone);
   const metrics = metricsOf(query);
-  const scans = prepareScans(db, query, metrics);
+  const scan = prepareScan(db, query, metrics);
   const parts: PartialStats[][] = metrics.map(() => []);
   const runs: number[][][] = metrics.map(() => []);
   const buckets: FeedbackStatsBucket[] = [];
   for (let i = 0; i + 1 < plan.edges.length; i++) {
     const lo = i === 0 ? start : new Date(plan.edges[i]!).toISOString();
     const hi = i + 2 === plan.edges.length ? end : new Date(plan.edges[i + 1]!).toISOString();
-    const { count, metrics: partials } = scans.partials(lo, hi);
+    const { count, metrics: scans } = scan(lo, hi);
     const bucket: FeedbackStatsBucket = { timestamp: zonedIso(plan.edges[i]!, query.timezone), count };
     metrics.forEach((m, j) => {
-      parts[j]!.push(partials[j]!);
-      let sorted: Float64Array | undefined;
-      if (m.percentiles.length > 0) {
-        const values = partials[j]!.count > 0 ? scans.values(j, lo, hi) : [];
-        runs[j]!.push(values);
-        sorted = sortedOf([values]);
-      }
-      for (const [name, value] of metricResults(partials[j]!, sorted, m)) bucket[`${name}_${m.slug}`] = value;
+      const { part, values } = scans[j]!;
+      parts[j]!.push(part);
+      if (values) runs[j]!.push(values);
+      for (const [name, value] of metricResults(part, values && sortedOf([values]), m)) bucket[`${name}_${m.slug}`] = value;
     });
     buckets.push(bucket);
   }
