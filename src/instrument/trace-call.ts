@@ -10,7 +10,7 @@ import { CallHandle } from './call-handle.js';
 import { captureAttributes, captureDisplayName, captureInputs, type OpMeta } from './capture.js';
 import { activeContext, runInContext, type TraceContext } from './context.js';
 import type { CallSink } from './runtime.js';
-import { streamKind, wrapStream } from './streams.js';
+import { streamKind, wrapStream, type StreamObserver } from './streams.js';
 import { thenOf, watchThenable } from './thenable.js';
 import { getTraceSettings, type TraceSettings } from './trace-settings.js';
 
@@ -28,9 +28,7 @@ export function traceCall(fn: AnyFunction, meta: OpMeta, self: unknown, args: un
   const parentCtx = activeContext();
   if (parentCtx?.unsampled) return fn.apply(self, args);
   const settings = getTraceSettings();
-  if (parentCtx?.call === undefined && !sampled(settings.sampleRate)) {
-    return runInContext({ ...parentCtx, unsampled: true }, applyFn, fn, self, args);
-  }
+  if (parentCtx?.call === undefined && !sampled(settings.sampleRate)) return runUnsampled(fn, self, args, parentCtx);
   if (meta.resolveName) resolveName(meta, self);
   const call = startCall(sink, meta, args, parentCtx, settings);
   if (call === undefined) return fn.apply(self, args);
@@ -44,6 +42,23 @@ function sampled(rate: number): boolean {
 
 function applyFn(fn: AnyFunction, self: unknown, args: unknown[]): unknown {
   return fn.apply(self, args);
+}
+
+/** Observes nothing; only carries the unsampled context into a returned stream's `next()` calls. */
+class ContextOnly implements StreamObserver {
+  constructor(readonly ctx: TraceContext) {}
+  chunk(): void {}
+  complete(): void {}
+  failed(): void {}
+  cancel(): void {}
+}
+
+/** Runs a root call that sampling left out, in a context marked unsampled (a returned stream's body too). */
+function runUnsampled(fn: AnyFunction, self: unknown, args: unknown[], parentCtx: TraceContext | undefined): unknown {
+  const ctx: TraceContext = { ...parentCtx, unsampled: true };
+  const result = runInContext(ctx, applyFn, fn, self, args);
+  const kind = streamKind(result);
+  return kind ? wrapStream(kind, result, new ContextOnly(ctx)) : result;
 }
 
 /** Completes a decorated method's op name (`Class.method`) from `this`, once. */

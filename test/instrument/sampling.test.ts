@@ -32,7 +32,12 @@ describe('sampleRate', () => {
   });
 
   it('records nothing at 0 and everything at 1 (the default)', async () => {
-    const none = await traced(server(), 'sample-0', () => root(1), { sampleRate: 0 });
+    const gen = op(function* pages() { yield leaf(1); yield leaf(2); });
+    const none = await traced(server(), 'sample-0', async () => {
+      expect(await root(1)).toBe('untraced 1');
+      // a generator's body runs on next(), later: it still belongs to the unsampled trace
+      expect(await Promise.all([...gen()])).toEqual(['untraced 1', 'untraced 2']);
+    }, { sampleRate: 0 });
     expect(none).toHaveLength(0);
     const all = await traced(server(), 'sample-1', async () => { for (let i = 0; i < 5; i++) await root(i); });
     expect(all).toHaveLength(15);
