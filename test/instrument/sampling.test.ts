@@ -1,6 +1,7 @@
 // Sampling per trace (children follow the root; unsampled traces record nothing at any depth) and the off switches.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, getCurrentCall, init, op } from '../../src/index.js';
+import { ConfigError, flush, getCurrentCall, init, op } from '../../src/index.js';
+import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { resolveSettings } from '../../src/settings.js';
 import { useTestServer } from '../helpers/server.js';
 import { traced } from './trace-helpers.js';
@@ -32,15 +33,23 @@ describe('sampleRate', () => {
   });
 
   it('records nothing at 0 and everything at 1 (the default)', async () => {
-    const gen = op(function* pages() { yield leaf(1); yield leaf(2); });
-    const none = await traced(server(), 'sample-0', async () => {
-      expect(await root(1)).toBe('untraced 1');
-      // a generator's body runs on next(), later: it still belongs to the unsampled trace
-      expect(await Promise.all([...gen()])).toEqual(['untraced 1', 'untraced 2']);
-    }, { sampleRate: 0 });
+    const none = await traced(server(), 'sample-0', () => root(1), { sampleRate: 0 });
     expect(none).toHaveLength(0);
     const all = await traced(server(), 'sample-1', async () => { for (let i = 0; i < 5; i++) await root(i); });
     expect(all).toHaveLength(15);
+  });
+
+  it('keeps a generator left out by sampling out, even when its body runs after sampling changed', async () => {
+    const project = uniqueProject('sample-gen');
+    init({ project, baseUrl: server().url, sampleRate: 0 });
+    const gen = op(function* pages() { yield leaf(1); yield leaf(2); });
+    const it = gen();
+    init({ project, baseUrl: server().url, sampleRate: 1 });
+    // the body runs now, on next(): its calls still belong to the trace that was left out
+    expect(await Promise.all([...it])).toEqual(['untraced 1', 'untraced 2']);
+    expect(await root(3)).toBe('traced 3');
+    await flush();
+    expect((await readCalls(server().url, project)).map((c) => c.op_name)).toEqual(['root', 'mid', 'leaf']);
   });
 
   it('reads WEFT_SAMPLE_RATE and refuses values outside 0..1 with a clear ConfigError', () => {
