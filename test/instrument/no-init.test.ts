@@ -11,7 +11,7 @@ it('runs untraced before init(), sync staying sync', async () => {
   expect(double(21)).toBe(42);
   const asyncDouble = op(async (n: number) => n * 2);
   await expect(asyncDouble(2)).resolves.toBe(4);
-  expect(await flush()).toEqual({ sent: 0, dropped: 0, pending: 0 });
+  expect(await flush()).toMatchObject({ sent: 0, dropped: 0, pending: 0 });
 });
 
 it('records nothing when init({ enabled: false })', async () => {
