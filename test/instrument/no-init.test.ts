@@ -1,4 +1,6 @@
 // Before init() and with tracing disabled, op() just runs the function and records nothing.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
@@ -37,4 +39,12 @@ it('records nothing when WEFT_DISABLED=true', async () => {
     delete process.env.WEFT_DISABLED;
   }
   expect(await readCalls(server().url, project)).toHaveLength(0);
+});
+
+it('warns exactly once per process when op() runs before init()', async () => {
+  const env = { ...process.env, WEFT_LOG_LEVEL: 'warn' };
+  delete env.WEFT_PROJECT;
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/fixtures/no-init-warning.ts'], { env, timeout: 30_000 });
+  expect(stdout.trim()).toBe('total 12 async ok');
+  expect(stderr.match(/\[weft\] warn: op\(\) called before init\(\)/g)).toHaveLength(1);
 });
