@@ -197,6 +197,30 @@ describe('web ReadableStream', () => {
     expect(c.summary?.status_counts).toMatchObject({ cancelled: 1 });
   });
 
+  it('nests ops called while producing chunks (pull, or an SDK stream\'s iterator) under the call', async () => {
+    const fetchChunk = op(async function fetchChunk(i: number) { await tick(); return `c${i}`; });
+    const readable = op(function readable() {
+      let i = 0;
+      return new ReadableStream<string>({
+        async pull(controller) {
+          if (i >= 2) return controller.close();
+          controller.enqueue(await fetchChunk(i++));
+        },
+      }, { highWaterMark: 0 });
+    });
+    const sdkStream = op(function sdkStream() {
+      return { async *[Symbol.asyncIterator]() { yield await fetchChunk(9); }, controller: 'kept' };
+    });
+    const calls = await traced(server(), 'rs-nest', async () => {
+      for await (const _ of readable() as unknown as AsyncIterable<string>) void _;
+      for await (const _ of sdkStream()) void _;
+    });
+    const r = one(calls, 'readable');
+    const s = one(calls, 'sdkStream');
+    expect(r.output).toEqual(['c0', 'c1']);
+    expect(calls.filter((c) => c.op_name === 'fetchChunk').map((c) => c.parent_id)).toEqual([r.id, r.id, s.id]);
+  });
+
   it('records a stream error as the exception and hands the consumer the same error', async () => {
     const { stream } = counted(5, 2);
     const read = op(function readBroken() { return stream; });
