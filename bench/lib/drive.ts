@@ -1,11 +1,16 @@
 // Drives a traced function the way a busy program would: a burst of calls per macrotask, then the event loop gets a turn.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 
-/** Calls `fn()` `n` times, `perTurn` calls per event-loop turn (so exporters can send between bursts). */
-export async function callInBursts(fn: () => unknown, n: number, perTurn = 100): Promise<void> {
+/**
+ * Calls `fn()` `n` times, `perTurn` calls per event-loop turn (so exporters can send between bursts).
+ * While `busy()` says the exporter is behind, waits 1 ms at a time instead of making more calls (a
+ * producer that respects backpressure, so throughput is measured without dropping events).
+ */
+export async function callInBursts(fn: () => unknown, n: number, perTurn = 100, busy?: () => boolean): Promise<void> {
   for (let done = 0; done < n; ) {
     const end = Math.min(n, done + perTurn);
     for (; done < end; done++) fn();
     await nextTurn();
+    while (busy?.()) await sleep(1);
   }
 }
