@@ -42,6 +42,11 @@ export interface RequestOptions {
   retry?: Partial<RetryPolicy>;
   /** Called before each retry's wait (e.g. to count retries); must not throw (errors are ignored). */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * The wait before a retry does not keep the process alive (for background senders, whose exit
+   * handling has its own deadline). @defaultValue false
+   */
+  unrefRetryWait?: boolean;
 }
 
 /** What {@link RequestOptions.onRetry} is told before a retry. */
@@ -122,7 +127,7 @@ export class Transport {
       const delayMs = retryDelayMs(attempt + 1, outcome.headers, policy);
       if (Date.now() + delayMs - startedAt > policy.budgetMs) throw outcome.error;
       notify(opts.onRetry, { attempt: attempt + 1, delayMs, error: outcome.error });
-      await sleep(delayMs, opts.signal);
+      await sleep(delayMs, opts.signal, opts.unrefRetryWait === true);
     }
   }
 
@@ -183,7 +188,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function sleep(ms: number, signal: AbortSignal | undefined, unref: boolean): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -191,6 +196,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, ms);
+    if (unref) timer.unref();
     signal?.addEventListener('abort', done, { once: true });
   });
 }

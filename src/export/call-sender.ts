@@ -79,6 +79,7 @@ export class CallSender {
           budgetMs: this.options.retryBudgetMs,
         },
         onRetry: () => stats.retried++,
+        unrefRetryWait: true, // exit is handled by lifecycle.ts within exitTimeoutMs
       });
     } finally {
       stats.inFlightRequests--;

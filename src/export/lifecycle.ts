@@ -40,8 +40,12 @@ export function flushOnExit(target: Flushable | undefined, timeoutMs = deadlineM
   });
 }
 
-/** Flushes `t` within the deadline; then aborts what is left and waits briefly for it to be spooled. Never rejects. */
+/**
+ * Flushes `t` within the deadline; then aborts what is left and waits briefly for it to be spooled.
+ * Keeps the process alive meanwhile (the exporter's own retry waits do not). Never rejects.
+ */
 async function drain(t: Flushable, when: string): Promise<void> {
+  const keepAlive = setTimeout(() => undefined, deadlineMs + AFTER_ABANDON_MS);
   try {
     const report = await t.flush(deadlineMs);
     if (report.pending === 0 && t.pendingCount === 0) return;
@@ -50,6 +54,8 @@ async function drain(t: Flushable, when: string): Promise<void> {
     await t.flush(AFTER_ABANDON_MS);
   } catch (err) {
     diag.warn(`flush ${when} failed: ${safeMessage(err)}`);
+  } finally {
+    clearTimeout(keepAlive);
   }
 }
 
