@@ -5,7 +5,7 @@
 export { init, flush, shutdown, type FlushOptions } from './init.js';
 export type { InitOptions } from './settings.js';
 export { op } from './instrument/op.js';
-export type { OpOptions, ChunkOf } from './instrument/op-options.js';
+export type { OpOptions, ChunkOf, OutputOf } from './instrument/op-options.js';
 export type { Op, Invoked } from './instrument/wrap.js';
 export type { OpDecorator } from './instrument/decorators.js';
 export type { SummaryExtra } from './instrument/summary.js';

@@ -11,6 +11,15 @@ export type ChunkOf<R> =
   : Awaited<R> extends ReadableStream<infer C> ? C
   : unknown;
 
+/**
+ * What `postprocessOutput` and `summarize` receive: the awaited return value, or for a stream (generator,
+ * async iterable, ReadableStream) the kept chunks (an array) or the `streamReducer` result.
+ */
+export type OutputOf<R> =
+  R extends Iterator<unknown> ? unknown
+  : Awaited<R> extends AsyncIterable<unknown> | ReadableStream<unknown> ? unknown
+  : Awaited<R>;
+
 /** Options of {@link op}. All optional. */
 export interface OpOptions<A extends unknown[] = unknown[], R = unknown> {
   /** Op name recorded as `op_name`. @defaultValue the function's `name` (`Class.method` for decorators), else `"anonymous"` */
@@ -25,14 +34,14 @@ export interface OpOptions<A extends unknown[] = unknown[], R = unknown> {
    * Rewrites the recorded output (not the value returned to the caller). For a stream it receives the
    * kept chunks (an array) or the `streamReducer` result. @defaultValue none
    */
-  postprocessOutput?: (output: Awaited<R>) => unknown;
+  postprocessOutput?: (output: OutputOf<R>) => unknown;
   /**
    * Fields for the call's `summary`, computed from the output (the same value `postprocessOutput` gets):
    * `usage` (per model; numbers added into every ancestor's summary) and any other fields (this call only).
    * @example summarize: (r) => ({ usage: { [r.model]: { prompt_tokens: r.usage.prompt_tokens, requests: 1 } } })
    * @defaultValue none
    */
-  summarize?: (output: Awaited<R>) => SummaryExtra;
+  summarize?: (output: OutputOf<R>) => SummaryExtra;
   /** Attributes recorded on every call of this op, over those of `withAttributes()`. @defaultValue `{}` */
   attributes?: Record<string, unknown>;
   /**

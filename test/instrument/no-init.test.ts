@@ -42,7 +42,7 @@ it('records nothing when WEFT_DISABLED=true', async () => {
 });
 
 it('warns exactly once per process when op() runs before init()', async () => {
-  const env = { ...process.env, WEFT_LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, WEFT_LOG_LEVEL: 'warn' };
   delete env.WEFT_PROJECT;
   const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/fixtures/no-init-warning.ts'], { env, timeout: 30_000 });
   expect(stdout.trim()).toBe('total 12 async ok');
