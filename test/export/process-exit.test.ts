@@ -1,4 +1,4 @@
-// Child processes lose nothing: SIGTERM with handleSignals flushes first; SIGKILL while spooling loses at most unwritten events, the next process replays the rest.
+// Child processes lose nothing: SIGTERM with handleSignals flushes first; an exit during an outage spools; SIGKILL while spooling loses at most unwritten events, the next process replays the rest.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,14 +53,14 @@ it('SIGKILL while spooling loses at most the unwritten events; the next process 
   const spoolDir = mkdtempSync(path.join(tmpdir(), 'weft-spool-'));
   dirs.push(spoolDir);
   const env = { WEFT_PROJECT: project, WEFT_SPOOL_DIR: spoolDir };
-  const p = spawnUntil({ ...env, MODE: 'spool-forever', CALLS: '5000', WEFT_BASE_URL: 'http://127.0.0.1:9' }, 'spooling');
+  const p = spawnUntil({ ...env, MODE: 'spool-forever', CALLS: '2000', WEFT_BASE_URL: 'http://127.0.0.1:9' }, 'spooling');
   await p.ready;
-  await new Promise((r) => setTimeout(r, 300));
+  await new Promise((r) => setTimeout(r, 100));
   p.child.kill('SIGKILL');
   expect((await p.exited).signal).toBe('SIGKILL');
 
   const written = callIdsInSpool(spoolDir);
-  expect(written.size).toBeGreaterThan(2_000);
+  expect(written.size).toBeGreaterThan(1_000);
   const { stdout } = await run(process.execPath, ['--import', 'tsx', FIXTURE], {
     env: { ...process.env, ...env, MODE: 'replay', WEFT_BASE_URL: server().url },
     timeout: 30_000,
@@ -70,6 +70,25 @@ it('SIGKILL while spooling loses at most the unwritten events; the next process 
   const stored = new Set((await readCalls(server().url, project)).map((r) => r.id));
   for (const id of written) expect(stored.has(id)).toBe(true);
   expect(readdirSync(spoolDir)).toEqual([]); // every segment replayed and deleted
+});
+
+it('a process that ends normally while the server is down exits within exitTimeoutMs, its events spooled; the next one sends them', async () => {
+  const project = uniqueProject('exit-spool');
+  const spoolDir = mkdtempSync(path.join(tmpdir(), 'weft-spool-'));
+  dirs.push(spoolDir);
+  const calls = 300;
+  const env = { ...process.env, WEFT_PROJECT: project, WEFT_SPOOL_DIR: spoolDir, CALLS: String(calls) };
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/exit-without-flush.ts'], {
+    env: { ...env, WEFT_BASE_URL: 'http://127.0.0.1:9', WEFT_EXIT_TIMEOUT_MS: '500' }, // retry budget 30 s: only the exit deadline ends it
+    timeout: 20_000,
+  });
+  expect(stdout).toContain(`ran ${calls}`);
+  expect(callIdsInSpool(spoolDir).size).toBe(calls + 1);
+  const replay = await run(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...env, MODE: 'replay', WEFT_BASE_URL: server().url }, timeout: 30_000 });
+  expect((JSON.parse(replay.stdout) as { report: { dropped: number } }).report.dropped).toBe(0);
+  const records = await readCalls(server().url, project);
+  expect(records).toHaveLength(calls + 1);
+  expect(records.every((r) => r.ended_at)).toBe(true);
 });
 
 /** Ids of the calls whose start event is in a complete line of a spool file. */
