@@ -54,13 +54,22 @@ function observe(obs: StreamObserver, r: unknown, method: Method): boolean {
   return false;
 }
 
-/** A sync iterator (e.g. a generator) traced lazily: nothing runs until the consumer calls `next()`. */
-export class TracedIterator implements IterableIterator<unknown> {
-  private over = false;
+/** What both traced iterators hold: the source iterator, the observer, and whether the stream is over. */
+abstract class Traced<I extends AnyIterator> {
+  protected over = false;
   constructor(
-    private readonly it: Iterator<unknown>,
-    private readonly obs: StreamObserver,
+    protected readonly it: I,
+    protected readonly obs: StreamObserver,
   ) {}
+
+  protected fail(err: unknown): void {
+    this.over = true;
+    this.obs.failed(err);
+  }
+}
+
+/** A sync iterator (e.g. a generator) traced lazily: nothing runs until the consumer calls `next()`. */
+export class TracedIterator extends Traced<Iterator<unknown>> implements IterableIterator<unknown> {
 
   [Symbol.iterator](): this {
     return this;
@@ -102,20 +111,10 @@ export class TracedIterator implements IterableIterator<unknown> {
   private settle(r: unknown, method: Method): void {
     if (observe(this.obs, r, method)) this.over = true;
   }
-
-  private fail(err: unknown): void {
-    this.over = true;
-    this.obs.failed(err);
-  }
 }
 
 /** An async iterator (async generator, SDK stream) traced lazily; results are handed on unchanged. */
-export class TracedAsyncIterator implements AsyncIterableIterator<unknown> {
-  private over = false;
-  constructor(
-    private readonly it: AsyncIterator<unknown>,
-    private readonly obs: StreamObserver,
-  ) {}
+export class TracedAsyncIterator extends Traced<AsyncIterator<unknown>> implements AsyncIterableIterator<unknown> {
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -163,10 +162,5 @@ export class TracedAsyncIterator implements AsyncIterableIterator<unknown> {
         throw err;
       },
     );
-  }
-
-  private fail(err: unknown): void {
-    this.over = true;
-    this.obs.failed(err);
   }
 }
