@@ -11,7 +11,7 @@ import {
   RequestValidationError,
   ValidationError,
 } from '../../src/index.js';
-import { useTestServer } from '../helpers/server.js';
+import { startTestServer, useTestServer } from '../helpers/server.js';
 import { uniqueProject } from '../helpers/calls.js';
 
 const server = useTestServer();
@@ -103,7 +103,16 @@ describe('typed errors', () => {
 
   it('maps 404 and 5xx to their classes', async () => {
     await expect(client.transport.post('/no/such/path', {}, z.unknown())).rejects.toBeInstanceOf(NotFoundError);
-    await expect(client.transport.post('/feedback/stats', {}, z.unknown())).rejects.toBeInstanceOf(InternalServerError);
+    // A real fault: a server whose database is closed answers 500.
+    const broken = await startTestServer();
+    broken.store.close();
+    const brokenClient = new Client({ baseUrl: broken.url, maxRetries: 0 });
+    try {
+      await expect(brokenClient.calls.start({ start: start('a/b') })).rejects.toBeInstanceOf(InternalServerError);
+    } finally {
+      await brokenClient.close();
+      await broken.close();
+    }
   });
 
   it('raises APIConnectionError when nothing listens', async () => {
