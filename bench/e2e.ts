@@ -1,19 +1,16 @@
 // End to end: calls/s from one process into the local server (child process), flush included, and event-loop delay p99 meanwhile.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { contextLine } from './lib/context-line.js';
-import { callInBursts } from './lib/drive.js';
+import { BACKLOG, callInBursts, weftBehind } from './lib/drive.js';
 import { startChildServer } from './lib/server.js';
 import { countCompleteCalls } from './lib/stored.js';
 import { num, printTable, QUICK, verdict } from './lib/table.js';
 import { weft } from './lib/weft.js';
 import { addWith, Tally } from './lib/work.js';
 
-const N = QUICK ? 40_000 : 200_000;
+const N = QUICK ? 40_000 : 100_000;
 const PER_TURN = 100;
 const PROJECT = 'bench/e2e';
-/** The producer waits while more events than this are queued (well under the default cap of 100,000). */
-const BACKLOG = 20_000;
-const behind = (): boolean => weft.getExportStats().queueItems > BACKLOG;
 
 const server = await startChildServer();
 weft.init({ project: PROJECT, baseUrl: server.url });
@@ -25,7 +22,7 @@ await weft.flush();
 const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
 const t0 = performance.now();
-await callInBursts(() => add(1, 2), N, PER_TURN, behind);
+await callInBursts(() => add(1, 2), N, PER_TURN, weftBehind);
 const report = await weft.flush();
 const seconds = (performance.now() - t0) / 1000;
 delay.disable();

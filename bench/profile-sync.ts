@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { buildForBench } from './lib/build.js';
 import { sourceModule } from './lib/bundle-modules.js';
 import { forkTs } from './lib/child.js';
-import { callInBursts } from './lib/drive.js';
 import { startChildServer } from './lib/server.js';
 import { countCompleteCalls } from './lib/stored.js';
 import { num, printTable, QUICK } from './lib/table.js';
@@ -31,7 +30,9 @@ const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 /** Child: warm-up, then N traced sync calls in bursts of 1,000 (pausing while the exporter is behind) and a flush, under --cpu-prof; writes that stretch's window. */
 async function workload(dir: string): Promise<void> {
+  // Loaded here, not at the top: the parent sets WEFT_BENCH_DIST (the build to load) only after starting.
   const { weft } = await import('./lib/weft.js');
+  const { callInBursts, weftBehind } = await import('./lib/drive.js');
   const server = await startChildServer();
   weft.init({ project: 'bench/profile', baseUrl: server.url });
   let made = 0;
@@ -42,7 +43,7 @@ async function workload(dir: string): Promise<void> {
   await callInBursts(() => add(1, 2), 5_000, 1_000); // warm-up: JIT, connections; loading stays out of the window
   await weft.flush();
   const from = monotonicUs();
-  await callInBursts(() => add(1, 2), CALLS, 1_000, () => weft.getExportStats().queueItems > 20_000);
+  await callInBursts(() => add(1, 2), CALLS, 1_000, weftBehind);
   await weft.flush();
   writeFileSync(join(dir, WINDOW_FILE), JSON.stringify({ from, to: monotonicUs() } satisfies Window));
   const stored = countCompleteCalls(server.dbPath, 'bench/profile', 'add');

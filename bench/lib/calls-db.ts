@@ -1,7 +1,6 @@
 // Generates (once, cached under the temp dir) a SQLite file of the local server holding many calls, by direct inserts.
-import { existsSync, renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { cachedDbPath } from './cache-key.js';
+import { cachedDatabase } from './cache-key.js';
 import { weftServer } from './weft.js';
 
 /** Bump when the generated rows change. */
@@ -49,12 +48,5 @@ function fill(path: string, rows: number): void {
  * @returns the path and whether it was generated now (with the seconds it took).
  */
 export function callsDatabase(rows: number): { path: string; generatedSeconds?: number } {
-  const path = cachedDbPath('calls', rows, GENERATOR_VERSION);
-  if (existsSync(path)) return { path };
-  const t0 = performance.now();
-  const partial = `${path}.partial`;
-  rmSync(partial, { force: true });
-  fill(partial, rows);
-  renameSync(partial, path);
-  return { path, generatedSeconds: (performance.now() - t0) / 1000 };
+  return cachedDatabase('calls', rows, GENERATOR_VERSION, (path) => fill(path, rows));
 }

@@ -1,5 +1,12 @@
 // Drives a traced function the way a busy program would: a burst of calls per macrotask, then the event loop gets a turn.
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { weft } from './weft.js';
+
+/** Events waiting in weft's exporter above which a producer pauses (well under the default cap of 100,000). */
+export const BACKLOG = 20_000;
+
+/** True while weft's exporter has more than {@link BACKLOG} events waiting. */
+export const weftBehind = (): boolean => weft.getExportStats().queueItems > BACKLOG;
 
 /**
  * Calls `fn()` `n` times, `perTurn` calls per event-loop turn (so exporters can send between bursts).

@@ -1,8 +1,7 @@
 // Generates (once, cached under the temp dir) a server database holding many feedback rows, through the server's own insert code.
-import { existsSync, renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { insertFeedback, type FeedbackInput } from '../../src/server/feedback-store.js';
-import { cachedDbPath } from './cache-key.js';
+import { cachedDatabase } from './cache-key.js';
 import { weftServer } from './weft.js';
 
 /** Bump when the generated rows change. */
@@ -44,12 +43,5 @@ function fill(path: string, rows: number): void {
  * server's own `insertFeedback` on first use and kept in the temp dir, keyed by the schema's migrations.
  */
 export function feedbackDatabase(rows: number): { path: string; generatedSeconds?: number } {
-  const path = cachedDbPath('feedback', rows, GENERATOR_VERSION);
-  if (existsSync(path)) return { path };
-  const t0 = performance.now();
-  const partial = `${path}.partial`;
-  rmSync(partial, { force: true });
-  fill(partial, rows);
-  renameSync(partial, path);
-  return { path, generatedSeconds: (performance.now() - t0) / 1000 };
+  return cachedDatabase('feedback', rows, GENERATOR_VERSION, (path) => fill(path, rows));
 }
