@@ -39,7 +39,11 @@ it('flush() returns under steady traffic, once the events queued before it are s
 
 it('abandon() aborts requests in flight and counts their events as the sender says', async () => {
   const hangingSend: SendBatch = (batch, signal) =>
-    new Promise((resolve) => signal.addEventListener('abort', () => resolve({ sent: 0, dropped: batch.length }), { once: true }));
+    new Promise((resolve) => {
+      const giveUp = () => resolve({ sent: 0, dropped: batch.length });
+      if (signal.aborted) giveUp(); // batches started after abandon() see an aborted signal
+      else signal.addEventListener('abort', giveUp, { once: true });
+    });
   const batcher = new Batcher(hangingSend, options({ maxBatchItems: 2, flushIntervalMs: 10, maxConcurrentRequests: 2 }));
   for (let k = 0; k < 5; k++) batcher.offer(entry(k), false);
   expect((await batcher.flush(50)).pending).toBe(5);
