@@ -15,6 +15,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { safeMessage } from '../internal/safe-message.js';
+import { countDrop } from './stats.js';
 
 const SEGMENT_BYTES = 4 * 1024 * 1024;
 const WRITE_DELAY_MS = 50;
@@ -173,7 +175,12 @@ export class Spool {
     this.buffer = [];
     this.bufferBytes = 0;
     const fd = this.openFd();
-    if (fd === undefined || !attempt(() => fs.writeSync(fd, chunk))) return;
+    const failure = fd === undefined ? 'cannot open a segment file' : tryWrite(fd, chunk);
+    if (failure !== undefined) {
+      this.backlog -= lines;
+      countDrop('abandoned', lines, `writing to the spool in ${this.dir} failed: ${failure}`);
+      return;
+    }
     const bytes = Buffer.byteLength(chunk);
     this.fileBytes += bytes;
     this.fileLines += lines;
@@ -232,6 +239,16 @@ function sizeOf(file: string): number {
     return fs.statSync(file).size;
   } catch {
     return 0;
+  }
+}
+
+/** Writes `text` whole; returns why it failed, or `undefined`. */
+function tryWrite(fd: number, text: string): string | undefined {
+  try {
+    fs.writeSync(fd, text);
+    return undefined;
+  } catch (err) {
+    return safeMessage(err);
   }
 }
 

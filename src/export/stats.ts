@@ -20,7 +20,7 @@ export type DropReason =
   | 'oversize'
   /** The event arrived after `shutdown()`. */
   | 'shutdown'
-  /** Still unsent when the exit deadline (`exitTimeoutMs`) passed, or a spool file was unreadable. */
+  /** Still unsent when the exit deadline (`exitTimeoutMs`) passed without a spool, or a spool write failed or a spooled line was unreadable. */
   | 'abandoned';
 
 const REASONS: readonly DropReason[] = ['queue_full', 'spool_full', 'invalid', 'rejected', 'unreachable', 'oversize', 'shutdown', 'abandoned'];

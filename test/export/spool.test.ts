@@ -65,6 +65,17 @@ it('skips a torn last line and replays the complete ones', () => {
   expect(seg?.lines.map((l) => (JSON.parse(l) as { n: number }).n)).toEqual([0, 1, 2]);
 });
 
+it('a failed spool write counts its events as dropped instead of losing them silently', () => {
+  const dir = newDir();
+  const spool = new Spool(dir, 1 << 20);
+  rmSync(dir, { recursive: true }); // the directory vanishes under the writer
+  const before = getExportStats().dropped.abandoned;
+  expect(spool.append('{"n":1}')).toBe(true);
+  spool.sync();
+  expect(getExportStats().dropped.abandoned - before).toBe(1);
+  expect(spool.backlog).toBe(0);
+});
+
 it('a segment claimed by one replayer cannot be claimed by another', () => {
   const dir = newDir();
   const writer = new Spool(dir, 1 << 20);
