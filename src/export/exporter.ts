@@ -128,16 +128,17 @@ export class CallExporter implements CallSink {
     if (!this.spooling && this.batcher.offer(entry, reserved)) return undefined;
     if (!this.spool) return this.queueFull();
     this.spooling = true;
-    return this.toSpool([entry]) === 1 ? undefined : 'spool_full';
+    if (this.toSpool([entry], false) === 1 || this.batcher.offer(entry, reserved)) return undefined; // a full spool falls back to memory
+    return this.drop('spool_full', 1, `the spool is full (spoolMaxBytes ${this.options.spoolMaxBytes}) and so is the memory queue`);
   }
 
-  /** Appends entries to the spool; counts those over its cap as dropped. Returns how many were spooled. */
-  private toSpool(entries: Entry[]): number {
+  /** Appends entries to the spool; those over its cap are counted as dropped when `dropRest`. Returns how many were spooled. */
+  private toSpool(entries: Entry[], dropRest = true): number {
     const spool = this.spool as Spool;
     let kept = 0;
     for (const e of entries) if (spool.append(e.json)) kept++;
     stats.spooled += kept;
-    this.drop('spool_full', entries.length - kept, `the spool is full (spoolMaxBytes ${this.options.spoolMaxBytes})`);
+    if (dropRest) this.drop('spool_full', entries.length - kept, `the spool is full (spoolMaxBytes ${this.options.spoolMaxBytes})`);
     return kept;
   }
 
@@ -165,9 +166,9 @@ export class CallExporter implements CallSink {
       return { sent: out.sent, dropped: out.dropped + lost.length };
     }
     this.spooling = true;
-    const kept = this.toSpool(lost);
+    this.toSpool(lost); // counts what does not fit as dropped
     void this.replayer?.kick();
-    return { sent: out.sent, dropped: out.dropped + lost.length - kept };
+    return { sent: out.sent, dropped: out.dropped };
   }
 
   private rootEnded(): void {

@@ -73,7 +73,9 @@ export class SpoolReplayer {
 
   /** Posts the segment's events in batches; `false` at the first batch the server did not take. */
   private async replay(seg: ClaimedSegment): Promise<boolean> {
-    for (const batch of batches(entriesOf(seg), this.limits)) {
+    const { entries, unreadable } = entriesOf(seg);
+    this.batcher.count({ dropped: unreadable });
+    for (const batch of batches(entries, this.limits)) {
       const out = await this.batcher.run(() => this.sender.post(batch, this.batcher.signal));
       stats.replayed += out.sent;
       this.batcher.count({ sent: out.sent, dropped: out.dropped });
@@ -93,7 +95,7 @@ export class SpoolReplayer {
 }
 
 /** The segment's lines that parse as JSON, as entries; unreadable ones are dropped (counted). */
-function entriesOf(seg: ClaimedSegment): Entry[] {
+function entriesOf(seg: ClaimedSegment): { entries: Entry[]; unreadable: number } {
   const out: Entry[] = [];
   let bad = 0;
   for (const json of seg.lines) {
@@ -105,7 +107,7 @@ function entriesOf(seg: ClaimedSegment): Entry[] {
     }
   }
   countDrop('abandoned', bad, `unreadable line(s) in spool file ${seg.file}`);
-  return out;
+  return { entries: out, unreadable: bad };
 }
 
 /** Cuts entries into batches of at most `maxBatchItems` events and `maxBatchBytes` bytes of body. */

@@ -65,6 +65,25 @@ it('with a spool, the same outage drops nothing: every event is written to the s
   }
 });
 
+it('the spool stays within spoolMaxBytes; what does not fit is counted as spool_full', async () => {
+  const spoolDir = mkdtempSync(path.join(tmpdir(), 'weft-spool-'));
+  try {
+    const before = getExportStats();
+    init({ project: uniqueProject('spool-cap'), baseUrl: DOWN, spoolDir, spoolMaxBytes: 64 * 1024, maxQueueItems: 1_000, ...SHORT_RETRIES });
+    const f = op(function f(i: number) { return i; });
+    for (let i = 0; i < 5_000; i++) f(i);
+    const report = await shutdown({ timeoutMs: 10_000 });
+    const after = getExportStats();
+    const onDisk = readdirSync(spoolDir).reduce((n, name) => n + readFileSync(path.join(spoolDir, name)).length, 0);
+    expect(onDisk).toBeLessThanOrEqual(64 * 1024);
+    expect(after.dropped.spool_full - before.dropped.spool_full).toBeGreaterThan(0);
+    expect(report.dropped).toBe(totalDropped(after) - totalDropped(before));
+    expect(report.spooled + report.dropped).toBe(10_000);
+  } finally {
+    rmSync(spoolDir, { recursive: true, force: true });
+  }
+});
+
 it('an event over maxBatchBytes is sent with a marker instead of its inputs, and does not hold up the others', async () => {
   const project = uniqueProject('oversize');
   init({ project, baseUrl: server().url, maxBatchBytes: 64 * 1024 });
