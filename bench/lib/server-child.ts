@@ -7,3 +7,7 @@ process.send?.({ url: server.url });
 process.once('SIGTERM', () => {
   void server.close().then(() => process.exit(0));
 });
+// The parent died without stopping us (crash, kill): do not linger holding the port and the file.
+process.once('disconnect', () => {
+  void server.close().then(() => process.exit(0));
+});
