@@ -43,7 +43,11 @@ export interface ClaimedSegment {
   readonly bytes: number;
 }
 
-/** One spool directory, as seen from this process. Methods never throw; failures are reported by return values. */
+/**
+ * One spool directory, as seen from this process (its size cap counts what was there at construction
+ * plus this process's writes). The constructor throws when the directory cannot be created or read;
+ * methods never throw (failures show in return values and drop counters).
+ */
 export class Spool {
   private readonly prefix: string;
   private buffer: string[] = [];
