@@ -3,21 +3,17 @@
  * @module
  */
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
-import type { TraceContext } from './context.js';
-import { isoTime, newId } from './ids.js';
+import type { RunState, TraceContext } from './context.js';
+import { newId } from './ids.js';
+import { isoTime } from './iso-time.js';
 import { emptySummary, mergeSummary, type SummaryData } from './summary.js';
 
-/** What a new call needs to know. */
-export interface CallInit {
-  projectId: string;
-  opName: string;
+/** What a call records at its start besides ids, op name and time. */
+export interface StartFields {
   inputs: Record<string, unknown>;
   attributes: Record<string, unknown>;
-  parent: Call | undefined;
-  displayName?: string | undefined;
-  userId?: string | undefined;
-  /** The context the call starts in: thread, turn and run come from it. */
-  context?: TraceContext | undefined;
+  displayName: string | undefined;
+  userId: string | undefined;
 }
 
 /** How a call ended: returned, threw, or (a stream) was abandoned by its consumer. */
@@ -28,46 +24,48 @@ export class Call {
   readonly id: string = newId();
   readonly traceId: string;
   readonly parentId: string | undefined;
-  readonly opName: string;
-  readonly projectId: string;
   readonly startedAtMs: number = Date.now();
   readonly summary: SummaryData = emptySummary();
   /** `thread_id`, from `withThread()`. */
   readonly threadId: string | undefined;
   /** `turn_id`: `withThread()`'s `turnId`, else the id of the thread's outermost call in this trace. */
   readonly turnId: string | undefined;
-  private readonly parent: Call | undefined;
   /** True once {@link Call.end} has run. */
   ended = false;
 
-  constructor(private readonly init: CallInit) {
-    this.parent = init.parent;
-    this.traceId = init.parent?.traceId ?? this.id;
-    this.parentId = init.parent?.id;
-    this.opName = init.opName;
-    this.projectId = init.projectId;
-    const ctx = init.context;
-    this.threadId = ctx?.threadId;
-    this.turnId = ctx?.threadId === undefined ? undefined : (ctx.turnId ?? (this.parent?.threadId === ctx.threadId ? this.parent.turnId : this.id));
+  /**
+   * @param context - the context the call starts in: thread, turn and run come from it.
+   */
+  constructor(
+    readonly projectId: string,
+    readonly opName: string,
+    private readonly parent: Call | undefined,
+    private readonly context: TraceContext | undefined,
+  ) {
+    this.traceId = parent?.traceId ?? this.id;
+    this.parentId = parent?.id;
+    const threadId = context?.threadId;
+    this.threadId = threadId;
+    this.turnId = threadId === undefined ? undefined : (context?.turnId ?? (parent?.threadId === threadId ? parent.turnId : this.id));
   }
 
   /** The start item body (`StartedCallSchemaForInsert`). */
-  startEvent(): StartedCallSchemaForInsert {
+  startEvent(fields: StartFields): StartedCallSchemaForInsert {
     const ev: StartedCallSchemaForInsert = {
       project_id: this.projectId,
       id: this.id,
       trace_id: this.traceId,
       op_name: this.opName,
       started_at: isoTime(this.startedAtMs),
-      inputs: this.init.inputs,
-      attributes: this.init.attributes,
+      inputs: fields.inputs,
+      attributes: fields.attributes,
     };
     if (this.parentId) ev.parent_id = this.parentId;
-    if (this.init.displayName) ev.display_name = this.init.displayName;
-    if (this.init.userId) ev.svc_user_id = this.init.userId;
+    if (fields.displayName) ev.display_name = fields.displayName;
+    if (fields.userId) ev.svc_user_id = fields.userId;
     if (this.threadId !== undefined) ev.thread_id = this.threadId;
     if (this.turnId !== undefined) ev.turn_id = this.turnId;
-    const run = this.init.context?.run;
+    const run: RunState | undefined = this.context?.run;
     if (run) {
       ev.svc_run_id = run.runId;
       if (run.step !== undefined) ev.svc_run_step = run.step;

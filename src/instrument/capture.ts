@@ -6,6 +6,7 @@
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { CallException } from '../schema/calls.js';
+import type { InputKey, InputKeys } from './input-keys.js';
 import type { OpOptions } from './op-options.js';
 import { REDACTED } from './redact.js';
 import { serializeWith } from './serialize.js';
@@ -16,7 +17,8 @@ export interface OpMeta {
   /** The op name; for decorated methods it is completed (`Class.method`) at the first call. */
   name: string;
   options: OpOptions<unknown[], unknown>;
-  names: (string | undefined)[];
+  /** Keys of the inputs by position, from the parameter names. */
+  inputKeys: InputKeys;
   /** For decorated methods: finds the class name from `this` at the first call. */
   resolveName?: ((self: unknown) => string) | undefined;
 }
@@ -54,12 +56,11 @@ function masked(settings: TraceSettings, value: unknown): unknown {
 /** Inputs by parameter name (`arg<i>` where unknown; a rest parameter gets the remaining args). */
 export function captureInputs(meta: OpMeta, args: unknown[], settings: TraceSettings): Record<string, unknown> {
   const config = settings.serialize;
+  const keys = meta.inputKeys.forArgs(args.length, config.redactor);
   let inputs: Record<string, unknown> = {};
   for (let i = 0; i < args.length; i++) {
-    const name = meta.names[i];
-    const rest = name?.startsWith('...') === true;
-    const key = rest ? (name as string).slice(3) : (name ?? `arg${i}`);
-    inputs[key] = config.redactor?.matches(key) ? REDACTED : serializeWith(rest ? args.slice(i) : args[i], config);
+    const { key, rest, secret } = keys[i] as InputKey;
+    inputs[key] = secret ? REDACTED : serializeWith(rest ? args.slice(i) : args[i], config);
     if (rest) break;
   }
   const post = meta.options.postprocessInputs;

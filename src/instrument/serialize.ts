@@ -76,9 +76,12 @@ export function serializeWith(value: unknown, config: SerializeConfig): unknown 
   }
 }
 
-/** State of one serialization: the objects on the current path (cycle check) and the size left. */
+/**
+ * State of one serialization: the objects on the current path (cycle check) and the size left. The path
+ * is a stack no deeper than `maxDepth`, so a linear scan beats a WeakSet and costs nothing to set up.
+ */
 class Walk {
-  readonly seen = new WeakSet<object>();
+  readonly path: object[] = [];
   readonly limits: Readonly<SerializeLimits>;
   readonly redactor: KeyRedactor | undefined;
   budget: number;
@@ -115,21 +118,23 @@ function toJsonSafe(w: Walk, value: unknown, depth: number): unknown {
     return null;
   }
   const obj = value as object;
-  if (w.seen.has(obj)) return spend(w, '[Circular]');
+  if (w.path.includes(obj)) return spend(w, '[Circular]');
   if (depth >= w.limits.maxDepth) return spend(w, '[MaxDepth]');
-  w.seen.add(obj);
+  w.path.push(obj);
   w.budget -= 2;
   try {
     return objectToJsonSafe(w, obj, depth + 1);
   } catch (err) {
     return spend(w, truncate(`[Unreadable: ${safeMessage(err)}]`, w.limits.maxStringLength));
   } finally {
-    w.seen.delete(obj);
+    w.path.pop();
   }
 }
 
 function objectToJsonSafe(w: Walk, obj: object, depth: number): unknown {
   if (Array.isArray(obj)) return listToJson(w, obj, depth);
+  const proto: unknown = Object.getPrototypeOf(obj);
+  if (proto === Object.prototype || proto === null) return plainToJson(w, obj, depth, undefined); // the common case first
   if (obj instanceof Date) return spend(w, Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString());
   if (obj instanceof Error) return errorToJson(w, obj, depth);
   if (obj instanceof Map) return { __type: 'Map', entries: mapEntriesToJson(w, obj, depth) };
@@ -137,10 +142,14 @@ function objectToJsonSafe(w: Walk, obj: object, depth: number): unknown {
   if (ArrayBuffer.isView(obj)) return binaryToJson(w, obj);
   if (obj instanceof ArrayBuffer) return binaryToJson(w, new Uint8Array(obj));
   if (obj instanceof RegExp) return spend(w, truncate(obj.toString(), w.limits.maxStringLength));
+  return plainToJson(w, obj, depth, classNameOf(obj));
+}
+
+/** An object without special handling: its `toJSON()`, else its fields (after `__class` for class instances). */
+function plainToJson(w: Walk, obj: object, depth: number, className: string | undefined): unknown {
   const toJSON = (obj as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return toJsonSafe(w, toJSON.call(obj), depth);
   const out: Record<string, unknown> = {};
-  const className = classNameOf(obj);
   if (className) out.__class = spend(w, className);
   return fieldsToJson(w, obj, out, depth, undefined);
 }

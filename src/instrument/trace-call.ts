@@ -75,17 +75,15 @@ function resolveName(meta: OpMeta, self: unknown): void {
 /** Creates the call and queues its start event; `undefined` if anything in tracing failed. */
 function startCall(sink: CallSink, meta: OpMeta, args: unknown[], ctx: TraceContext | undefined, settings: TraceSettings): Call | undefined {
   try {
-    const call = new Call({
-      projectId: sink.projectId,
-      opName: meta.name,
-      inputs: captureInputs(meta, args, settings),
-      attributes: captureAttributes(meta, ctx?.attributes, settings),
-      parent: ctx?.call,
-      displayName: captureDisplayName(meta, args),
-      userId: sink.userId,
-      context: ctx,
-    });
-    sink.start(call.startEvent());
+    const call = new Call(sink.projectId, meta.name, ctx?.call, ctx);
+    sink.start(
+      call.startEvent({
+        inputs: captureInputs(meta, args, settings),
+        attributes: captureAttributes(meta, ctx?.attributes, settings),
+        displayName: captureDisplayName(meta, args),
+        userId: sink.userId,
+      }),
+    );
     return call;
   } catch (err) {
     diag.warn(`could not start a call of op "${meta.name}": ${safeMessage(err)}`);

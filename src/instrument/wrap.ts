@@ -5,6 +5,7 @@
 import { diag } from '../internal/diag.js';
 import type { OpMeta } from './capture.js';
 import { callView, type CurrentCall } from './current-call.js';
+import { InputKeys } from './input-keys.js';
 import type { OpOptions } from './op-options.js';
 import { parameterNames } from './param-names.js';
 import { getSink } from './runtime.js';
@@ -56,7 +57,7 @@ export function wrap<F extends AnyFunction>(fn: F, options: OpOptions<Parameters
   const meta: OpMeta = {
     name: options.name ?? opName(fn, site),
     options: options as OpOptions<unknown[], unknown>,
-    names: options.parameterNames ?? parameterNames(fn),
+    inputKeys: new InputKeys(options.parameterNames ?? parameterNames(fn)),
   };
   const traced = function (this: unknown, ...args: unknown[]): unknown {
     const sink = getSink();

@@ -1,0 +1,62 @@
+// Call ids: valid UUIDv7 (version and variant bits, timestamp), unique and strictly increasing, also when the clock steps back.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { newId } from '../../src/instrument/ids.js';
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The 48-bit Unix ms timestamp of a UUIDv7. */
+function timestampOf(id: string): number {
+  return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}
+
+describe('newId()', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('makes 1,000,000 valid UUIDv7s, all different, each greater than the one before', () => {
+    const seen = new Set<string>();
+    let previous = '';
+    let sameMs = 0;
+    for (let i = 0; i < 1_000_000; i++) {
+      const id = newId();
+      if (!UUID_V7.test(id)) throw new Error(`not a UUIDv7: ${id}`);
+      if (!(id > previous)) throw new Error(`not increasing: ${previous} then ${id}`);
+      if (previous !== '' && timestampOf(id) === timestampOf(previous)) sameMs++;
+      previous = id;
+      seen.add(id);
+    }
+    expect(seen.size).toBe(1_000_000);
+    expect(sameMs).toBeGreaterThan(10_000); // many ids share a millisecond, so the in-ms counter was exercised
+  });
+
+  it('stamps the current Unix time in ms', () => {
+    const before = Date.now();
+    const id = newId();
+    const after = Date.now();
+    expect(timestampOf(id)).toBeGreaterThanOrEqual(before);
+    expect(timestampOf(id)).toBeLessThanOrEqual(after);
+  });
+
+  it('varies the random bits between ids of the same millisecond', () => {
+    const tails = new Set<string>();
+    for (let i = 0; i < 1000; i++) tails.add(newId().slice(-8));
+    expect(tails.size).toBeGreaterThan(990);
+  });
+
+  it('stays increasing when the clock steps back, and follows the clock again once it passes the last id', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const t = Date.UTC(2030, 0, 1);
+    vi.setSystemTime(t);
+    const a = newId();
+    vi.setSystemTime(t - 5_000);
+    const b = newId();
+    const c = newId();
+    expect(b > a && c > b).toBe(true);
+    expect(timestampOf(b)).toBe(t);
+    vi.setSystemTime(t + 7);
+    const d = newId();
+    expect(d > c).toBe(true);
+    expect(timestampOf(d)).toBe(t + 7);
+  });
+});
