@@ -9,12 +9,19 @@ import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchI
 import type { CallSink, ExportReport } from '../instrument/runtime.js';
 import { Batcher, type Delivery, type Entry } from './batcher.js';
 import { toCallEntry } from './call-entry.js';
-import { CallSender } from './call-sender.js';
+import { BatchSender } from './batch-sender.js';
 import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
 import { raceTimeout } from './race-timeout.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replay.js';
 import { countDrop, stats, warnUnreportedDrops, type DropReason } from './stats.js';
+
+/**
+ * Events staged (handed over, not yet serialized) at which they are serialized and queued on the
+ * caller's stack instead of on the next turn of the event loop: a bound on the memory a loop that never
+ * yields can hold unserialized (the memory caps apply once events are serialized).
+ */
+const STAGE_MAX = 16_384;
 
 /**
  * Sends call events to `POST /call/upsert_batch` through its own `client`. Events go to memory; with
@@ -26,7 +33,7 @@ import { countDrop, stats, warnUnreportedDrops, type DropReason } from './stats.
 export class CallExporter implements CallSink {
   private readonly options: ExportOptions;
   private readonly batcher: Batcher;
-  private readonly sender: CallSender;
+  private readonly sender: BatchSender;
   private readonly spool: Spool | undefined;
   private readonly replayer: SpoolReplayer | undefined;
   /** New events go to the spool (set when memory overflowed or the server was unreachable). */
@@ -37,6 +44,16 @@ export class CallExporter implements CallSink {
   private readonly roots = new Set<string>();
   /** Calls whose start was dropped, so their end is dropped too, for the same reason. */
   private readonly droppedStarts = new Map<string, DropReason>();
+  /** Events handed over and not yet serialized, in order (see {@link CallExporter.stage}). */
+  private staged: UpsertBatchItem[] = [];
+  private drainScheduled = false;
+  private readonly drainStaged = (): void => {
+    try {
+      this.drain();
+    } catch (err) {
+      diag.warn(`could not queue call events: ${safeMessage(err)}`); // never an uncaught error in the user's process
+    }
+  };
 
   constructor(
     private readonly client: Client,
@@ -47,7 +64,7 @@ export class CallExporter implements CallSink {
   ) {
     this.options = { ...DEFAULT_EXPORT_OPTIONS, ...options };
     this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), this.options);
-    this.sender = new CallSender(client, this.options);
+    this.sender = new BatchSender(client, this.options);
     this.spool = this.options.spoolDir ? openSpool(this.options.spoolDir, this.options.spoolMaxBytes) : undefined;
     if (this.spool) {
       this.replayer = new SpoolReplayer(this.spool, this.sender, this.batcher, this.options, () => {
@@ -57,19 +74,64 @@ export class CallExporter implements CallSink {
     }
   }
 
-  /** Events buffered or in flight, here and in predecessors. */
+  /** Events staged, buffered or in flight, here and in predecessors. */
   get pendingCount(): number {
-    return this.batcher.pendingCount + (this.predecessor?.pendingCount ?? 0);
+    return this.staged.length + this.batcher.pendingCount + (this.predecessor?.pendingCount ?? 0);
   }
 
   start(start: StartedCallSchemaForInsert): void {
+    this.stage({ mode: 'start', req: { start } });
+  }
+
+  end(end: EndedCallSchemaForInsert): void {
+    this.stage({ mode: 'end', req: { end } });
+  }
+
+  /**
+   * Keeps an event to serialize and queue after the caller's code has run: on the next turn of the
+   * event loop, at the next flush, or at once when {@link STAGE_MAX} are waiting or the staged and
+   * queued events reach `maxQueueItems` (the item cap holds for both), so op() does not pay
+   * for JSON on the caller's stack. Safe because op() never changes an event after handing it over
+   * (the CallSink contract). With `flushMode: 'immediate'` or `waitUntil`, events are queued at once,
+   * so a root call's end triggers its flush before the caller goes on.
+   */
+  private stage(item: UpsertBatchItem): void {
+    if (this.tracksRoots) return this.take(item);
+    const staged = this.staged;
+    staged.push(item);
+    stats.queueItems++;
+    if (staged.length >= STAGE_MAX || staged.length + this.batcher.pendingCount >= this.options.maxQueueItems) this.drain();
+    else if (!this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(this.drainStaged);
+    }
+  }
+
+  /** Serializes and queues the staged events, in order. */
+  private drain(): void {
+    this.drainScheduled = false;
+    const items = this.staged;
+    if (items.length === 0) return;
+    this.staged = [];
+    stats.queueItems -= items.length;
+    for (const item of items) this.take(item);
+  }
+
+  private take(item: UpsertBatchItem): void {
+    if (item.mode === 'start') this.takeStart(item);
+    else this.takeEnd(item);
+  }
+
+  private takeStart(item: UpsertBatchItem & { mode: 'start' }): void {
+    const { start } = item.req;
     this.openCalls++;
-    const dropped = this.accept({ mode: 'start', req: { start } }, false);
+    const dropped = this.accept(item, false);
     if (dropped && start.id) this.droppedStarts.set(start.id, dropped);
     else if (this.tracksRoots && start.id && (start.parent_id === undefined || start.parent_id === null)) this.roots.add(start.id);
   }
 
-  end(end: EndedCallSchemaForInsert): void {
+  private takeEnd(item: UpsertBatchItem & { mode: 'end' }): void {
+    const { end } = item.req;
     this.openCalls--;
     const startDropped = this.droppedStarts.get(end.id);
     if (startDropped) {
@@ -78,7 +140,7 @@ export class CallExporter implements CallSink {
       this.drop(startDropped, 1, 'the start of the call was dropped');
       return;
     }
-    this.accept({ mode: 'end', req: { end } }, true);
+    this.accept(item, true);
     if (this.roots.delete(end.id)) this.rootEnded();
   }
 
@@ -88,6 +150,7 @@ export class CallExporter implements CallSink {
    */
   async flush(timeoutMs?: number): Promise<ExportReport> {
     const startedAt = Date.now();
+    this.drain();
     const [, report] = await Promise.all([this.predecessor?.flush(timeoutMs), this.batcher.flush(timeoutMs)]);
     this.prune();
     warnUnreportedDrops();
@@ -110,6 +173,7 @@ export class CallExporter implements CallSink {
 
   /** Aborts requests in flight (their events are spooled, or dropped without a spool), here and in predecessors. */
   abandon(): void {
+    this.drain();
     this.predecessor?.abandon();
     this.batcher.abandon();
   }

@@ -6,7 +6,10 @@ import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../sc
 import { getGlobal } from '../internal/global.js';
 import type { TraceContext } from './context.js';
 
-/** Receives call events; implemented by the export pipeline. Must never throw. */
+/**
+ * Receives call events; implemented by the export pipeline. Must never throw. op() never changes an
+ * event (or anything in it) after handing it over, so a sink may keep it and serialize it later.
+ */
 export interface CallSink {
   /** Project every call is recorded in (`<entity>/<project>`). */
   readonly projectId: string;
