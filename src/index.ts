@@ -11,6 +11,7 @@ export type { OpDecorator } from './instrument/decorators.js';
 export type { SummaryExtra } from './instrument/summary.js';
 export { getCurrentCall, requireCurrentCall, type CurrentCall } from './instrument/current-call.js';
 export { withAttributes, withThread, withRun, setRunStep, type ThreadOptions, type RunOptions } from './instrument/helpers.js';
+export { addFeedback, type FeedbackOptions } from './instrument/feedback.js';
 export { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
 export type { ExportReport } from './instrument/runtime.js';
 export { getExportStats, type ExportStats, type DropReason } from './export/stats.js';

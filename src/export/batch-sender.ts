@@ -1,5 +1,5 @@
 /**
- * Posts batches of serialized call events to `POST /call/upsert_batch`: retries, 413 split, 422 leave-out, refusals.
+ * Posts batches of serialized events to one batch endpoint (`POST /call/upsert_batch`, `POST /feedback/batch/create`): retries, 413 split, 422 leave-out, refusals.
  * @module
  */
 import type { Client } from '../api/client.js';
@@ -7,6 +7,8 @@ import { PayloadTooLargeError } from '../api/errors.js';
 import { isRetryableError } from '../api/retry.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { CallUpsertBatchRes } from '../schema/calls.js';
+import { FeedbackBatchCreateRes } from '../schema/feedback.js';
+import type { z } from 'zod';
 import type { Entry } from './batcher.js';
 import type { ExportOptions } from './export-options.js';
 import { invalidItemIndexes } from './invalid-items.js';
@@ -24,9 +26,27 @@ export interface PostOutcome {
 
 type RetryOptions = Pick<ExportOptions, 'maxRetries' | 'retryInitialDelayMs' | 'retryMaxDelayMs' | 'retryBudgetMs'>;
 
-/** Posts batches through one client with the exporter's retry policy. Never throws. */
-export class CallSender {
-  constructor(private readonly client: Client, private readonly options: RetryOptions) {}
+/** A batch endpoint: its path, the schema of its answer, and what its items are called in diagnostics. */
+export interface BatchEndpoint {
+  readonly path: string;
+  readonly response: z.ZodType;
+  /** Plural noun for warnings, e.g. `call event(s)`. */
+  readonly items: string;
+}
+
+/** `POST /call/upsert_batch` (spec endpoint 5): start and end events. */
+export const CALLS_ENDPOINT: BatchEndpoint = { path: '/call/upsert_batch', response: CallUpsertBatchRes, items: 'call event(s)' };
+
+/** `POST /feedback/batch/create` (spec endpoint 2): feedback items. */
+export const FEEDBACK_ENDPOINT: BatchEndpoint = { path: '/feedback/batch/create', response: FeedbackBatchCreateRes, items: 'feedback item(s)' };
+
+/** Posts batches to one endpoint through one client with the exporter's retry policy. Never throws. */
+export class BatchSender {
+  constructor(
+    private readonly client: Client,
+    private readonly options: RetryOptions,
+    private readonly endpoint: BatchEndpoint = CALLS_ENDPOINT,
+  ) {}
 
   /**
    * Posts `batch`. A 413 sends each half on its own; a 422 naming items sends the others again
@@ -58,7 +78,7 @@ export class CallSender {
     }
     const status = (err as { status?: number }).status;
     warnRateLimited(`rejected-${status}`, () =>
-      `the server refused a batch of ${batch.length} call event(s) with HTTP ${status ?? '(no status)'}; not retried, dropped: ${safeMessage(err)}`,
+      `the server refused a batch of ${batch.length} ${this.endpoint.items} with HTTP ${status ?? '(no status)'}; not retried, dropped: ${safeMessage(err)}`,
     );
     stats.dropped.rejected += batch.length;
     return { sent: 0, dropped: batch.length, undelivered: [] };
@@ -70,7 +90,7 @@ export class CallSender {
     stats.inFlightRequests++;
     stats.inFlightBytes += bytes;
     try {
-      await this.client.transport.postJson('/call/upsert_batch', body, CallUpsertBatchRes, {
+      await this.client.transport.postJson(this.endpoint.path, body, this.endpoint.response, {
         signal,
         maxRetries: this.options.maxRetries,
         retry: {

@@ -6,12 +6,14 @@ import type { Client } from '../api/client.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
+import type { FeedbackCreateReq } from '../schema/feedback.js';
 import type { CallSink, ExportReport } from '../instrument/runtime.js';
 import { Batcher, type Delivery, type Entry } from './batcher.js';
 import { toCallEntry } from './call-entry.js';
 import { BatchSender } from './batch-sender.js';
 import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
 import { raceTimeout } from './race-timeout.js';
+import { FeedbackQueue } from './feedback-queue.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replay.js';
 import { countDrop, stats, warnUnreportedDrops, type DropReason } from './stats.js';
@@ -34,6 +36,7 @@ export class CallExporter implements CallSink {
   private readonly options: ExportOptions;
   private readonly batcher: Batcher;
   private readonly sender: BatchSender;
+  private readonly feedbackQueue: FeedbackQueue;
   private readonly spool: Spool | undefined;
   private readonly replayer: SpoolReplayer | undefined;
   /** New events go to the spool (set when memory overflowed or the server was unreachable). */
@@ -65,6 +68,7 @@ export class CallExporter implements CallSink {
     this.options = { ...DEFAULT_EXPORT_OPTIONS, ...options };
     this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), this.options);
     this.sender = new BatchSender(client, this.options);
+    this.feedbackQueue = new FeedbackQueue(client, this.options);
     this.spool = this.options.spoolDir ? openSpool(this.options.spoolDir, this.options.spoolMaxBytes) : undefined;
     if (this.spool) {
       this.replayer = new SpoolReplayer(this.spool, this.sender, this.batcher, this.options, () => {
@@ -76,7 +80,7 @@ export class CallExporter implements CallSink {
 
   /** Events staged, buffered or in flight, here and in predecessors. */
   get pendingCount(): number {
-    return this.staged.length + this.batcher.pendingCount + (this.predecessor?.pendingCount ?? 0);
+    return this.staged.length + this.batcher.pendingCount + this.feedbackQueue.pendingCount + (this.predecessor?.pendingCount ?? 0);
   }
 
   start(start: StartedCallSchemaForInsert): void {
@@ -85,6 +89,13 @@ export class CallExporter implements CallSink {
 
   end(end: EndedCallSchemaForInsert): void {
     this.stage({ mode: 'end', req: { end } });
+  }
+
+  /** Queues a feedback item for `POST /feedback/batch/create` (see `addFeedback()`); dropped after shutdown. */
+  feedback(item: FeedbackCreateReq): void {
+    if (!this.closed) return this.feedbackQueue.add(item);
+    stats.queued++;
+    this.drop('shutdown', 1, 'weft was shut down');
   }
 
   /**
@@ -151,7 +162,11 @@ export class CallExporter implements CallSink {
   async flush(timeoutMs?: number): Promise<ExportReport> {
     const startedAt = Date.now();
     this.drain();
-    const [, report] = await Promise.all([this.predecessor?.flush(timeoutMs), this.batcher.flush(timeoutMs)]);
+    const [, report, feedback] = await Promise.all([
+      this.predecessor?.flush(timeoutMs),
+      this.batcher.flush(timeoutMs),
+      this.feedbackQueue.flush(timeoutMs),
+    ]);
     this.prune();
     warnUnreportedDrops();
     if (this.spool && this.replayer) {
@@ -159,7 +174,8 @@ export class CallExporter implements CallSink {
       if (this.spooling && !this.replayer.backingOff && !this.closed) void this.replayer.kick();
       await raceTimeout(this.replayer.current, timeoutMs === undefined ? undefined : timeoutMs - (Date.now() - startedAt));
     }
-    return { ...this.batcher.report(), spooled: this.spool?.backlog ?? 0, pending: report.pending };
+    const { sent, dropped } = this.batcher.report();
+    return { sent: sent + feedback.sent, dropped: dropped + feedback.dropped, spooled: this.spool?.backlog ?? 0, pending: report.pending + feedback.pending };
   }
 
   /** Flushes, then refuses new events and closes the spool's open segment, here and in predecessors. */
@@ -176,6 +192,7 @@ export class CallExporter implements CallSink {
     this.drain();
     this.predecessor?.abandon();
     this.batcher.abandon();
+    this.feedbackQueue.abandon();
   }
 
   private get tracksRoots(): boolean {

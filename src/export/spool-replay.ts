@@ -4,7 +4,7 @@
  */
 import type { Batcher, Entry } from './batcher.js';
 import { BODY_OVERHEAD_BYTES } from './batcher.js';
-import type { CallSender } from './call-sender.js';
+import type { BatchSender } from './batch-sender.js';
 import type { ExportOptions } from './export-options.js';
 import type { ClaimedSegment, Spool } from './spool.js';
 import { countDrop, stats } from './stats.js';
@@ -23,7 +23,7 @@ export class SpoolReplayer {
 
   constructor(
     private readonly spool: Spool,
-    private readonly sender: CallSender,
+    private readonly sender: BatchSender,
     private readonly batcher: Batcher,
     private readonly limits: Limits,
     private readonly onDrained: () => void,

@@ -3,6 +3,7 @@
  * @module
  */
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
+import type { FeedbackCreateReq } from '../schema/feedback.js';
 import { getGlobal } from '../internal/global.js';
 import type { TraceContext } from './context.js';
 
@@ -19,6 +20,8 @@ export interface CallSink {
   start(start: StartedCallSchemaForInsert): void;
   /** Queues an end event. */
   end(end: EndedCallSchemaForInsert): void;
+  /** Queues a feedback item for `POST /feedback/batch/create` (see `addFeedback()`). */
+  feedback(item: FeedbackCreateReq): void;
   /** Sends everything queued; see `flush()`. */
   flush(timeoutMs?: number): Promise<ExportReport>;
   /** Flushes and stops accepting events; see `shutdown()`. */

@@ -1,0 +1,69 @@
+/**
+ * Feedback items queued by `addFeedback()`: serialized once and sent in batches to `POST /feedback/batch/create`.
+ * @module
+ */
+import type { Client } from '../api/client.js';
+import { safeMessage } from '../internal/safe-message.js';
+import type { FeedbackCreateReq } from '../schema/feedback.js';
+import { Batcher, type BatcherReport, type Delivery, type Entry } from './batcher.js';
+import { BatchSender, FEEDBACK_ENDPOINT } from './batch-sender.js';
+import type { ExportOptions } from './export-options.js';
+import { countDrop, stats } from './stats.js';
+
+/**
+ * The feedback side of the exporter: the same {@link Batcher} (count, bytes and time triggers, caps,
+ * `maxConcurrentRequests`) and the same retry policy as call events, on its own queue so a slow
+ * feedback request never holds up calls. Feedback is kept in memory only (not spooled): what the
+ * server never took after the retry budget is dropped and counted (`unreachable`).
+ */
+export class FeedbackQueue {
+  private readonly batcher: Batcher;
+  private readonly sender: BatchSender;
+
+  constructor(client: Client, private readonly options: ExportOptions) {
+    this.sender = new BatchSender(client, options, FEEDBACK_ENDPOINT);
+    this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), options);
+  }
+
+  /** Items buffered or in flight. */
+  get pendingCount(): number {
+    return this.batcher.pendingCount;
+  }
+
+  /** Serializes and queues one item; counts it as dropped when it cannot be (never throws). */
+  add(item: FeedbackCreateReq): void {
+    stats.queued++;
+    let json: string;
+    try {
+      json = JSON.stringify(item);
+    } catch (err) {
+      return this.drop('invalid', `it could not be serialized: ${safeMessage(err)}`);
+    }
+    const entry: Entry = { json, bytes: Buffer.byteLength(json) };
+    if (entry.bytes > this.options.maxBatchBytes) return this.drop('oversize', `it is larger than maxBatchBytes (${this.options.maxBatchBytes})`);
+    if (!this.batcher.offer(entry, false)) this.drop('queue_full', `the memory queue is full (maxQueueItems ${this.options.maxQueueItems})`);
+  }
+
+  /** Sends what is buffered; resolves once it is delivered or given up on, or after `timeoutMs`. */
+  flush(timeoutMs?: number): Promise<BatcherReport> {
+    return this.batcher.flush(timeoutMs);
+  }
+
+  /** Aborts requests in flight; their items are dropped (`abandoned`). */
+  abandon(): void {
+    this.batcher.abandon();
+  }
+
+  private drop(reason: 'invalid' | 'oversize' | 'queue_full', why: string): void {
+    countDrop(reason, 1, `a feedback item was dropped: ${why}`);
+    this.batcher.count({ dropped: 1 });
+  }
+
+  private async deliver(batch: Entry[], signal: AbortSignal): Promise<Delivery> {
+    const out = await this.sender.post(batch, signal);
+    if (out.undelivered.length === 0) return out;
+    const why = signal.aborted ? 'the exit deadline passed' : `the server was unreachable past the retry budget: ${safeMessage(out.error)}`;
+    countDrop(signal.aborted ? 'abandoned' : 'unreachable', out.undelivered.length, `feedback item(s): ${why}`);
+    return { sent: out.sent, dropped: out.dropped + out.undelivered.length };
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * addFeedback(): attach feedback (a score, a thumbs-up, a note) to a call, sent in the background with the call events.
+ * @module
+ */
+import { WeftError } from '../api/errors.js';
+import { checkRequest } from '../api/transport.js';
+import { diag } from '../internal/diag.js';
+import { FeedbackCreateReq } from '../schema/feedback.js';
+import { activeContext } from './context.js';
+import { getCurrentCall } from './current-call.js';
+import { newId } from './ids.js';
+import { getSink } from './runtime.js';
+
+/** What {@link addFeedback} records; the TypeScript side of spec "FeedbackCreateReq". */
+export interface FeedbackOptions {
+  /** What kind of feedback this is, e.g. `score`, `thumbs`, `note` (non-empty; `feedback_type` on the wire). */
+  feedbackType: string;
+  /** The feedback itself, any JSON object, e.g. `{ value: 0.9 }`. */
+  payload: Record<string, unknown>;
+  /** Who gave it (a name). @defaultValue none */
+  creator?: string;
+  /** Object ref of the annotation spec, `svc:///<entity>/<project>/object/<name>:<digest>`. @defaultValue none */
+  annotationRef?: string;
+  /** Op ref of the scorer that produced it, `svc:///<entity>/<project>/op/<name>:<digest>`. @defaultValue none */
+  runnableRef?: string;
+  /** Object ref of what triggered it (e.g. a monitor), `svc:///<entity>/<project>/object/<name>:<digest>`. @defaultValue none */
+  triggerRef?: string;
+}
+
+/**
+ * Attaches feedback to a call: the one with `callId` (e.g. from `getCurrentCall()` or `fn.invoke()`), or,
+ * when `callId` is `undefined`, the call running here. The item is validated at once, then queued and sent
+ * in the background in batches to `POST /feedback/batch/create` (spec endpoint 2) with the same retries
+ * as call events; `flush()` waits for it. `svc_ref` and `call_ref` are the call ref
+ * `svc:///<entity>/<project>/call/<callId>`, `svc_user_id` comes from `init({ userId })`, and the id
+ * is a UUIDv7 made here, so it is known before the server answers.
+ *
+ * @returns the feedback id, or `undefined` when nothing is recorded (before `init()`: one warning;
+ *   tracing disabled; or, for the current call, an unsampled trace).
+ * @throws {WeftError} when `callId` is `undefined` and no traced call is running here.
+ * @throws {RequestValidationError} when an option is malformed (e.g. an empty `feedbackType`, a ref of
+ *   the wrong shape); `detail` names it (`loc` `["feedback_type"]`, ...).
+ * @example
+ * const [answer, call] = await answerQuestion.invoke('What is weft?');
+ * addFeedback(call.id, { feedbackType: 'score', payload: { value: 0.9 } });
+ */
+export function addFeedback(callId: string | undefined, options: FeedbackOptions): string | undefined {
+  const sink = getSink();
+  if (sink === undefined) {
+    diag.once('feedback-no-init', 'warn', 'addFeedback() called before init(): the feedback is not recorded. Call init({ project }) first.');
+    return undefined;
+  }
+  let target = callId;
+  if (target === undefined) {
+    const current = getCurrentCall();
+    if (!current) {
+      if (sink === null || activeContext()?.unsampled) return undefined;
+      throw new WeftError('addFeedback(undefined, ...): no traced call is running here; pass the call id (e.g. from getCurrentCall() or fn.invoke())');
+    }
+    target = current.id;
+  }
+  if (sink === null) return undefined;
+  const ref = `svc:///${sink.projectId}/call/${target}`;
+  const item = checkRequest(
+    FeedbackCreateReq,
+    {
+      id: newId(),
+      project_id: sink.projectId,
+      svc_ref: ref,
+      call_ref: ref,
+      feedback_type: options.feedbackType,
+      payload: options.payload,
+      creator: options.creator,
+      annotation_ref: options.annotationRef,
+      runnable_ref: options.runnableRef,
+      trigger_ref: options.triggerRef,
+      svc_user_id: sink.userId,
+    },
+    'feedback',
+  );
+  sink.feedback(item);
+  return item.id ?? undefined;
+}
