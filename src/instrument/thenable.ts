@@ -24,9 +24,12 @@ export function thenOf(v: unknown): Function | undefined {
   }
 }
 
-/** A plain native promise: no subclass, no own properties to keep. */
+/**
+ * A plain native promise: no subclass, no own string-keyed properties to keep. Symbol keys are not
+ * looked at: Node's async_hooks (on whenever an AsyncLocalStorage is in use) put some on every promise.
+ */
 function isPlainPromise(v: object): v is Promise<unknown> {
-  return Object.getPrototypeOf(v) === Promise.prototype && Reflect.ownKeys(v).length === 0;
+  return Object.getPrototypeOf(v) === Promise.prototype && Object.getOwnPropertyNames(v).length === 0;
 }
 
 /**
