@@ -1,5 +1,5 @@
-// Context helpers: a chat thread with turns, an RL-style run with steps, attributes for a block of code, and invoke() for feedback.
-import { getCurrentCall, op, setRunStep, withAttributes, withRun, withThread } from '../src/index.js';
+// Context helpers: a chat thread with turns, an RL-style run with steps, attributes for a block of code, and invoke() + addFeedback().
+import { addFeedback, flush, getCurrentCall, op, setRunStep, withAttributes, withRun, withThread } from '../src/index.js';
 import { runExample } from './run-example.js';
 
 const lookup = op(async function lookup(term: string) {
@@ -14,7 +14,7 @@ const rollout = op(async function rollout(episode: number) {
   return { episode, reward: episode % 2 };
 });
 
-await runExample('context-helpers', async ({ recorded }) => {
+await runExample('context-helpers', async ({ client, project, recorded }) => {
   await withAttributes({ env: 'example', app: 'helpers' }, async () => {
     await withThread('thread-42', async () => {
       await reply('hello there');
@@ -29,6 +29,10 @@ await runExample('context-helpers', async ({ recorded }) => {
   });
   const [result, call] = await reply.invoke('which call was this?');
   console.log(`invoke -> ${result} (call ${call?.id === undefined ? 'missing' : 'known'}: ${call?.opName})`);
+  addFeedback(call.id, { feedbackType: 'thumbs', payload: { up: true }, creator: 'example-user' });
+  await flush();
+  const [withFeedback] = await client.calls.streamQuery({ project_id: project, filter: { call_ids: [call.id] }, include_feedback: true }).toArray();
+  for (const f of withFeedback?.summary?.feedback ?? []) console.log(`feedback on ${withFeedback?.op_name}: ${f.feedback_type} ${JSON.stringify(f.payload)} by ${f.creator}`);
   for (const c of await recorded()) {
     console.log(`recorded ${c.op_name} thread=${c.thread_id ?? '-'} turn=${c.turn_id ? (c.turn_id === c.id ? 'own' : 'parent') : '-'} run=${c.svc_run_id ?? '-'} step=${c.svc_run_step ?? '-'} attributes=${JSON.stringify(c.attributes)}`);
   }

@@ -64,7 +64,7 @@ describe('op() examples', () => {
     expect(out).toContain('disabled: calls recorded since -> 0');
   }, TIMEOUT_MS + 5_000);
 
-  it('context-helpers.ts: thread and turns, run steps, attributes, invoke()', async () => {
+  it('context-helpers.ts: thread and turns, run steps, attributes, invoke() and addFeedback()', async () => {
     const out = await runExample('context-helpers.ts');
     const lines = out.split('\n').filter((l) => l.startsWith('recorded '));
     expect(lines.filter((l) => l.includes('thread=thread-42 turn=own'))).toHaveLength(2);
@@ -72,5 +72,6 @@ describe('op() examples', () => {
     expect(lines.filter((l) => l.startsWith('recorded rollout')).map((l) => /step=(\d)/.exec(l)?.[1])).toEqual(['0', '1', '2']);
     expect(lines.filter((l) => l.includes('"env":"example"'))).toHaveLength(7);
     expect(out).toContain('invoke -> which: lookup runs inside a parent call (call known: reply)');
+    expect(out).toContain('feedback on reply: thumbs {"up":true} by example-user');
   }, TIMEOUT_MS + 5_000);
 });
