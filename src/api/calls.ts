@@ -22,11 +22,11 @@ export class CallsResource extends APIResource {
   /**
    * Starts one call. The server generates `id` and `trace_id` when they are absent.
    * @returns `{id, trace_id}`
-   * @throws {RequestValidationError} when `body` does not match the spec, before sending.
+   * @throws {RequestValidationError} (as a rejection) when `body` does not match the spec, before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
    * @see ../shared/spec/service-interface.md, endpoint 7 "Start a call"
    */
-  start(body: CallStartReq, opts?: RequestOptions): Promise<CallStartRes> {
+  async start(body: CallStartReq, opts?: RequestOptions): Promise<CallStartRes> {
     const req = checkRequest(CallStartReq, body, 'call start request');
     return this.transport.post('/call/start', req, CallStartRes, opts);
   }
@@ -34,11 +34,11 @@ export class CallsResource extends APIResource {
   /**
    * Sends start and end items in one request; the answer has one item per batch item, in order.
    * @returns `{res: [{id, trace_id} | {}]}`
-   * @throws {RequestValidationError} when an item does not match the spec, before sending.
+   * @throws {RequestValidationError} (as a rejection) when an item does not match the spec, before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
    * @see ../shared/spec/service-interface.md, endpoint 5 "Start calls in batch"
    */
-  upsertBatch(body: CallUpsertBatchReq, opts?: RequestOptions): Promise<CallUpsertBatchRes> {
+  async upsertBatch(body: CallUpsertBatchReq, opts?: RequestOptions): Promise<CallUpsertBatchRes> {
     const req = checkRequest(CallUpsertBatchReq, body, 'call upsert batch');
     return this.transport.post('/call/upsert_batch', req, CallUpsertBatchRes, opts);
   }

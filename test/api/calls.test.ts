@@ -92,6 +92,14 @@ describe('typed errors', () => {
     }
   });
 
+  it('start() and upsertBatch() reject (never throw) an invalid request, like every other promise method', async () => {
+    const startBody = { start: { project_id: 'a/b', op_name: 3 } } as unknown as Parameters<Client['calls']['start']>[0];
+    const started = client.calls.start(startBody);
+    await expect(started).rejects.toBeInstanceOf(RequestValidationError);
+    const batch = { batch: [{ mode: 'nope' }] } as unknown as Parameters<Client['calls']['upsertBatch']>[0];
+    await expect(client.calls.upsertBatch(batch)).rejects.toBeInstanceOf(RequestValidationError);
+  });
+
   it('maps a server 422 to ValidationError with its detail', async () => {
     const err = await client.transport.post('/call/start', { start: { op_name: 3 } }, z.unknown()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
