@@ -20,7 +20,7 @@ export interface ClientOptions {
   /**
    * Retries after a connection error, 408, 409, 429 or 5xx (min 0); delays honour `retry-after-ms` and
    * `retry-after`, else exponential backoff from 500 ms with full jitter, capped at 8 s.
-   * @defaultValue 2 (the exporter that `init()` starts uses its own `maxRetries`, default 4)
+   * @defaultValue 2 (the exporter that `init()` starts uses its own `maxRetries`, default 20, within `retryBudgetMs`)
    */
   maxRetries?: number;
 }
