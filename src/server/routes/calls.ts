@@ -6,7 +6,8 @@ import { Hono } from 'hono';
 import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from '../../schema/calls.js';
 import type { Store } from '../store.js';
 import { formatFromAccept, PAGE_SIZE, recordStream } from '../stream.js';
-import { readJsonBody } from '../validate.js';
+import { fastParseUpsertBatch } from '../upsert-batch-parse.js';
+import { readJson, readJsonBody, validateBody } from '../validate.js';
 
 const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } as const;
 
@@ -25,7 +26,8 @@ export function callRoutes(store: Store, log: (line: string) => void): Hono {
   });
 
   app.post('/call/upsert_batch', async (c) => {
-    const body = await readJsonBody(c, CallUpsertBatchReq);
+    const data = await readJson(c);
+    const body = fastParseUpsertBatch(data) ?? validateBody(CallUpsertBatchReq, data);
     return c.json({ res: store.upsertBatch(body.batch) });
   });
 
