@@ -8,14 +8,6 @@ import { newId } from './ids.js';
 import { isoTime } from './iso-time.js';
 import { emptySummary, mergeSummary, type SummaryData } from './summary.js';
 
-/** What a call records at its start besides ids, op name and time. */
-export interface StartFields {
-  inputs: Record<string, unknown>;
-  attributes: Record<string, unknown>;
-  displayName: string | undefined;
-  userId: string | undefined;
-}
-
 /** How a call ended: returned, threw, or (a stream) was abandoned by its consumer. */
 export type CallOutcome = 'success' | 'error' | 'cancelled';
 
@@ -49,20 +41,25 @@ export class Call {
     this.turnId = threadId === undefined ? undefined : (context?.turnId ?? (parent?.threadId === threadId ? parent.turnId : this.id));
   }
 
-  /** The start item body (`StartedCallSchemaForInsert`). */
-  startEvent(fields: StartFields): StartedCallSchemaForInsert {
+  /** The start item body (`StartedCallSchemaForInsert`), with what the call records besides ids, op name and time. */
+  startEvent(
+    inputs: Record<string, unknown>,
+    attributes: Record<string, unknown>,
+    displayName: string | undefined,
+    userId: string | undefined,
+  ): StartedCallSchemaForInsert {
     const ev: StartedCallSchemaForInsert = {
       project_id: this.projectId,
       id: this.id,
       trace_id: this.traceId,
       op_name: this.opName,
       started_at: isoTime(this.startedAtMs),
-      inputs: fields.inputs,
-      attributes: fields.attributes,
+      inputs,
+      attributes,
     };
     if (this.parentId) ev.parent_id = this.parentId;
-    if (fields.displayName) ev.display_name = fields.displayName;
-    if (fields.userId) ev.svc_user_id = fields.userId;
+    if (displayName) ev.display_name = displayName;
+    if (userId) ev.svc_user_id = userId;
     if (this.threadId !== undefined) ev.thread_id = this.threadId;
     if (this.turnId !== undefined) ev.turn_id = this.turnId;
     const run: RunState | undefined = this.context?.run;

@@ -26,6 +26,9 @@ export interface OpMeta {
 /** What replaces a value when the `mask` function throws (fail closed: never the unmasked value). */
 export const MASK_FAILED = '[mask threw: value withheld]';
 
+/** The `attributes` of a call without any: one frozen object shared by all (events are never changed once made). */
+const NO_ATTRIBUTES: Record<string, unknown> = Object.freeze({});
+
 /** Runs a user hook; on a throw, logs it and returns `fallback`. */
 export function hook<T>(meta: OpMeta, what: string, run: () => T, fallback: T): T {
   try {
@@ -81,7 +84,7 @@ export function captureOutput(meta: OpMeta, value: unknown, settings: TraceSetti
 /** The `attributes` of a call: those of `withAttributes()` overlaid with the op's own, serialized and redacted. */
 export function captureAttributes(meta: OpMeta, outer: Readonly<Record<string, unknown>> | undefined, settings: TraceSettings): Record<string, unknown> {
   const own = meta.options.attributes;
-  if (!own && !outer) return {};
+  if (!own && !outer) return NO_ATTRIBUTES;
   const merged = outer && own ? { ...outer, ...own } : (own ?? outer);
   return asObject(serializeWith(merged, settings.serialize));
 }

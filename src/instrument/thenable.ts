@@ -25,11 +25,14 @@ export function thenOf(v: unknown): Function | undefined {
 }
 
 /**
- * A plain native promise: no subclass, no own string-keyed properties to keep. Symbol keys are not
- * looked at: Node's async_hooks (on whenever an AsyncLocalStorage is in use) put some on every promise.
+ * A plain native promise: no subclass, no enumerable properties to keep (such as those `Object.assign`
+ * adds). Symbol keys are not looked at: Node's async_hooks (on whenever an AsyncLocalStorage is in use)
+ * put some on every promise. A `for…in` costs a fraction of listing the keys.
  */
 function isPlainPromise(v: object): v is Promise<unknown> {
-  return Object.getPrototypeOf(v) === Promise.prototype && Object.getOwnPropertyNames(v).length === 0;
+  if (Object.getPrototypeOf(v) !== Promise.prototype) return false;
+  for (const _ in v) return false;
+  return true;
 }
 
 /**

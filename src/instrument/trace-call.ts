@@ -33,7 +33,8 @@ export function traceCall(fn: AnyFunction, meta: OpMeta, self: unknown, args: un
   const call = startCall(sink, meta, args, parentCtx, settings);
   if (call === undefined) return fn.apply(self, args);
   onCall?.(call);
-  return runInContext({ ...parentCtx, call }, runBody, fn, self, args, sink, meta, call, settings);
+  const ctx: TraceContext = { ...parentCtx, call };
+  return runInContext(ctx, runBody, fn, self, args, sink, meta, call, settings, ctx);
 }
 
 function sampled(rate: number): boolean {
@@ -76,14 +77,9 @@ function resolveName(meta: OpMeta, self: unknown): void {
 function startCall(sink: CallSink, meta: OpMeta, args: unknown[], ctx: TraceContext | undefined, settings: TraceSettings): Call | undefined {
   try {
     const call = new Call(sink.projectId, meta.name, ctx?.call, ctx);
-    sink.start(
-      call.startEvent({
-        inputs: captureInputs(meta, args, settings),
-        attributes: captureAttributes(meta, ctx?.attributes, settings),
-        displayName: captureDisplayName(meta, args),
-        userId: sink.userId,
-      }),
-    );
+    const inputs = captureInputs(meta, args, settings);
+    const attributes = captureAttributes(meta, ctx?.attributes, settings);
+    sink.start(call.startEvent(inputs, attributes, captureDisplayName(meta, args), sink.userId));
     return call;
   } catch (err) {
     diag.warn(`could not start a call of op "${meta.name}": ${safeMessage(err)}`);
@@ -91,8 +87,8 @@ function startCall(sink: CallSink, meta: OpMeta, args: unknown[], ctx: TraceCont
   }
 }
 
-/** Runs the body inside the call's context; ends the call now (value, throw) or later (thenable, stream). */
-function runBody(fn: AnyFunction, self: unknown, args: unknown[], sink: CallSink, meta: OpMeta, call: Call, settings: TraceSettings): unknown {
+/** Runs the body inside the call's context `ctx`; ends the call now (value, throw) or later (thenable, stream). */
+function runBody(fn: AnyFunction, self: unknown, args: unknown[], sink: CallSink, meta: OpMeta, call: Call, settings: TraceSettings, ctx: TraceContext): unknown {
   let result: unknown;
   try {
     result = fn.apply(self, args);
@@ -102,9 +98,9 @@ function runBody(fn: AnyFunction, self: unknown, args: unknown[], sink: CallSink
   }
   if (result !== null && (typeof result === 'object' || typeof result === 'function')) {
     const then = thenOf(result);
-    if (then) return watchThenable(result, then, new CallHandle(sink, meta, call, settings, activeContext()));
+    if (then) return watchThenable(result, then, new CallHandle(sink, meta, call, settings, ctx));
     const kind = streamKind(result);
-    if (kind) return wrapStream(kind, result, new CallHandle(sink, meta, call, settings, activeContext()));
+    if (kind) return wrapStream(kind, result, new CallHandle(sink, meta, call, settings, ctx));
   }
   endCall(sink, meta, call, settings, 'success', result, undefined);
   return result;
