@@ -1,27 +1,64 @@
-// Server side: ingest calls/s through POST /call/upsert_batch (pre-serialized bodies, 2 requests in flight) into a fresh file database.
-import { randomUUID } from 'node:crypto';
+// Server side: ingest calls/s through POST /call/upsert_batch (pre-serialized bodies, 2 requests in flight) into a fresh file database, next to raw SQLite inserts of the same rows.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { request } from 'undici';
+import { uuidv7 } from 'uuidv7';
 import { contextLine } from './lib/context-line.js';
-import { startChildServer } from './lib/server.js';
+import { benchTempDir, startChildServer } from './lib/server.js';
 import { countCompleteCalls } from './lib/stored.js';
 import { num, printTable, QUICK, verdict } from './lib/table.js';
+import { weftServer } from './lib/weft.js';
 
 const CALLS = QUICK ? 20_000 : 50_000;
 const CALLS_PER_BATCH = 500; // 1,000 items: each call's start and end, as the SDK's default batch of 500 events twice over
 const IN_FLIGHT = 2;
 const PROJECT = 'bench/ingest';
 
-/** One upsert_batch body of `n` complete calls, shaped like what op() sends (small inputs and output, a summary). */
-function batchBody(n: number): string {
-  const batch: unknown[] = [];
-  const now = Date.now();
+/** Start time of the next generated call: calls start 1 ms apart, in id order, as a traced program's do. */
+let clock = Date.now() - 3_600_000;
+
+/** One upsert_batch body of `n` complete calls, shaped like what op() sends (UUIDv7 ids, small inputs and output, a summary). */
+function batchItems(n: number): Record<string, unknown>[] {
+  const batch: Record<string, unknown>[] = [];
   for (let i = 0; i < n; i++) {
-    const id = randomUUID();
-    const started_at = new Date(now + i).toISOString();
+    const id = uuidv7();
+    const started_at = new Date(clock++).toISOString();
     batch.push({ mode: 'start', req: { start: { project_id: PROJECT, id, trace_id: id, op_name: 'add', started_at, inputs: { a: i, b: 2 }, attributes: {} } } });
     batch.push({ mode: 'end', req: { end: { project_id: PROJECT, id, ended_at: started_at, output: i + 2, summary: { status_counts: { success: 1, error: 0 }, usage: {} } } } });
   }
-  return JSON.stringify({ batch });
+  return batch;
+}
+const batchBody = (n: number): string => JSON.stringify({ batch: batchItems(n) });
+
+/**
+ * The floor: the same rows inserted in-process with better-sqlite3 into a file database with the server's schema and
+ * pragmas (WAL, synchronous NORMAL), one INSERT per call and one transaction per batch, from already-parsed items.
+ * @returns calls/s.
+ */
+function rawSqliteCallsPerSec(): number {
+  const dir = benchTempDir();
+  const path = join(dir, 'raw.db');
+  weftServer.openStore(path).close();
+  const db = new Database(path);
+  db.pragma('synchronous = NORMAL');
+  const insert = db.prepare(`INSERT INTO calls (project_id, id, op_name, trace_id, started_at, attributes, inputs, ended_at, output, summary)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const batches = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => batchItems(CALLS_PER_BATCH));
+  const write = db.transaction((items: Record<string, unknown>[]) => {
+    for (let i = 0; i < items.length; i += 2) {
+      const { start } = (items[i] as { req: { start: Record<string, string> } }).req;
+      const { end } = (items[i + 1] as { req: { end: Record<string, unknown> } }).req;
+      insert.run(start['project_id'], start['id'], start['op_name'], start['trace_id'], start['started_at'], JSON.stringify(start['attributes']),
+        JSON.stringify(start['inputs']), end['ended_at'], JSON.stringify(end['output']), JSON.stringify(end['summary']));
+    }
+  });
+  const t0 = performance.now();
+  for (const items of batches) write(items);
+  const seconds = (performance.now() - t0) / 1000;
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  return CALLS / seconds;
 }
 
 const bodies = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => batchBody(CALLS_PER_BATCH));
@@ -47,12 +84,15 @@ const stored = countCompleteCalls(server.dbPath, PROJECT) - 50;
 await server.close();
 
 const callsPerSec = CALLS / seconds;
+const rawPerSec = rawSqliteCallsPerSec();
 printTable(
   `Server ingest: ${num(CALLS)} calls (start + end) in batches of ${CALLS_PER_BATCH} calls, ${IN_FLIGHT} requests in flight, file database · ${contextLine()}`,
   ['figure', 'value', 'target'],
   [
     ['calls/s', num(callsPerSec), verdict(callsPerSec >= 200_000, '>= 200,000')],
     ['events/s', num(callsPerSec * 2), ''],
+    ['floor: raw better-sqlite3 INSERT of the same rows, in-process, calls/s', num(rawPerSec), ''],
+    ['server / floor', `${num(callsPerSec / rawPerSec, 2)}x`, ''],
     ['calls stored / sent', `${num(stored)}/${num(CALLS)}`, ''],
   ],
 );
