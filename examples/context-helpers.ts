@@ -29,9 +29,9 @@ await runExample('context-helpers', async ({ client, project, recorded }) => {
   });
   const [result, call] = await reply.invoke('which call was this?');
   console.log(`invoke -> ${result} (call ${call?.id === undefined ? 'missing' : 'known'}: ${call?.opName})`);
-  addFeedback(call.id, { feedbackType: 'thumbs', payload: { up: true }, creator: 'example-user' });
+  addFeedback(call, { feedbackType: 'thumbs', payload: { up: true }, creator: 'example-user' });
   await flush();
-  const [withFeedback] = await client.calls.streamQuery({ project_id: project, filter: { call_ids: [call.id] }, include_feedback: true }).toArray();
+  const [withFeedback] = await client.calls.streamQuery({ project_id: project, filter: { call_ids: [call!.id] }, include_feedback: true }).toArray();
   for (const f of withFeedback?.summary?.feedback ?? []) console.log(`feedback on ${withFeedback?.op_name}: ${f.feedback_type} ${JSON.stringify(f.payload)} by ${f.creator}`);
   for (const c of await recorded()) {
     console.log(`recorded ${c.op_name} thread=${c.thread_id ?? '-'} turn=${c.turn_id ? (c.turn_id === c.id ? 'own' : 'parent') : '-'} run=${c.svc_run_id ?? '-'} step=${c.svc_run_step ?? '-'} attributes=${JSON.stringify(c.attributes)}`);

@@ -7,7 +7,7 @@ import { checkRequest } from '../api/transport.js';
 import { diag } from '../internal/diag.js';
 import { FeedbackCreateReq } from '../schema/feedback.js';
 import { activeContext } from './context.js';
-import { getCurrentCall } from './current-call.js';
+import { getCurrentCall, type CurrentCall } from './current-call.js';
 import { newId } from './ids.js';
 import { getSink } from './runtime.js';
 
@@ -28,38 +28,43 @@ export interface FeedbackOptions {
 }
 
 /**
- * Attaches feedback to a call: the one with `callId` (e.g. from `getCurrentCall()` or `fn.invoke()`), or,
- * when `callId` is `undefined`, the call running here. The item is validated at once, then queued and sent
- * in the background in batches to `POST /feedback/batch/create` (spec endpoint 2) with the same retries
- * as call events; `flush()` waits for it. `svc_ref` and `call_ref` are the call ref
- * `svc:///<entity>/<project>/call/<callId>`, `svc_user_id` comes from `init({ userId })`, and the id
- * is a UUIDv7 made here, so it is known before the server answers.
+ * Attaches feedback to a call: `addFeedback(target, options)` to the call `target` (a call id, or the
+ * `{id, ...}` from `getCurrentCall()` or `fn.invoke()`), `addFeedback(options)` to the call running here.
+ * The item is validated at once, then queued and sent in the background in batches to
+ * `POST /feedback/batch/create` (spec endpoint 2) with the same retries as call events; `flush()` waits
+ * for it. `svc_ref` and `call_ref` are the call ref `svc:///<entity>/<project>/call/<id>`, `svc_user_id`
+ * comes from `init({ userId })`, and the id is a UUIDv7 made here, so it is known before the server answers.
  *
- * @returns the feedback id, or `undefined` when nothing is recorded (before `init()`: one warning;
- *   tracing disabled; or, for the current call, an unsampled trace).
- * @throws {WeftError} when `callId` is `undefined` and no traced call is running here.
+ * @returns the feedback id, or `undefined` when nothing is recorded: before `init()` (one warning), tracing
+ *   disabled, `target` `undefined` (e.g. `invoke()` recorded no call), or the running call in an unsampled trace.
+ * @throws {WeftError} from `addFeedback(options)` when no traced call is running here.
  * @throws {RequestValidationError} when an option is malformed (e.g. an empty `feedbackType`, a ref of
  *   the wrong shape); `detail` names it (`loc` `["feedback_type"]`, ...).
  * @example
  * const [answer, call] = await answerQuestion.invoke('What is weft?');
- * addFeedback(call.id, { feedbackType: 'score', payload: { value: 0.9 } });
+ * addFeedback(call, { feedbackType: 'score', payload: { value: 0.9 } });
  */
-export function addFeedback(callId: string | undefined, options: FeedbackOptions): string | undefined {
+export function addFeedback(options: FeedbackOptions): string | undefined;
+export function addFeedback(target: string | CurrentCall | undefined, options: FeedbackOptions): string | undefined;
+export function addFeedback(...args: [FeedbackOptions] | [string | CurrentCall | undefined, FeedbackOptions]): string | undefined {
   const sink = getSink();
   if (sink === undefined) {
     diag.once('feedback-no-init', 'warn', 'addFeedback() called before init(): the feedback is not recorded. Call init({ project }) first.');
     return undefined;
   }
-  let target = callId;
-  if (target === undefined) {
+  const options = args.length === 1 ? args[0] : args[1];
+  let target: string | undefined;
+  if (args.length === 1) {
     const current = getCurrentCall();
     if (!current) {
       if (sink === null || activeContext()?.unsampled) return undefined;
-      throw new WeftError('addFeedback(undefined, ...): no traced call is running here; pass the call id (e.g. from getCurrentCall() or fn.invoke())');
+      throw new WeftError('addFeedback(options): no traced call is running here; pass the call (e.g. from getCurrentCall() or fn.invoke()) first');
     }
     target = current.id;
+  } else {
+    target = typeof args[0] === 'string' ? args[0] : args[0]?.id;
   }
-  if (sink === null) return undefined;
+  if (sink === null || target === undefined) return undefined;
   const ref = `svc:///${sink.projectId}/call/${target}`;
   const item = checkRequest(
     FeedbackCreateReq,

@@ -29,17 +29,17 @@ it('records nothing before init() (this test runs first in its process) and retu
 });
 
 describe('addFeedback', () => {
-  it('attaches to the running call when callId is undefined, and to a call from invoke(); ids come back at once', async () => {
+  it('attaches to the running call with addFeedback(options), and to a call from invoke(); ids come back at once', async () => {
     const project = uniqueProject('feedback');
     init({ project, baseUrl: server().url, userId: 'user-7', flushIntervalMs: 50 });
     let innerId: string | undefined;
     const answer = op(async function answer(q: string) {
-      innerId = addFeedback(undefined, { feedbackType: 'note', payload: { text: `saw ${q}` }, creator: 'self-check' });
+      innerId = addFeedback({ feedbackType: 'note', payload: { text: `saw ${q}` }, creator: 'self-check' });
       return q.length;
     });
     const [length, call] = await answer.invoke('what is weft?');
     expect(length).toBe(13);
-    const outerId = addFeedback(call.id, {
+    const outerId = addFeedback(call, {
       feedbackType: 'score',
       payload: { value: 0.9 },
       runnableRef: `svc:///${project}/op/judge:abc123`,
@@ -55,7 +55,7 @@ describe('addFeedback', () => {
       [innerId, 'note', { text: 'saw what is weft?' }],
       [outerId, 'score', { value: 0.9 }],
     ]);
-    const ref = `svc:///${project}/call/${call.id}`;
+    const ref = `svc:///${project}/call/${call!.id}`;
     for (const f of feedback) expect(f).toMatchObject({ svc_ref: ref, call_ref: ref, svc_user_id: 'user-7' });
     expect(feedback[0]).toMatchObject({ creator: 'self-check' });
     expect(feedback[1]).toMatchObject({ runnable_ref: `svc:///${project}/op/judge:abc123` });
@@ -74,14 +74,19 @@ describe('addFeedback', () => {
     expect(getExportStats().queued).toBe(queued);
   });
 
-  it('throws a WeftError outside a call when no id is given; returns undefined when disabled or unsampled', () => {
+  it('throws a WeftError outside a call when no target is given; records nothing for an undefined target, when disabled or unsampled', async () => {
     init({ project: uniqueProject('feedback-none'), baseUrl: server().url });
-    expect(() => addFeedback(undefined, { feedbackType: 'score', payload: {} })).toThrowError(WeftError);
-    const unsampled = op(function unsampled() { return addFeedback(undefined, { feedbackType: 'score', payload: {} }); });
+    expect(() => addFeedback({ feedbackType: 'score', payload: {} })).toThrowError(WeftError);
+    const queued = getExportStats().queued;
+    const inside = op(function inside() { return addFeedback(undefined, { feedbackType: 'score', payload: {} }); });
+    expect(inside()).toBeUndefined(); // an explicit undefined target never falls back to the running call
+    await flush();
+    expect(getExportStats().queued).toBe(queued + 2); // the call's start and end, no feedback
+    const unsampled = op(function unsampled() { return addFeedback({ feedbackType: 'score', payload: {} }); });
     init({ project: uniqueProject('feedback-unsampled'), baseUrl: server().url, sampleRate: 0 });
     expect(unsampled()).toBeUndefined();
     init({ project: uniqueProject('feedback-off'), baseUrl: server().url, enabled: false });
-    expect(addFeedback(undefined, { feedbackType: 'score', payload: {} })).toBeUndefined();
+    expect(addFeedback({ feedbackType: 'score', payload: {} })).toBeUndefined();
   });
 
   it('is retried through a storm of 500s like call events, and arrives once', async () => {
@@ -92,7 +97,7 @@ describe('addFeedback', () => {
     proxy.inject({ kind: 'status', status: 500 }, { forMs: 1_000 });
     for (let i = 0; i < 50; i++) {
       const [, call] = step.invoke(i);
-      ids.push(addFeedback(call.id, { feedbackType: 'score', payload: { value: i } })!);
+      ids.push(addFeedback(call, { feedbackType: 'score', payload: { value: i } })!);
     }
     const report = await flush();
     expect(proxy.counts.faulted).toBeGreaterThan(0);
