@@ -13,10 +13,10 @@ export type CallOutcome = 'success' | 'error' | 'cancelled';
 
 /** One traced invocation of an op. */
 export class Call {
-  readonly id: string = newId();
+  readonly startedAtMs: number = Date.now();
+  readonly id: string = newId(this.startedAtMs);
   readonly traceId: string;
   readonly parentId: string | undefined;
-  readonly startedAtMs: number = Date.now();
   readonly summary: SummaryData = emptySummary();
   /** `thread_id`, from `withThread()`. */
   readonly threadId: string | undefined;

@@ -69,6 +69,11 @@ export function serialize(value: unknown, options?: SerializeOptions): unknown {
 
 /** {@link serialize} with a prepared config (the hot path: no option merging per call). */
 export function serializeWith(value: unknown, config: SerializeConfig): unknown {
+  if (config.limits.maxTotalSize > 0) {
+    // Leaves that come out as they went in need no walk (the common inputs and outputs of small functions).
+    if (typeof value === 'number' && Number.isFinite(value)) return value + 0; // -0 becomes 0
+    if (typeof value === 'boolean' || (typeof value === 'string' && value.length <= config.limits.maxStringLength)) return value;
+  }
   try {
     return toJsonSafe(new Walk(config), value, 0);
   } catch (err) {

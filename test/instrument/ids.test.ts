@@ -1,5 +1,5 @@
-// Call ids: valid UUIDv7 (version and variant bits, timestamp), unique and strictly increasing, also when the clock steps back.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+// Call ids: valid UUIDv7 (version and variant bits, timestamp), unique and strictly increasing, also past 65,536 ids in one ms and when the clock steps back.
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/instrument/ids.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -10,10 +10,6 @@ function timestampOf(id: string): number {
 }
 
 describe('newId()', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it('makes 1,000,000 valid UUIDv7s, all different, each greater than the one before', () => {
     const seen = new Set<string>();
     let previous = '';
@@ -44,18 +40,25 @@ describe('newId()', () => {
     expect(tails.size).toBeGreaterThan(990);
   });
 
-  it('stays increasing when the clock steps back, and follows the clock again once it passes the last id', () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+  it('keeps counting within one millisecond past 65,536 ids (the counter carries into its high part)', () => {
     const t = Date.UTC(2030, 0, 1);
-    vi.setSystemTime(t);
-    const a = newId();
-    vi.setSystemTime(t - 5_000);
-    const b = newId();
-    const c = newId();
+    let previous = newId(t);
+    for (let i = 0; i < 70_000; i++) {
+      const id = newId(t);
+      if (!(id > previous) || timestampOf(id) !== t || !UUID_V7.test(id)) throw new Error(`after ${previous}: ${id}`);
+      previous = id;
+    }
+  });
+
+  it('stays increasing when the clock steps back, and follows the clock again once it passes the last id', () => {
+    const t = Date.UTC(2030, 0, 2);
+    const a = newId(t);
+    const b = newId(t - 5_000);
+    const c = newId(t - 1);
     expect(b > a && c > b).toBe(true);
     expect(timestampOf(b)).toBe(t);
-    vi.setSystemTime(t + 7);
-    const d = newId();
+    expect(timestampOf(c)).toBe(t);
+    const d = newId(t + 7);
     expect(d > c).toBe(true);
     expect(timestampOf(d)).toBe(t + 7);
   });
