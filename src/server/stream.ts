@@ -5,8 +5,16 @@
 import type { CallCursor } from './cursor.js';
 import type { WireRecord } from './columns.js';
 
-/** Records read from the cursor per pull. */
+/** Records read from the cursor per pull, once the stream is under way. */
 export const PAGE_SIZE = 200;
+
+/**
+ * Records to read on pull number `pull` (0 is the page read before the response starts): 16, 64, then
+ * {@link PAGE_SIZE}, so the first records leave before a full page has been read and encoded.
+ */
+export function pageSize(pull: number): number {
+  return Math.min(PAGE_SIZE, 16 * 4 ** pull);
+}
 
 /** Wire format of a stream-query answer. */
 export type StreamFormat = 'jsonl' | 'json';
@@ -25,7 +33,7 @@ export function formatFromAccept(accept: string | undefined): StreamFormat {
  * query errors still become a proper error status; later pages are read as the client consumes.
  *
  * @param cursor - an open cursor; closed when the stream ends, fails or is cancelled.
- * @param first - the first page, already read with `cursor.next(PAGE_SIZE)`.
+ * @param first - the first page, already read with `cursor.next(pageSize(0))`.
  * @param format - JSONL (`\n` after each record) or one JSON array.
  * @param log - receives a line when reading fails mid-stream (the connection is then cut).
  */
@@ -37,6 +45,7 @@ export function recordStream(
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let page: WireRecord[] | null = first;
+  let pulls = 0;
   let count = 0;
   const encode = (records: WireRecord[]): string =>
     records.map((r) => (format === 'jsonl' ? `${JSON.stringify(r)}\n` : `${count++ === 0 ? '' : ','}${JSON.stringify(r)}`)).join('');
@@ -44,8 +53,9 @@ export function recordStream(
   return new ReadableStream<Uint8Array>({
     pull(controller) {
       try {
-        const records = page ?? cursor.next(PAGE_SIZE);
-        const done = records.length < PAGE_SIZE;
+        const size = pageSize(pulls++);
+        const records = page ?? cursor.next(size);
+        const done = records.length < size;
         page = null;
         let text = format === 'json' && !started ? '[' : '';
         started = true;

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from '../../schema/calls.js';
 import type { Store } from '../store.js';
-import { formatFromAccept, PAGE_SIZE, recordStream } from '../stream.js';
+import { formatFromAccept, pageSize, recordStream } from '../stream.js';
 import { fastParseUpsertBatch } from '../upsert-batch-parse.js';
 import { readJson, readJsonBody, validateBody } from '../validate.js';
 
@@ -37,7 +37,7 @@ export function callRoutes(store: Store, log: (line: string) => void): Hono {
     const cursor = store.queryCalls(body);
     let first;
     try {
-      first = cursor.next(PAGE_SIZE);
+      first = cursor.next(pageSize(0));
     } catch (err) {
       cursor.close();
       throw err;
