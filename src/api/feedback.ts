@@ -2,6 +2,7 @@
  * Feedback endpoints: `POST /feedback/batch/create` and `POST /feedback/stats`.
  * @module
  */
+import { uuidv7 } from 'uuidv7';
 import { APIResource } from './resource.js';
 import { checkRequest, type RequestOptions } from './transport.js';
 import {
@@ -20,14 +21,15 @@ export class FeedbackResource extends APIResource {
    * const { res } = await client.feedback.create({ batch: [{
    *   project_id: 'acme/demo', svc_ref: `svc:///acme/demo/call/${callId}`, feedback_type: 'score', payload: { value: 0.9 },
    * }] });
-   * @returns `{res}`: one `{id, created_at, payload, svc_user_id}` per item, in order; `id` is generated (UUIDv7)
-   *   when absent, `created_at` is set by the server (ISO 8601 UTC).
+   * @returns `{res}`: one `{id, created_at, payload, svc_user_id}` per item, in order; an item without `id` gets a
+   *   UUIDv7 here before sending, so a retry after a lost answer stores it once; `created_at` is set by the server (ISO 8601 UTC).
    * @throws {RequestValidationError} (as a rejection) when an item is invalid (e.g. a malformed ref), before sending.
    * @throws {APIError} (or a subclass; `ValidationError` for 422) when the server answers an error.
    * @see ../shared/spec/service-interface.md, endpoint 2 "Create feedback in batch"
    */
   async create(body: FeedbackBatchCreateReq, opts?: RequestOptions): Promise<FeedbackBatchCreateRes> {
     const req = checkRequest(FeedbackBatchCreateReq, body, 'feedback batch');
+    for (const item of req.batch) item.id ??= uuidv7();
     return this.transport.post('/feedback/batch/create', req, FeedbackBatchCreateRes, opts);
   }
 

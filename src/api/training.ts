@@ -26,12 +26,14 @@ export class TrajectoriesResource extends APIResource {
    * @throws {RequestValidationError} (as a rejection) when `body` is invalid (a split other than train/val/test, no groups,
    *   an empty group, a trajectory without a numeric `reward`) or `modelId` is empty, before sending.
    * @throws {APIError} (or a subclass, e.g. `AuthenticationError`) when the server answers an error.
+   * @remarks Not retried unless `opts.maxRetries` says so: the endpoint is not idempotent, and a retry after
+   *   a lost answer would store the trajectories twice (and skew the metrics).
    * @see ../shared/spec/service-interface.md, endpoint 1 "Log trajectories"
    */
   async log(modelId: string, body: TrajectoryLogReq, opts?: RequestOptions): Promise<TrajectoryLogRes> {
     const url = path`/v1/preview/models/${modelId}/log`;
     const req = checkRequest(TrajectoryLogReq, body, 'trajectory log');
-    return this.transport.post(url, req, TrajectoryLogRes, opts);
+    return this.transport.post(url, req, TrajectoryLogRes, { maxRetries: 0, ...opts });
   }
 }
 
@@ -45,10 +47,11 @@ export class TrainingJobsResource extends APIResource {
    * @throws {RequestValidationError} (as a rejection) when `body` is invalid (`model_id` not a UUID, no groups, a config value
    *   out of its documented range, an unknown config key), before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
+   * @remarks Not retried unless `opts.maxRetries` says so: a retry after a lost answer would create a second job.
    * @see ../shared/spec/service-interface.md, endpoint 4 "Create training job"
    */
   async create(body: TrainingJobCreateReq, opts?: RequestOptions): Promise<TrainingJobCreateRes> {
     const req = checkRequest(TrainingJobCreateReq, body, 'training job');
-    return this.transport.post('/v1/preview/training-jobs', req, TrainingJobCreateRes, opts);
+    return this.transport.post('/v1/preview/training-jobs', req, TrainingJobCreateRes, { maxRetries: 0, ...opts });
   }
 }

@@ -4,6 +4,7 @@ import { Client, RequestValidationError, ValidationError } from '../../src/index
 import { feedbackForCalls } from '../../src/server/feedback-store.js';
 import { uniqueProject } from '../helpers/calls.js';
 import { useTestServer } from '../helpers/server.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 
 const server = useTestServer();
 let client: Client;
@@ -58,5 +59,25 @@ describe('client.feedback.stats', () => {
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).status).toBe(422);
     expect((err as ValidationError).detail?.[0]?.loc).toEqual(['body', 'start']);
+  });
+});
+
+describe('client.feedback.create retried after a lost answer', () => {
+  it('stores each item once: items without id get one before the first attempt', async () => {
+    const proxy = await startFaultProxy(server().url);
+    const retrying = new Client({ baseUrl: proxy.url, maxRetries: 6 });
+    try {
+      const project = uniqueProject('api-fb-retry');
+      proxy.inject({ kind: 'drop-after-upstream' }, { ratio: 1, forMs: 300 });
+      const { res } = await retrying.feedback.create({
+        batch: [{ project_id: project, svc_ref: `svc:///${project}/call/c1`, feedback_type: 'score', payload: { value: 1 } }],
+      });
+      expect(proxy.counts.faulted).toBeGreaterThan(0);
+      const stored = feedbackForCalls(server().store.connection, project, ['c1']).get('c1') ?? [];
+      expect(stored.map((f) => f.id)).toEqual([res[0]!.id]);
+    } finally {
+      await retrying.close();
+      await proxy.close();
+    }
   });
 });

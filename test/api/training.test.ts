@@ -1,7 +1,8 @@
 // client().trajectories and client().trainingJobs: validated before sending, Bearer auth, encoded path, parsed answers.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { APIError, Client, RequestValidationError } from '../../src/index.js';
+import { APIConnectionError, APIError, Client, RequestValidationError } from '../../src/index.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { useTestServer } from '../helpers/server.js';
 import { useTestClient } from '../helpers/client.js';
 import { startCannedServer } from '../helpers/canned-server.js';
@@ -84,6 +85,23 @@ describe('client().trainingJobs.create', () => {
     } finally {
       await c.close();
       await canned.close();
+    }
+  });
+});
+
+describe('non-idempotent preview endpoints', () => {
+  it('do not retry by default: an answer lost after the server stored the job is an error, and there is one job', async () => {
+    const proxy = await startFaultProxy(server().url);
+    const c = new Client({ baseUrl: proxy.url, apiKey: 'train-key', maxRetries: 5 });
+    try {
+      proxy.inject({ kind: 'drop-after-upstream' });
+      const model = randomUUID();
+      await expect(c.trainingJobs.create({ model_id: model, trajectory_groups: GROUPS })).rejects.toBeInstanceOf(APIConnectionError);
+      await expect(c.trajectories.log(model, { split: 'train', trajectory_groups: GROUPS })).rejects.toBeInstanceOf(APIConnectionError);
+      expect(proxy.counts.forwarded).toBe(2);
+    } finally {
+      await c.close();
+      await proxy.close();
     }
   });
 });
