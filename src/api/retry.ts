@@ -24,8 +24,12 @@ export interface RetryPolicy {
 /** Defaults of {@link RetryPolicy}: 500 ms base, 8 s cap, no time budget. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { initialDelayMs: 500, maxDelayMs: 8_000, budgetMs: Infinity };
 
-/** A `Retry-After` longer than this (in ms) is not honoured; the backoff is used instead. */
-const MAX_HONOURED_RETRY_AFTER_MS = 60_000;
+/**
+ * Longest wait, in ms, a request without a time budget (`budgetMs` Infinity, the plain client's default)
+ * makes for a `Retry-After`; a longer one ends the retries with the error instead of waiting for hours.
+ * With a budget (the exporter's), the budget decides: a wait that would end past it is not made.
+ */
+export const MAX_UNBUDGETED_RETRY_AFTER_MS = 60_000;
 
 /** Statuses that are worth another try: timeout, conflict, rate limit, server errors. */
 export function isRetryableStatus(status: number): boolean {
@@ -52,7 +56,8 @@ export function serverSaysRetry(headers: Record<string, string | string[] | unde
 
 /**
  * Delay before retry number `attempt` (1-based), in ms: `retry-after-ms`, then `retry-after`
- * (seconds or an HTTP date) when within 60 s, else exponential backoff with full jitter.
+ * (seconds or an HTTP date), honoured however long (the caller's budget decides whether to wait that
+ * long; see {@link MAX_UNBUDGETED_RETRY_AFTER_MS}), else exponential backoff with full jitter.
  */
 export function retryDelayMs(
   attempt: number,
@@ -60,7 +65,7 @@ export function retryDelayMs(
   policy: Pick<RetryPolicy, 'initialDelayMs' | 'maxDelayMs'> = DEFAULT_RETRY_POLICY,
 ): number {
   const fromHeader = retryAfterMs(headers);
-  if (fromHeader !== undefined && fromHeader >= 0 && fromHeader <= MAX_HONOURED_RETRY_AFTER_MS) return fromHeader;
+  if (fromHeader !== undefined && fromHeader >= 0) return fromHeader;
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (attempt - 1));
   return Math.random() * ceiling;
 }

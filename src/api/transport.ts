@@ -13,7 +13,7 @@ import {
   RequestValidationError,
   type ErrorHeaders,
 } from './errors.js';
-import { DEFAULT_RETRY_POLICY, isRetryableStatus, retryDelayMs, serverSaysRetry, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, isRetryableStatus, MAX_UNBUDGETED_RETRY_AFTER_MS, retryDelayMs, serverSaysRetry, type RetryPolicy } from './retry.js';
 import { issuesToDetail } from '../schema/validate.js';
 import { safeMessage } from '../internal/safe-message.js';
 
@@ -126,6 +126,7 @@ export class Transport {
       if (attempt >= maxRetries || !outcome.retryable || opts.signal?.aborted) throw outcome.error;
       const delayMs = retryDelayMs(attempt + 1, outcome.headers, policy);
       if (Date.now() + delayMs - startedAt > policy.budgetMs) throw outcome.error;
+      if (policy.budgetMs === Infinity && delayMs > MAX_UNBUDGETED_RETRY_AFTER_MS) throw outcome.error;
       notify(opts.onRetry, { attempt: attempt + 1, delayMs, error: outcome.error });
       await sleep(delayMs, opts.signal, opts.unrefRetryWait === true);
     }

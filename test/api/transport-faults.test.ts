@@ -126,3 +126,32 @@ it('stops retrying when the next wait would pass the retry budget', async () => 
 function startBody() {
   return { project_id: 'a/b', op_name: 'f', started_at: new Date().toISOString(), inputs: {}, attributes: {} };
 }
+
+it('honours a long Retry-After: waits for it within a budget, and does not hammer when it is past the budget or over 60 s without one', async () => {
+  const server = await startTestServer();
+  const proxy = await startFaultProxy(server.url);
+  const client = new Client({ baseUrl: proxy.url, maxRetries: 5 });
+  try {
+    proxy.inject({ kind: 'status', status: 429, retryAfter: '120' });
+    const budgeted = client.transport.post('/call/start', { start: startBody() }, CallStartRes, { retry: { initialDelayMs: 1, budgetMs: 10_000 } });
+    await expect(budgeted).rejects.toMatchObject({ status: 429 });
+    const unbudgeted = client.transport.post('/call/start', { start: startBody() }, CallStartRes, { retry: { initialDelayMs: 1 } });
+    await expect(unbudgeted).rejects.toMatchObject({ status: 429 });
+    expect(proxy.counts.faulted).toBe(2); // one attempt each: the 1 ms backoff was not used instead of the 120 s asked for
+    const retries: RetryInfo[] = [];
+    proxy.inject({ kind: 'status', status: 503, retryAfter: '2' });
+    const waited = client.transport.post('/call/start', { start: startBody() }, CallStartRes, {
+      retry: { initialDelayMs: 1, budgetMs: 10_000 },
+      onRetry: (info) => {
+        retries.push(info);
+        proxy.clear();
+      },
+    });
+    await expect(waited).resolves.toMatchObject({ id: expect.any(String) });
+    expect(retries.map((r) => r.delayMs)).toEqual([2_000]);
+  } finally {
+    await client.close();
+    await proxy.close();
+    await server.close();
+  }
+});
