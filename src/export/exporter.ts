@@ -202,7 +202,7 @@ export class CallExporter implements CallSink {
   /** Serializes and queues one event; returns why it was dropped, or `undefined` when kept. */
   private accept(item: UpsertBatchItem, reserved: boolean): DropReason | undefined {
     stats.queued++;
-    if (this.closed) return this.drop('shutdown', 1, 'weft was shut down');
+    if (this.closed) return this.afterShutdown(item, reserved);
     if (!this.spool && this.batcher.isFull(reserved)) return this.queueFull();
     const entry = toCallEntry(item, this.options.maxBatchBytes);
     if (!entry) return this.drop('oversize', 1, `an event could not be serialized under maxBatchBytes (${this.options.maxBatchBytes})`);
@@ -211,6 +211,18 @@ export class CallExporter implements CallSink {
     this.spooling = true;
     if (this.toSpool([entry], false) === 1 || this.batcher.offer(entry, reserved)) return undefined; // a full spool falls back to memory
     return this.drop('spool_full', 1, `the spool is full (spoolMaxBytes ${this.options.spoolMaxBytes}) and so is the memory queue`);
+  }
+
+  /**
+   * After `shutdown()`, new calls are not recorded, but the end of a call already started is still
+   * sent (at once, in memory only), so it does not stay `running` on the server for good.
+   */
+  private afterShutdown(item: UpsertBatchItem, reserved: boolean): DropReason | undefined {
+    if (!reserved) return this.drop('shutdown', 1, 'weft was shut down');
+    const entry = toCallEntry(item, this.options.maxBatchBytes);
+    if (!entry || !this.batcher.offer(entry, true)) return this.drop('shutdown', 1, 'weft was shut down and the memory queue is full');
+    this.batcher.sendNow();
+    return undefined;
   }
 
   /** Appends entries to the spool; those over its cap are counted as dropped when `dropRest`. Returns how many were spooled. */

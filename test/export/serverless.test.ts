@@ -73,3 +73,23 @@ it('after shutdown() new calls are not queued', async () => {
   expect(getExportStats().queued).toBe(queued);
   expect(await readCalls(server().url, project)).toHaveLength(2);
 });
+
+it('a call still running at shutdown() has its end sent when it ends, so it does not stay running', async () => {
+  const project = uniqueProject('end-after-shutdown');
+  init({ project, baseUrl: server().url, flushIntervalMs: NEVER });
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const slow = op(async function slow() {
+    await gate;
+    return 'late';
+  });
+  const running = slow();
+  await shutdown();
+  const quick = op(function quick() { return 1; });
+  quick(); // started after shutdown(): not recorded
+  release();
+  await expect(running).resolves.toBe('late');
+  expect(await endedWithin(project, 1, 5_000)).toBe(1);
+  const calls = await readCalls(server().url, project);
+  expect(calls.map((c) => [c.op_name, c.output])).toEqual([['slow', 'late']]);
+});
