@@ -62,7 +62,7 @@ export function wrap<F extends AnyFunction>(fn: F, options: OpOptions<Parameters
   const traced = function (this: unknown, ...args: unknown[]): unknown {
     const sink = getSink();
     if (sink == null) {
-      if (sink === undefined) warnNoInit();
+      if (sink === undefined && !warnedNoInit) warnNoInit();
       return fn.apply(this, args);
     }
     return traceCall(fn, meta, this, args, sink);
@@ -76,7 +76,7 @@ export function wrap<F extends AnyFunction>(fn: F, options: OpOptions<Parameters
     const sink = getSink();
     let result: unknown;
     if (sink == null) {
-      if (sink === undefined) warnNoInit();
+      if (sink === undefined && !warnedNoInit) warnNoInit();
       result = fn.apply(self, args);
     } else {
       result = traceCall(fn, meta, self, args, sink, (call) => (view = callView(call)));
@@ -90,7 +90,11 @@ export function wrap<F extends AnyFunction>(fn: F, options: OpOptions<Parameters
   return traced as unknown as Op<F>;
 }
 
+/** Set once op() ran before init() (so that path costs one flag read). */
+let warnedNoInit = false;
+
 function warnNoInit(): void {
+  warnedNoInit = true;
   diag.once('no-init', 'warn', 'op() called before init(): calls run but are not recorded. Call init({ project }) first.');
 }
 
