@@ -42,6 +42,10 @@ it('shares one context between the ESM and CJS copies loaded in one process', as
   expect(planner).toMatchObject({ svc_run_id: 'dual-run', svc_run_step: 1, thread_id: 'dual-thread', attributes: { copy: 'esm' }, inputs: { ssn: 'REDACTED' } });
   expect(tool).toMatchObject({ svc_run_id: 'dual-run', svc_run_step: 2, thread_id: 'dual-thread', attributes: { copy: 'esm' } });
   expect(stdout).toContain(`current ${tool?.id}`);
+  // both copies read the same export counters, whichever copy's init() made the exporter
+  const sent = Number(/^sent (\d+)$/m.exec(stdout)?.[1]);
+  expect(sent).toBe(8);
+  expect(stdout).toContain(`stats esm ${sent} cjs ${sent}`);
 });
 
 it('ships a working `weft` bin', async () => {

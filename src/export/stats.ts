@@ -3,6 +3,7 @@
  * @module
  */
 import { diag } from '../internal/diag.js';
+import { getGlobal } from '../internal/global.js';
 
 /** Why events were given up on. */
 export type DropReason =
@@ -51,8 +52,8 @@ export interface ExportStats {
 
 const zeroDrops = (): Record<DropReason, number> => Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<DropReason, number>;
 
-/** The live counters; export/ modules update them. */
-export const stats: ExportStats = {
+const shared = getGlobal();
+shared.exportStats ??= {
   queued: 0,
   sent: 0,
   retried: 0,
@@ -63,7 +64,13 @@ export const stats: ExportStats = {
   inFlightBytes: 0,
   queueItems: 0,
   queueBytes: 0,
-};
+} satisfies ExportStats;
+
+/**
+ * The live counters; export/ modules update them. Kept in the process-wide registry, so an ESM and a
+ * CJS copy of weft count into (and `getExportStats()` reads) the same numbers.
+ */
+export const stats = shared.exportStats as ExportStats;
 
 /**
  * A snapshot of the export counters of this process, since it started (all `init()`s together).

@@ -16,6 +16,8 @@ export interface WeftGlobal<C = unknown, R = unknown> {
   runtime: R | undefined;
   /** Settings of the instrumentation (sampling, redaction, ...), typed by instrument/; opaque here. */
   settings: unknown;
+  /** The export counters (`getExportStats()`), typed by export/; opaque here. */
+  exportStats: unknown;
 }
 
 type GlobalHost = typeof globalThis & { [KEY]?: WeftGlobal };
@@ -31,7 +33,7 @@ export function getGlobal<C, R>(): WeftGlobal<C, R> {
   const host = globalThis as GlobalHost;
   let g = host[KEY];
   if (!g) {
-    g = Object.seal({ version: VERSION, storage: new AsyncLocalStorage<unknown>(), runtime: undefined, settings: undefined });
+    g = Object.seal({ version: VERSION, storage: new AsyncLocalStorage<unknown>(), runtime: undefined, settings: undefined, exportStats: undefined });
     Object.defineProperty(host, KEY, { value: g, enumerable: false, configurable: true, writable: false });
   } else if (g.version !== VERSION) {
     diag.once('global-version', 'debug', `sharing weft's global with version ${g.version} (this copy is ${VERSION})`);
