@@ -32,7 +32,7 @@ export interface InitOptions {
   maxQueueItems?: number;
   /**
    * Longest wait, in ms, for pending events when the process is about to exit (`beforeExit`); what is
-   * still unsent then is dropped with a warning so the process can exit (min 0).
+   * still unsent then is written to the spool (with `spoolDir`) or dropped with a warning, so the process can exit (min 0).
    * Env: `WEFT_EXIT_TIMEOUT_MS`. @defaultValue 10000
    */
   exitTimeoutMs?: number;

@@ -5,7 +5,7 @@
 import type { Client } from '../api/client.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
-import { Batcher, type BatcherReport, type Delivery, type Entry } from './batcher.js';
+import { Batcher, BODY_OVERHEAD_BYTES, type BatcherReport, type Delivery, type Entry } from './batcher.js';
 import { BatchSender, FEEDBACK_ENDPOINT } from './batch-sender.js';
 import type { ExportOptions } from './export-options.js';
 import { countDrop, stats } from './stats.js';
@@ -40,7 +40,7 @@ export class FeedbackQueue {
       return this.drop('invalid', `it could not be serialized: ${safeMessage(err)}`);
     }
     const entry: Entry = { json, bytes: Buffer.byteLength(json) };
-    if (entry.bytes > this.options.maxBatchBytes) return this.drop('oversize', `it is larger than maxBatchBytes (${this.options.maxBatchBytes})`);
+    if (entry.bytes > this.options.maxBatchBytes - BODY_OVERHEAD_BYTES - 1) return this.drop('oversize', `it is larger than maxBatchBytes (${this.options.maxBatchBytes})`);
     if (!this.batcher.offer(entry, false)) this.drop('queue_full', `the memory queue is full (maxQueueItems ${this.options.maxQueueItems})`);
   }
 

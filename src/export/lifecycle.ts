@@ -49,7 +49,7 @@ async function drain(t: Flushable, when: string): Promise<void> {
   try {
     const report = await t.flush(deadlineMs);
     if (report.pending === 0 && t.pendingCount === 0) return;
-    diag.warn(`gave up on ${t.pendingCount} unsent call event(s) ${when} after ${deadlineMs} ms (exitTimeoutMs)`);
+    diag.warn(`gave up on ${t.pendingCount} unsent event(s) ${when} after ${deadlineMs} ms (exitTimeoutMs)`);
     t.abandon();
     await t.flush(AFTER_ABANDON_MS);
   } catch (err) {

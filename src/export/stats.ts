@@ -99,7 +99,7 @@ export function warnRateLimited(key: string, message: () => string): boolean {
 export function warnUnreportedDrops(): void {
   if (unwarned === 0) return;
   lastWarnAt.set('drop', Date.now());
-  diag.warn(`dropped ${unwarned} more call event(s) since the last warning; see getExportStats().dropped for the reasons`);
+  diag.warn(`dropped ${unwarned} more event(s) (calls and feedback) since the last warning; see getExportStats().dropped for the reasons`);
   unwarned = 0;
 }
 
@@ -109,6 +109,6 @@ export function countDrop(reason: DropReason, count: number, why: string): void 
   stats.dropped[reason] += count;
   unwarned += count;
   const total = () => REASONS.reduce((n, r) => n + stats.dropped[r], 0);
-  const message = () => `dropped ${unwarned} call event(s) (${reason}): ${why} (${total()} dropped in this process so far; see getExportStats())`;
+  const message = () => `dropped ${unwarned} event(s) (${reason}): ${why} (${total()} dropped in this process so far; see getExportStats())`;
   if (warnRateLimited('drop', message)) unwarned = 0;
 }
