@@ -33,8 +33,8 @@ function after(last: PartialCallRecord): Operation {
  * Pages through a query. Without `sort_by` (the default order) pages continue after the last record
  * seen (keyset on `started_at`, `id`), so calls written meanwhile never shift a page: no record comes
  * twice, and none stored before the iteration began is skipped. With `sort_by`, pages use limit/offset
- * and ids already yielded are skipped, so a record still never comes twice (rows written mid-iteration
- * may shift past a page boundary). `limit` caps the total; `offset` skips records first.
+ * and ids of the previous page are skipped, so a record shifted onto the next page by rows written
+ * mid-iteration does not come twice (rows written mid-iteration may also shift one past a page boundary). `limit` caps the total; `offset` skips records first.
  *
  * @param req - the validated request.
  * @param read - runs one page.
@@ -52,8 +52,11 @@ export async function* paginate(req: Request, read: PageReader, options: Iterate
   let remaining = req.limit ?? Infinity;
   let offset = req.offset ?? 0;
   let last: PartialCallRecord | undefined;
-  const seen = new Set<string>();
+  // With offsets, a row written mid-iteration shifts the rest by one, so a record may come again at the
+  // top of the next page; ids of the last and the current page are enough to skip it (memory stays O(pageSize)).
+  let previousPage = new Set<string>();
   while (remaining > 0) {
+    const page = new Set<string>();
     const limit = Math.min(pageSize, remaining);
     const where = keyset && last ? after(last) : undefined;
     const query = where ? { $expr: req.query ? q.and(req.query.$expr, where) : where } : req.query;
@@ -61,8 +64,10 @@ export async function* paginate(req: Request, read: PageReader, options: Iterate
     for await (const record of read({ ...req, columns, query, limit, offset })) {
       got++;
       last = record;
-      if (!keyset && seen.has(record.id)) continue;
-      if (!keyset) seen.add(record.id);
+      if (!keyset) {
+        if (previousPage.has(record.id) || page.has(record.id)) continue;
+        page.add(record.id);
+      }
       remaining--;
       if (strip) {
         const { started_at: _, ...rest } = record;
@@ -71,5 +76,6 @@ export async function* paginate(req: Request, read: PageReader, options: Iterate
     }
     if (got < limit) return;
     offset = keyset ? 0 : offset + got;
+    previousPage = page;
   }
 }
