@@ -60,10 +60,11 @@ it('connections reset mid-request (every other request): every call arrives once
 });
 
 it('answers lost after the server stored the body: the retried events are the same calls, not new ones', async () => {
-  const forwardedBefore = proxy.counts.forwarded;
+  const faultedBefore = proxy.counts.faulted;
   proxy.inject({ kind: 'drop-after-upstream' }, { ratio: 0.5 });
-  await runAndCount('lost-answers');
-  expect(proxy.counts.forwarded - forwardedBefore).toBeGreaterThan((2 * CALLS) / 500); // some batches were stored twice
+  await runAndCount('lost-answers'); // each call once on the server...
+  // ...although every faulted request reached the server and was stored, and its events were then sent again
+  expect(proxy.counts.faulted - faultedBefore).toBeGreaterThan(0);
 });
 
 it('2 s latency on every request: every call arrives once', async () => {
