@@ -11,17 +11,43 @@ import { emptySummary, mergeSummary, type SummaryData } from './summary.js';
 /** How a call ended: returned, threw, or (a stream) was abandoned by its consumer. */
 export type CallOutcome = 'success' | 'error' | 'cancelled';
 
+/** The summary of a call that ended with nothing in it but itself: shared and frozen (events are never changed). */
+const LEAF_SUMMARY: Readonly<Record<CallOutcome, SummaryData>> = {
+  success: leafSummary('success'),
+  error: leafSummary('error'),
+  cancelled: leafSummary('cancelled'),
+};
+
+function leafSummary(outcome: CallOutcome): SummaryData {
+  const summary = countOutcome(emptySummary(), outcome);
+  Object.freeze(summary.status_counts);
+  return Object.freeze(summary);
+}
+
+/** Adds one call with `outcome` to `summary.status_counts`. */
+function countOutcome(summary: SummaryData, outcome: CallOutcome): SummaryData {
+  const counts = summary.status_counts;
+  counts[outcome] = (counts[outcome] ?? 0) + 1;
+  return summary;
+}
+
 /** One traced invocation of an op. */
 export class Call {
   readonly startedAtMs: number = Date.now();
   readonly id: string = newId(this.startedAtMs);
   readonly traceId: string;
   readonly parentId: string | undefined;
-  readonly summary: SummaryData = emptySummary();
+  /** Made on first use: a call without children, usage or summary fields never needs its own. */
+  private ownSummary: SummaryData | undefined;
   /** `thread_id`, from `withThread()`. */
   readonly threadId: string | undefined;
   /** `turn_id`: `withThread()`'s `turnId`, else the id of the thread's outermost call in this trace. */
   readonly turnId: string | undefined;
+  /** The summary being built while the call runs: children's counts and usage, `summarize()` fields. */
+  get summary(): SummaryData {
+    return (this.ownSummary ??= emptySummary());
+  }
+
   /** True once {@link Call.end} has run. */
   ended = false;
 
@@ -78,14 +104,14 @@ export class Call {
   end(output: unknown, exception: EndedCallSchemaForInsert['exception'], outcome: CallOutcome = exception ? 'error' : 'success'): EndedCallSchemaForInsert | undefined {
     if (this.ended) return undefined;
     this.ended = true;
-    const counts = this.summary.status_counts;
-    counts[outcome] = (counts[outcome] ?? 0) + 1;
-    if (this.parent && !this.parent.ended) mergeSummary(this.parent.summary, this.summary);
+    const own = this.ownSummary;
+    const summary = own === undefined ? LEAF_SUMMARY[outcome] : countOutcome(own, outcome);
+    if (this.parent && !this.parent.ended) mergeSummary(this.parent.summary, summary);
     const ev: EndedCallSchemaForInsert = {
       project_id: this.projectId,
       id: this.id,
       ended_at: isoTime(Date.now()),
-      summary: this.summary,
+      summary,
     };
     if (exception) ev.exception = exception;
     else ev.output = output;
