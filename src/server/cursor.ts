@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import type { CompiledCallsQuery } from './query-sql.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 import type { Prepare } from './call-writes.js';
+import { mapIntoMemory } from './mmap.js';
 import { registerSqlFunctions } from './sql-functions.js';
 
 /** Rows of one query, read on demand. Single use; `close()` is idempotent. */
@@ -28,6 +29,7 @@ const paged = (sql: string): string => `${sql} LIMIT ? OFFSET ?`;
  */
 export function snapshotCursor(path: string, q: CompiledCallsQuery, onClose: () => void): CallCursor {
   const db = new Database(path, { readonly: true, fileMustExist: true });
+  mapIntoMemory(db);
   registerSqlFunctions(db);
   const rows = db.prepare(paged(q.sql)).iterate(...q.params, q.limit ?? -1, q.offset) as IterableIterator<CallRow>;
   let open = true;

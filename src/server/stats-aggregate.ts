@@ -3,6 +3,7 @@
  * @module
  */
 import { percentileName, type Aggregation } from '../schema/feedback.js';
+import { quickselect } from './quickselect.js';
 
 /** What to compute for one metric. */
 export interface MetricAggregations {
@@ -19,13 +20,14 @@ export interface PartialStats {
   max: number | null;
 }
 
-/** The partial of a list of values. */
-export function partialOf(values: readonly number[]): PartialStats {
+/** The partial of a list of values (summed in list order). */
+export function partialOf(values: ArrayLike<number>): PartialStats {
   if (values.length === 0) return { count: 0, sum: null, min: null, max: null };
   let sum = 0;
   let min = Infinity;
   let max = -Infinity;
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
     sum += v;
     if (v < min) min = v;
     if (v > max) max = v;
@@ -47,17 +49,22 @@ export function combine(parts: readonly PartialStats[]): PartialStats {
 }
 
 /**
- * Percentile `p` of sorted values by linear interpolation between closest ranks (R type 7, numpy's default,
- * Excel PERCENTILE.INC): rank `h = (n - 1) * p / 100`.
+ * Percentile `p` by linear interpolation between closest ranks (R type 7, numpy's default, Excel
+ * PERCENTILE.INC): rank `h = (n - 1) * p / 100` of the values in ascending order. Found by selection,
+ * not by sorting: the same result as sorting first, in linear time.
  *
- * @param sorted - ascending, non-empty.
+ * @param values - non-empty, without NaN; reordered in place.
  * @param p - in [0, 100].
  */
-export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
-  const h = ((sorted.length - 1) * p) / 100;
+export function percentileOf(values: Float64Array, p: number): number {
+  const h = ((values.length - 1) * p) / 100;
   const lo = Math.floor(h);
-  const below = sorted[lo]!;
-  return lo + 1 < sorted.length ? below + (h - lo) * (sorted[lo + 1]! - below) : below;
+  const below = quickselect(values, lo);
+  if (lo + 1 >= values.length) return below;
+  // Selection left everything after index lo at or above `below`: the next rank is their minimum.
+  let next = Infinity;
+  for (let i = lo + 1; i < values.length; i++) if (values[i]! < next) next = values[i]!;
+  return below + (h - lo) * (next - below);
 }
 
 /**
@@ -65,10 +72,10 @@ export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
  * have a count. Without values, counts are 0 and the rest null.
  *
  * @param part - count, sum, min, max of the values.
- * @param sorted - the values in ascending order; needed only when percentiles are requested.
+ * @param values - the values, in any order (reordered here); needed only when percentiles are requested.
  * @returns `[aggregation name or percentile name (p<N>), result]` in request order: aggregations, then percentiles.
  */
-export function metricResults(part: PartialStats, sorted: Float64Array | undefined, what: MetricAggregations): [string, number | null][] {
+export function metricResults(part: PartialStats, values: Float64Array | undefined, what: MetricAggregations): [string, number | null][] {
   const { count, sum } = part;
   const results: Record<Aggregation, number | null> = {
     count,
@@ -80,6 +87,6 @@ export function metricResults(part: PartialStats, sorted: Float64Array | undefin
     max: count > 0 ? part.max : null,
   };
   const out: [string, number | null][] = what.aggregations.map((agg) => [agg, results[agg]]);
-  for (const p of what.percentiles) out.push([percentileName(p), sorted && sorted.length > 0 ? percentileSorted(sorted, p) : null]);
+  for (const p of what.percentiles) out.push([percentileName(p), values && values.length > 0 ? percentileOf(values, p) : null]);
   return out;
 }

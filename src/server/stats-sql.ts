@@ -1,6 +1,6 @@
 /**
  * The SQL of feedback stats: per time range, one indexed scan giving each metric's count, sum, min and max
- * (values read from the JSONB payload by type), or a metric's values when it has percentiles.
+ * (values read from the JSONB payload by type) and the values of the metrics with percentiles.
  * @module
  */
 import type Database from 'better-sqlite3';
@@ -45,11 +45,29 @@ function valueSql(type: MetricValueType, param: string): string {
   return `CASE WHEN json_type(payload, ${param}) <> 'null' THEN 0 END`;
 }
 
+/**
+ * The per-row value of a metric with percentiles, which leaves SQL as text: a numeric one as the JSON text
+ * of the number, exactly as stored (no digit lost to a conversion), booleans as 1 / 0.
+ */
+function listedSql(type: MetricValueType, param: string): string {
+  return type === 'numeric' ? `payload -> ${param}` : valueSql(type, param);
+}
+
+/** The values of `column` joined by commas; for numeric, only JSON numbers (their text starts with a digit or `-`). */
+function listAggregate(type: MetricValueType, column: string): string {
+  return type === 'numeric' ? `group_concat(${column}) FILTER (WHERE ${column} GLOB '[-0-9]*')` : `group_concat(${column})`;
+}
+
+/** Comma-joined numbers (or NULL for none) as an array. */
+function valuesOf(list: string | null): Float64Array {
+  return list === null ? new Float64Array(0) : new Float64Array(JSON.parse(`[${list}]`) as number[]);
+}
+
 /** One metric over a range: its partial, and its values when it has percentiles. */
 export interface MetricScan {
   part: PartialStats;
-  /** The values (unsorted), only for metrics with percentiles. */
-  values?: number[];
+  /** The values (unsorted, in scan order), only for metrics with percentiles. */
+  values?: Float64Array;
 }
 
 /** Runs the stats scans of one request over any `[lo, hi)` (ISO 8601 UTC strings). */
@@ -58,8 +76,8 @@ export type StatsScan = (lo: string, hi: string) => { count: number; metrics: Me
 /**
  * Prepares the scans. Filters: project, `created_at` in range (index `feedback_created`, or
  * `feedback_type_created` with a type), `feedback_type` exact, `trigger_ref` exact or, ending in `:*`, prefix.
- * Metrics without percentiles are aggregated in SQL (one scan for all of them); a metric with
- * percentiles has its values read once and aggregated from them.
+ * One scan per range for all metrics: those without percentiles are aggregated in SQL; a metric with
+ * percentiles has its values read and aggregated from them.
  */
 export function prepareScan(db: Database.Database, query: StatsQuery, metrics: readonly StatsMetric[]): StatsScan {
   const base: Record<string, unknown> = { project: query.project_id };
@@ -77,29 +95,24 @@ export function prepareScan(db: Database.Database, query: StatsQuery, metrics: r
     base['trigger'] = trigger;
   }
   metrics.forEach((m, j) => (base[`p${j}`] = m.path));
-  // MATERIALIZED: each value is read from the payload once per row, not once per aggregate.
-  const rows = (columns: string): string => `WITH s AS MATERIALIZED (SELECT ${columns} FROM feedback WHERE ${where.join(' AND ')})`;
-  const value = (j: number): string => `${valueSql(metrics[j]!.valueType, `@p${j}`)} AS v${j}`;
-  const inSql = metrics.flatMap((m, j) => (m.percentiles.length === 0 ? [j] : []));
-  // Without SQL-aggregated metrics the count comes from the index alone.
-  const partial = db.prepare(inSql.length === 0
+  const listed = (m: StatsMetric): boolean => m.percentiles.length > 0;
+  const columns = metrics.map((m, j) => `${(listed(m) ? listedSql : valueSql)(m.valueType, `@p${j}`)} AS v${j}`);
+  const aggregates = metrics.map((m, j) => (listed(m) ? listAggregate(m.valueType, `v${j}`) : `count(v${j}), sum(v${j}), min(v${j}), max(v${j})`));
+  // Without metrics the count comes from the index alone. With them, one pass: `LIMIT -1` keeps the subquery a
+  // co-routine, so each value is read from the payload once per row and no temporary table is written.
+  const scanSql = metrics.length === 0
     ? `SELECT count(*) FROM feedback WHERE ${where.join(' AND ')}`
-    : `${rows(inSql.map(value).join(', '))} SELECT count(*)${inSql.map((j) => `, count(v${j}), sum(v${j}), min(v${j}), max(v${j})`).join('')} FROM s`,
-  ).raw(true);
-  const valueStatements = metrics.map((m, j) =>
-    m.percentiles.length > 0 ? db.prepare(`${rows(value(j))} SELECT v${j} FROM s WHERE v${j} IS NOT NULL`).pluck(true) : undefined,
-  );
+    : `SELECT count(*), ${aggregates.join(', ')} FROM (SELECT ${columns.join(', ')} FROM feedback WHERE ${where.join(' AND ')} LIMIT -1)`;
+  const statement = db.prepare(scanSql).raw(true);
   return (lo, hi) => {
-    const params = { ...base, lo, hi };
-    const row = partial.get(params) as (number | null)[];
-    const scans = metrics.map((_, j): MetricScan => {
-      const stmt = valueStatements[j];
-      if (stmt) {
-        const values = stmt.all(params) as number[];
+    const row = statement.get({ ...base, lo, hi }) as (number | string | null)[];
+    let at = 1;
+    const scans = metrics.map((m): MetricScan => {
+      if (listed(m)) {
+        const values = valuesOf(row[at++] as string | null);
         return { part: partialOf(values), values };
       }
-      const at = 1 + 4 * inSql.indexOf(j);
-      const [count, sum, min, max] = row.slice(at, at + 4) as [number, number | null, number | null, number | null];
+      const [count, sum, min, max] = row.slice(at, (at += 4)) as [number, number | null, number | null, number | null];
       return { part: { count, sum, min, max } };
     });
     return { count: row[0] as number, metrics: scans };

@@ -12,15 +12,15 @@ import { normalizeTimestamp } from './time.js';
 
 export type { StatsQuery };
 
-/** Ascending copy of several value arrays joined. */
-function sortedOf(runs: readonly number[][]): Float64Array {
+/** Several value arrays joined into one. */
+function joined(runs: readonly Float64Array[]): Float64Array {
   const out = new Float64Array(runs.reduce((n, r) => n + r.length, 0));
   let at = 0;
   for (const r of runs) {
     out.set(r, at);
     at += r.length;
   }
-  return out.sort();
+  return out;
 }
 
 /**
@@ -45,7 +45,7 @@ export function feedbackStats(db: Database.Database, query: StatsQuery, now: Dat
   const metrics = metricsOf(query);
   const scan = prepareScan(db, query, metrics);
   const parts: PartialStats[][] = metrics.map(() => []);
-  const runs: number[][][] = metrics.map(() => []);
+  const runs: Float64Array[][] = metrics.map(() => []);
   const buckets: FeedbackStatsBucket[] = [];
   for (let i = 0; i + 1 < plan.edges.length; i++) {
     const lo = i === 0 ? start : new Date(plan.edges[i]!).toISOString();
@@ -56,12 +56,12 @@ export function feedbackStats(db: Database.Database, query: StatsQuery, now: Dat
       const { part, values } = scans[j]!;
       parts[j]!.push(part);
       if (values) runs[j]!.push(values);
-      for (const [name, value] of metricResults(part, values && sortedOf([values]), m)) bucket[`${name}_${m.slug}`] = value;
+      for (const [name, value] of metricResults(part, values, m)) bucket[`${name}_${m.slug}`] = value;
     });
     buckets.push(bucket);
   }
   const windowStats = Object.fromEntries(
-    metrics.map((m, j) => [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), m.percentiles.length > 0 ? sortedOf(runs[j]!) : undefined, m))]),
+    metrics.map((m, j) => [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), m.percentiles.length > 0 ? joined(runs[j]!) : undefined, m))]),
   );
   return { start, end, granularity: plan.granularity, timezone: query.timezone, buckets, window_stats: windowStats };
 }

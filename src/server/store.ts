@@ -13,6 +13,7 @@ import type { WireRecord } from './columns.js';
 import { mapCursor } from './cursor.js';
 import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './prices.js';
 import { recordPipeline } from './record-pipeline.js';
+import { mapIntoMemory } from './mmap.js';
 import { registerSqlFunctions } from './sql-functions.js';
 import { upsertUsers } from './users.js';
 
@@ -61,6 +62,7 @@ export class Store {
     this.db = new Database(path);
     this.db.pragma('busy_timeout = 5000');
     if (!this.memory) this.db.pragma('journal_mode = WAL');
+    if (!this.memory) mapIntoMemory(this.db);
     // WAL + NORMAL: commits skip the fsync (checkpoints still sync); a power cut may lose the last commits, never corrupts.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
