@@ -25,6 +25,8 @@ export class CallHandle implements Settler, StreamObserver {
   private accumulated: unknown;
   private reducerFailed = false;
   private handedOn: unknown = UNRESOLVED;
+  /** The value of the first settlement, which {@link CallHandle.handedOn} stands for. */
+  private firstValue: unknown;
 
   constructor(
     private readonly sink: CallSink,
@@ -35,8 +37,15 @@ export class CallHandle implements Settler, StreamObserver {
     readonly ctx: TraceContext | undefined,
   ) {}
 
+  /**
+   * The first settlement ends the call (or starts tracing the stream it fulfilled with). Later ones (the
+   * caller awaiting the same thenable again, or another of its methods such as `withResponse()` or a
+   * builder branch) get their own value back unchanged, except the very same stream, which gets the
+   * same traced wrapper.
+   */
   resolved(value: unknown): unknown {
-    if (this.handedOn !== UNRESOLVED) return this.handedOn;
+    if (this.handedOn !== UNRESOLVED) return value === this.firstValue ? this.handedOn : value;
+    this.firstValue = value;
     const kind = streamKind(value);
     if (kind) this.handedOn = wrapStream(kind, value, this);
     else {

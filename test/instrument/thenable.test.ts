@@ -82,9 +82,36 @@ describe('thenables', () => {
       await expect(create().withResponse()).resolves.toEqual({ data: 'completion', status: 200 });
       expect(await query().where().where()).toBe('rows');
       expect(q.runs).toBe(1);
+      // settling the same thenable again, another way, gives each way its own value (never the first one's)
+      const p = create();
+      await expect(p.withResponse()).resolves.toEqual({ data: 'completion', status: 200 });
+      await expect(p).resolves.toBe('completion');
+      await expect(p.withResponse()).resolves.toEqual({ data: 'completion', status: 200 });
     });
-    expect(calls.find((c) => c.op_name === 'create')).toMatchObject({ output: { data: 'completion', status: 200 }, summary: { status: 'success' } });
+    const created = calls.filter((c) => c.op_name === 'create');
+    expect(created).toHaveLength(2);
+    for (const c of created) expect(c).toMatchObject({ output: { data: 'completion', status: 200 }, summary: { status: 'success' } });
     expect(calls.find((c) => c.op_name === 'chained')).toMatchObject({ output: 'rows', summary: { status: 'success' } });
+  });
+
+  it('gives each branch of a builder its own value, after the first one ended the call', async () => {
+    class Builder {
+      constructor(readonly text = 'base') {}
+      where(suffix: string): Builder {
+        return new Builder(this.text + suffix);
+      }
+      then<T>(ok: (v: string) => T, fail?: (e: unknown) => T): Promise<T> {
+        return Promise.resolve(this.text).then(ok, fail);
+      }
+    }
+    const build = op(function build() { return new Builder(); });
+    const calls = await traced('builder-branches', async () => {
+      const b = build();
+      expect(await b.where('-a')).toBe('base-a');
+      expect(await b.where('-b')).toBe('base-b');
+      expect(await b).toBe('base');
+    });
+    expect(calls.map((c) => c.output)).toEqual(['base-a']); // the first settlement is what is recorded
   });
 
   it('records a rejection seen through catch() of a returned thenable', async () => {
