@@ -64,7 +64,7 @@ it('gives up at exit after exitTimeoutMs when the server never answers, instead 
       timeout: 20_000,
     });
     expect(stdout).toContain('ran 3');
-    expect(stderr).toMatch(/gave up on \d+ unsent call event\(s\) at exit after 300 ms/);
+    expect(stderr).toMatch(/gave up on \d+ unsent event\(s\) at exit after 300 ms/);
   } finally {
     for (const s of sockets) s.destroy();
     blackHole.close();
