@@ -6,9 +6,7 @@ import type { Client } from '../api/client.js';
 import { PayloadTooLargeError } from '../api/errors.js';
 import { isRetryableError } from '../api/retry.js';
 import { safeMessage } from '../internal/safe-message.js';
-import { CallUpsertBatchRes } from '../schema/calls.js';
-import { FeedbackBatchCreateRes } from '../schema/feedback.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Entry } from './batcher.js';
 import type { ExportOptions } from './export-options.js';
 import { invalidItemIndexes } from './invalid-items.js';
@@ -34,11 +32,17 @@ export interface BatchEndpoint {
   readonly items: string;
 }
 
+/**
+ * What the exporter checks of an answer: `{res: [...]}`. It uses nothing of the items, so they are not
+ * parsed one by one (the typed client's methods do parse them); that saves about 2 us of CPU per call.
+ */
+const BatchAnswer = z.looseObject({ res: z.array(z.unknown()) });
+
 /** `POST /call/upsert_batch` (spec endpoint 5): start and end events. */
-export const CALLS_ENDPOINT: BatchEndpoint = { path: '/call/upsert_batch', response: CallUpsertBatchRes, items: 'call event(s)' };
+export const CALLS_ENDPOINT: BatchEndpoint = { path: '/call/upsert_batch', response: BatchAnswer, items: 'call event(s)' };
 
 /** `POST /feedback/batch/create` (spec endpoint 2): feedback items. */
-export const FEEDBACK_ENDPOINT: BatchEndpoint = { path: '/feedback/batch/create', response: FeedbackBatchCreateRes, items: 'feedback item(s)' };
+export const FEEDBACK_ENDPOINT: BatchEndpoint = { path: '/feedback/batch/create', response: BatchAnswer, items: 'feedback item(s)' };
 
 /** Posts batches to one endpoint through one client with the exporter's retry policy. Never throws. */
 export class BatchSender {
