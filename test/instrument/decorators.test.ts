@@ -1,6 +1,6 @@
 // @op on class methods: fixtures compiled by the real tsc with standard and with legacy decorators, run with node against the server.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -16,7 +16,9 @@ let outDir: string;
 
 beforeAll(async () => {
   // Inside node_modules so the compiled src/ finds its dependencies; a package.json marks the output as ESM.
-  outDir = await mkdtemp(join(ROOT, 'node_modules', '.cache', 'weft-decorators-'));
+  const cache = join(ROOT, 'node_modules', '.cache');
+  await mkdir(cache, { recursive: true }); // absent after a fresh `npm ci`
+  outDir = await mkdtemp(join(cache, 'weft-decorators-'));
   await writeFile(join(outDir, 'package.json'), '{"type":"module"}');
 });
 afterAll(async () => {
