@@ -3,21 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import type { TrajectoryGroup, TrajectoryMetrics } from '../src/schema/index.js';
 import { runWithClient } from './run-client.js';
+import { prng } from './prng.js';
 
 const ROLLOUTS_PER_PROMPT = 4;
 const TRAIN_PROMPTS = [[3, 4], [12, 30], [7, 8], [25, 17], [9, 9]] as const;
 const VAL_PROMPTS = [[6, 7], [40, 2]] as const;
-
-/** A small deterministic PRNG (mulberry32), so the example prints the same numbers every run. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The "policy": answers a + b, off by one now and then. */
 function rollout(a: number, b: number, random: () => number): TrajectoryGroup['trajectories'][number] {

@@ -5,22 +5,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { FeedbackStatsRes } from '../../src/schema/feedback.js';
 import { uniqueProject } from '../helpers/calls.js';
 import { type At, useFeedbackServer } from './feedback-fixtures.js';
+import { prng as rng } from '../../examples/prng.js';
 
 const fb = useFeedbackServer();
 const T0 = Date.parse('2026-05-01T00:00:00.000Z');
 const HOUR = 3_600_000;
 const PCTS = [0, 10, 25, 50, 90, 99, 100];
-
-/** A seeded PRNG (mulberry32) so the data is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The documented percentile definition (linear interpolation between closest ranks, R type 7), written out
