@@ -9,7 +9,7 @@ import type { CallException } from '../schema/calls.js';
 import type { InputKey, InputKeys } from './input-keys.js';
 import type { OpOptions } from './op-options.js';
 import { REDACTED } from './redact.js';
-import { serializeWith } from './serialize.js';
+import { newWalk, serializeWith } from './serialize.js';
 import type { TraceSettings } from './trace-settings.js';
 
 /** Per-op data computed once, when the op is made. */
@@ -61,9 +61,11 @@ export function captureInputs(meta: OpMeta, args: unknown[], settings: TraceSett
   const config = settings.serialize;
   const keys = meta.inputKeys.forArgs(args.length, config.redactor);
   let inputs: Record<string, unknown> = {};
+  // Several arguments share one size budget (maxTotalSize is per call's inputs, not per argument).
+  const walk = args.length > 1 ? newWalk(config) : undefined;
   for (let i = 0; i < args.length; i++) {
     const { key, rest, secret } = keys[i] as InputKey;
-    inputs[key] = secret ? REDACTED : serializeWith(rest ? args.slice(i) : args[i], config);
+    inputs[key] = secret ? REDACTED : serializeWith(rest ? args.slice(i) : args[i], config, walk);
     if (rest) break;
   }
   const post = meta.options.postprocessInputs;

@@ -67,15 +67,18 @@ export function serialize(value: unknown, options?: SerializeOptions): unknown {
   return serializeWith(value, options === undefined ? DEFAULT_SERIALIZE_CONFIG : serializeConfig(options));
 }
 
-/** {@link serialize} with a prepared config (the hot path: no option merging per call). */
-export function serializeWith(value: unknown, config: SerializeConfig): unknown {
+/**
+ * {@link serialize} with a prepared config (the hot path: no option merging per call). Values serialized
+ * with the same `walk` (from {@link newWalk}) share one `maxTotalSize` budget, e.g. all inputs of a call.
+ */
+export function serializeWith(value: unknown, config: SerializeConfig, walk?: Walk): unknown {
   if (config.limits.maxTotalSize > 0) {
     // Leaves that come out as they went in need no walk (the common inputs and outputs of small functions).
     if (typeof value === 'number' && Number.isFinite(value)) return value + 0; // -0 becomes 0
     if (typeof value === 'boolean' || (typeof value === 'string' && value.length <= config.limits.maxStringLength)) return value;
   }
   try {
-    return toJsonSafe(new Walk(config), value, 0);
+    return toJsonSafe(walk ?? new Walk(config), value, 0);
   } catch (err) {
     return `[Unserializable: ${safeMessage(err)}]`;
   }
@@ -85,7 +88,7 @@ export function serializeWith(value: unknown, config: SerializeConfig): unknown 
  * State of one serialization: the objects on the current path (cycle check) and the size left. The path
  * is a stack no deeper than `maxDepth`, so a linear scan beats a WeakSet and costs nothing to set up.
  */
-class Walk {
+export class Walk {
   readonly path: object[] = [];
   readonly limits: Readonly<SerializeLimits>;
   readonly redactor: KeyRedactor | undefined;
@@ -95,6 +98,11 @@ class Walk {
     this.redactor = config.redactor;
     this.budget = config.limits.maxTotalSize;
   }
+}
+
+/** A fresh serialization state whose size budget several {@link serializeWith} calls can share. */
+export function newWalk(config: SerializeConfig): Walk {
+  return new Walk(config);
 }
 
 function toJsonSafe(w: Walk, value: unknown, depth: number): unknown {

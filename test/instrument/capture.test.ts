@@ -18,6 +18,21 @@ describe('inputs and outputs', () => {
     expect(one(calls, 'positional').inputs).toEqual({ first: 1, second: 2, arg2: 3 });
   });
 
+  it('gives all inputs of a call one size budget (maxTotalSize), not one per argument', async () => {
+    const page = () => Array.from({ length: 20 }, (_, i) => `${i}:${'x'.repeat(5_000)}`); // ~100 KB of JSON each
+    const many = op(function many(a: string[], b: string[], c: string[], d: string[], e: string[], f: string[]) {
+      return a.length + b.length + c.length + d.length + e.length + f.length;
+    });
+    const calls = await traced(server(), 'input-budget', () => {
+      expect(many(page(), page(), page(), page(), page(), page())).toBe(120);
+    });
+    const inputs = one(calls, 'many').inputs!;
+    const json = JSON.stringify(inputs);
+    expect(json.length).toBeLessThan(262_144 * 1.1); // about 600 KB without a shared budget
+    expect(json).toContain('[truncated: size limit]');
+    expect(Object.keys(inputs)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']); // every argument still named
+  });
+
   it('applies callDisplayName (string or function), postprocessInputs and postprocessOutput without changing what the caller gets', async () => {
     const result = { text: 'hi', raw: 'x'.repeat(50) };
     const complete = op(function complete(prompt: string, model: string) { return result; }, {
