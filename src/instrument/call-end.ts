@@ -10,7 +10,11 @@ import type { CallSink } from './runtime.js';
 import { applySummaryExtra } from './summary.js';
 import type { TraceSettings } from './trace-settings.js';
 
-/** Ends `call` once with `value` (success, cancelled) or `err` (error); never throws. */
+/**
+ * Ends `call` once with `value` (success, cancelled) or `err` (error); never throws. `omittedChunks`
+ * (streams over `maxStreamChunks`) adds a `"[truncated N chunks]"` marker to a recorded array output,
+ * after `postprocessOutput` and `summarize` saw the kept chunks alone.
+ */
 export function endCall(
   sink: CallSink,
   meta: OpMeta,
@@ -19,6 +23,7 @@ export function endCall(
   outcome: CallOutcome,
   value: unknown,
   err: unknown,
+  omittedChunks = 0,
 ): void {
   if (call.ended) return;
   try {
@@ -28,6 +33,7 @@ export function endCall(
       exception = describeError(err, settings);
     } else {
       output = captureOutput(meta, value, settings);
+      if (omittedChunks > 0 && Array.isArray(output)) output = [...output, `[truncated ${omittedChunks} chunks]`];
       const extra = captureSummary(meta, value, settings);
       if (extra) applySummaryExtra(call.summary, extra);
     }

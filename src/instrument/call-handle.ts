@@ -78,18 +78,21 @@ export class CallHandle implements Settler, StreamObserver {
   }
 
   complete(): void {
-    endCall(this.sink, this.meta, this.call, this.settings, 'success', this.streamOutput(), undefined);
+    endCall(this.sink, this.meta, this.call, this.settings, 'success', this.streamOutput(), undefined, this.omitted());
   }
 
   cancel(): void {
-    endCall(this.sink, this.meta, this.call, this.settings, 'cancelled', this.streamOutput(), undefined);
+    endCall(this.sink, this.meta, this.call, this.settings, 'cancelled', this.streamOutput(), undefined, this.omitted());
   }
 
-  /** The kept chunks (with a marker counting those left out), or the reducer's result. */
+  /** The kept chunks, or the reducer's result: what `postprocessOutput` and `summarize` see. */
   private streamOutput(): unknown {
     if (this.meta.options.streamReducer) return this.reducerFailed ? REDUCER_FAILED : this.accumulated;
-    const chunks = this.chunks ?? [];
-    const left = this.count - chunks.length;
-    return left > 0 ? [...chunks, `[truncated ${left} chunks]`] : chunks;
+    return this.chunks ?? [];
+  }
+
+  /** Chunks read but not kept (over `maxStreamChunks`); 0 with a reducer. */
+  private omitted(): number {
+    return this.meta.options.streamReducer ? 0 : this.count - (this.chunks?.length ?? 0);
   }
 }

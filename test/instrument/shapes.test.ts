@@ -245,6 +245,22 @@ describe('chunk limits and reducers', () => {
     expect(one(calls, 'tenB').output).toEqual([0, 1, '[truncated 8 chunks]']);
   });
 
+  it('hands postprocessOutput and summarize the kept chunks alone; the marker is added to the recorded output after them', async () => {
+    const seen: unknown[] = [];
+    const tokens = op(function* tokens() { for (let i = 1; i <= 5; i++) yield i; }, {
+      maxStreamChunks: 3,
+      postprocessOutput: (chunks) => { seen.push(chunks); return (chunks as number[]).map((n) => n * 10); },
+      summarize: (chunks) => { seen.push(chunks); return { usage: { m: { total_tokens: (chunks as number[]).reduce((a, b) => a + b, 0) } } }; },
+    });
+    const calls = await traced(server(), 'chunk-hooks', () => {
+      expect([...tokens()]).toEqual([1, 2, 3, 4, 5]);
+    });
+    expect(seen).toEqual([[1, 2, 3], [1, 2, 3]]);
+    const c = one(calls, 'tokens');
+    expect(c.output).toEqual([10, 20, 30, '[truncated 2 chunks]']);
+    expect(c.summary?.usage).toEqual({ m: { total_tokens: 6 } });
+  });
+
   it('folds chunks with streamReducer, and summarize reads the reduced value', async () => {
     const chat = op(async function* chat() {
       yield { delta: 'Hel', usage: undefined };
