@@ -38,12 +38,14 @@ export function isRetryableStatus(status: number): boolean {
 
 /**
  * Whether a failed request may succeed if sent again: no answer at all (refused, reset, timeout)
- * or a retryable status. A user abort is not retryable.
+ * or a retryable status, unless the server said otherwise with `x-should-retry` (the same rule the
+ * transport retries by). A user abort is not retryable.
  */
 export function isRetryableError(err: unknown): boolean {
   if (err instanceof APIUserAbortError) return false;
   if (err instanceof APIConnectionError) return true;
-  return err instanceof APIError && err.status !== undefined && isRetryableStatus(err.status);
+  if (!(err instanceof APIError) || err.status === undefined) return false;
+  return serverSaysRetry(err.headers) ?? isRetryableStatus(err.status);
 }
 
 /** Honours `x-should-retry: true|false` when the server sends it; otherwise `undefined`. */

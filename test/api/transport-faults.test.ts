@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
-import { APIConnectionTimeoutError, APIUserAbortError, Client, InternalServerError } from '../../src/index.js';
-import { retryAfterMs } from '../../src/api/retry.js';
+import { APIConnectionTimeoutError, APIError, APIUserAbortError, Client, InternalServerError } from '../../src/index.js';
+import { isRetryableError, retryAfterMs } from '../../src/api/retry.js';
 import type { RetryInfo } from '../../src/api/transport.js';
 import { CallStartRes } from '../../src/schema/calls.js';
 import { startTestServer } from '../helpers/server.js';
@@ -154,4 +154,12 @@ it('honours a long Retry-After: waits for it within a budget, and does not hamme
     await proxy.close();
     await server.close();
   }
+});
+
+it('classes errors as retryable by status unless x-should-retry says otherwise (the exporter spools what the transport would retry)', () => {
+  expect(isRetryableError(new APIError(503, {}, 'busy'))).toBe(true);
+  expect(isRetryableError(new APIError(400, {}, 'bad'))).toBe(false);
+  expect(isRetryableError(new APIError(400, {}, 'later', { 'x-should-retry': 'true' }))).toBe(true);
+  expect(isRetryableError(new APIError(503, {}, 'never', { 'x-should-retry': 'false' }))).toBe(false);
+  expect(isRetryableError(new APIUserAbortError())).toBe(false);
 });
