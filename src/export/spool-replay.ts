@@ -6,7 +6,7 @@ import type { Batcher, Entry } from './batcher.js';
 import { BODY_OVERHEAD_BYTES } from './batcher.js';
 import type { BatchSender } from './batch-sender.js';
 import type { ExportOptions } from './export-options.js';
-import type { ClaimedSegment, Spool } from './spool.js';
+import { baseName, type ClaimedSegment, type Spool } from './spool.js';
 import { countDrop, stats } from './stats.js';
 
 type Limits = Pick<ExportOptions, 'maxBatchItems' | 'maxBatchBytes' | 'retryMaxDelayMs'>;
@@ -20,6 +20,12 @@ export class SpoolReplayer {
   private running: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /**
+   * Entries of a released segment the server already took, by segment name: a later pass (in this
+   * process) goes on after them, so they are neither sent nor counted twice. Another process starts
+   * the segment over, which the server's idempotent writes make harmless.
+   */
+  private readonly progress = new Map<string, number>();
 
   constructor(
     private readonly spool: Spool,
@@ -73,14 +79,22 @@ export class SpoolReplayer {
 
   /** Posts the segment's events in batches; `false` at the first batch the server did not take. */
   private async replay(seg: ClaimedSegment): Promise<boolean> {
-    const { entries, unreadable } = entriesOf(seg);
-    this.batcher.count({ dropped: unreadable });
-    for (const batch of batches(entries, this.limits)) {
+    const name = baseName(seg.file);
+    const done = this.progress.get(name);
+    const { entries, unreadable } = entriesOf(seg, done === undefined);
+    if (done === undefined) this.batcher.count({ dropped: unreadable });
+    let taken = done ?? 0;
+    for (const batch of batches(entries.slice(taken), this.limits)) {
       const out = await this.batcher.run(() => this.sender.post(batch, this.batcher.signal));
       stats.replayed += out.sent;
       this.batcher.count({ sent: out.sent, dropped: out.dropped });
-      if (out.undelivered.length > 0) return false;
+      if (out.undelivered.length > 0) {
+        this.progress.set(name, taken); // this batch is sent again whole (never skipped in part)
+        return false;
+      }
+      taken += batch.length;
     }
+    this.progress.delete(name);
     return true;
   }
 
@@ -94,8 +108,8 @@ export class SpoolReplayer {
   }
 }
 
-/** The segment's lines that parse as JSON, as entries; unreadable ones are dropped (counted). */
-function entriesOf(seg: ClaimedSegment): { entries: Entry[]; unreadable: number } {
+/** The segment's lines that parse as JSON, as entries; unreadable ones are dropped (counted when `count`). */
+function entriesOf(seg: ClaimedSegment, count: boolean): { entries: Entry[]; unreadable: number } {
   const out: Entry[] = [];
   let bad = 0;
   for (const json of seg.lines) {
@@ -106,7 +120,7 @@ function entriesOf(seg: ClaimedSegment): { entries: Entry[]; unreadable: number 
       bad++;
     }
   }
-  countDrop('abandoned', bad, `unreadable line(s) in spool file ${seg.file}`);
+  if (count) countDrop('abandoned', bad, `unreadable line(s) in spool file ${seg.file}`);
   return { entries: out, unreadable: bad };
 }
 

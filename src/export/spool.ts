@@ -211,7 +211,8 @@ export class Spool {
   }
 }
 
-function baseName(file: string): string {
+/** The name of a segment that stays the same while it is claimed and released (its file name changes). */
+export function baseName(file: string): string {
   return (NAME.exec(path.basename(file)) as RegExpExecArray).slice(1, 4).join('-');
 }
 

@@ -106,3 +106,29 @@ it('two processes replaying the same spool directory replay each event once betw
   expect(server().store.countRows(project)).toBe(EVENTS);
   expect(readdirSync(dir)).toEqual([]);
 });
+
+it('a replay cut off mid-segment goes on after the batches the server took: each event is sent and counted once', async () => {
+  const project = uniqueProject('spool-resume');
+  const spoolDir = newDir();
+  const writer = new Spool(spoolDir, 64 << 20);
+  const N = 2_000;
+  for (let i = 0; i < N; i++) {
+    const id = `0190a1b2-0000-7000-8000-${String(i).padStart(12, '0')}`;
+    const start = { project_id: project, id, trace_id: id, op_name: 'spooled', started_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)).toISOString(), attributes: {}, inputs: { i } };
+    writer.append(JSON.stringify({ mode: 'start', req: { start } }));
+  }
+  writer.close(); // as left by an earlier process
+  const before = getExportStats();
+  proxy.inject({ kind: 'status', status: 503 }, { ratio: 0.5 }); // every other request fails
+  init({ project, baseUrl: proxy.url, spoolDir, maxBatchItems: 250, maxRetries: 0, retryMaxDelayMs: 20, flushIntervalMs: 20 });
+  const deadline = Date.now() + 20_000;
+  while (readdirSync(spoolDir).length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    await flush();
+  }
+  proxy.clear();
+  expect(readdirSync(spoolDir)).toEqual([]);
+  expect(proxy.counts.faulted).toBeGreaterThan(0);
+  expect(getExportStats().replayed - before.replayed).toBe(N); // not more: taken batches were not sent again
+  expect(server().store.countRows(project)).toBe(N);
+});
