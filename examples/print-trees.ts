@@ -7,9 +7,9 @@ export interface CallTree {
   children: CallTree[];
 }
 
-type Status = 'success' | 'error' | 'running' | 'descendant_error';
+type Status = 'success' | 'error' | 'cancelled' | 'running' | 'descendant_error';
 
-const MARKS: Record<Status, string> = { success: '✓', error: '✗', running: '…', descendant_error: '✓' };
+const MARKS: Record<Status, string> = { success: '✓', error: '✗', cancelled: '⊘', running: '…', descendant_error: '✓' };
 
 const startedMs = (call: CallRecord): number => Date.parse(call.started_at);
 
@@ -41,7 +41,7 @@ export function buildTrees(calls: readonly CallRecord[]): CallTree[] {
 /** The server-derived status, or one inferred from the record when the server gave none. */
 export function callStatus(call: CallRecord): Status {
   const status = call.summary?.['status'];
-  if (status === 'success' || status === 'error' || status === 'running' || status === 'descendant_error') {
+  if (status === 'success' || status === 'error' || status === 'cancelled' || status === 'running' || status === 'descendant_error') {
     return status;
   }
   if (call.exception) return 'error';
@@ -75,6 +75,7 @@ function note(call: CallRecord, status: Status): string {
   if (status === 'error') return `  error: ${describeException(call.exception) || 'unknown error'}`;
   if (status === 'descendant_error') return '  (a descendant failed)';
   if (status === 'running') return '  running';
+  if (status === 'cancelled') return '  cancelled (its consumer stopped reading)';
   return '';
 }
 

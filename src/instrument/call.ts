@@ -20,6 +20,7 @@ const LEAF_SUMMARY: Readonly<Record<CallOutcome, SummaryData>> = {
 
 function leafSummary(outcome: CallOutcome): SummaryData {
   const summary = countOutcome(emptySummary(), outcome);
+  if (outcome === 'cancelled') summary.cancelled = true;
   Object.freeze(summary.status_counts);
   return Object.freeze(summary);
 }
@@ -99,7 +100,7 @@ export class Call {
   /**
    * Ends the call once (later calls return `undefined`): counts its own outcome in
    * `summary.status_counts` (`success`, `error` or `cancelled`), merges its summary into the parent's,
-   * and returns the end item body.
+   * and returns the end item body. A cancelled call also gets `summary.cancelled: true` (its own only).
    */
   end(output: unknown, exception: EndedCallSchemaForInsert['exception'], outcome: CallOutcome = exception ? 'error' : 'success'): EndedCallSchemaForInsert | undefined {
     if (this.ended) return undefined;
@@ -107,6 +108,8 @@ export class Call {
     const own = this.ownSummary;
     const summary = own === undefined ? LEAF_SUMMARY[outcome] : countOutcome(own, outcome);
     if (this.parent && !this.parent.ended) mergeSummary(this.parent.summary, summary);
+    // Its own, not merged up: the server derives `summary.status: "cancelled"` from it.
+    if (own !== undefined && outcome === 'cancelled') own.cancelled = true;
     const ev: EndedCallSchemaForInsert = {
       project_id: this.projectId,
       id: this.id,

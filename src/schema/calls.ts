@@ -172,7 +172,7 @@ export const CallRecord = z.looseObject({
   exception: CallException.nullish(),
   summary: z
     .looseObject({
-      status: z.enum(['success', 'error', 'running', 'descendant_error']).optional(),
+      status: z.enum(['success', 'error', 'cancelled', 'running', 'descendant_error']).optional(),
       latency_ms: z.number().nullish(),
       status_counts: z.record(z.string(), z.number()).optional(),
       usage: z.record(z.string(), LlmUsage).optional(),

@@ -19,6 +19,7 @@ export const JSON_COLUMNS = new Set(['attributes', 'inputs', 'output', 'exceptio
 /** SQL of `summary.status`, the same rule as `deriveStatus` in records.ts. */
 const STATUS_SQL = `(CASE WHEN ended_at IS NULL THEN 'running'
   WHEN exception IS NOT NULL THEN 'error'
+  WHEN json_extract(summary, '$.cancelled') = 1 THEN 'cancelled'
   WHEN COALESCE(json_extract(summary, '$.status_counts.error'), 0) > 0 THEN 'descendant_error'
   ELSE 'success' END)`;
 

@@ -46,7 +46,7 @@ export const CALL_COLUMNS = [
 export const EXTRA_COLUMNS = ['storage_size_bytes', 'total_storage_size_bytes', 'svc_user_name'] as const;
 
 /** `summary.status` as derived by the server. */
-export type CallStatus = 'running' | 'error' | 'descendant_error' | 'success';
+export type CallStatus = 'running' | 'error' | 'cancelled' | 'descendant_error' | 'success';
 
 /** A wire record: the stored fields plus `summary.status` and `summary.latency_ms` (ms, null while running). */
 export type StoredCallRecord = CallRecord & {
@@ -60,12 +60,14 @@ function parse(text: string | null): unknown {
 }
 
 /**
- * Derives `summary.status`: `running` without `ended_at`; `error` with an own exception;
+ * Derives `summary.status`: `running` without `ended_at`; `error` with an own exception; `cancelled`
+ * when the call's own `summary.cancelled` is `true` (a stream its consumer abandoned);
  * `descendant_error` when `summary.status_counts.error > 0`; else `success`.
  */
 export function deriveStatus(endedAt: string | null, exception: unknown, summary: Record<string, unknown>): CallStatus {
   if (endedAt === null) return 'running';
   if (exception !== null && exception !== undefined) return 'error';
+  if (summary['cancelled'] === true) return 'cancelled';
   const counts = summary['status_counts'];
   const errors = counts && typeof counts === 'object' ? (counts as Record<string, unknown>)['error'] : undefined;
   return typeof errors === 'number' && errors > 0 ? 'descendant_error' : 'success';

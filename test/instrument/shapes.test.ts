@@ -1,6 +1,6 @@
 // op() on every function shape: generators, async generators, web ReadableStreams and async iterables are traced lazily.
 import { describe, expect, it } from 'vitest';
-import { flush, init, op } from '../../src/index.js';
+import { Client, flush, init, op } from '../../src/index.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { useTestServer } from '../helpers/server.js';
 import { one, traced } from './trace-helpers.js';
@@ -43,14 +43,26 @@ describe('sync generators', () => {
         cleanup();
       }
     });
-    const calls = await traced(server(), 'gen-break', () => {
+    const reader = op(function reader() {
       for (const x of gen()) if (x === 'b') break;
     });
+    const calls = await traced(server(), 'gen-break', () => reader());
     const g = one(calls, 'letters');
     expect(g.output).toEqual(['a', 'b']);
     expect(g.exception ?? null).toBeNull();
     expect(g.summary?.status_counts).toMatchObject({ cancelled: 1, error: 0 });
+    expect(g.summary?.status).toBe('cancelled');
     expect(one(calls, 'cleanup').parent_id).toBe(g.id);
+    // the parent that broke off is not itself cancelled (it only counts the cancelled child)
+    expect(one(calls, 'reader').summary).toMatchObject({ status: 'success', status_counts: { cancelled: 1 } });
+    // the same rule in SQL: a query on the derived status finds only the cancelled call
+    const project = calls[0]!.project_id;
+    const client = new Client({ baseUrl: server().url });
+    const found = await client.calls
+      .streamQuery({ project_id: project, query: { $expr: { $eq: [{ $getField: 'summary.status' }, { $literal: 'cancelled' }] } } })
+      .toArray();
+    await client.close();
+    expect(found.map((c) => c.op_name)).toEqual(['letters']);
   });
 
   it('records a generator that throws as an exception and rethrows the same error', async () => {
@@ -195,6 +207,7 @@ describe('web ReadableStream', () => {
     const c = one(calls, 'readSome');
     expect(c.output).toEqual(['chunk-1']);
     expect(c.summary?.status_counts).toMatchObject({ cancelled: 1 });
+    expect(c.summary?.status).toBe('cancelled');
   });
 
   it('nests ops called while producing chunks (pull, or an SDK stream\'s iterator) under the call', async () => {
