@@ -2,28 +2,17 @@
 import { expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
-import { readCalls, uniqueProject } from '../helpers/calls.js';
+import { readCalls, uniqueProject, waitForEnded } from '../helpers/calls.js';
 
 const server = useTestServer();
 
-/** Polls the server until `project` has `n` ended calls, or `ms` pass; returns what it saw. */
-async function waitForEnded(project: string, n: number, ms: number): Promise<number> {
-  const deadline = Date.now() + ms;
-  let ended = 0;
-  while (Date.now() < deadline) {
-    ended = (await readCalls(server().url, project)).filter((c) => c.ended_at).length;
-    if (ended >= n) break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return ended;
-}
 
 it('sends a full batch at once, without flush() and long before the interval', async () => {
   const project = uniqueProject('size');
   init({ project, baseUrl: server().url, maxBatchItems: 10, flushIntervalMs: 600_000 });
   const f = op(function f(i: number) { return i; });
   for (let i = 0; i < 5; i++) f(i); // 5 starts + 5 ends = one full batch of 10
-  expect(await waitForEnded(project, 5, 5_000)).toBe(5);
+  expect(await waitForEnded(server().url, project, 5, 5_000)).toBe(5);
   f(99); // 2 events: stay buffered until the interval or a flush
   await new Promise((r) => setTimeout(r, 200));
   expect((await readCalls(server().url, project)).length).toBe(5);
@@ -37,7 +26,7 @@ it('sends buffered events when the interval passes, without flush()', async () =
   init({ project, baseUrl: server().url, maxBatchItems: 10_000, flushIntervalMs: 100 });
   const g = op(async function g() { return 'ok'; });
   await g();
-  expect(await waitForEnded(project, 1, 5_000)).toBe(1);
+  expect(await waitForEnded(server().url, project, 1, 5_000)).toBe(1);
 });
 
 it('reports what it sent and counts events it could not deliver as dropped', async () => {

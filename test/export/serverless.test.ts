@@ -2,22 +2,11 @@
 import { expect, it } from 'vitest';
 import { getExportStats, init, op, shutdown } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
-import { readCalls, uniqueProject } from '../helpers/calls.js';
+import { readCalls, uniqueProject, waitForEnded } from '../helpers/calls.js';
 
 const server = useTestServer();
 const NEVER = 600_000; // a flush interval that never passes during a test
 
-/** Polls until `project` has `n` ended calls or `ms` pass; returns how many it saw. */
-async function endedWithin(project: string, n: number, ms: number): Promise<number> {
-  const deadline = Date.now() + ms;
-  let ended = 0;
-  while (Date.now() < deadline) {
-    ended = (await readCalls(server().url, project)).filter((c) => c.ended_at).length;
-    if (ended >= n) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return ended;
-}
 
 const traced = () => {
   const leaf = op(async function leaf(i: number) { return i; });
@@ -32,14 +21,14 @@ it("flushMode 'immediate' sends a trace as soon as its root call ends, with no f
   init({ project, baseUrl: server().url, flushMode: 'immediate', flushIntervalMs: NEVER });
   const handler = traced();
   await handler(3);
-  expect(await endedWithin(project, 4, 5_000)).toBe(4);
+  expect(await waitForEnded(server().url, project, 4, 5_000)).toBe(4);
 });
 
 it("'batch' mode with the same settings does not send before the interval (the control for the test above)", async () => {
   const project = uniqueProject('batch');
   init({ project, baseUrl: server().url, flushIntervalMs: NEVER });
   await traced()(3);
-  expect(await endedWithin(project, 4, 300)).toBe(0);
+  expect(await waitForEnded(server().url, project, 4, 300)).toBe(0);
   await shutdown();
 });
 
@@ -89,7 +78,7 @@ it('a call still running at shutdown() has its end sent when it ends, so it does
   quick(); // started after shutdown(): not recorded
   release();
   await expect(running).resolves.toBe('late');
-  expect(await endedWithin(project, 1, 5_000)).toBe(1);
+  expect(await waitForEnded(server().url, project, 1, 5_000)).toBe(1);
   const calls = await readCalls(server().url, project);
   expect(calls.map((c) => [c.op_name, c.output])).toEqual([['slow', 'late']]);
 });

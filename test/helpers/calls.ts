@@ -1,4 +1,4 @@
-// Test helper: read back every call of a project from a real server, as records.
+// Test helpers: read back every call of a project from a real server, as records; wait for calls to arrive.
 import { Client } from '../../src/api/client.js';
 import type { CallRecord, CallsQueryReq } from '../../src/schema/calls.js';
 
@@ -15,4 +15,16 @@ export async function readCalls(baseUrl: string, project: string, extra: Omit<Ca
 /** A unique project id per test, so tests sharing a server never see each other's calls. */
 export function uniqueProject(label: string): string {
   return `test/${label}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Polls the server at `baseUrl` until `project` has `n` ended calls, or `ms` pass; returns how many it saw. */
+export async function waitForEnded(baseUrl: string, project: string, n: number, ms: number): Promise<number> {
+  const deadline = Date.now() + ms;
+  let ended = 0;
+  while (Date.now() < deadline) {
+    ended = (await readCalls(baseUrl, project)).filter((c) => c.ended_at).length;
+    if (ended >= n) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return ended;
 }

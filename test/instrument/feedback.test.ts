@@ -2,10 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFeedback, flush, getExportStats, init, op, RequestValidationError, WeftError } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { Client } from '../../src/api/client.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { useTestServer } from '../helpers/server.js';
-import { uniqueProject } from '../helpers/calls.js';
+import { readCalls, uniqueProject } from '../helpers/calls.js';
 
 const server = useTestServer();
 let proxy: FaultProxy;
@@ -15,14 +14,7 @@ beforeAll(async () => {
 afterAll(() => proxy.close());
 
 /** The project's calls with their feedback (stream_query include_feedback). */
-async function callsWithFeedback(project: string): Promise<CallRecord[]> {
-  const client = new Client({ baseUrl: server().url });
-  try {
-    return await client.calls.streamQuery({ project_id: project, include_feedback: true }).toArray();
-  } finally {
-    await client.close();
-  }
-}
+const callsWithFeedback = (project: string): Promise<CallRecord[]> => readCalls(server().url, project, { include_feedback: true });
 
 it('records nothing before init() (this test runs first in its process) and returns undefined', () => {
   expect(addFeedback('0190a1b2-0000-7000-8000-000000000000', { feedbackType: 'score', payload: { value: 1 } })).toBeUndefined();
