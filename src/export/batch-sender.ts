@@ -7,7 +7,7 @@ import { PayloadTooLargeError } from '../api/errors.js';
 import { isRetryableError } from '../api/retry.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { z } from 'zod';
-import type { Entry } from './batcher.js';
+import type { Delivery, Entry } from './batcher.js';
 import type { ExportOptions } from './export-options.js';
 import { invalidItemIndexes } from './invalid-items.js';
 import { countDrop, stats, warnRateLimited } from './stats.js';
@@ -110,6 +110,18 @@ export class BatchSender {
       stats.inFlightBytes -= bytes;
     }
   }
+}
+
+/**
+ * Gives up on the events of `out` the server never took: counts them as dropped, `abandoned` when
+ * `signal` ended them at the exit deadline, else `unreachable`, with `what` before the reason.
+ * @returns the batch's delivery, those events counted as dropped.
+ */
+export function dropUndelivered(out: PostOutcome, signal: AbortSignal, what = ''): Delivery {
+  const lost = out.undelivered.length;
+  const why = signal.aborted ? 'the exit deadline passed' : `the server was unreachable past the retry budget: ${safeMessage(out.error)}`;
+  countDrop(signal.aborted ? 'abandoned' : 'unreachable', lost, `${what}${why}`);
+  return { sent: out.sent, dropped: out.dropped + lost };
 }
 
 function combine(a: PostOutcome, b: PostOutcome): PostOutcome {

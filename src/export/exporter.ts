@@ -10,7 +10,7 @@ import type { FeedbackCreateReq } from '../schema/feedback.js';
 import type { CallSink, ExportReport } from '../instrument/runtime.js';
 import { Batcher, type Delivery, type Entry } from './batcher.js';
 import { toCallEntry } from './call-entry.js';
-import { BatchSender } from './batch-sender.js';
+import { BatchSender, dropUndelivered } from './batch-sender.js';
 import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
 import { raceTimeout } from './race-timeout.js';
 import { FeedbackQueue } from './feedback-queue.js';
@@ -254,11 +254,7 @@ export class CallExporter implements CallSink {
       if (this.spooling && this.batcher.pendingCount <= this.options.maxQueueItems / 2) void this.replayer?.kick();
       return out;
     }
-    const why = signal.aborted ? 'the exit deadline passed' : `the server was unreachable past the retry budget: ${safeMessage(out.error)}`;
-    if (!this.spool) {
-      countDrop(signal.aborted ? 'abandoned' : 'unreachable', lost.length, why);
-      return { sent: out.sent, dropped: out.dropped + lost.length };
-    }
+    if (!this.spool) return dropUndelivered(out, signal);
     this.spooling = true;
     this.toSpool(lost); // counts what does not fit as dropped
     void this.replayer?.kick();

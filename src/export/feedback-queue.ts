@@ -6,7 +6,7 @@ import type { Client } from '../api/client.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
 import { Batcher, BODY_OVERHEAD_BYTES, type BatcherReport, type Delivery, type Entry } from './batcher.js';
-import { BatchSender, FEEDBACK_ENDPOINT } from './batch-sender.js';
+import { BatchSender, dropUndelivered, FEEDBACK_ENDPOINT } from './batch-sender.js';
 import type { ExportOptions } from './export-options.js';
 import { countDrop, stats } from './stats.js';
 
@@ -61,9 +61,6 @@ export class FeedbackQueue {
 
   private async deliver(batch: Entry[], signal: AbortSignal): Promise<Delivery> {
     const out = await this.sender.post(batch, signal);
-    if (out.undelivered.length === 0) return out;
-    const why = signal.aborted ? 'the exit deadline passed' : `the server was unreachable past the retry budget: ${safeMessage(out.error)}`;
-    countDrop(signal.aborted ? 'abandoned' : 'unreachable', out.undelivered.length, `feedback item(s): ${why}`);
-    return { sent: out.sent, dropped: out.dropped + out.undelivered.length };
+    return out.undelivered.length === 0 ? out : dropUndelivered(out, signal, 'feedback item(s): ');
   }
 }
