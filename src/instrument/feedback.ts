@@ -52,19 +52,20 @@ export function addFeedback(...args: [FeedbackOptions] | [string | CurrentCall |
     diag.once('feedback-no-init', 'warn', 'addFeedback() called before init(): the feedback is not recorded. Call init({ project }) first.');
     return undefined;
   }
+  if (sink === null) return undefined; // tracing disabled
   const options = args.length === 1 ? args[0] : args[1];
   let target: string | undefined;
   if (args.length === 1) {
     const current = getCurrentCall();
     if (!current) {
-      if (sink === null || activeContext()?.unsampled) return undefined;
+      if (activeContext()?.unsampled) return undefined;
       throw new WeftError('addFeedback(options): no traced call is running here; pass the call (e.g. from getCurrentCall() or fn.invoke()) first');
     }
     target = current.id;
   } else {
     target = typeof args[0] === 'string' ? args[0] : args[0]?.id;
   }
-  if (sink === null || target === undefined) return undefined;
+  if (target === undefined) return undefined;
   const ref = `svc:///${sink.projectId}/call/${target}`;
   const item = checkRequest(
     FeedbackCreateReq,
