@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
-import { uuidv7 } from 'uuidv7';
+import { newId } from '../src/internal/ids.js';
 import { contextLine } from './lib/context-line.js';
 import { benchTempDir, startChildServer } from './lib/server.js';
 import { countCompleteCalls } from './lib/stored.js';
@@ -22,7 +22,7 @@ let clock = Date.now() - 3_600_000;
 function batchItems(n: number): Record<string, unknown>[] {
   const batch: Record<string, unknown>[] = [];
   for (let i = 0; i < n; i++) {
-    const id = uuidv7();
+    const id = newId();
     const started_at = new Date(clock++).toISOString();
     batch.push({ mode: 'start', req: { start: { project_id: PROJECT, id, trace_id: id, op_name: 'add', started_at, inputs: { a: i, b: 2 }, attributes: {} } } });
     batch.push({ mode: 'end', req: { end: { project_id: PROJECT, id, ended_at: started_at, output: i + 2, summary: { status_counts: { success: 1, error: 0 }, usage: {} } } } });

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from 'zod';
-import { ConfigError } from './api/errors.js';
+import { ConfigError } from './errors.js';
 import { DEFAULT_BASE_URL } from './api/client-options.js';
 import { DEFAULT_BATCHER_OPTIONS } from './export/batcher-options.js';
 import { DEFAULT_EXPORT_OPTIONS } from './export/export-options.js';

@@ -1,7 +1,7 @@
 // init() options and env vars: defaults, fallbacks, and clear errors on misconfiguration.
 import { expect, it } from 'vitest';
 import { resolveSettings } from '../src/settings.js';
-import { ConfigError } from '../src/api/errors.js';
+import { ConfigError } from '../src/errors.js';
 
 it('fills defaults and env fallbacks', () => {
   const s = resolveSettings({}, { WEFT_PROJECT: 'acme/demo', WEFT_API_KEY: 'k' });

@@ -2,9 +2,11 @@
  * Calls endpoints: `POST /call/start`, `POST /call/upsert_batch`, `POST /calls/stream_query`.
  * @module
  */
+import { ENDPOINTS } from '../schema/endpoints.js';
 import type { z } from 'zod';
 import { APIResource } from './resource.js';
-import { checkRequest, type RequestOptions } from './transport.js';
+import { checkRequest } from '../schema/check.js';
+import type { RequestOptions } from './transport.js';
 import { JsonlStream } from './jsonl-stream.js';
 import { type IterateOptions, paginate } from './paginate.js';
 import {
@@ -28,7 +30,7 @@ export class CallsResource extends APIResource {
    */
   async start(body: CallStartReq, opts?: RequestOptions): Promise<CallStartRes> {
     const req = checkRequest(CallStartReq, body, 'call start request');
-    return this.transport.post('/call/start', req, CallStartRes, opts);
+    return this.transport.post(ENDPOINTS.callStart, req, CallStartRes, opts);
   }
 
   /**
@@ -40,7 +42,7 @@ export class CallsResource extends APIResource {
    */
   async upsertBatch(body: CallUpsertBatchReq, opts?: RequestOptions): Promise<CallUpsertBatchRes> {
     const req = checkRequest(CallUpsertBatchReq, body, 'call upsert batch');
-    return this.transport.post('/call/upsert_batch', req, CallUpsertBatchRes, opts);
+    return this.transport.post(ENDPOINTS.callUpsertBatch, req, CallUpsertBatchRes, opts);
   }
 
   /**
@@ -90,7 +92,7 @@ export class CallsResource extends APIResource {
   private open(req: z.output<typeof CallsQueryReq>, opts: RequestOptions): JsonlStream<typeof CallRecord | typeof PartialCallRecord> {
     const schema = req.columns ? PartialCallRecord : CallRecord;
     const open = (signal: AbortSignal) =>
-      this.transport.stream('/calls/stream_query', req, 'application/jsonl', { ...opts, signal });
+      this.transport.stream(ENDPOINTS.callsStreamQuery, req, 'application/jsonl', { ...opts, signal });
     return new JsonlStream(open, schema, opts.signal);
   }
 }

@@ -1,14 +1,10 @@
 /**
- * Typed errors of the weft client: one root, one status → class factory (STYLE.md "Typed errors").
+ * Typed errors of the weft client's HTTP answers: one status → class factory under the root `WeftError` (STYLE.md "Typed errors").
  * @module
  */
 import type { ValidationErrorItem } from '../schema/errors.js';
-import type { DetailItem } from '../schema/validate.js';
+import { WeftError } from '../errors.js';
 
-/** Root of every error weft throws. */
-export class WeftError extends Error {
-  override name = 'WeftError';
-}
 
 /** Headers of a failed response, lower-cased names. */
 export type ErrorHeaders = Record<string, string | string[] | undefined>;
@@ -115,19 +111,6 @@ export class APIUserAbortError extends APIError {
   }
 }
 
-/** A request failed client-side validation and was not sent; `detail` has the server's shape. */
-export class RequestValidationError extends WeftError {
-  override name = 'RequestValidationError';
-  constructor(readonly detail: DetailItem[], what: string) {
-    super(`invalid ${what}: ${detail.map((d) => `${d.loc.join('.') || '(root)'}: ${d.msg}`).join('; ')}`);
-  }
-}
-
-/** Misconfiguration found by `init()` or `new Client()`: names the option, what was expected and what was got. */
-export class ConfigError extends WeftError {
-  override name = 'ConfigError';
-}
-
 const STATUS_CLASSES: Record<number, new (...a: ConstructorParameters<typeof APIError>) => APIError> = {
   400: BadRequestError,
   401: AuthenticationError,
@@ -138,3 +121,5 @@ const STATUS_CLASSES: Record<number, new (...a: ConstructorParameters<typeof API
   422: ValidationError,
   429: RateLimitError,
 };
+
+export { ConfigError, RequestValidationError, WeftError } from '../errors.js';

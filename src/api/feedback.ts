@@ -2,9 +2,11 @@
  * Feedback endpoints: `POST /feedback/batch/create` and `POST /feedback/stats`.
  * @module
  */
-import { uuidv7 } from 'uuidv7';
+import { ENDPOINTS } from '../schema/endpoints.js';
+import { newId } from '../internal/ids.js';
 import { APIResource } from './resource.js';
-import { checkRequest, type RequestOptions } from './transport.js';
+import { checkRequest } from '../schema/check.js';
+import type { RequestOptions } from './transport.js';
 import {
   FeedbackBatchCreateReq,
   FeedbackBatchCreateRes,
@@ -29,8 +31,8 @@ export class FeedbackResource extends APIResource {
    */
   async create(body: FeedbackBatchCreateReq, opts?: RequestOptions): Promise<FeedbackBatchCreateRes> {
     const req = checkRequest(FeedbackBatchCreateReq, body, 'feedback batch');
-    for (const item of req.batch) item.id ??= uuidv7();
-    return this.transport.post('/feedback/batch/create', req, FeedbackBatchCreateRes, opts);
+    for (const item of req.batch) item.id ??= newId();
+    return this.transport.post(ENDPOINTS.feedbackBatchCreate, req, FeedbackBatchCreateRes, opts);
   }
 
   /**
@@ -52,6 +54,6 @@ export class FeedbackResource extends APIResource {
    */
   async stats(body: FeedbackStatsReq, opts?: RequestOptions): Promise<FeedbackStatsRes> {
     const req = checkRequest(FeedbackStatsReq, body, 'feedback stats request');
-    return this.transport.post('/feedback/stats', req, FeedbackStatsRes, opts);
+    return this.transport.post(ENDPOINTS.feedbackStats, req, FeedbackStatsRes, opts);
   }
 }

@@ -1,22 +1,21 @@
 /**
- * A tagged template for URL paths: interpolated values are percent-encoded, and `.`/`..` segments refused.
+ * Fills the `:name` parameters of an endpoint path: values percent-encoded, `.`/`..` segments refused.
  * @module
  */
 import { RequestValidationError } from './errors.js';
 
 /**
- * Builds a path from a template, percent-encoding each value as one segment (`/` included).
+ * Replaces each `:name` segment of `template` with `params[name]`, percent-encoded as one segment (`/` included).
  * @example
- * path`/v1/preview/models/${modelId}/log`
- * @throws {RequestValidationError} when a value is empty, `.` or `..`.
+ * fillPath(ENDPOINTS.trajectoryLog, { model_id: modelId }) // '/v1/preview/models/<encoded>/log'
+ * @throws {RequestValidationError} when a value is missing, empty, `.` or `..`.
  */
-export function path(strings: TemplateStringsArray, ...values: string[]): string {
-  return strings.reduce((out, s, i) => {
-    if (i === 0) return s;
-    const value = values[i - 1]!;
-    if (value === '' || value === '.' || value === '..') {
-      throw new RequestValidationError([{ loc: ['path', String(i - 1)], msg: `path parameter must not be ${JSON.stringify(value)}`, type: 'value_error' }], 'path');
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === '' || value === '.' || value === '..') {
+      throw new RequestValidationError([{ loc: ['path', name], msg: `path parameter must not be ${JSON.stringify(value ?? '')}`, type: 'value_error' }], 'path');
     }
-    return out + encodeURIComponent(value) + s;
-  }, '');
+    return encodeURIComponent(value);
+  });
 }

@@ -2,8 +2,10 @@
  * Tables endpoints: `POST /table/query` (spec endpoint 8) and `POST /table/create` (local server extension).
  * @module
  */
+import { ENDPOINTS } from '../schema/endpoints.js';
 import { APIResource } from './resource.js';
-import { checkRequest, type RequestOptions } from './transport.js';
+import { checkRequest } from '../schema/check.js';
+import type { RequestOptions } from './transport.js';
 import { TableCreateReq, TableCreateRes, TableQueryReq, TableQueryRes } from '../schema/tables.js';
 
 /** Tables: rows stored under a content digest. */
@@ -23,7 +25,7 @@ export class TablesResource extends APIResource {
    */
   async create(body: TableCreateReq, opts?: RequestOptions): Promise<TableCreateRes> {
     const req = checkRequest(TableCreateReq, body, 'table create request');
-    return this.transport.post('/table/create', req, TableCreateRes, opts);
+    return this.transport.post(ENDPOINTS.tableCreate, req, TableCreateRes, opts);
   }
 
   /**
@@ -40,6 +42,6 @@ export class TablesResource extends APIResource {
    */
   async query(body: TableQueryReq, opts?: RequestOptions): Promise<TableQueryRes> {
     const req = checkRequest(TableQueryReq, body, 'table query');
-    return this.transport.post('/table/query', req, TableQueryRes, opts);
+    return this.transport.post(ENDPOINTS.tableQuery, req, TableQueryRes, opts);
   }
 }

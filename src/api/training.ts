@@ -3,8 +3,10 @@
  * @module
  */
 import { APIResource } from './resource.js';
-import { path } from './path.js';
-import { checkRequest, type RequestOptions } from './transport.js';
+import { ENDPOINTS } from '../schema/endpoints.js';
+import { fillPath } from './path.js';
+import { checkRequest } from '../schema/check.js';
+import type { RequestOptions } from './transport.js';
 import {
   TrainingJobCreateReq,
   TrainingJobCreateRes,
@@ -31,7 +33,7 @@ export class TrajectoriesResource extends APIResource {
    * @see ../shared/spec/service-interface.md, endpoint 1 "Log trajectories"
    */
   async log(modelId: string, body: TrajectoryLogReq, opts?: RequestOptions): Promise<TrajectoryLogRes> {
-    const url = path`/v1/preview/models/${modelId}/log`;
+    const url = fillPath(ENDPOINTS.trajectoryLog, { model_id: modelId });
     const req = checkRequest(TrajectoryLogReq, body, 'trajectory log');
     return this.transport.post(url, req, TrajectoryLogRes, { maxRetries: 0, ...opts });
   }
@@ -52,6 +54,6 @@ export class TrainingJobsResource extends APIResource {
    */
   async create(body: TrainingJobCreateReq, opts?: RequestOptions): Promise<TrainingJobCreateRes> {
     const req = checkRequest(TrainingJobCreateReq, body, 'training job');
-    return this.transport.post('/v1/preview/training-jobs', req, TrainingJobCreateRes, { maxRetries: 0, ...opts });
+    return this.transport.post(ENDPOINTS.trainingJobCreate, req, TrainingJobCreateRes, { maxRetries: 0, ...opts });
   }
 }

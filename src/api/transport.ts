@@ -2,6 +2,7 @@
  * All HTTP of the client: undici with keep-alive, auth per endpoint, retries, timeouts and typed errors.
  * @module
  */
+import { PREVIEW_PREFIX } from '../schema/endpoints.js';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
@@ -10,11 +11,9 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
-  RequestValidationError,
   type ErrorHeaders,
 } from './errors.js';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, MAX_UNBUDGETED_RETRY_AFTER_MS, retryDelayMs, serverSaysRetry, type RetryPolicy } from './retry.js';
-import { issuesToDetail } from '../schema/validate.js';
 import { safeMessage } from '../internal/safe-message.js';
 
 /** Options of {@link Transport}; see `ClientOptions` for their meaning. */
@@ -59,12 +58,6 @@ export interface RetryInfo {
   error: APIError;
 }
 
-/** Validates `body` with `schema` before sending; throws {@link RequestValidationError} on failure. */
-export function checkRequest<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(body, { reportInput: true });
-  if (!parsed.success) throw new RequestValidationError(issuesToDetail(parsed.error.issues), what);
-  return parsed.data;
-}
 
 /** Sends JSON POSTs to one base URL with the right auth header per path. */
 export class Transport {
@@ -80,7 +73,7 @@ export class Transport {
   authHeader(path: string): Record<string, string> {
     const key = this.options.apiKey;
     if (!key) return {};
-    if (path.startsWith('/v1/preview/')) return { authorization: `Bearer ${key}` };
+    if (path.startsWith(PREVIEW_PREFIX)) return { authorization: `Bearer ${key}` };
     return { authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` };
   }
 

@@ -2,6 +2,7 @@
  * Posts batches of serialized events to one batch endpoint (`POST /call/upsert_batch`, `POST /feedback/batch/create`): retries, 413 split, 422 leave-out, refusals.
  * @module
  */
+import { ENDPOINTS } from '../schema/endpoints.js';
 import type { Client } from '../api/client.js';
 import { PayloadTooLargeError } from '../api/errors.js';
 import { isRetryableError } from '../api/retry.js';
@@ -39,10 +40,10 @@ export interface BatchEndpoint {
 const BatchAnswer = z.looseObject({ res: z.array(z.unknown()) });
 
 /** `POST /call/upsert_batch` (spec endpoint 5): start and end events. */
-export const CALLS_ENDPOINT: BatchEndpoint = { path: '/call/upsert_batch', response: BatchAnswer, items: 'call event(s)' };
+export const CALLS_ENDPOINT: BatchEndpoint = { path: ENDPOINTS.callUpsertBatch, response: BatchAnswer, items: 'call event(s)' };
 
 /** `POST /feedback/batch/create` (spec endpoint 2): feedback items. */
-export const FEEDBACK_ENDPOINT: BatchEndpoint = { path: '/feedback/batch/create', response: BatchAnswer, items: 'feedback item(s)' };
+export const FEEDBACK_ENDPOINT: BatchEndpoint = { path: ENDPOINTS.feedbackBatchCreate, response: BatchAnswer, items: 'feedback item(s)' };
 
 /** Posts batches to one endpoint through one client with the exporter's retry policy. Never throws. */
 export class BatchSender {

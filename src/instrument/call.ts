@@ -4,7 +4,7 @@
  */
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
 import type { RunState, TraceContext } from './context.js';
-import { newId } from './ids.js';
+import { newId } from '../internal/ids.js';
 import { isoTime } from './iso-time.js';
 import { emptySummary, mergeSummary, type SummaryData } from './summary.js';
 

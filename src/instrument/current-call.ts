@@ -2,7 +2,7 @@
  * getCurrentCall() and requireCurrentCall(): the call whose body is running, as a small read-only view.
  * @module
  */
-import { WeftError } from '../api/errors.js';
+import { WeftError } from '../errors.js';
 import type { Call } from './call.js';
 import { activeContext } from './context.js';
 

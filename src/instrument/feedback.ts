@@ -2,13 +2,13 @@
  * addFeedback(): attach feedback (a score, a thumbs-up, a note) to a call, sent in the background with the call events.
  * @module
  */
-import { WeftError } from '../api/errors.js';
-import { checkRequest } from '../api/transport.js';
+import { WeftError } from '../errors.js';
+import { checkRequest } from '../schema/check.js';
 import { diag } from '../internal/diag.js';
 import { FeedbackCreateReq } from '../schema/feedback.js';
 import { activeContext } from './context.js';
 import { getCurrentCall, type CurrentCall } from './current-call.js';
-import { newId } from './ids.js';
+import { newId } from '../internal/ids.js';
 import { getSink } from './runtime.js';
 
 /** What {@link addFeedback} records; the TypeScript side of spec "FeedbackCreateReq". */

@@ -10,3 +10,4 @@ export * from './feedback.js';
 export * from './tables.js';
 export * from './trajectories.js';
 export * from './validate.js';
+export * from './endpoints.js';

@@ -3,13 +3,13 @@
  * per-key project grants, or, with no keys configured, loopback clients only.
  * @module
  */
+import { PREVIEW_PREFIX } from '../schema/endpoints.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { type ApiKey, findApiKey } from './api-keys.js';
 import { HttpError } from './http-error.js';
 import { isLoopbackAddress } from './loopback.js';
 
-const PREVIEW_PREFIX = '/v1/preview/';
 const REALM = 'realm="weft"';
 
 /** One line saying how the server admits clients, for its start log (never the keys themselves). */

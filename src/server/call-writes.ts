@@ -3,7 +3,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import { uuidv7 } from 'uuidv7';
+import { newId } from '../internal/ids.js';
 import type { z } from 'zod';
 import type { CallEndRes, CallStartRes, EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
 import { extractRefs } from './refs.js';
@@ -95,11 +95,11 @@ class BatchWriter {
    */
   private resolveTraceId(start: StartInput, id: string): string {
     if (start.trace_id) return start.trace_id;
-    return this.traceOf(start.project_id, id) ?? (start.parent_id ? this.traceOf(start.project_id, start.parent_id) : undefined) ?? uuidv7();
+    return this.traceOf(start.project_id, id) ?? (start.parent_id ? this.traceOf(start.project_id, start.parent_id) : undefined) ?? newId();
   }
 
   start(start: StartInput): CallStartRes {
-    const id = start.id || uuidv7();
+    const id = start.id || newId();
     const traceId = this.resolveTraceId(start, id);
     const call = this.staged(start.project_id, id);
     const inputsJson = JSON.stringify(start.inputs);

@@ -3,7 +3,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import { uuidv7 } from 'uuidv7';
+import { newId } from '../internal/ids.js';
 import type { z } from 'zod';
 import { parseRef, type FeedbackCreateReq, type FeedbackCreateRes, type FeedbackRecord } from '../schema/feedback.js';
 
@@ -70,7 +70,7 @@ export function insertFeedback(db: Database.Database, items: readonly FeedbackIn
   const stored = statement(db, STORED_SQL);
   return db.transaction(() =>
     items.map((item) => {
-      const id = item.id ?? uuidv7();
+      const id = item.id ?? newId();
       const row = {
         project_id: item.project_id, id, feedback_type: item.feedback_type, svc_ref: item.svc_ref,
         call_id: targetCallId(item), payload: JSON.stringify(item.payload),

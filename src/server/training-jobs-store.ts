@@ -3,7 +3,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import { uuidv7 } from 'uuidv7';
+import { newId } from '../internal/ids.js';
 import type { z } from 'zod';
 import type { TrainingJobCreateReq } from '../schema/trajectories.js';
 
@@ -35,7 +35,7 @@ export class TrainingJobStore {
    * @see spec endpoint 4, "Create training job"
    */
   create(job: TrainingJobInput): TrainingJob {
-    const out: TrainingJob = { id: uuidv7(), model_id: job.model_id, status: 'queued', created_at: new Date().toISOString() };
+    const out: TrainingJob = { id: newId(), model_id: job.model_id, status: 'queued', created_at: new Date().toISOString() };
     const trajectories = job.trajectory_groups.reduce((n, g) => n + g.trajectories.length, 0);
     const config = job.experimental_config == null ? null : JSON.stringify(job.experimental_config);
     this.db.prepare(INSERT_SQL).run(

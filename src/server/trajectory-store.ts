@@ -3,7 +3,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import { uuidv7 } from 'uuidv7';
+import { newId } from '../internal/ids.js';
 import type { z } from 'zod';
 import type { TrajectoryLogReq, TrajectoryLogRes } from '../schema/trajectories.js';
 import { trajectoryMetrics } from './trajectory-metrics.js';
@@ -34,7 +34,7 @@ export class TrajectoryStore {
       const now = new Date().toISOString();
       let count = 0;
       for (const group of log.trajectory_groups) {
-        const groupId = uuidv7();
+        const groupId = newId();
         group.trajectories.forEach((t, i) => {
           const messages = t.messages_and_choices?.length ?? 0;
           insert.run(modelId, log.split, groupId, i, t.reward, messages, JSON.stringify(t.metrics ?? {}), JSON.stringify(t), now);

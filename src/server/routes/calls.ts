@@ -2,6 +2,7 @@
  * Routes of the call tracing endpoints: start, upsert_batch and stream_query (spec endpoints 7, 5 and 3).
  * @module
  */
+import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from '../../schema/calls.js';
 import type { Store } from '../store.js';
@@ -20,18 +21,18 @@ const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } a
 export function callRoutes(store: Store, log: (line: string) => void): Hono {
   const app = new Hono();
 
-  app.post('/call/start', async (c) => {
+  app.post(ENDPOINTS.callStart, async (c) => {
     const body = await readJsonBody(c, CallStartReq);
     return c.json(store.startCall(body.start));
   });
 
-  app.post('/call/upsert_batch', async (c) => {
+  app.post(ENDPOINTS.callUpsertBatch, async (c) => {
     const data = await readJson(c);
     const body = fastParseUpsertBatch(data) ?? validateBody(CallUpsertBatchReq, data);
     return c.json({ res: store.upsertBatch(body.batch) });
   });
 
-  app.post('/calls/stream_query', async (c) => {
+  app.post(ENDPOINTS.callsStreamQuery, async (c) => {
     const body = await readJsonBody(c, CallsQueryReq);
     const format = formatFromAccept(c.req.header('accept'));
     const cursor = store.queryCalls(body);

@@ -2,6 +2,7 @@
  * Routes of feedback: `POST /feedback/batch/create` and `POST /feedback/stats` (spec endpoints 2 and 6).
  * @module
  */
+import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { FeedbackBatchCreateReq, FeedbackStatsReq } from '../../schema/feedback.js';
 import { insertFeedback } from '../feedback-store.js';
@@ -22,12 +23,12 @@ import { readJsonBody } from '../validate.js';
 export function feedbackRoutes(store: Store, now: () => Date): Hono {
   const app = new Hono();
 
-  app.post('/feedback/batch/create', async (c) => {
+  app.post(ENDPOINTS.feedbackBatchCreate, async (c) => {
     const body = await readJsonBody(c, FeedbackBatchCreateReq);
     return c.json({ res: insertFeedback(store.connection, body.batch, now) });
   });
 
-  app.post('/feedback/stats', async (c) => {
+  app.post(ENDPOINTS.feedbackStats, async (c) => {
     const body = await readJsonBody(c, FeedbackStatsReq);
     return c.json(feedbackStats(store.connection, body, now()));
   });

@@ -2,6 +2,7 @@
  * Routes of tables: `POST /table/query` (spec endpoint 8) and `POST /table/create` (local extension).
  * @module
  */
+import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { TableCreateReq, TableQueryReq } from '../../schema/tables.js';
 import type { Store } from '../store.js';
@@ -19,12 +20,12 @@ export function tableRoutes(store: Store): Hono {
   const tables = new TablesStore(store.connection);
   const app = new Hono();
 
-  app.post('/table/create', async (c) => {
+  app.post(ENDPOINTS.tableCreate, async (c) => {
     const body = await readJsonBody(c, TableCreateReq);
     return c.json(tables.create(body.project_id, body.rows));
   });
 
-  app.post('/table/query', async (c) => {
+  app.post(ENDPOINTS.tableQuery, async (c) => {
     const body = await readJsonBody(c, TableQueryReq);
     return c.json({ rows: tables.query(body) });
   });

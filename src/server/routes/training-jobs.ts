@@ -2,6 +2,7 @@
  * Route of `POST /v1/preview/training-jobs` (spec endpoint 4): validate and store a job as `queued`.
  * @module
  */
+import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { TrainingJobCreateReq } from '../../schema/trajectories.js';
 import type { Store } from '../store.js';
@@ -16,7 +17,7 @@ import { readJsonBody } from '../validate.js';
 export function trainingJobRoutes(store: Store): Hono {
   const jobs = new TrainingJobStore(store.connection);
   const app = new Hono();
-  app.post('/v1/preview/training-jobs', async (c) => {
+  app.post(ENDPOINTS.trainingJobCreate, async (c) => {
     const body = await readJsonBody(c, TrainingJobCreateReq);
     return c.json(jobs.create(body));
   });

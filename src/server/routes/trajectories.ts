@@ -2,6 +2,7 @@
  * Route of `POST /v1/preview/models/{model_id}/log` (spec endpoint 1): store trajectory groups, answer metrics.
  * @module
  */
+import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { TrajectoryLogReq } from '../../schema/trajectories.js';
 import type { Store } from '../store.js';
@@ -16,7 +17,7 @@ import { readJsonBody } from '../validate.js';
 export function trajectoryRoutes(store: Store): Hono {
   const trajectories = new TrajectoryStore(store.connection);
   const app = new Hono();
-  app.post('/v1/preview/models/:model_id/log', async (c) => {
+  app.post(ENDPOINTS.trajectoryLog, async (c) => {
     const body = await readJsonBody(c, TrajectoryLogReq);
     return c.json(trajectories.log(c.req.param('model_id'), body));
   });

@@ -1,6 +1,6 @@
 // Call ids: valid UUIDv7 (version and variant bits, timestamp), unique and strictly increasing, also past 65,536 ids in one ms and when the clock steps back.
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/instrument/ids.js';
+import { newId } from '../../src/internal/ids.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,0 +1,18 @@
+/**
+ * Checks a request body against its wire schema before it is sent, for the client and the helpers alike.
+ * @module
+ */
+import type { z } from 'zod';
+import { RequestValidationError } from '../errors.js';
+import { issuesToDetail } from './validate.js';
+
+/**
+ * Validates `body` with `schema` and returns the parsed value.
+ * @param what - names the body in the error message (`"trajectory log"`, `"feedback item"`).
+ * @throws {RequestValidationError} with `detail` as the server would answer it (`[{loc, msg, type}]`).
+ */
+export function checkRequest<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(body, { reportInput: true });
+  if (!parsed.success) throw new RequestValidationError(issuesToDetail(parsed.error.issues), what);
+  return parsed.data;
+}

@@ -1,0 +1,33 @@
+/**
+ * Every endpoint path of the interface, written once for the client, the exporter and the server.
+ * @module
+ * @see the interface spec, section "Endpoints"
+ */
+
+/**
+ * The paths, as the spec writes them. A path parameter is written `:name` (Hono's syntax, which the
+ * server routes with directly); the client fills it with `fillPath` (percent-encoded).
+ */
+export const ENDPOINTS = {
+  /** Spec endpoint 7: start a call. */
+  callStart: '/call/start',
+  /** Spec endpoint 5: start (and end) calls in batch. */
+  callUpsertBatch: '/call/upsert_batch',
+  /** Spec endpoint 3: stream-query calls (JSONL, or a JSON array). */
+  callsStreamQuery: '/calls/stream_query',
+  /** Spec endpoint 2: create feedback in batch. */
+  feedbackBatchCreate: '/feedback/batch/create',
+  /** Spec endpoint 6: feedback statistics. */
+  feedbackStats: '/feedback/stats',
+  /** Spec endpoint 8: query a table. */
+  tableQuery: '/table/query',
+  /** Extension of the local server: the spec has no way to create a table. */
+  tableCreate: '/table/create',
+  /** Spec endpoint 1: log trajectories of a model (preview, Bearer auth). */
+  trajectoryLog: '/v1/preview/models/:model_id/log',
+  /** Spec endpoint 4: create a training job (preview, Bearer auth). */
+  trainingJobCreate: '/v1/preview/training-jobs',
+} as const;
+
+/** Paths under this prefix take `Authorization: Bearer <key>`; every other path takes Basic `api:<key>`. */
+export const PREVIEW_PREFIX = '/v1/preview/';
