@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_HOST, DEFAULT_PORT, type PriceTable, type RunningServer, startServer } from './server/index.js';
-import { loadPriceFile } from './server/prices.js';
-import { parseUserPairs } from './server/users.js';
+import { loadPriceFile } from './server/calls/prices.js';
+import { parseUserPairs } from './server/calls/user-pairs.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 

@@ -1,6 +1,6 @@
 // Generates (once, cached under the temp dir) a server database holding many feedback rows, through the server's own insert code.
 import Database from 'better-sqlite3';
-import { insertFeedback, type FeedbackInput } from '../../src/server/feedback-store.js';
+import { insertFeedback, type FeedbackInput } from '../../src/server/feedback/feedback-store.js';
 import { cachedDatabase } from './cache-key.js';
 import { weftServer } from './weft.js';
 

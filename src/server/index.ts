@@ -4,23 +4,23 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { createApp, DEFAULT_MAX_BODY_BYTES } from './app.js';
+import { createApp, DEFAULT_MAX_BODY_BYTES } from './http/app.js';
 import { openStore, type Store } from './store.js';
-import { parseApiKeys } from './api-keys.js';
-import { describeAccess } from './auth.js';
-import type { PriceTable } from './prices.js';
+import { parseApiKeys } from './http/api-keys.js';
+import { describeAccess } from './http/auth.js';
+import type { PriceTable } from './calls/prices.js';
 
-export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './app.js';
+export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './http/app.js';
 export { openStore, Store, type StoreOptions, type UpsertItem } from './store.js';
-export { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './prices.js';
-export type { CallCursor } from './cursor.js';
-export type { CallsQuery } from './query-sql.js';
-export type { CallStatus, StoredCallRecord } from './records.js';
-export type { StartInput, EndInput } from './call-writes.js';
-export { HttpError, type DetailItem } from './http-error.js';
-export { QueryError } from './fields.js';
-export { MIGRATIONS, type Migration } from './migrations.js';
-export { parseApiKeys, type ApiKey } from './api-keys.js';
+export { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './calls/prices.js';
+export type { CallCursor } from './calls/call-cursor.js';
+export type { CallsQuery } from './calls/query-sql.js';
+export type { CallStatus, StoredCallRecord } from './calls/records.js';
+export type { StartInput, EndInput } from './calls/call-writes.js';
+export { HttpError, type DetailItem } from './http/http-error.js';
+export { QueryError } from './db/query-error.js';
+export { MIGRATIONS, type Migration } from './db/migrations.js';
+export { parseApiKeys, type ApiKey } from './http/api-keys.js';
 
 /** Default TCP port of `weft serve` and of the SDK's default base URL. */
 export const DEFAULT_PORT = 6345;

@@ -1,26 +1,23 @@
 /**
- * SQLite persistence of the local server: open + migrate, idempotent call writes, and query cursors.
+ * The public `Store`: one SQLite database of the local server, opened and migrated, holding one store per
+ * resource (calls, feedback, tables, training); its call methods are kept for tools and tests.
  * @module
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { CallEndRes, CallStartRes } from '../schema/calls.js';
-import { type EndInput, type StartInput, type UpsertItem, writeItems } from './call-writes.js';
-import { type CallCursor, pagedCursor, snapshotCursor } from './cursor.js';
-import { migrate } from './migrations.js';
-import { compileCallsQuery, type CallsQuery } from './query-sql.js';
-import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
-import type { WireRecord } from './columns.js';
-import { mapCursor } from './cursor.js';
-import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './prices.js';
-import { recordPipeline } from './record-pipeline.js';
-import { mapIntoMemory } from './mmap.js';
-import { registerSqlFunctions } from './sql-functions.js';
-import { upsertUsers } from './users.js';
+import { CallStore } from './calls/call-store.js';
+import type { CallCursor } from './calls/call-cursor.js';
+import type { EndInput, StartInput, UpsertItem } from './calls/call-writes.js';
+import type { WireRecord } from './calls/columns.js';
+import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './calls/prices.js';
+import type { CallsQuery } from './calls/query-sql.js';
+import type { StoredCallRecord } from './calls/records.js';
+import { isMemoryPath, openDatabase } from './db/open-database.js';
+import { FeedbackStore } from './feedback/feedback-store.js';
+import { TableStore } from './tables/table-store.js';
+import { TrainingStore } from './training/training-store.js';
 
 export type { UpsertItem };
-
-/** Prepared statements kept per connection; past this many distinct SQL texts the cache starts over. */
-const STATEMENT_CACHE_SIZE = 256;
 
 /** Options of {@link openStore} (and `startServer`). */
 export interface StoreOptions {
@@ -33,24 +30,22 @@ export interface StoreOptions {
   users?: Record<string, string>;
 }
 
-/** The call store over one SQLite database. Create with {@link openStore}. Methods are synchronous. */
+/**
+ * The server's database. Create with {@link openStore}. Methods are synchronous. The HTTP app hands each
+ * resource's routes its store (`calls`, `feedback`, `tables`, `training`).
+ */
 export class Store {
   /** Names of the migrations applied when this store was opened (empty when the schema was current). */
   readonly appliedMigrations: readonly string[];
+  /** @internal Calls, and the users behind `include_usernames`. */
+  readonly calls: CallStore;
+  /** @internal Feedback. */
+  readonly feedback: FeedbackStore;
+  /** @internal Tables. */
+  readonly tables: TableStore;
+  /** @internal Trajectories and training jobs. */
+  readonly training: TrainingStore;
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
-  private readonly cursors = new Set<CallCursor<unknown>>();
-  private readonly prices: PriceTable;
-  private readonly writeBatch: (items: readonly UpsertItem[]) => (CallStartRes | CallEndRes)[];
-  private readonly prepare = (sql: string): Database.Statement => {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.clear();
-      stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
-  };
 
   /**
    * @param path - a file path, or `:memory:`.
@@ -58,23 +53,20 @@ export class Store {
    * @throws the SQLite error when the file cannot be opened or a migration fails; TypeError for bad options.
    */
   constructor(readonly path: string, options: StoreOptions = {}) {
-    this.prices = { ...DEFAULT_PRICES, ...checkPriceTable(options.prices ?? {}) };
-    this.db = new Database(path);
-    this.db.pragma('busy_timeout = 5000');
-    if (!this.memory) this.db.pragma('journal_mode = WAL');
-    if (!this.memory) mapIntoMemory(this.db);
-    // WAL + NORMAL: commits skip the fsync (checkpoints still sync); a power cut may lose the last commits, never corrupts.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    this.appliedMigrations = migrate(this.db);
-    registerSqlFunctions(this.db);
-    if (options.users) upsertUsers(this.db, options.users);
-    this.writeBatch = this.db.transaction((items: readonly UpsertItem[]) => writeItems(this.prepare, items));
+    const prices = { ...DEFAULT_PRICES, ...checkPriceTable(options.prices ?? {}) };
+    const { connection, appliedMigrations } = openDatabase(path);
+    this.db = connection;
+    this.appliedMigrations = appliedMigrations;
+    this.feedback = new FeedbackStore(connection);
+    this.calls = new CallStore(connection, { path, prices, feedback: this.feedback });
+    this.tables = new TableStore(connection);
+    this.training = new TrainingStore(connection);
+    if (options.users) this.calls.setUsers(options.users);
   }
 
   /** True for an in-memory database (`:memory:` or empty path). */
   get memory(): boolean {
-    return this.path === ':memory:' || this.path === '';
+    return isMemoryPath(this.path);
   }
 
   /** True once {@link Store.close} ran. */
@@ -82,7 +74,7 @@ export class Store {
     return !this.db.open;
   }
 
-  /** @internal The open connection, for the server's other stores (tables, trajectories, ...) sharing this database. */
+  /** @internal The open connection (tests and tools reading the tables directly). */
   get connection(): Database.Database {
     return this.db;
   }
@@ -93,7 +85,7 @@ export class Store {
    * @see spec endpoint 7, "Start a call"
    */
   startCall(start: StartInput): CallStartRes {
-    return this.writeBatch([{ mode: 'start', req: { start } }])[0] as CallStartRes;
+    return this.calls.startCall(start);
   }
 
   /**
@@ -101,7 +93,7 @@ export class Store {
    * @returns `{}`.
    */
   endCall(end: EndInput): CallEndRes {
-    return this.writeBatch([{ mode: 'end', req: { end } }])[0] as CallEndRes;
+    return this.calls.endCall(end);
   }
 
   /**
@@ -113,7 +105,7 @@ export class Store {
    * @see spec endpoint 5, "Start calls in batch"
    */
   upsertBatch(items: readonly UpsertItem[]): (CallStartRes | CallEndRes)[] {
-    return this.writeBatch(items);
+    return this.calls.upsertBatch(items);
   }
 
   /**
@@ -124,50 +116,41 @@ export class Store {
    * @see spec endpoint 3, "Stream-query calls"
    */
   queryCalls(query: CallsQuery): CallCursor<WireRecord> {
-    const compiled = compileCallsQuery(query);
-    const pipeline = recordPipeline(query, { db: this.db, prices: this.prices });
-    const onClose = (): void => void this.cursors.delete(cursor);
-    const cursor = this.memory ? pagedCursor(this.prepare, compiled, onClose) : snapshotCursor(this.path, compiled, onClose);
-    this.cursors.add(cursor);
-    return mapCursor(cursor, pipeline);
+    return this.calls.queryCalls(query);
   }
 
-  /** Stores (or renames) users, user id → user name, for stream_query `include_usernames`. */
+  /**
+   * Stores (or renames) users, user id → user name, for stream_query `include_usernames`.
+   * @throws TypeError naming the user id when an id or a name is empty (none of them is stored then).
+   */
   setUsers(users: Record<string, string>): void {
-    upsertUsers(this.db, users);
+    this.calls.setUsers(users);
   }
 
   /** Reads every call matching a query into an array (convenient for small results and tests). */
   listCalls(query: CallsQuery): WireRecord[] {
-    const cursor = this.queryCalls(query);
-    const out: WireRecord[] = [];
-    for (let page = cursor.next(500); page.length > 0; page = cursor.next(500)) out.push(...page);
-    cursor.close();
-    return out;
+    return this.calls.listCalls(query);
   }
 
   /** One started call by id, or undefined (also while only its end has arrived). */
   getCall(projectId: string, id: string): StoredCallRecord | undefined {
-    const sql = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`;
-    const row = this.prepare(sql).get(projectId, id) as CallRow | undefined;
-    return row && rowToRecord(row);
+    return this.calls.getCall(projectId, id);
   }
 
   /** Number of stored rows of a project, including ends still waiting for their start. */
   countRows(projectId: string): number {
-    return (this.prepare('SELECT count(*) AS n FROM calls WHERE project_id = ?').get(projectId) as { n: number }).n;
+    return this.calls.countRows(projectId);
   }
 
   /** Closes open cursors and the database. Idempotent. */
   close(): void {
-    for (const cursor of [...this.cursors]) cursor.close();
-    this.statements.clear();
+    this.calls.close();
     if (this.db.open) this.db.close();
   }
 }
 
 /**
- * Opens (creating if needed) a call store and applies pending migrations. Files use WAL journaling.
+ * Opens (creating if needed) a store and applies pending migrations. Files use WAL journaling.
  *
  * @param path - database file, or `':memory:'` for a throwaway store. Default `'weft.db'` in the cwd.
  * @param options - prices and users; see {@link StoreOptions}.

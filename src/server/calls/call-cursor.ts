@@ -1,0 +1,100 @@
+/**
+ * Cursors over query results that hand out rows a page at a time, so a response can stream with backpressure.
+ * @module
+ */
+import { openReadOnly } from '../db/open-database.js';
+import type { Prepare } from '../db/statement-cache.js';
+import type { CompiledCallsQuery } from './query-sql.js';
+import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+
+/** Rows of one query, read on demand. Single use; `close()` is idempotent. */
+export interface CallCursor<R = StoredCallRecord> {
+  /** Returns up to `max` more records; fewer (possibly none) means the end was reached. */
+  next(max: number): R[];
+  /** Releases the cursor's resources; later `next` calls return nothing. */
+  close(): void;
+}
+
+const paged = (sql: string): string => `${sql} LIMIT ? OFFSET ?`;
+
+/**
+ * A cursor with its own read-only connection and one open `.iterate()`: a consistent snapshot (WAL)
+ * that never blocks writers on the main connection. For file databases.
+ *
+ * @param path - the database file (must exist).
+ * @param q - the compiled query.
+ * @param onClose - called once when the cursor closes.
+ */
+export function snapshotCursor(path: string, q: CompiledCallsQuery, onClose: () => void): CallCursor {
+  const db = openReadOnly(path);
+  const rows = db.prepare(paged(q.sql)).iterate(...q.params, q.limit ?? -1, q.offset) as IterableIterator<CallRow>;
+  let open = true;
+  const close = (): void => {
+    if (!open) return;
+    open = false;
+    rows.return?.();
+    db.close();
+    onClose();
+  };
+  return {
+    next(max) {
+      const out: StoredCallRecord[] = [];
+      while (open && out.length < max) {
+        const r = rows.next();
+        if (r.done) {
+          close();
+          break;
+        }
+        out.push(rowToRecord(r.value));
+      }
+      return out;
+    },
+    close,
+  };
+}
+
+/**
+ * A cursor that runs one LIMIT/OFFSET page per `next` on the shared connection and never leaves a
+ * statement open between pages (an open iterator would block writers). Used for `:memory:`, which
+ * cannot have a second connection; pages may shift if rows are written mid-stream.
+ *
+ * @param prepare - statement source of the main connection.
+ * @param q - the compiled query.
+ * @param onClose - called once when the cursor closes.
+ */
+export function pagedCursor(prepare: Prepare, q: CompiledCallsQuery, onClose: () => void): CallCursor {
+  let read = 0;
+  let open = true;
+  const close = (): void => {
+    if (!open) return;
+    open = false;
+    onClose();
+  };
+  return {
+    next(max) {
+      if (!open) return [];
+      const want = q.limit === null ? max : Math.min(max, q.limit - read);
+      const rows = want > 0 ? (prepare(paged(q.sql)).all(...q.params, want, q.offset + read) as CallRow[]) : [];
+      read += rows.length;
+      if (rows.length < max) close();
+      return rows.map(rowToRecord);
+    },
+    close,
+  };
+}
+
+/**
+ * A cursor whose pages go through `fn` (e.g. a stream query's record pipeline); closing it closes `inner`.
+ *
+ * @param inner - the cursor to read from.
+ * @param fn - maps one page; may throw (the stream then fails like a read error).
+ */
+export function mapCursor<A, B>(inner: CallCursor<A>, fn: (page: A[]) => B[]): CallCursor<B> {
+  return {
+    next: (max) => {
+      const page = inner.next(max);
+      return page.length === 0 ? [] : fn(page);
+    },
+    close: () => inner.close(),
+  };
+}

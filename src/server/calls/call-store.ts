@@ -1,0 +1,147 @@
+/**
+ * The calls of one database (spec endpoints 7, 5 and 3): idempotent writes, stream-query cursors, and the
+ * `users` table behind `include_usernames`. The only code that runs SQL on `calls`, `call_refs` and `users`.
+ * @module
+ */
+import type Database from 'better-sqlite3';
+import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
+import { isMemoryPath } from '../db/open-database.js';
+import { type StatementCache, statementCache } from '../db/statement-cache.js';
+import type { FeedbackStore } from '../feedback/feedback-store.js';
+import { type CallCursor, mapCursor, pagedCursor, snapshotCursor } from './call-cursor.js';
+import { type EndInput, type StartInput, type UpsertItem, writeItems } from './call-writes.js';
+import type { WireRecord } from './columns.js';
+import type { PriceTable } from './prices.js';
+import { compileCallsQuery, type CallsQuery } from './query-sql.js';
+import { recordPipeline } from './record-pipeline.js';
+import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+
+const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
+const GET_CALL = `${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`;
+/** A list is bound as one JSON parameter, so the SQL text does not depend on its length. */
+const CALLS_BY_IDS = `${SELECT_CALLS} WHERE project_id = ? AND id IN (SELECT value FROM json_each(?)) AND started_at IS NOT NULL`;
+const COUNT_ROWS = 'SELECT count(*) AS n FROM calls WHERE project_id = ?';
+const UPSERT_USER = 'INSERT INTO users (id, username) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET username = excluded.username';
+const USERNAMES = 'SELECT id, username FROM users WHERE id IN (SELECT value FROM json_each(?))';
+
+/** Records read per page by {@link CallStore.listCalls}. */
+const LIST_PAGE = 500;
+
+/** What a call store needs besides its connection. */
+export interface CallStoreOptions {
+  /** The database file (file cursors open their own read connection to it), or `:memory:`. */
+  path: string;
+  /** Model prices for `include_costs`, already merged over `DEFAULT_PRICES`. */
+  prices: PriceTable;
+  /** The feedback of the same database, for `include_feedback`. */
+  feedback: FeedbackStore;
+}
+
+/** Calls of every project in one SQLite database. Methods are synchronous; the public `Store` delegates here. */
+export class CallStore {
+  private readonly statements: StatementCache;
+  private readonly cursors = new Set<CallCursor<unknown>>();
+  private readonly writeBatch: (items: readonly UpsertItem[]) => (CallStartRes | CallEndRes)[];
+
+  /**
+   * @param db - the read-write connection, migrated.
+   * @param options - database path, prices and the feedback store.
+   */
+  constructor(private readonly db: Database.Database, private readonly options: CallStoreOptions) {
+    this.statements = statementCache(db);
+    const prepare = this.statements.prepare;
+    this.writeBatch = db.transaction((items: readonly UpsertItem[]) => writeItems(prepare, items));
+  }
+
+  /** Stores a call start (upsert on project_id + id); `id` and `trace_id` generated (UUIDv7) when absent. */
+  startCall(start: StartInput): CallStartRes {
+    return this.writeBatch([{ mode: 'start', req: { start } }])[0] as CallStartRes;
+  }
+
+  /** Stores a call end (upsert on project_id + id); works before the start has arrived. */
+  endCall(end: EndInput): CallEndRes {
+    return this.writeBatch([{ mode: 'end', req: { end } }])[0] as CallEndRes;
+  }
+
+  /** Applies a batch of starts and ends in one transaction, in order: all of it is stored or none. */
+  upsertBatch(items: readonly UpsertItem[]): (CallStartRes | CallEndRes)[] {
+    return this.writeBatch(items);
+  }
+
+  /**
+   * Opens a cursor over the calls matching a stream query: on a file, a snapshot with its own read
+   * connection; in memory, one LIMIT/OFFSET page per read on this connection.
+   *
+   * @throws QueryError for an unknown sort, query or column field (the app answers 422).
+   */
+  queryCalls(query: CallsQuery): CallCursor<WireRecord> {
+    const compiled = compileCallsQuery(query);
+    const pipeline = recordPipeline(query, {
+      prices: this.options.prices,
+      usernames: (ids) => this.usernames(ids),
+      feedbackFor: (projectId, callIds) => this.options.feedback.forCalls(projectId, callIds),
+      callsById: (projectId, ids) => this.callsById(projectId, ids),
+    });
+    const onClose = (): void => void this.cursors.delete(cursor);
+    const cursor = isMemoryPath(this.options.path)
+      ? pagedCursor(this.statements.prepare, compiled, onClose)
+      : snapshotCursor(this.options.path, compiled, onClose);
+    this.cursors.add(cursor);
+    return mapCursor(cursor, pipeline);
+  }
+
+  /** Reads every call matching a query into an array. */
+  listCalls(query: CallsQuery): WireRecord[] {
+    const cursor = this.queryCalls(query);
+    const out: WireRecord[] = [];
+    for (let page = cursor.next(LIST_PAGE); page.length > 0; page = cursor.next(LIST_PAGE)) out.push(...page);
+    cursor.close();
+    return out;
+  }
+
+  /** One started call by id, or undefined (also while only its end has arrived). */
+  getCall(projectId: string, id: string): StoredCallRecord | undefined {
+    const row = this.statements.prepare(GET_CALL).get(projectId, id) as CallRow | undefined;
+    return row && rowToRecord(row);
+  }
+
+  /** Number of stored rows of a project, including ends still waiting for their start. */
+  countRows(projectId: string): number {
+    return (this.statements.prepare(COUNT_ROWS).get(projectId) as { n: number }).n;
+  }
+
+  /**
+   * Stores (or renames) users, user id → user name, all or none. Ids are what calls carry in `svc_user_id`.
+   * @throws TypeError naming the user id when an id or a name is empty.
+   */
+  setUsers(users: Readonly<Record<string, string>>): void {
+    const insert = this.statements.prepare(UPSERT_USER);
+    this.db.transaction(() => {
+      for (const [id, name] of Object.entries(users)) {
+        if (!id || typeof name !== 'string' || name === '') {
+          throw new TypeError(`users: expected a non-empty user id and name, got ${JSON.stringify(id)} → ${JSON.stringify(name)}`);
+        }
+        insert.run(id, name);
+      }
+    })();
+  }
+
+  /** Closes the open cursors and forgets prepared statements (before the connection closes). */
+  close(): void {
+    for (const cursor of [...this.cursors]) cursor.close();
+    this.statements.clear();
+  }
+
+  /** Names of the user ids the users table knows (duplicates in `ids` are fine). */
+  private usernames(ids: readonly string[]): Map<string, string> {
+    if (ids.length === 0) return new Map();
+    const rows = this.statements.prepare(USERNAMES).all(JSON.stringify([...new Set(ids)])) as { id: string; username: string }[];
+    return new Map(rows.map((r) => [r.id, r.username]));
+  }
+
+  /** The started calls of one project with the given ids, as records (for `expand_columns`). */
+  private callsById(projectId: string, ids: readonly string[]): StoredCallRecord[] {
+    const rows = this.statements.prepare(CALLS_BY_IDS).all(projectId, JSON.stringify(ids)) as CallRow[];
+    return rows.map(rowToRecord);
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Idempotent writes of call starts and ends (upserts keyed by project_id and id), including ref extraction.
+ * @module
+ */
+import { newId } from '../../internal/ids.js';
+import type { z } from 'zod';
+import type { CallEndRes, CallStartRes, EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../../schema/calls.js';
+import { normalizeTimestamp } from '../db/timestamps.js';
+import type { Prepare } from '../db/statement-cache.js';
+import { extractRefs } from './call-refs.js';
+
+/** A validated start (zod output of `StartedCallSchemaForInsert`). */
+export type StartInput = z.output<typeof StartedCallSchemaForInsert>;
+/** A validated end (zod output of `EndedCallSchemaForInsert`). */
+export type EndInput = z.output<typeof EndedCallSchemaForInsert>;
+/** A validated batch item (zod output of `UpsertBatchItem`). */
+export type UpsertItem = z.output<typeof UpsertBatchItem>;
+
+const KEY_COLUMNS = ['project_id', 'id'] as const;
+/** Columns a start sets (after the key), in the order {@link startValues} binds them. */
+const START_COLUMNS = ['op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'started_at', 'attributes', 'inputs',
+  'otel_dump', 'svc_user_id', 'svc_run_id', 'svc_run_step'] as const;
+/** Columns an end sets (after the key), in the order {@link endValues} binds them. */
+const END_COLUMNS = ['ended_at', 'output', 'exception', 'summary'] as const;
+
+/** Insert of a row's key and `columns`; on a stored row, replaces only those columns (the other half of the call is kept). */
+function upsertSql(columns: readonly string[]): string {
+  const all = [...KEY_COLUMNS, ...columns];
+  return `INSERT INTO calls (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})
+    ON CONFLICT (project_id, id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+}
+
+const START_SQL = upsertSql(START_COLUMNS);
+const END_SQL = upsertSql(END_COLUMNS);
+const CALL_SQL = upsertSql([...START_COLUMNS, ...END_COLUMNS]);
+const TRACE_OF = 'SELECT trace_id FROM calls WHERE project_id = ? AND id = ? AND trace_id IS NOT NULL';
+const ANY_REF = 'SELECT 1 FROM call_refs WHERE project_id = ? LIMIT 1';
+const DELETE_REFS = 'DELETE FROM call_refs WHERE project_id = ? AND call_id = ? AND kind = ?';
+const INSERT_REF = 'INSERT OR IGNORE INTO call_refs (project_id, call_id, kind, ref) VALUES (?, ?, ?, ?)';
+
+type Value = string | number | null;
+
+/** The last start and the last end of one call seen in a batch, as column values and JSON texts. */
+interface StagedCall {
+  projectId: string;
+  id: string;
+  /** Trace id the start resolved to (undefined while only an end is staged). */
+  traceId?: string;
+  start?: Value[];
+  inputs?: { value: unknown; json: string };
+  end?: Value[];
+  output?: { value: unknown; json: string | null };
+}
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+function startValues(start: StartInput, traceId: string, inputsJson: string): Value[] {
+  return [start.op_name, start.display_name ?? null, traceId, start.parent_id ?? null, start.thread_id ?? null, start.turn_id ?? null,
+    normalizeTimestamp(start.started_at), JSON.stringify(start.attributes), inputsJson, json(start.otel_dump), start.svc_user_id ?? null,
+    start.svc_run_id ?? null, start.svc_run_step ?? null];
+}
+
+function endValues(end: EndInput, outputJson: string | null): Value[] {
+  return [normalizeTimestamp(end.ended_at), outputJson, json(end.exception), JSON.stringify(end.summary)];
+}
+
+/** Calls of one batch, staged in memory so each call is written once, whatever its items' order. */
+class BatchWriter {
+  private readonly calls = new Map<string, StagedCall>();
+
+  constructor(private readonly prepare: Prepare) {}
+
+  private staged(projectId: string, id: string): StagedCall {
+    const key = `${projectId.length}:${projectId}${id}`;
+    let call = this.calls.get(key);
+    if (!call) this.calls.set(key, (call = { projectId, id }));
+    return call;
+  }
+
+  /** The trace id a call already has: staged in this batch, else stored. */
+  private traceOf(projectId: string, id: string): string | undefined {
+    const staged = this.calls.get(`${projectId.length}:${projectId}${id}`)?.traceId;
+    if (staged) return staged;
+    return (this.prepare(TRACE_OF).get(projectId, id) as { trace_id: string } | undefined)?.trace_id;
+  }
+
+  /**
+   * Picks the trace id of a start: the one sent; else the one the call already has (so a repeated start
+   * keeps it); else the parent's, when the parent is known; else a new UUIDv7.
+   */
+  private resolveTraceId(start: StartInput, id: string): string {
+    if (start.trace_id) return start.trace_id;
+    return this.traceOf(start.project_id, id) ?? (start.parent_id ? this.traceOf(start.project_id, start.parent_id) : undefined) ?? newId();
+  }
+
+  start(start: StartInput): CallStartRes {
+    const id = start.id || newId();
+    const traceId = this.resolveTraceId(start, id);
+    const call = this.staged(start.project_id, id);
+    const inputsJson = JSON.stringify(start.inputs);
+    call.traceId = traceId;
+    call.start = startValues(start, traceId, inputsJson);
+    call.inputs = { value: start.inputs, json: inputsJson };
+    return { id, trace_id: traceId };
+  }
+
+  end(end: EndInput): CallEndRes {
+    const call = this.staged(end.project_id, end.id);
+    const outputJson = json(end.output);
+    call.end = endValues(end, outputJson);
+    call.output = { value: end.output, json: outputJson };
+    return {};
+  }
+
+  /** Writes every staged call: one upsert each, then its refs. */
+  flush(): void {
+    const withRefs = new Map<string, boolean>();
+    const refsStored = (projectId: string): boolean => {
+      let any = withRefs.get(projectId);
+      if (any === undefined) withRefs.set(projectId, (any = this.prepare(ANY_REF).get(projectId) !== undefined));
+      return any;
+    };
+    for (const call of this.calls.values()) {
+      const key = [call.projectId, call.id];
+      if (call.start && call.end) this.prepare(CALL_SQL).run(...key, ...call.start, ...call.end);
+      else if (call.start) this.prepare(START_SQL).run(...key, ...call.start);
+      else if (call.end) this.prepare(END_SQL).run(...key, ...call.end);
+      const stored = refsStored(call.projectId);
+      if (call.inputs) this.replaceRefs(call, 'input', call.inputs, stored);
+      if (call.output) this.replaceRefs(call, 'output', call.output, stored);
+    }
+    this.calls.clear();
+  }
+
+  /** Replaces a call's refs of one kind; skips the delete when the project has no refs at all, and the scan when the JSON holds no `svc:///`. */
+  private replaceRefs(call: StagedCall, kind: 'input' | 'output', value: { value: unknown; json: string | null }, stored: boolean): void {
+    if (stored) this.prepare(DELETE_REFS).run(call.projectId, call.id, kind);
+    if (!value.json?.includes('svc:///')) return;
+    const insert = this.prepare(INSERT_REF);
+    for (const ref of extractRefs(value.value)) insert.run(call.projectId, call.id, kind, ref);
+  }
+}
+
+/**
+ * Stores a batch of starts and ends with the effect of applying them one by one, in order: a start
+ * replaces the start fields of its call, an end the end fields (an end may come first; its row waits,
+ * invisible to queries, until the start lands). Each call is written once however many items it has,
+ * with `started_at` / `ended_at` normalized to UTC. Run it inside a transaction.
+ *
+ * @param prepare - statement source of a read-write connection.
+ * @param items - validated batch items.
+ * @returns one result per item, in order: `{id, trace_id}` for a start (generated as UUIDv7 when absent;
+ *   a start without `trace_id` keeps its call's, else takes its parent's), `{}` (the wire `CallEndRes`) for an end.
+ */
+export function writeItems(prepare: Prepare, items: readonly UpsertItem[]): (CallStartRes | CallEndRes)[] {
+  const writer = new BatchWriter(prepare);
+  const res = items.map((item) => (item.mode === 'start' ? writer.start(item.req.start) : writer.end(item.req.end)));
+  writer.flush();
+  return res;
+}

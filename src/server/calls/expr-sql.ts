@@ -1,0 +1,86 @@
+/**
+ * Compiles a `$expr` query (DESIGN.md "Wire facts") into a parameterized SQLite boolean expression.
+ * @module
+ */
+import type { Operand, Operation } from '../../schema/query.js';
+import { fieldSql } from './fields.js';
+import { QueryError } from '../db/query-error.js';
+
+type Params = unknown[];
+
+/** Binds a literal: booleans as 0/1, objects and arrays as JSON text, the rest as is. */
+function literal(value: unknown, params: Params): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') params.push(value ? 1 : 0);
+  else if (typeof value === 'number' || typeof value === 'string') params.push(value);
+  else params.push(JSON.stringify(value));
+  return '?';
+}
+
+/**
+ * `$convert` targets. Each uses its input once, so the input's parameters are bound once.
+ * `exists` is true when the value is present and not null; `bool` is `weft_bool` (see `db/sql-functions.ts`).
+ */
+const CONVERT: Record<string, (sql: string) => string> = {
+  double: (s) => `CAST(${s} AS REAL)`,
+  int: (s) => `CAST(${s} AS INTEGER)`,
+  string: (s) => `CAST(${s} AS TEXT)`,
+  bool: (s) => `weft_bool(${s})`,
+  exists: (s) => `(${s} IS NOT NULL)`,
+};
+
+function operand(o: Operand, params: Params, loc: string[]): string {
+  if ('$literal' in o) return literal(o.$literal, params);
+  if ('$getField' in o) return fieldSql(o.$getField, params, [...loc, '$getField']);
+  if ('$convert' in o) {
+    const inner = operand(o.$convert.input, params, [...loc, '$convert', 'input']);
+    const convert = CONVERT[o.$convert.to];
+    if (!convert) throw new QueryError([...loc, '$convert', 'to'], `unsupported conversion ${o.$convert.to}`);
+    return convert(inner);
+  }
+  return `(${operation(o, params, loc)})`;
+}
+
+function list(items: Operand[], joiner: string, empty: string, params: Params, loc: string[]): string {
+  if (items.length === 0) return empty;
+  return items.map((x, i) => operand(x, params, [...loc, String(i)])).join(joiner);
+}
+
+const COMPARE = { $eq: 'IS', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+
+/**
+ * Compiles one operation. `$eq` is NULL-safe (`IS`); an empty `$and` is true, an empty `$or` or `$in`
+ * list false; `$contains` is a substring test on the text of `input`; with `case_insensitive` both sides are
+ * Unicode case-folded first (`weft_fold`). Every value is bound as a parameter, never written into the SQL.
+ *
+ * @param op - a validated operation.
+ * @param params - positional parameters, appended to in SQL order.
+ * @param loc - location of `op` in the request, for errors (e.g. `["query", "$expr"]`).
+ * @returns SQL that is true (1) for matching rows.
+ * @throws QueryError for an unknown field.
+ */
+export function operation(op: Operation, params: Params, loc: string[]): string {
+  if ('$and' in op) return list(op.$and, ' AND ', '1', params, [...loc, '$and']);
+  if ('$or' in op) return list(op.$or, ' OR ', '0', params, [...loc, '$or']);
+  if ('$not' in op) return `NOT ${operand(op.$not[0], params, [...loc, '$not', '0'])}`;
+  for (const key of Object.keys(COMPARE) as (keyof typeof COMPARE)[]) {
+    if (key in op) {
+      const [a, b] = (op as Record<typeof key, [Operand, Operand]>)[key];
+      const left = operand(a, params, [...loc, key, '0']);
+      return `${left} ${COMPARE[key]} ${operand(b, params, [...loc, key, '1'])}`;
+    }
+  }
+  if ('$in' in op) {
+    const [needle, hay] = op.$in;
+    if (hay.length === 0) return '0';
+    const left = operand(needle, params, [...loc, '$in', '0']);
+    return `${left} IN (${list(hay, ', ', '', params, [...loc, '$in', '1'])})`;
+  }
+  if ('$contains' in op) {
+    const c = op.$contains;
+    const input = `CAST(${operand(c.input, params, [...loc, '$contains', 'input'])} AS TEXT)`;
+    const substr = `CAST(${operand(c.substr, params, [...loc, '$contains', 'substr'])} AS TEXT)`;
+    return c.case_insensitive ? `instr(weft_fold(${input}), weft_fold(${substr})) > 0` : `instr(${input}, ${substr}) > 0`;
+  }
+  throw new QueryError(loc, 'unsupported operation');
+}

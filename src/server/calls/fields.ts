@@ -1,0 +1,63 @@
+/**
+ * Maps a dotted field path of a call (`op_name`, `summary.usage.x.total_tokens`) to a parameterized SQL expression.
+ * @module
+ */
+import { jsonPath, parseFieldPath } from '../db/field-path.js';
+import { QueryError } from '../db/query-error.js';
+
+/** Scalar columns that can be read, compared and sorted directly. */
+export const PLAIN_COLUMNS = new Set([
+  'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
+  'started_at', 'ended_at', 'svc_user_id', 'svc_run_id', 'svc_run_step',
+]);
+
+/** Columns holding JSON text; a dotted path reads inside them with `json_extract`. */
+export const JSON_COLUMNS = new Set(['attributes', 'inputs', 'output', 'exception', 'summary']);
+
+/** SQL of `summary.status`, the same rule as `deriveStatus` in records.ts. */
+const STATUS_SQL = `(CASE WHEN ended_at IS NULL THEN 'running'
+  WHEN exception IS NOT NULL THEN 'error'
+  WHEN json_extract(summary, '$.cancelled') = 1 THEN 'cancelled'
+  WHEN COALESCE(json_extract(summary, '$.status_counts.error'), 0) > 0 THEN 'descendant_error'
+  ELSE 'success' END)`;
+
+/** SQL of `summary.latency_ms`: milliseconds between started_at and ended_at, NULL while running. */
+const LATENCY_SQL = `(CASE WHEN ended_at IS NULL THEN NULL
+  ELSE CAST(ROUND((julianday(ended_at) - julianday(started_at)) * 86400000) AS INTEGER) END)`;
+
+/** Server-derived fields that exist only in records, computed in SQL. */
+const DERIVED: Record<string, string> = {
+  'summary.status': STATUS_SQL,
+  'summary.latency_ms': LATENCY_SQL,
+};
+
+/**
+ * Compiles a field path into SQL. Values never enter the SQL text: JSON paths are appended to `params`.
+ *
+ * Keys holding dots: a quoted segment is one key (`summary.usage."gpt-4.1".total_tokens`). An unquoted
+ * path of two or more segments inside a JSON column is read as written first (`json_extract`); when that
+ * finds nothing, its segments may be joined to match keys that contain dots (`weft_get`, see
+ * `resolvePath`), so `summary.usage.gpt-4.1.total_tokens` works too.
+ *
+ * @param path - a plain column (`op_name`), a JSON column (`inputs`), a dotted path inside a JSON column
+ *   (`attributes.env.region`, `summary.usage.m.total_tokens`), or `summary.status` / `summary.latency_ms`.
+ * @param params - positional parameters of the statement being built; appended to.
+ * @param loc - location of the path in the request, for errors.
+ * @returns a SQL expression over the `calls` table.
+ * @throws QueryError for an unknown column or a malformed path.
+ */
+export function fieldSql(path: string, params: unknown[], loc: string[]): string {
+  const derived = DERIVED[path];
+  if (derived !== undefined) return derived;
+  const { segments, quoted } = parseFieldPath(path, loc);
+  const [column = '', ...rest] = segments;
+  if (rest.length === 0 && (PLAIN_COLUMNS.has(column) || JSON_COLUMNS.has(column))) return column;
+  if (!JSON_COLUMNS.has(column)) {
+    const known = [...PLAIN_COLUMNS, ...JSON_COLUMNS].join(', ');
+    throw new QueryError(loc, `unknown field ${JSON.stringify(path)}; expected one of ${known}, or a dotted path inside a JSON column`);
+  }
+  params.push(jsonPath(rest, loc));
+  if (quoted || (rest.length < 2 && !/^\d+$/.test(rest[0]!))) return `json_extract(${column}, ?)`;
+  params.push(JSON.stringify(rest));
+  return `COALESCE(json_extract(${column}, ?), weft_get(${column}, ?))`;
+}

@@ -1,0 +1,82 @@
+/**
+ * Turns pages of stored call records into answered records: ref expansion, the `include_*` additions
+ * and the `columns` projection of a stream query (spec endpoint 3, rules 1-4).
+ * @module
+ */
+import type { FeedbackRecord } from '../../schema/feedback.js';
+import { compileColumns, parseColumns, type WireRecord } from './columns.js';
+import { expandRefs } from './expand.js';
+import { costsOf, type PriceTable } from './prices.js';
+import type { CallsQuery } from './query-sql.js';
+import type { StoredCallRecord } from './records.js';
+
+/** What the pipeline reads besides the records: lookups the stores answer, and the prices. */
+export interface PipelineDeps {
+  /** Model prices for `include_costs`. */
+  prices: PriceTable;
+  /** Names of the user ids the users table knows (`include_usernames`). */
+  usernames(ids: readonly string[]): Map<string, string>;
+  /** Feedback about calls of one project, by call id, oldest first (`include_feedback`). */
+  feedbackFor(projectId: string, callIds: readonly string[]): Map<string, FeedbackRecord[]>;
+  /** Started calls of one project with the given ids (`expand_columns`). */
+  callsById(projectId: string, ids: readonly string[]): StoredCallRecord[];
+}
+
+/** Maps one page of records to the answered records. */
+export type RecordPipeline = (page: StoredCallRecord[]) => WireRecord[];
+
+type Additions = { top: WireRecord; summary: WireRecord };
+
+/** The `include_*` additions of every record of a page, by position. */
+function additions(q: CallsQuery, deps: PipelineDeps, page: readonly StoredCallRecord[]): Additions[] {
+  const names = q.include_usernames ? deps.usernames(page.flatMap((r) => (r.svc_user_id ? [r.svc_user_id] : []))) : undefined;
+  const feedback = q.include_feedback ? deps.feedbackFor(q.project_id, page.map((r) => r.id)) : undefined;
+  return page.map((r) => {
+    const top: WireRecord = {};
+    const summary: WireRecord = {};
+    if (q.include_storage_size) top['storage_size_bytes'] = r.storage_size_bytes ?? 0;
+    if (q.include_total_storage_size) top['total_storage_size_bytes'] = r.total_storage_size_bytes ?? 0;
+    if (names) top['svc_user_name'] = (r.svc_user_id && names.get(r.svc_user_id)) ?? null;
+    if (q.include_costs) summary['costs'] = costsOf(r.summary['usage'], deps.prices);
+    if (feedback) summary['feedback'] = feedback.get(r.id) ?? [];
+    return { top, summary };
+  });
+}
+
+/**
+ * Builds the pipeline of a query. Answered records add, when asked:
+ * `summary.costs` (model → cost in USD, see `costsOf`), `summary.feedback` (the call's feedback records,
+ * oldest first), `storage_size_bytes`, `total_storage_size_bytes` and `svc_user_name` (null when the
+ * users table does not know `svc_user_id`). These additions are kept whatever `columns` says.
+ * With `expand_columns` and `return_expanded_column_values` not false, call refs in those columns are
+ * replaced by call records; with it false the refs are answered as stored.
+ *
+ * @param q - the validated query.
+ * @param deps - prices and the lookups of users, feedback and referenced calls.
+ * @returns the page mapper.
+ * @throws QueryError (→ 422) for an unknown column in `columns` or `expand_columns`.
+ */
+export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipeline {
+  const project = compileColumns(q.columns);
+  const expand = q.expand_columns ? parseColumns(q.expand_columns, ['expand_columns']) : [];
+  const expanding = expand.length > 0 && q.return_expanded_column_values !== false;
+  const adding = Boolean(q.include_costs || q.include_feedback || q.include_usernames || q.include_storage_size || q.include_total_storage_size);
+  const sized = Boolean(q.include_storage_size || q.include_total_storage_size);
+  return function answer(page) {
+    const records = page as unknown as WireRecord[];
+    if (expanding) expandRefs(deps.callsById, records, expand);
+    if (!adding) return project ? records.map(project) : records;
+    const adds = additions(q, deps, page);
+    return records.map((record, i) => {
+      const out = project ? project(record) : record;
+      const { top, summary } = adds[i]!;
+      if (Object.keys(summary).length > 0) out['summary'] = { ...(out['summary'] as WireRecord | undefined), ...summary };
+      if (sized) {
+        // Re-added last from `top`, so they come after the record's own keys and survive `columns`.
+        delete out['storage_size_bytes'];
+        delete out['total_storage_size_bytes'];
+      }
+      return Object.assign(out, top);
+    });
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Feedback stats (spec endpoint 6): plans the buckets, scans each bucket's time range in SQL, and builds the answer.
+ * @module
+ */
+import type Database from 'better-sqlite3';
+import type { FeedbackStatsBucket, FeedbackStatsRes } from '../../schema/feedback.js';
+import { HttpError } from '../http/http-error.js';
+import { combine, metricResults, type PartialStats } from './stats-aggregate.js';
+import { planBuckets, zonedIso } from './stats-buckets.js';
+import { metricsOf, prepareScan, type StatsQuery } from './stats-sql.js';
+import { normalizeTimestamp } from '../db/timestamps.js';
+
+export type { StatsQuery };
+
+/** Several value arrays joined into one. */
+function joined(runs: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(runs.reduce((n, r) => n + r.length, 0));
+  let at = 0;
+  for (const r of runs) {
+    out.set(r, at);
+    at += r.length;
+  }
+  return out;
+}
+
+/**
+ * Computes feedback stats over `[start, end)`: rows with `start <= created_at < end` that pass the filters.
+ *
+ * @param db - an open connection with the `create_feedback` migration applied.
+ * @param query - the validated request.
+ * @param now - the current time; the end when `query.end` is absent.
+ * @returns the spec's "Feedback statistics response": `start`/`end` (ISO 8601 UTC), `granularity` (s),
+ *   `timezone`, every bucket of the window, gaps included (`timestamp`: bucket start, ISO 8601 in the zone;
+ *   `count`; `<agg>_<slug>`; `p<N>_<slug>`), and `window_stats` `{slug: {agg or p<N>: number | null}}`.
+ * @throws HttpError 422 when `end` is absent and `start` is not before `now`.
+ * @see spec endpoint 6, "Feedback statistics"; DESIGN.md "Wire facts"
+ */
+export function feedbackStats(db: Database.Database, query: StatsQuery, now: Date): FeedbackStatsRes {
+  const start = normalizeTimestamp(query.start);
+  const end = query.end != null ? normalizeTimestamp(query.end) : now.toISOString();
+  if (end <= start) {
+    throw HttpError.validation([{ loc: ['body', 'start'], msg: `start must be before the end (${end}, now when end is omitted)`, type: 'value_error' }]);
+  }
+  const plan = planBuckets(Date.parse(start), Date.parse(end), query.granularity ?? undefined, query.timezone);
+  const metrics = metricsOf(query);
+  const scan = prepareScan(db, query, metrics);
+  const parts: PartialStats[][] = metrics.map(() => []);
+  const runs: Float64Array[][] = metrics.map(() => []);
+  const buckets: FeedbackStatsBucket[] = [];
+  for (let i = 0; i + 1 < plan.edges.length; i++) {
+    const lo = i === 0 ? start : new Date(plan.edges[i]!).toISOString();
+    const hi = i + 2 === plan.edges.length ? end : new Date(plan.edges[i + 1]!).toISOString();
+    const { count, metrics: scans } = scan(lo, hi);
+    const bucket: FeedbackStatsBucket = { timestamp: zonedIso(plan.edges[i]!, query.timezone), count };
+    metrics.forEach((m, j) => {
+      const { part, values } = scans[j]!;
+      parts[j]!.push(part);
+      if (values) runs[j]!.push(values);
+      for (const [name, value] of metricResults(part, values, m)) bucket[`${name}_${m.slug}`] = value;
+    });
+    buckets.push(bucket);
+  }
+  const windowStats = Object.fromEntries(
+    metrics.map((m, j) => [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), m.percentiles.length > 0 ? joined(runs[j]!) : undefined, m))]),
+  );
+  return { start, end, granularity: plan.granularity, timezone: query.timezone, buckets, window_stats: windowStats };
+}

@@ -1,0 +1,34 @@
+/**
+ * Routes of tables: `POST /table/query` (spec endpoint 8) and `POST /table/create` (local extension).
+ * @module
+ */
+import { ENDPOINTS } from '../../schema/endpoints.js';
+import { Hono } from 'hono';
+import { TableCreateReq, TableQueryReq } from '../../schema/tables.js';
+import { readJsonBody } from '../http/request-body.js';
+import type { TableStore } from './table-store.js';
+
+/**
+ * Builds the table routes over the table store.
+ *
+ * - `POST /table/create` `{project_id, rows}` → `{digest, row_digests}`: an extension of this server (the spec
+ *   has no way to create a table); idempotent.
+ * - `POST /table/query` → `{rows: [{digest, val, original_index}]}`; 404 `{detail}` for an unknown table.
+ *
+ * @param tables - where tables are written and read.
+ */
+export function tableRoutes(tables: TableStore): Hono {
+  const app = new Hono();
+
+  app.post(ENDPOINTS.tableCreate, async (c) => {
+    const body = await readJsonBody(c, TableCreateReq);
+    return c.json(tables.create(body.project_id, body.rows));
+  });
+
+  app.post(ENDPOINTS.tableQuery, async (c) => {
+    const body = await readJsonBody(c, TableQueryReq);
+    return c.json({ rows: tables.query(body) });
+  });
+
+  return app;
+}

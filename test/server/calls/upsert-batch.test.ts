@@ -1,0 +1,78 @@
+// Tests of POST /call/upsert_batch over loopback HTTP: order of answers, ends before/with/after starts, idempotency, atomicity.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../../src/server/index.js';
+import { startTestServer } from '../../helpers/server.js';
+import { UUIDV7, expectUuidv7 } from '../../helpers/shapes.js';
+import { PROJECT, batch, end, endItem, ids, post, query, start, startItem } from '../../helpers/server-http.js';
+
+let server: RunningServer;
+beforeEach(async () => {
+  server = await startTestServer();
+});
+afterEach(() => server.close());
+
+describe('POST /call/upsert_batch', () => {
+  it('answers one item per batch item, in order', async () => {
+    const res = await batch(server, [
+      startItem(start({ id: 'a' })),
+      startItem(start()),
+      endItem(end('a')),
+      startItem(start({ id: 'b', trace_id: 't-b' })),
+    ]);
+    expect(res).toHaveLength(4);
+    expect(res[0]).toEqual({ id: 'a', trace_id: expect.stringMatching(UUIDV7) });
+    expectUuidv7(res[1]?.['id']);
+    expect(res[2]).toEqual({});
+    expect(res[3]).toEqual({ id: 'b', trace_id: 't-b' });
+  });
+
+  it('ends a call started in the same batch', async () => {
+    await batch(server, [startItem(start({ id: 'x' })), endItem(end('x', { output: { ok: true } }))]);
+    const [rec] = await query(server);
+    expect(rec).toMatchObject({ id: 'x', ended_at: '2024-05-01T10:00:01.000Z', output: { ok: true } });
+  });
+
+  it('ends a call started in an earlier batch', async () => {
+    await batch(server, [startItem(start({ id: 'x' }))]);
+    expect((await query(server))[0]?.['ended_at']).toBeNull();
+    await batch(server, [endItem(end('x', { output: 42 }))]);
+    expect((await query(server))[0]).toMatchObject({ ended_at: '2024-05-01T10:00:01.000Z', output: 42 });
+  });
+
+  it('keeps an end that arrives before its start, hidden until the start lands', async () => {
+    await batch(server, [endItem(end('early', { output: 'done', exception: { type: 'E', message: 'boom' } }))]);
+    expect(await query(server)).toEqual([]);
+    expect(server.store.countRows(PROJECT)).toBe(1);
+    await batch(server, [startItem(start({ id: 'early', op_name: 'late_start' }))]);
+    const records = await query(server);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      id: 'early', op_name: 'late_start', ended_at: '2024-05-01T10:00:01.000Z', output: 'done',
+      exception: { type: 'E', message: 'boom' }, summary: { status: 'error', latency_ms: 1000 },
+    });
+  });
+
+  it('never duplicates a call when start and end items are repeated', async () => {
+    const items = [startItem(start({ id: 'r', trace_id: 't' })), endItem(end('r', { output: 1 }))];
+    const first = await batch(server, items);
+    const second = await batch(server, items);
+    await batch(server, [items[1]!, items[0]!]);
+    expect(second).toEqual(first);
+    expect(server.store.countRows(PROJECT)).toBe(1);
+    const records = await query(server);
+    expect(ids(records)).toEqual(['r']);
+    expect(records[0]).toMatchObject({ trace_id: 't', output: 1, ended_at: '2024-05-01T10:00:01.000Z' });
+  });
+
+  it('stores nothing of a batch with an invalid item', async () => {
+    const res = await post(server, '/call/upsert_batch', {
+      batch: [startItem(start({ id: 'ok' })), startItem(start({ id: 'bad', started_at: 'yesterday' }))],
+    });
+    expect(res.status).toBe(422);
+    expect(server.store.countRows(PROJECT)).toBe(0);
+  });
+
+  it('accepts an empty batch', async () => {
+    expect(await batch(server, [])).toEqual([]);
+  });
+});

@@ -1,0 +1,149 @@
+// Tables on the real server through the typed client: digests, row_digests filter, paging, dotted sort, original_index.
+import { describe, expect, it } from 'vitest';
+import { NotFoundError } from '../../../src/index.js';
+import { useTestServer } from '../../helpers/server.js';
+import { useTestClient } from '../../helpers/client.js';
+import { sha } from '../../helpers/digest.js';
+import { uniqueProject } from '../../helpers/calls.js';
+import { post } from '../../helpers/server-http.js';
+
+const server = useTestServer();
+const client = useTestClient(server);
+
+// Rows written with keys already sorted, so their canonical JSON is plain JSON.stringify.
+const ROWS = [
+  { id: 'a', meta: { score: 0.5, tag: 'x' }, n: 3 },
+  { id: 'b', meta: { score: 0.9, tag: 'y' }, n: 1 },
+  { id: 'c', meta: { score: 0.1, tag: 'x' }, n: 2 },
+  { id: 'd', meta: { score: 0.9, tag: 'z' }, n: 5 },
+  { id: 'e', meta: { tag: 'x' }, n: 4 },
+];
+
+async function createTable(rows: unknown[] = ROWS): Promise<{ project: string; digest: string; rowDigests: string[] }> {
+  const project = uniqueProject('tables');
+  const res = await client().tables.create({ project_id: project, rows });
+  return { project, digest: res.digest, rowDigests: res.row_digests };
+}
+
+describe('POST /table/create (extension) digests', () => {
+  it('row digest = sha256 of the row JSON as base64url with - -> X, _ -> Y, no =; table digest over the row digests', async () => {
+    const { digest, rowDigests } = await createTable();
+    const expected = ROWS.map((r) => sha(JSON.stringify(r)));
+    expect(rowDigests).toEqual(expected);
+    expect(digest).toBe(sha(JSON.stringify(expected)));
+    for (const d of [digest, ...rowDigests]) expect(d).toMatch(/^[A-Za-z0-9XY]{43}$/);
+  });
+
+  it('key order does not change a digest (canonical JSON sorts keys at every depth)', async () => {
+    const { rowDigests } = await createTable([{ z: 1, a: { y: [1, { c: 2, b: 1 }], x: 'é' } }]);
+    expect(rowDigests[0]).toBe(sha('{"a":{"x":"é","y":[1,{"b":1,"c":2}]},"z":1}'));
+  });
+
+  it('is idempotent: the same rows give the same digests and the table keeps one copy of them', async () => {
+    const { project, digest } = await createTable();
+    const again = await client().tables.create({ project_id: project, rows: ROWS });
+    expect(again.digest).toBe(digest);
+    expect((await client().tables.query({ project_id: project, digest })).rows).toHaveLength(ROWS.length);
+  });
+
+  it('stores non-object rows and an empty table', async () => {
+    const { project, digest, rowDigests } = await createTable([1, 'two', null, [3]]);
+    expect(rowDigests).toEqual(['1', '"two"', 'null', '[3]'].map(sha));
+    expect((await client().tables.query({ project_id: project, digest })).rows.map((r) => r.val)).toEqual([1, 'two', null, [3]]);
+    const empty = await createTable([]);
+    expect(empty.digest).toBe(sha('[]'));
+    expect((await client().tables.query({ project_id: empty.project, digest: empty.digest })).rows).toEqual([]);
+  });
+});
+
+describe('POST /table/query', () => {
+  it('returns rows in insertion order by default, each with digest, val and original_index', async () => {
+    const { project, digest, rowDigests } = await createTable();
+    const { rows } = await client().tables.query({ project_id: project, digest });
+    expect(rows).toEqual(ROWS.map((val, i) => ({ digest: rowDigests[i], val, original_index: i })));
+  });
+
+  it('filters by row_digests, keeping table order and original_index', async () => {
+    const { project, digest, rowDigests } = await createTable();
+    const { rows } = await client().tables.query({ project_id: project, digest, filter: { row_digests: [rowDigests[3]!, rowDigests[1]!, 'nope'] } });
+    expect(rows.map((r) => [r.original_index, r.digest])).toEqual([[1, rowDigests[1]], [3, rowDigests[3]]]);
+  });
+
+  it('returns every copy of a repeated row', async () => {
+    const { project, digest, rowDigests } = await createTable([{ a: 1 }, { a: 2 }, { a: 1 }]);
+    expect(rowDigests[0]).toBe(rowDigests[2]);
+    const { rows } = await client().tables.query({ project_id: project, digest, filter: { row_digests: [rowDigests[0]!] } });
+    expect(rows.map((r) => r.original_index)).toEqual([0, 2]);
+  });
+
+  it('pages with limit and offset (offset first), alone or together', async () => {
+    const { project, digest } = await createTable();
+    const idx = async (extra: { limit?: number; offset?: number }) =>
+      (await client().tables.query({ project_id: project, digest, ...extra })).rows.map((r) => r.original_index);
+    expect(await idx({ limit: 2 })).toEqual([0, 1]);
+    expect(await idx({ offset: 3 })).toEqual([3, 4]);
+    expect(await idx({ limit: 2, offset: 2 })).toEqual([2, 3]);
+    expect(await idx({ limit: 0 })).toEqual([]);
+    expect(await idx({ offset: 10 })).toEqual([]);
+  });
+
+  it('sorts on dotted paths into val, asc and desc, ties in insertion order, missing values first in asc', async () => {
+    const { project, digest } = await createTable();
+    const ids = async (sort_by: { field: string; order?: 'asc' | 'desc' }[], extra = {}) =>
+      (await client().tables.query({ project_id: project, digest, sort_by, ...extra })).rows.map((r) => (r.val as { id: string }).id);
+    expect(await ids([{ field: 'meta.score', order: 'asc' }])).toEqual(['e', 'c', 'a', 'b', 'd']);
+    expect(await ids([{ field: 'meta.score', order: 'desc' }])).toEqual(['b', 'd', 'a', 'c', 'e']);
+    expect(await ids([{ field: 'meta.score' }])).toEqual(['e', 'c', 'a', 'b', 'd']);
+    expect(await ids([{ field: 'meta.tag' }, { field: 'n', order: 'desc' }])).toEqual(['e', 'a', 'c', 'b', 'd']);
+    expect(await ids([{ field: 'n' }], { limit: 2, offset: 1 })).toEqual(['c', 'a']);
+  });
+
+  it('sorts on a quoted segment holding dots', async () => {
+    const { project, digest } = await createTable([{ m: { 'gpt-4.1': 2 } }, { m: { 'gpt-4.1': 1 } }, { m: { 'gpt-4.1': 3 } }]);
+    const { rows } = await client().tables.query({ project_id: project, digest, sort_by: [{ field: 'm."gpt-4.1"', order: 'desc' }] });
+    expect(rows.map((r) => r.original_index)).toEqual([2, 0, 1]);
+  });
+
+  it('sorts by an array element with a numeric segment and accepts `direction` as an alias of `order`', async () => {
+    const { project, digest } = await createTable([{ xs: [3, 'b'] }, { xs: [1, 'c'] }, { xs: [2, 'a'] }]);
+    const firsts = async (field: string) =>
+      (await client().tables.query({ project_id: project, digest, sort_by: [{ field, direction: 'desc' }] })).rows.map((r) => r.original_index);
+    expect(await firsts('xs.0')).toEqual([0, 2, 1]);
+    expect(await firsts('xs.1')).toEqual([1, 0, 2]);
+  });
+
+  it('answers 404 for an unknown digest, and for a digest of another project', async () => {
+    const { digest } = await createTable();
+    await expect(client().tables.query({ project_id: 'acme/other', digest })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client().tables.query({ project_id: 'acme/other', digest: 'x'.repeat(43) })).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('malformed table bodies get 422 {detail}', () => {
+  it('names each bad field', async () => {
+    const cases: [string, unknown, string[]][] = [
+      ['/table/query', { digest: 'd' }, ['body', 'project_id']],
+      ['/table/query', { project_id: 'a/b' }, ['body', 'digest']],
+      ['/table/query', { project_id: 'a/b', digest: 'd', limit: -1 }, ['body', 'limit']],
+      ['/table/query', { project_id: 'a/b', digest: 'd', offset: 1.5 }, ['body', 'offset']],
+      ['/table/query', { project_id: 'a/b', digest: 'd', sort_by: [{ field: 'x', order: 'up' }] }, ['body', 'sort_by', '0', 'order']],
+      ['/table/query', { project_id: 'a/b', digest: 'd', filter: { row_digests: 'x' } }, ['body', 'filter', 'row_digests']],
+      ['/table/create', { project_id: 'a/b' }, ['body', 'rows']],
+      ['/table/create', { rows: [] }, ['body', 'project_id']],
+    ];
+    for (const [path, body, loc] of cases) {
+      const res = await post(server(), path, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      const { detail } = (await res.json()) as { detail: { loc: string[]; msg: string; type: string }[] };
+      expect(detail.map((d) => d.loc), JSON.stringify(body)).toContainEqual(loc);
+    }
+  });
+
+  it('refuses a malformed sort path with its location', async () => {
+    const { project, digest } = await createTable();
+    const res = await post(server(), '/table/query', { project_id: project, digest, sort_by: [{ field: 'meta..score' }] });
+    expect(res.status).toBe(422);
+    const { detail } = (await res.json()) as { detail: { loc: string[] }[] };
+    expect(detail[0]?.loc).toEqual(['body', 'sort_by', '0', 'field']);
+  });
+});

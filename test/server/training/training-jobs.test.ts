@@ -1,0 +1,110 @@
+// Training jobs on the real server through the typed client: stored as queued; every bad field gets a 422 item.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { TrajectoryGroup } from '../../../src/schema/index.js';
+import { useTestServer } from '../../helpers/server.js';
+import { useTestClient } from '../../helpers/client.js';
+import { post } from '../../helpers/server-http.js';
+import { expectIsoUtc, expectUuidv7 } from '../../helpers/shapes.js';
+
+const server = useTestServer();
+const client = useTestClient(server);
+
+const GROUPS: TrajectoryGroup[] = [
+  { trajectories: [{ reward: 1, messages_and_choices: [{ role: 'user', content: 'hi' }] }, { reward: 0 }] },
+  { trajectories: [{ reward: 0.5 }] },
+];
+
+interface JobRow {
+  model_id: string;
+  status: string;
+  experimental_config: string | null;
+  group_count: number;
+  trajectory_count: number;
+  trajectory_groups: string;
+}
+
+const jobRow = (id: string): JobRow | undefined =>
+  server().store.connection.prepare('SELECT * FROM training_jobs WHERE id = ?').get(id) as JobRow | undefined;
+
+describe('POST /v1/preview/training-jobs', () => {
+  it('stores the job as queued with its groups and config and returns its UUID id', async () => {
+    const model = randomUUID();
+    const config = { learning_rate: 2e-5, epsilon: 0.2, epsilon_high: 0.28, advantage_balance: -0.5, ppo: true, scale_rewards: false };
+    const job = await client().trainingJobs.create({ model_id: model, trajectory_groups: GROUPS, experimental_config: config });
+    expectUuidv7(job.id);
+    expect(job).toMatchObject({ model_id: model, status: 'queued' });
+    expectIsoUtc(job.created_at);
+    const row = jobRow(job.id)!;
+    expect(row).toMatchObject({ model_id: model, status: 'queued', group_count: 2, trajectory_count: 3 });
+    expect(JSON.parse(row.experimental_config!)).toEqual(config);
+    expect(JSON.parse(row.trajectory_groups)).toEqual(GROUPS);
+  });
+
+  it('accepts a job without experimental_config, and gives every job its own id', async () => {
+    const model = randomUUID();
+    const a = await client().trainingJobs.create({ model_id: model, trajectory_groups: GROUPS });
+    const b = await client().trainingJobs.create({ model_id: model, trajectory_groups: GROUPS, experimental_config: null });
+    expect(a.id).not.toBe(b.id);
+    expect(jobRow(a.id)?.experimental_config).toBeNull();
+  });
+
+  it('answers 422 with one detail item per bad field', async () => {
+    const res = await post(server(), '/v1/preview/training-jobs', {
+      model_id: 'not-a-uuid',
+      trajectory_groups: [],
+      experimental_config: {
+        learning_rate: 0,
+        epsilon: 1,
+        epsilon_high: 0,
+        advantage_balance: 1.5,
+        svc_k2_tau: -1,
+        max_negative_advantage_importance_sampling_weight: 0,
+        ppo: 'yes',
+        mask_prob_ratio: 1,
+        precalculate_logprobs: 'no',
+        scale_rewards: null,
+        learning_rat: 0.1,
+      },
+    });
+    expect(res.status).toBe(422);
+    const { detail } = (await res.json()) as { detail: { loc: string[]; msg: string; type: string }[] };
+    const locs = detail.map((d) => d.loc.join('.'));
+    const cfg = (k: string) => `body.experimental_config.${k}`;
+    expect(locs).toEqual(expect.arrayContaining([
+      'body.model_id', 'body.trajectory_groups',
+      cfg('learning_rate'), cfg('epsilon'), cfg('epsilon_high'), cfg('advantage_balance'), cfg('svc_k2_tau'),
+      cfg('max_negative_advantage_importance_sampling_weight'), cfg('ppo'), cfg('mask_prob_ratio'),
+      cfg('precalculate_logprobs'), cfg('learning_rat'),
+    ]));
+    expect(locs).not.toContain(cfg('scale_rewards'));
+    expect(detail.find((d) => d.loc.join('.') === 'body.model_id')?.type).toBe('uuid_format');
+    expect(detail.find((d) => d.loc.join('.') === cfg('learning_rat'))?.type).toBe('extra_forbidden');
+  });
+
+  it('checks each documented range at its bounds', async () => {
+    const ok = async (experimental_config: Record<string, unknown>) =>
+      (await post(server(), '/v1/preview/training-jobs', { model_id: randomUUID(), trajectory_groups: GROUPS, experimental_config })).status;
+    expect(await ok({ learning_rate: 1e-9, epsilon: 0.999, epsilon_high: 0.999, advantage_balance: -1 })).toBe(200);
+    expect(await ok({ advantage_balance: 1, svc_k2_tau: 1e-6, max_negative_advantage_importance_sampling_weight: 10 })).toBe(200);
+    expect(await ok({ learning_rate: -1e-5 })).toBe(422);
+    expect(await ok({ epsilon: 0 })).toBe(422);
+    expect(await ok({ epsilon_high: 1 })).toBe(422);
+    expect(await ok({ advantage_balance: -1.01 })).toBe(422);
+    expect(await ok({ epsilon: 0.3, epsilon_high: 0.2 })).toBe(422);
+  });
+
+  it('answers 422 for an empty group, a trajectory without reward, and a missing model_id', async () => {
+    const cases: [unknown, string[]][] = [
+      [{ model_id: randomUUID(), trajectory_groups: [{ trajectories: [] }] }, ['body', 'trajectory_groups', '0', 'trajectories']],
+      [{ model_id: randomUUID(), trajectory_groups: [{ trajectories: [{}] }] }, ['body', 'trajectory_groups', '0', 'trajectories', '0', 'reward']],
+      [{ trajectory_groups: GROUPS }, ['body', 'model_id']],
+    ];
+    for (const [body, loc] of cases) {
+      const res = await post(server(), '/v1/preview/training-jobs', body);
+      expect(res.status).toBe(422);
+      const { detail } = (await res.json()) as { detail: { loc: string[] }[] };
+      expect(detail.map((d) => d.loc)).toContainEqual(loc);
+    }
+  });
+});
