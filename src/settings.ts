@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
-import { DEFAULT_BASE_URL } from './api/client-options.js';
+import { DEFAULT_BASE_URL } from './api/core/client-options.js';
 import { DEFAULT_BATCHER_OPTIONS } from './export/batcher-options.js';
 import { DEFAULT_EXPORT_OPTIONS } from './export/export-options.js';
 import { DEFAULT_REDACT_KEYS } from './instrument/redact.js';

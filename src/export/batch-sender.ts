@@ -4,14 +4,14 @@
  */
 import { ENDPOINTS } from '../schema/endpoints.js';
 import type { Client } from '../api/client.js';
-import { PayloadTooLargeError } from '../api/errors.js';
-import { isRetryableError } from '../api/retry.js';
+import { PayloadTooLargeError } from '../api/core/api-errors.js';
+import { isRetryableError } from '../api/core/retry.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { z } from 'zod';
 import type { Delivery, Entry } from './batcher.js';
 import type { ExportOptions } from './export-options.js';
 import { invalidItemIndexes } from './invalid-items.js';
-import { countDrop, stats, warnRateLimited } from './stats.js';
+import { countDrop, stats, warnRateLimited } from './export-stats.js';
 
 /** What became of a posted batch: acknowledged, dropped (refused by the server), or not delivered. */
 export interface PostOutcome {

@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import { safeMessage } from '../internal/safe-message.js';
 import type { BatcherOptions } from './batcher-options.js';
 import { raceTimeout } from './race-timeout.js';
-import { countDrop, stats } from './stats.js';
+import { countDrop, stats } from './export-stats.js';
 
 /** One event, serialized once: `json` is sent (or spooled) as is; `bytes` is its UTF-8 length. */
 export interface Entry {

@@ -2,7 +2,7 @@
  * Options of the call exporter beyond batching: retries, disk spool, serverless flushing.
  * @module
  */
-import { DEFAULT_RETRY_POLICY } from '../api/retry.js';
+import { DEFAULT_RETRY_POLICY } from '../api/core/retry.js';
 import { DEFAULT_BATCHER_OPTIONS, type BatcherOptions } from './batcher-options.js';
 
 /** When events are sent. */

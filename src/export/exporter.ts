@@ -16,7 +16,7 @@ import { raceTimeout } from './race-timeout.js';
 import { FeedbackQueue } from './feedback-queue.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replay.js';
-import { countDrop, stats, warnUnreportedDrops, type DropReason } from './stats.js';
+import { countDrop, stats, warnUnreportedDrops, type DropReason } from './export-stats.js';
 
 /**
  * Events staged (handed over, not yet serialized) at which they are serialized and queued on the

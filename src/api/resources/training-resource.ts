@@ -2,17 +2,17 @@
  * Reinforcement-learning preview endpoints: trajectory logs (spec endpoint 1) and training jobs (endpoint 4).
  * @module
  */
-import { APIResource } from './resource.js';
-import { ENDPOINTS } from '../schema/endpoints.js';
-import { fillPath } from './path.js';
-import { checkRequest } from '../schema/check.js';
-import type { RequestOptions } from './transport.js';
+import { APIResource } from '../core/resource.js';
+import { ENDPOINTS } from '../../schema/endpoints.js';
+import { fillPath } from '../core/path.js';
+import { checkRequest } from '../../schema/check.js';
+import type { RequestOptions } from '../core/transport.js';
 import {
   TrainingJobCreateReq,
   TrainingJobCreateRes,
   TrajectoryLogReq,
   TrajectoryLogRes,
-} from '../schema/trajectories.js';
+} from '../../schema/trajectories.js';
 
 /** Trajectory logs of a model (preview; Bearer auth). */
 export class TrajectoriesResource extends APIResource {

@@ -10,9 +10,9 @@ import {
   NotFoundError,
   RequestValidationError,
   ValidationError,
-} from '../../src/index.js';
-import { startTestServer, useTestServer } from '../helpers/server.js';
-import { uniqueProject } from '../helpers/calls.js';
+} from '../../../src/index.js';
+import { startTestServer, useTestServer } from '../../helpers/server.js';
+import { uniqueProject } from '../../helpers/calls.js';
 
 const server = useTestServer();
 let client: Client;

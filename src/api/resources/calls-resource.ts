@@ -2,13 +2,13 @@
  * Calls endpoints: `POST /call/start`, `POST /call/upsert_batch`, `POST /calls/stream_query`.
  * @module
  */
-import { ENDPOINTS } from '../schema/endpoints.js';
+import { ENDPOINTS } from '../../schema/endpoints.js';
 import type { z } from 'zod';
-import { APIResource } from './resource.js';
-import { checkRequest } from '../schema/check.js';
-import type { RequestOptions } from './transport.js';
-import { JsonlStream } from './jsonl-stream.js';
-import { type IterateOptions, paginate } from './paginate.js';
+import { APIResource } from '../core/resource.js';
+import { checkRequest } from '../../schema/check.js';
+import type { RequestOptions } from '../core/transport.js';
+import { JsonlStream } from '../core/jsonl-stream.js';
+import { type IterateOptions, paginate } from './calls-pagination.js';
 import {
   CallRecord,
   PartialCallRecord,
@@ -17,7 +17,7 @@ import {
   CallUpsertBatchReq,
   CallUpsertBatchRes,
   CallsQueryReq,
-} from '../schema/calls.js';
+} from '../../schema/calls.js';
 
 /** The call tracing endpoints (spec endpoints 3, 5 and 7). */
 export class CallsResource extends APIResource {

@@ -2,7 +2,7 @@
  * All HTTP of the client: undici with keep-alive, auth per endpoint, retries, timeouts and typed errors.
  * @module
  */
-import { PREVIEW_PREFIX } from '../schema/endpoints.js';
+import { PREVIEW_PREFIX } from '../../schema/endpoints.js';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
@@ -12,9 +12,9 @@ import {
   APIError,
   APIUserAbortError,
   type ErrorHeaders,
-} from './errors.js';
+} from './api-errors.js';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, MAX_UNBUDGETED_RETRY_AFTER_MS, retryDelayMs, serverSaysRetry, type RetryPolicy } from './retry.js';
-import { safeMessage } from '../internal/safe-message.js';
+import { safeMessage } from '../../internal/safe-message.js';
 
 /** Options of {@link Transport}; see `ClientOptions` for their meaning. */
 export interface TransportOptions {

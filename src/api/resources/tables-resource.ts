@@ -2,11 +2,11 @@
  * Tables endpoints: `POST /table/query` (spec endpoint 8) and `POST /table/create` (local server extension).
  * @module
  */
-import { ENDPOINTS } from '../schema/endpoints.js';
-import { APIResource } from './resource.js';
-import { checkRequest } from '../schema/check.js';
-import type { RequestOptions } from './transport.js';
-import { TableCreateReq, TableCreateRes, TableQueryReq, TableQueryRes } from '../schema/tables.js';
+import { ENDPOINTS } from '../../schema/endpoints.js';
+import { APIResource } from '../core/resource.js';
+import { checkRequest } from '../../schema/check.js';
+import type { RequestOptions } from '../core/transport.js';
+import { TableCreateReq, TableCreateRes, TableQueryReq, TableQueryRes } from '../../schema/tables.js';
 
 /** Tables: rows stored under a content digest. */
 export class TablesResource extends APIResource {

@@ -2,17 +2,17 @@
  * Feedback endpoints: `POST /feedback/batch/create` and `POST /feedback/stats`.
  * @module
  */
-import { ENDPOINTS } from '../schema/endpoints.js';
-import { newId } from '../internal/ids.js';
-import { APIResource } from './resource.js';
-import { checkRequest } from '../schema/check.js';
-import type { RequestOptions } from './transport.js';
+import { ENDPOINTS } from '../../schema/endpoints.js';
+import { newId } from '../../internal/ids.js';
+import { APIResource } from '../core/resource.js';
+import { checkRequest } from '../../schema/check.js';
+import type { RequestOptions } from '../core/transport.js';
 import {
   FeedbackBatchCreateReq,
   FeedbackBatchCreateRes,
   FeedbackStatsReq,
   FeedbackStatsRes,
-} from '../schema/feedback.js';
+} from '../../schema/feedback.js';
 
 /** Feedback on calls (or objects, ops) and time-bucketed statistics over it (spec endpoints 2 and 6). */
 export class FeedbackResource extends APIResource {

@@ -2,7 +2,7 @@
  * `q`: a typed builder of stream_query `$expr` queries that produces exactly the wire grammar.
  * @module
  */
-import type { Operand, Operation } from '../schema/query.js';
+import type { Operand, Operation } from '../../schema/query.js';
 
 /** Call columns holding JSON; dotted paths read inside them. */
 export type JsonColumn = 'attributes' | 'inputs' | 'output' | 'exception' | 'summary';

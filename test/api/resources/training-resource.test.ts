@@ -1,11 +1,11 @@
 // client().trajectories and client().trainingJobs: validated before sending, Bearer auth, encoded path, parsed answers.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, APIError, Client, RequestValidationError } from '../../src/index.js';
-import { startFaultProxy } from '../helpers/fault-proxy.js';
-import { useTestServer } from '../helpers/server.js';
-import { useTestClient } from '../helpers/client.js';
-import { startCannedServer } from '../helpers/canned-server.js';
+import { APIConnectionError, APIError, Client, RequestValidationError } from '../../../src/index.js';
+import { startFaultProxy } from '../../helpers/fault-proxy.js';
+import { useTestServer } from '../../helpers/server.js';
+import { useTestClient } from '../../helpers/client.js';
+import { startCannedServer } from '../../helpers/canned-server.js';
 
 const server = useTestServer({ apiKeys: ['train-key'] });
 const client = useTestClient(server, { apiKey: 'train-key' });

@@ -1,10 +1,10 @@
 // Tests of client.feedback against the real local server: requests validated before sending, answers parsed, errors typed.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Client, RequestValidationError, ValidationError } from '../../src/index.js';
-import { feedbackForCalls } from '../../src/server/feedback-store.js';
-import { uniqueProject } from '../helpers/calls.js';
-import { useTestServer } from '../helpers/server.js';
-import { startFaultProxy } from '../helpers/fault-proxy.js';
+import { Client, RequestValidationError, ValidationError } from '../../../src/index.js';
+import { feedbackForCalls } from '../../../src/server/feedback-store.js';
+import { uniqueProject } from '../../helpers/calls.js';
+import { useTestServer } from '../../helpers/server.js';
+import { startFaultProxy } from '../../helpers/fault-proxy.js';
 
 const server = useTestServer();
 let client: Client;

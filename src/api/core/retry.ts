@@ -2,7 +2,7 @@
  * Retry rules for HTTP requests, as readable predicates: which answers to retry and how long to wait.
  * @module
  */
-import { APIConnectionError, APIError, APIUserAbortError } from './errors.js';
+import { APIConnectionError, APIError, APIUserAbortError } from './api-errors.js';
 
 /**
  * How a request is retried: exponential backoff with full jitter between `0` and
