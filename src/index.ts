@@ -20,6 +20,7 @@ export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 export { Client } from './api/client.js';
 export type { ClientOptions } from './api/core/client-options.js';
 export type { RequestOptions } from './api/core/transport.js';
+export type { RawBatchRes } from './api/core/batch-answer.js';
 export { JsonlStream } from './api/core/jsonl-stream.js';
 export { q, type CallField, type ConvertTarget, type Scalar, type Value } from './api/resources/query-builder.js';
 export type { IterateOptions } from './api/resources/calls-pagination.js';

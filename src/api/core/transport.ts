@@ -83,7 +83,7 @@ export class Transport {
   }
 
   /** POSTs an already serialized JSON body (sent as is, not validated) and parses the answer like {@link post}. */
-  async postJson<S extends z.ZodType>(path: string, payload: string, schema: S, opts: RequestOptions = {}): Promise<z.output<S>> {
+  async postJson<S extends z.ZodType>(path: string, payload: string | Buffer, schema: S, opts: RequestOptions = {}): Promise<z.output<S>> {
     const { res, value: text } = await this.send(path, payload, 'application/json', opts, (r) => r.body.text());
     const json = parseJson(text);
     const parsed = schema.safeParse(json);
@@ -108,7 +108,7 @@ export class Transport {
    * Sends with retries until `maxRetries` or the retry budget is spent; `consume` reads the 2xx
    * answer inside the attempt, so its failures are retried too.
    */
-  private async send<T>(path: string, payload: string, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Ok<T>> {
+  private async send<T>(path: string, payload: string | Buffer, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Ok<T>> {
     if (opts.signal?.aborted) throw new APIUserAbortError();
     const maxRetries = opts.maxRetries ?? this.options.maxRetries;
     const policy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
@@ -125,7 +125,7 @@ export class Transport {
     }
   }
 
-  private async attempt<T>(path: string, payload: string, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Attempt<T>> {
+  private async attempt<T>(path: string, payload: string | Buffer, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Attempt<T>> {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
     let res: Dispatcher.ResponseData;
     try {
