@@ -3,7 +3,7 @@
  * @module
  */
 export { init, flush, shutdown, type FlushOptions } from './init.js';
-export type { InitOptions } from './settings.js';
+export type { InitOptions } from './init-options.js';
 export { op } from './instrument/op.js';
 export type { OpOptions, ChunkOf, OutputOf } from './instrument/op-options.js';
 export type { Op, Invoked } from './instrument/wrap.js';

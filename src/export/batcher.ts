@@ -5,7 +5,7 @@
 import { setTimeout as timeUp } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { safeMessage } from '../internal/safe-message.js';
-import type { BatcherOptions } from './batcher-options.js';
+import type { BatcherOptions } from './export-options.js';
 import { countDrop, stats } from './export-stats.js';
 
 /** One event, serialized once: `json` is sent (or spooled) as is; `bytes` is its UTF-8 length. */

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client } from '../../src/api/client.js';
 import { Batcher, type Entry, type SendBatch } from '../../src/export/batcher.js';
-import { DEFAULT_BATCHER_OPTIONS } from '../../src/export/batcher-options.js';
+import { DEFAULT_BATCHER_OPTIONS } from '../../src/export/export-options.js';
 import { CallExporter } from '../../src/export/exporter.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { useTestServer } from '../helpers/server.js';
