@@ -6,6 +6,7 @@ import { startFaultProxy } from '../../helpers/fault-proxy.js';
 import { useTestServer } from '../../helpers/server.js';
 import { useTestClient } from '../../helpers/client.js';
 import { startCannedServer } from '../../helpers/canned-server.js';
+import { expectUuidv7 } from '../../helpers/shapes.js';
 
 const server = useTestServer({ apiKeys: ['train-key'] });
 const client = useTestClient(server, { apiKey: 'train-key' });
@@ -63,7 +64,7 @@ describe('client().trajectories.log', () => {
 describe('client().trainingJobs.create', () => {
   it('creates a queued job and returns its UUID', async () => {
     const job = await client().trainingJobs.create({ model_id: randomUUID(), trajectory_groups: GROUPS, experimental_config: { learning_rate: 1e-5, ppo: false } });
-    expect(job.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expectUuidv7(job.id);
     expect(job.status).toBe('queued');
   });
 
