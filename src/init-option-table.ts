@@ -116,7 +116,7 @@ export const INIT_OPTIONS = {
   }),
   maxBatchBytes: num({
     purpose:
-      'A batch is also cut before its request body would pass this size. A call event larger than that is sent with its `inputs` and `attributes` (start) or `output` (end) replaced by `{"_weft_truncated": {"original_bytes", "limit_bytes"}}` and an exception\'s message and stack cut to 4096 characters; one still too large, or a feedback item too large, is dropped as `oversize`. A batch the server refuses as too large (413) is sent in halves.',
+      'A batch is also cut before its request body would pass this size. A call event larger than that is sent with its `inputs` and `attributes` (start) or `output` (end) replaced by `{"_weft_truncated": {"original_bytes", "limit_bytes"}}` and an exception\'s message and stack shortened; one still too large, or a feedback item too large, is dropped as `oversize`. A batch the server refuses as too large (413) is sent in halves.',
     unit: 'bytes',
     min: 1024,
     default: 4 * 1024 * 1024,

@@ -53,9 +53,9 @@ export interface InitOptions {
   /**
    * A batch is also cut before its request body would pass this size. A call event larger than that is sent
    * with its `inputs` and `attributes` (start) or `output` (end) replaced by
-   * `{"_weft_truncated": {"original_bytes", "limit_bytes"}}` and an exception's message and stack cut to
-   * 4096 characters; one still too large, or a feedback item too large, is dropped as `oversize`. A batch
-   * the server refuses as too large (413) is sent in halves.
+   * `{"_weft_truncated": {"original_bytes", "limit_bytes"}}` and an exception's message and stack shortened;
+   * one still too large, or a feedback item too large, is dropped as `oversize`. A batch the server refuses
+   * as too large (413) is sent in halves.
    *
    * Unit: bytes. Range: min 1024. Env: `WEFT_MAX_BATCH_BYTES`.
    * @defaultValue `4194304` (4 MiB)

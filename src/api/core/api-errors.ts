@@ -1,5 +1,5 @@
 /**
- * Typed errors of the weft client's HTTP answers: one status → class factory under the root `WeftError` (STYLE.md "Typed errors").
+ * Typed errors of the weft client's HTTP answers: one status → class factory under the root `WeftError`.
  * @module
  */
 import type { ValidationErrorItem } from '../../schema/errors.js';

@@ -21,7 +21,7 @@ export interface RetryPolicy {
   budgetMs: number;
 }
 
-/** Defaults of {@link RetryPolicy}: 500 ms base, 8 s cap, no time budget. */
+/** Defaults of {@link RetryPolicy}; the exporter's come from its `retry*` init options. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { initialDelayMs: 500, maxDelayMs: 8_000, budgetMs: Infinity };
 
 /**

@@ -28,15 +28,15 @@ export interface TransportOptions {
 export interface RequestOptions {
   /** Aborts the request (and a stream being read). */
   signal?: AbortSignal;
-  /** Wait for headers and between body chunks, in ms (min 1). @defaultValue the client's `timeoutMs` (60000) */
+  /** Wait for headers and between body chunks, in ms (min 1). @defaultValue the client's `timeoutMs` */
   timeoutMs?: number;
-  /** Retries after a connection error, 408, 409, 429 or 5xx (min 0). @defaultValue the client's `maxRetries` (2) */
+  /** Retries after a connection error, 408, 409, 429 or 5xx (min 0). @defaultValue the client's `maxRetries` */
   maxRetries?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;
   /**
    * Backoff base and cap, and total retry time budget, in ms.
-   * @defaultValue `{ initialDelayMs: 500, maxDelayMs: 8000, budgetMs: Infinity }`
+   * @defaultValue `DEFAULT_RETRY_POLICY` (no time budget)
    */
   retry?: Partial<RetryPolicy>;
   /** Called before each retry's wait (e.g. to count retries); must not throw (errors are ignored). */

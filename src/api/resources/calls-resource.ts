@@ -27,7 +27,7 @@ export class CallsResource extends APIResource {
    * @returns `{id, trace_id}`
    * @throws {RequestValidationError} (as a rejection) when `body` does not match the spec, before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 7 "Start a call"
+   * @see The interface spec, endpoint 7 "Start a call"
    */
   async start(body: CallStartReq, opts?: RequestOptions): Promise<CallStartRes> {
     const req = checkRequest(CallStartReq, body, 'call start request');
@@ -39,7 +39,7 @@ export class CallsResource extends APIResource {
    * @returns `{res: [{id, trace_id} | {}]}`
    * @throws {RequestValidationError} (as a rejection) when an item does not match the spec, before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 5 "Start calls in batch"
+   * @see The interface spec, endpoint 5 "Start calls in batch"
    */
   async upsertBatch(body: CallUpsertBatchReq, opts?: RequestOptions): Promise<CallUpsertBatchRes> {
     const req = checkRequest(CallUpsertBatchReq, body, 'call upsert batch');
@@ -74,7 +74,7 @@ export class CallsResource extends APIResource {
    * }
    * @throws {RequestValidationError} synchronously when `body` is invalid.
    * @throws {APIError} (or a subclass) from the iteration when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 3 "Stream-query calls"
+   * @see The interface spec, endpoint 3 "Stream-query calls"
    */
   streamQuery(body: CallsQueryReq & { columns: string[] }, opts?: RequestOptions): JsonlStream<typeof PartialCallRecord>;
   streamQuery(body: CallsQueryReq, opts?: RequestOptions): JsonlStream<typeof CallRecord>;
@@ -92,7 +92,7 @@ export class CallsResource extends APIResource {
    * @throws {RequestValidationError} synchronously when `body` is invalid.
    * @throws {ConfigError} from the iteration when `pageSize` is not an integer >= 1.
    * @throws {APIError} (or a subclass) from the iteration when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 3 "Stream-query calls"
+   * @see The interface spec, endpoint 3 "Stream-query calls"
    */
   iterate(body: CallsQueryReq & { columns: string[] }, options?: IterateOptions & RequestOptions): AsyncGenerator<PartialCallRecord>;
   iterate(body: CallsQueryReq, options?: IterateOptions & RequestOptions): AsyncGenerator<CallRecord>;

@@ -28,7 +28,7 @@ export class FeedbackResource extends APIResource {
    *   UUIDv7 here before sending, so a retry after a lost answer stores it once; `created_at` is set by the server (ISO 8601 UTC).
    * @throws {RequestValidationError} (as a rejection) when an item is invalid (e.g. a malformed ref), before sending.
    * @throws {APIError} (or a subclass; `ValidationError` for 422) when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 2 "Create feedback in batch"
+   * @see The interface spec, endpoint 2 "Create feedback in batch"
    */
   async create(body: FeedbackBatchCreateReq, opts?: RequestOptions): Promise<FeedbackBatchCreateRes> {
     const req = checkRequest(FeedbackBatchCreateReq, body, 'feedback batch');
@@ -63,7 +63,7 @@ export class FeedbackResource extends APIResource {
    *   `p<N>_<slug>` (slug: json_path with `.` and spaces as `_`); `window_stats[slug][agg or p<N>]`.
    * @throws {RequestValidationError} (as a rejection) when the request is invalid, before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 6 "Feedback statistics"
+   * @see The interface spec, endpoint 6 "Feedback statistics"
    */
   async stats(body: FeedbackStatsReq, opts?: RequestOptions): Promise<FeedbackStatsRes> {
     const req = checkRequest(FeedbackStatsReq, body, 'feedback stats request');

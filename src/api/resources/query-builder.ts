@@ -46,7 +46,7 @@ const compare =
  * //                 {$gt: [{$convert: {input: {$getField: 'summary.latency_ms'}, to: 'double'}}, {$literal: 100}]}]}}
  * for await (const call of client.calls.streamQuery({ project_id: 'acme/demo', query })) { ... }
  * ```
- * @see DESIGN.md "Wire facts" ($expr operators and operands); spec "Query object"
+ * @see The interface spec, "Query object" (it shows `$and` and `$literal`; the other operators and operands are weft's, as `schema/query.ts` checks them)
  */
 export const q = {
   /** `{$expr: op}`: the `query` field of a stream_query request. */

@@ -38,7 +38,7 @@ export class TablesResource extends APIResource {
    * @throws {RequestValidationError} (as a rejection) when `body` is invalid, before sending.
    * @throws {NotFoundError} when the project holds no table with that digest (local server).
    * @throws {APIError} (or another subclass) when the server answers another error.
-   * @see ../shared/spec/service-interface.md, endpoint 8 "Query a table"
+   * @see The interface spec, endpoint 8 "Query a table"
    */
   async query(body: TableQueryReq, opts?: RequestOptions): Promise<TableQueryRes> {
     const req = checkRequest(TableQueryReq, body, 'table query');
