@@ -1,6 +1,6 @@
 /**
  * The root of every error weft throws, and the errors raised before any request (bad options, bad bodies).
- * HTTP answers map to `APIError` and its subclasses in `api/errors.ts`.
+ * HTTP answers map to `APIError` and its subclasses in `api/core/api-errors.ts`.
  * @module
  */
 import type { DetailItem } from './schema/validate.js';

@@ -3,7 +3,7 @@
  * @module
  */
 export { init, flush, shutdown, type FlushOptions } from './init.js';
-export type { InitOptions } from './settings.js';
+export type { InitOptions } from './init-options.js';
 export { op } from './instrument/op.js';
 export type { OpOptions, ChunkOf, OutputOf } from './instrument/op-options.js';
 export type { Op, Invoked } from './instrument/wrap.js';
@@ -14,14 +14,15 @@ export { withAttributes, withThread, withRun, setRunStep, type ThreadOptions, ty
 export { addFeedback, type FeedbackOptions } from './instrument/feedback.js';
 export { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
 export type { ExportReport } from './instrument/runtime.js';
-export { getExportStats, type ExportStats, type DropReason } from './export/stats.js';
+export { getExportStats, type ExportStats, type DropReason } from './export/export-stats.js';
 export { serialize, type SerializeLimits, type SerializeOptions } from './instrument/serialize.js';
 export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 export { Client } from './api/client.js';
-export type { ClientOptions } from './api/client-options.js';
-export type { RequestOptions } from './api/transport.js';
-export { JsonlStream } from './api/jsonl-stream.js';
-export { q, type CallField, type ConvertTarget, type Scalar, type Value } from './api/query-builder.js';
-export type { IterateOptions } from './api/paginate.js';
-export * from './api/errors.js';
+export type { ClientOptions } from './api/core/client-options.js';
+export type { RequestOptions } from './api/core/transport.js';
+export type { RawBatchRes } from './api/core/batch-answer.js';
+export { JsonlStream } from './api/core/jsonl-stream.js';
+export { q, type CallField, type ConvertTarget, type Scalar, type Value } from './api/resources/query-builder.js';
+export type { IterateOptions } from './api/resources/calls-pagination.js';
+export * from './api/core/api-errors.js';
 export type * from './schema/index.js';

@@ -9,7 +9,8 @@ import { serializeConfig } from './instrument/serialize.js';
 import { setTraceSettings } from './instrument/trace-settings.js';
 import { CallExporter } from './export/exporter.js';
 import { flushOnExit } from './export/lifecycle.js';
-import { resolveSettings, type InitOptions } from './settings.js';
+import type { InitOptions } from './init-options.js';
+import { resolveSettings } from './settings.js';
 
 /**
  * Sets weft up: resolves options (falling back to `WEFT_*` env vars), starts the background exporter

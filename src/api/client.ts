@@ -2,13 +2,13 @@
  * The typed client: one object composing a resource per endpoint group over one transport.
  * @module
  */
-import { CallsResource } from './calls.js';
-import { FeedbackResource } from './feedback.js';
-import { TablesResource } from './tables.js';
-import { TrainingJobsResource, TrajectoriesResource } from './training.js';
-import { ConfigError } from './errors.js';
-import { Transport } from './transport.js';
-import { DEFAULT_BASE_URL, type ClientOptions } from './client-options.js';
+import { CallsResource } from './resources/calls-resource.js';
+import { FeedbackResource } from './resources/feedback-resource.js';
+import { TablesResource } from './resources/tables-resource.js';
+import { TrainingJobsResource, TrajectoriesResource } from './resources/training-resource.js';
+import { ConfigError } from './core/api-errors.js';
+import { Transport } from './core/transport.js';
+import { DEFAULT_BASE_URL, type ClientOptions } from './core/client-options.js';
 
 /**
  * Client of the Tracing, Feedback and Training Service Interface.

@@ -2,11 +2,11 @@
  * The export batcher: holds serialized events in memory within caps, cuts batches by count, bytes or time, and sends them through a p-queue.
  * @module
  */
+import { setTimeout as timeUp } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { safeMessage } from '../internal/safe-message.js';
-import type { BatcherOptions } from './batcher-options.js';
-import { raceTimeout } from './race-timeout.js';
-import { countDrop, stats } from './stats.js';
+import type { BatcherOptions } from './export-options.js';
+import { countDrop, stats } from './export-stats.js';
 
 /** One event, serialized once: `json` is sent (or spooled) as is; `bytes` is its UTF-8 length. */
 export interface Entry {
@@ -105,11 +105,12 @@ export class Batcher {
   /**
    * Sends everything buffered and resolves once every event queued before the call is delivered,
    * spooled or given up on (events queued meanwhile are not waited for), or after `timeoutMs`
-   * (then `pending` in the report is non-zero).
+   * (then `pending` in the report is non-zero); the timer does not keep the process alive. Never rejects.
    */
   async flush(timeoutMs?: number): Promise<BatcherReport> {
     this.sendNow();
-    await raceTimeout(Promise.all([...this.inFlight]), timeoutMs);
+    const delivered = Promise.all(this.inFlight).catch(() => undefined);
+    await (timeoutMs === undefined ? delivered : Promise.race([delivered, timeUp(timeoutMs, undefined, { ref: false })]));
     return this.report();
   }
 

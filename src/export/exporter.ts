@@ -2,6 +2,7 @@
  * The call exporter: the CallSink that serializes start/end events, holds them in memory or in the disk spool, and sends them in batches.
  * @module
  */
+import { setTimeout as timeUp } from 'node:timers/promises';
 import type { Client } from '../api/client.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
@@ -12,11 +13,10 @@ import { Batcher, type Delivery, type Entry } from './batcher.js';
 import { toCallEntry } from './call-entry.js';
 import { BatchSender, dropUndelivered } from './batch-sender.js';
 import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
-import { raceTimeout } from './race-timeout.js';
 import { FeedbackQueue } from './feedback-queue.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replay.js';
-import { countDrop, stats, warnUnreportedDrops, type DropReason } from './stats.js';
+import { countDrop, stats, warnUnreportedDrops, type DropReason } from './export-stats.js';
 
 /**
  * Events staged (handed over, not yet serialized) at which they are serialized and queued on the
@@ -161,7 +161,7 @@ export class CallExporter implements CallSink {
    * the server answers; resolves with this exporter's counters. Never rejects.
    */
   async flush(timeoutMs?: number): Promise<ExportReport> {
-    const startedAt = Date.now();
+    const deadline = timeoutMs === undefined ? undefined : timeUp(timeoutMs, undefined, { ref: false });
     this.drain();
     const [, report, feedback] = await Promise.all([
       this.predecessor?.flush(timeoutMs),
@@ -173,7 +173,8 @@ export class CallExporter implements CallSink {
     if (this.spool && this.replayer) {
       this.spool.sync();
       if (this.spooling && !this.replayer.backingOff && !this.closed) void this.replayer.kick();
-      await raceTimeout(this.replayer.current, timeoutMs === undefined ? undefined : timeoutMs - (Date.now() - startedAt));
+      const replayed = this.replayer.current.catch(() => undefined);
+      await (deadline === undefined ? replayed : Promise.race([replayed, deadline]));
     }
     const { sent, dropped } = this.batcher.report();
     return { sent: sent + feedback.sent, dropped: dropped + feedback.dropped, spooled: this.spool?.backlog ?? 0, pending: report.pending + feedback.pending };

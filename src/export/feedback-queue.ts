@@ -8,7 +8,7 @@ import type { FeedbackCreateReq } from '../schema/feedback.js';
 import { Batcher, BODY_OVERHEAD_BYTES, type BatcherReport, type Delivery, type Entry } from './batcher.js';
 import { BatchSender, dropUndelivered, FEEDBACK_ENDPOINT } from './batch-sender.js';
 import type { ExportOptions } from './export-options.js';
-import { countDrop, stats } from './stats.js';
+import { countDrop, stats } from './export-stats.js';
 
 /**
  * The feedback side of the exporter: the same {@link Batcher} (count, bytes and time triggers, caps,

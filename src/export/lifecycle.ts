@@ -4,6 +4,7 @@
  */
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
+import { INIT_OPTIONS } from '../init-option-table.js';
 
 /** Something that can be flushed, knows whether it holds events, and can give up on them. */
 export interface Flushable {
@@ -18,7 +19,7 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 let installed = false;
 let current: Flushable | undefined;
-let deadlineMs = 10_000;
+let deadlineMs: number = INIT_OPTIONS.exitTimeoutMs.default;
 let signalsWanted = false;
 
 /**

@@ -7,7 +7,7 @@ import { BODY_OVERHEAD_BYTES } from './batcher.js';
 import type { BatchSender } from './batch-sender.js';
 import type { ExportOptions } from './export-options.js';
 import { baseName, type ClaimedSegment, type Spool } from './spool.js';
-import { countDrop, stats } from './stats.js';
+import { countDrop, stats } from './export-stats.js';
 
 type Limits = Pick<ExportOptions, 'maxBatchItems' | 'maxBatchBytes' | 'retryMaxDelayMs'>;
 

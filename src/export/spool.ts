@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { safeMessage } from '../internal/safe-message.js';
-import { countDrop } from './stats.js';
+import { countDrop } from './export-stats.js';
 
 const SEGMENT_BYTES = 4 * 1024 * 1024;
 const WRITE_DELAY_MS = 50;

@@ -50,7 +50,7 @@ export const CallSummary = z.looseObject({
 });
 export type CallSummary = z.infer<typeof CallSummary>;
 
-/** End of a call (DESIGN.md "Wire facts"): `{project_id, id, ended_at, output?, exception?, summary}`. */
+/** End of a call (the interface spec, "Call batch items", leaves its shape open; this is weft's): `{project_id, id, ended_at, output?, exception?, summary}`. */
 export const EndedCallSchemaForInsert = z.object({
   project_id: ProjectId,
   id: z.string().min(1, 'id must not be empty'),
@@ -151,7 +151,7 @@ export const ModelCost = z.looseObject({
 export type ModelCost = z.infer<typeof ModelCost>;
 
 /**
- * One record of the `/calls/stream_query` JSONL answer (DESIGN.md "Wire facts"). The `include_*` options
+ * One record of the `/calls/stream_query` JSONL answer (the interface spec, endpoint 3, leaves its shape open; this is weft's). The `include_*` options
  * add `summary.costs` (model → {@link ModelCost}), `summary.feedback` (feedback records, oldest first),
  * `storage_size_bytes`, `total_storage_size_bytes` (bytes) and `svc_user_name`.
  */

@@ -97,7 +97,7 @@ export const FeedbackRecord = z.looseObject({
 });
 export type FeedbackRecord = z.infer<typeof FeedbackRecord>;
 
-/** Aggregation names accepted in a metric spec (DESIGN.md "Wire facts"). */
+/** Aggregation names accepted in a metric spec (the interface spec, "FeedbackMetricSpec", leaves them open; these are weft's). */
 export const Aggregation = z.enum(['sum', 'avg', 'min', 'max', 'count', 'count_true', 'count_false']);
 export type Aggregation = z.infer<typeof Aggregation>;
 
@@ -122,7 +122,7 @@ export const DEFAULT_AGGREGATIONS: Readonly<Record<MetricValueType, readonly Agg
 /** A payload path: dot-separated keys (no `"`, `[`, `]`), each optionally followed by `[<index>]`. */
 const JSON_PATH = /^[^.[\]"]+(\[\d+\])*(\.[^.[\]"]+(\[\d+\])*)*$/;
 
-/** The metric slug of a json_path: `.` and whitespace become `_` (DESIGN.md "Wire facts"). */
+/** The metric slug of a json_path: `.` and whitespace become `_` (the interface spec, "FeedbackMetricSpec", leaves the slug open; this is weft's). */
 export function metricSlug(jsonPath: string): string {
   return jsonPath.replace(/[.\s]/g, '_');
 }

@@ -1,5 +1,5 @@
 /**
- * The `$expr` query grammar of `/calls/stream_query` (DESIGN.md "Wire facts").
+ * The `$expr` query grammar of `/calls/stream_query` (the interface spec, "Query object", shows only `$and` and `$literal`; the rest is weft's).
  * @module
  */
 import { z } from 'zod';

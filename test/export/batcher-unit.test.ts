@@ -1,7 +1,7 @@
 // Batcher on its own, with an injected sender: flush() waits only for events queued before it, abandon() gives up, caps and byte cuts hold.
 import { expect, it } from 'vitest';
 import { Batcher, type Entry, type SendBatch } from '../../src/export/batcher.js';
-import { DEFAULT_BATCHER_OPTIONS } from '../../src/export/batcher-options.js';
+import { DEFAULT_BATCHER_OPTIONS } from '../../src/export/export-options.js';
 
 const entry = (i: number, pad = 0): Entry => {
   const json = JSON.stringify({ id: `c${i}`, pad: 'x'.repeat(pad) });

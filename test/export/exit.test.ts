@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
+import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
 
 const run = promisify(execFile);
 const server = useTestServer();
@@ -18,6 +19,9 @@ it('a child process that exits without flush() loses none of its calls', async (
   expect(stdout).toContain(`ran ${calls}`);
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(calls + 1);
-  expect(records.every((r) => r.ended_at)).toBe(true);
+  for (const r of records) {
+    expectUuidv7(r.id);
+    expectIsoUtc(r.ended_at);
+  }
   expect(new Set(records.map((r) => r.id)).size).toBe(calls + 1);
 });

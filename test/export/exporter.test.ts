@@ -9,6 +9,7 @@ import { CallExporter } from '../../src/export/exporter.js';
 import { flush, init, op } from '../../src/index.js';
 import { startTestServer, useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
+import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
 
 const server = useTestServer();
 const run = promisify(execFile);
@@ -49,7 +50,9 @@ it('a second init() does not lose the end of a call started under the first', as
   expect(await pending).toBe('done');
   await flush();
   const [call] = await readCalls(server().url, first);
-  expect(call?.ended_at).toBeTruthy();
+  expectUuidv7(call?.id);
+  expectIsoUtc(call?.started_at);
+  expectIsoUtc(call?.ended_at);
   expect(call?.output).toBe('done');
 });
 

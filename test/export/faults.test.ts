@@ -4,6 +4,7 @@ import { flush, getExportStats, init, op, type InitOptions } from '../../src/ind
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
 
 const server = useTestServer();
 let proxy: FaultProxy;
@@ -30,7 +31,10 @@ async function runAndCount(label: string, options: InitOptions = {}): Promise<vo
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(CALLS);
   expect(new Set(records.map((r) => r.id)).size).toBe(CALLS);
-  expect(records.every((r) => r.ended_at)).toBe(true);
+  for (const r of records) {
+    expectUuidv7(r.id);
+    expectIsoUtc(r.ended_at);
+  }
 }
 
 it('server down for 5 s (connections refused): every call arrives once', async () => {

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
+import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
 
 const run = promisify(execFile);
 const server = useTestServer();
@@ -45,7 +46,10 @@ it('SIGTERM with handleSignals: the pending calls are sent, then the process die
   expect(await p.exited).toEqual({ code: null, signal: 'SIGTERM' }); // the default action still happened
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(calls);
-  expect(records.every((r) => r.ended_at)).toBe(true);
+  for (const r of records) {
+    expectUuidv7(r.id);
+    expectIsoUtc(r.ended_at);
+  }
 });
 
 it('SIGKILL while spooling loses at most the unwritten events; the next process replays every written one', async () => {
@@ -88,7 +92,10 @@ it('a process that ends normally while the server is down exits within exitTimeo
   expect((JSON.parse(replay.stdout) as { report: { dropped: number } }).report.dropped).toBe(0);
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(calls + 1);
-  expect(records.every((r) => r.ended_at)).toBe(true);
+  for (const r of records) {
+    expectUuidv7(r.id);
+    expectIsoUtc(r.ended_at);
+  }
 });
 
 /** Ids of the calls whose start event is in a complete line of a spool file. */

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { getExportStats, init, op, shutdown } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject, waitForEnded } from '../helpers/calls.js';
+import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
 
 const server = useTestServer();
 const NEVER = 600_000; // a flush interval that never passes during a test
@@ -42,7 +43,10 @@ it('waitUntil receives, when the root call ends, a promise that resolves once it
   await handed[0];
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(3);
-  expect(records.every((r) => r.ended_at)).toBe(true);
+  for (const r of records) {
+    expectUuidv7(r.id);
+    expectIsoUtc(r.ended_at);
+  }
 });
 
 it('a throwing waitUntil never reaches user code', async () => {

@@ -10,6 +10,7 @@ import { Spool } from '../../src/export/spool.js';
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
 
 const run = promisify(execFile);
 const server = useTestServer();
@@ -50,7 +51,10 @@ it('an outage longer than the retry budget spools instead of dropping; the event
   expect(after.replayed - before.replayed).toBeGreaterThan(0);
   const records = await readCalls(server().url, project);
   expect(new Set(records.map((r) => r.id)).size).toBe(2_500);
-  expect(records.every((r) => r.ended_at)).toBe(true);
+  for (const r of records) {
+    expectUuidv7(r.id);
+    expectIsoUtc(r.ended_at);
+  }
   expect(readdirSync(spoolDir)).toEqual([]);
 });
 

@@ -1,6 +1,6 @@
 // Tests of POST /feedback/stats rules over loopback HTTP: window bounds, default end, filters, granularity, gaps, 422.
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../src/api/errors.js';
+import { ValidationError } from '../../../src/api/core/api-errors.js';
 import { MAX_BUCKETS } from '../../../src/server/feedback/stats-buckets.js';
 import { uniqueProject } from '../../helpers/calls.js';
 import { useFeedbackServer } from '../../helpers/feedback-server.js';

@@ -2,7 +2,7 @@
  * `q`: a typed builder of stream_query `$expr` queries that produces exactly the wire grammar.
  * @module
  */
-import type { Operand, Operation } from '../schema/query.js';
+import type { Operand, Operation } from '../../schema/query.js';
 
 /** Call columns holding JSON; dotted paths read inside them. */
 export type JsonColumn = 'attributes' | 'inputs' | 'output' | 'exception' | 'summary';
@@ -46,7 +46,7 @@ const compare =
  * //                 {$gt: [{$convert: {input: {$getField: 'summary.latency_ms'}, to: 'double'}}, {$literal: 100}]}]}}
  * for await (const call of client.calls.streamQuery({ project_id: 'acme/demo', query })) { ... }
  * ```
- * @see DESIGN.md "Wire facts" ($expr operators and operands); spec "Query object"
+ * @see The interface spec, "Query object" (it shows `$and` and `$literal`; the other operators and operands are weft's, as `schema/query.ts` checks them)
  */
 export const q = {
   /** `{$expr: op}`: the `query` field of a stream_query request. */

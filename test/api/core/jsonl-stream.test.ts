@@ -2,8 +2,8 @@
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
-import { APIError } from '../../src/api/errors.js';
-import { JsonlStream } from '../../src/api/jsonl-stream.js';
+import { APIError } from '../../../src/api/core/api-errors.js';
+import { JsonlStream } from '../../../src/api/core/jsonl-stream.js';
 
 const Rec = z.object({ id: z.string() });
 

@@ -3,12 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
-import { APIConnectionTimeoutError, APIError, APIUserAbortError, Client, InternalServerError } from '../../src/index.js';
-import { isRetryableError, retryAfterMs } from '../../src/api/retry.js';
-import type { RetryInfo } from '../../src/api/transport.js';
-import { CallStartRes } from '../../src/schema/calls.js';
-import { startTestServer } from '../helpers/server.js';
-import { startFaultProxy } from '../helpers/fault-proxy.js';
+import { APIConnectionTimeoutError, APIError, APIUserAbortError, Client, InternalServerError } from '../../../src/index.js';
+import { isRetryableError, retryAfterMs } from '../../../src/api/core/retry.js';
+import type { RetryInfo } from '../../../src/api/core/transport.js';
+import { CallStartRes } from '../../../src/schema/calls.js';
+import { startTestServer } from '../../helpers/server.js';
+import { startFaultProxy } from '../../helpers/fault-proxy.js';
 
 let stalling: Server | undefined;
 afterEach(async () => {

@@ -2,17 +2,18 @@
  * Feedback endpoints: `POST /feedback/batch/create` and `POST /feedback/stats`.
  * @module
  */
-import { ENDPOINTS } from '../schema/endpoints.js';
-import { newId } from '../internal/ids.js';
-import { APIResource } from './resource.js';
-import { checkRequest } from '../schema/check.js';
-import type { RequestOptions } from './transport.js';
+import { ENDPOINTS } from '../../schema/endpoints.js';
+import { newId } from '../../internal/ids.js';
+import { APIResource } from '../core/resource.js';
+import { checkRequest } from '../../schema/check.js';
+import type { RequestOptions } from '../core/transport.js';
+import { RawBatchRes } from '../core/batch-answer.js';
 import {
   FeedbackBatchCreateReq,
   FeedbackBatchCreateRes,
   FeedbackStatsReq,
   FeedbackStatsRes,
-} from '../schema/feedback.js';
+} from '../../schema/feedback.js';
 
 /** Feedback on calls (or objects, ops) and time-bucketed statistics over it (spec endpoints 2 and 6). */
 export class FeedbackResource extends APIResource {
@@ -27,12 +28,24 @@ export class FeedbackResource extends APIResource {
    *   UUIDv7 here before sending, so a retry after a lost answer stores it once; `created_at` is set by the server (ISO 8601 UTC).
    * @throws {RequestValidationError} (as a rejection) when an item is invalid (e.g. a malformed ref), before sending.
    * @throws {APIError} (or a subclass; `ValidationError` for 422) when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 2 "Create feedback in batch"
+   * @see The interface spec, endpoint 2 "Create feedback in batch"
    */
   async create(body: FeedbackBatchCreateReq, opts?: RequestOptions): Promise<FeedbackBatchCreateRes> {
     const req = checkRequest(FeedbackBatchCreateReq, body, 'feedback batch');
     for (const item of req.batch) item.id ??= newId();
     return this.transport.post(ENDPOINTS.feedbackBatchCreate, req, FeedbackBatchCreateRes, opts);
+  }
+
+  /**
+   * {@link create} for a body already serialized as `{"batch": [...]}` (e.g. items serialized once when
+   * they were queued): the body is sent as is, not validated, items keep the ids they have (none is added),
+   * and of the answer only its `res` array is checked, its items are not parsed.
+   * @returns `{res}`: one item per batch item, in order, unparsed.
+   * @throws {APIError} (or a subclass; `ValidationError` naming the invalid items) when the server answers an error.
+   * @see The interface spec, endpoint 2 "Create feedback in batch"
+   */
+  async createRaw(body: string | Buffer, opts?: RequestOptions): Promise<RawBatchRes> {
+    return this.transport.postJson(ENDPOINTS.feedbackBatchCreate, body, RawBatchRes, opts);
   }
 
   /**
@@ -50,7 +63,7 @@ export class FeedbackResource extends APIResource {
    *   `p<N>_<slug>` (slug: json_path with `.` and spaces as `_`); `window_stats[slug][agg or p<N>]`.
    * @throws {RequestValidationError} (as a rejection) when the request is invalid, before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 6 "Feedback statistics"
+   * @see The interface spec, endpoint 6 "Feedback statistics"
    */
   async stats(body: FeedbackStatsReq, opts?: RequestOptions): Promise<FeedbackStatsRes> {
     const req = checkRequest(FeedbackStatsReq, body, 'feedback stats request');

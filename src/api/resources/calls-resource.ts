@@ -2,13 +2,14 @@
  * Calls endpoints: `POST /call/start`, `POST /call/upsert_batch`, `POST /calls/stream_query`.
  * @module
  */
-import { ENDPOINTS } from '../schema/endpoints.js';
+import { ENDPOINTS } from '../../schema/endpoints.js';
 import type { z } from 'zod';
-import { APIResource } from './resource.js';
-import { checkRequest } from '../schema/check.js';
-import type { RequestOptions } from './transport.js';
-import { JsonlStream } from './jsonl-stream.js';
-import { type IterateOptions, paginate } from './paginate.js';
+import { APIResource } from '../core/resource.js';
+import { checkRequest } from '../../schema/check.js';
+import type { RequestOptions } from '../core/transport.js';
+import { JsonlStream } from '../core/jsonl-stream.js';
+import { RawBatchRes } from '../core/batch-answer.js';
+import { type IterateOptions, paginate } from './calls-pagination.js';
 import {
   CallRecord,
   PartialCallRecord,
@@ -17,7 +18,7 @@ import {
   CallUpsertBatchReq,
   CallUpsertBatchRes,
   CallsQueryReq,
-} from '../schema/calls.js';
+} from '../../schema/calls.js';
 
 /** The call tracing endpoints (spec endpoints 3, 5 and 7). */
 export class CallsResource extends APIResource {
@@ -26,7 +27,7 @@ export class CallsResource extends APIResource {
    * @returns `{id, trace_id}`
    * @throws {RequestValidationError} (as a rejection) when `body` does not match the spec, before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 7 "Start a call"
+   * @see The interface spec, endpoint 7 "Start a call"
    */
   async start(body: CallStartReq, opts?: RequestOptions): Promise<CallStartRes> {
     const req = checkRequest(CallStartReq, body, 'call start request');
@@ -38,11 +39,23 @@ export class CallsResource extends APIResource {
    * @returns `{res: [{id, trace_id} | {}]}`
    * @throws {RequestValidationError} (as a rejection) when an item does not match the spec, before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 5 "Start calls in batch"
+   * @see The interface spec, endpoint 5 "Start calls in batch"
    */
   async upsertBatch(body: CallUpsertBatchReq, opts?: RequestOptions): Promise<CallUpsertBatchRes> {
     const req = checkRequest(CallUpsertBatchReq, body, 'call upsert batch');
     return this.transport.post(ENDPOINTS.callUpsertBatch, req, CallUpsertBatchRes, opts);
+  }
+
+  /**
+   * {@link upsertBatch} for a body already serialized as `{"batch": [...]}` (e.g. events serialized once
+   * when they were queued): the body is sent as is, not validated, and of the answer only its `res` array
+   * is checked, its items are not parsed.
+   * @returns `{res}`: one item per batch item, in order, unparsed.
+   * @throws {APIError} (or a subclass; `ValidationError` naming the invalid items) when the server answers an error.
+   * @see The interface spec, endpoint 5 "Start calls in batch"
+   */
+  async upsertBatchRaw(body: string | Buffer, opts?: RequestOptions): Promise<RawBatchRes> {
+    return this.transport.postJson(ENDPOINTS.callUpsertBatch, body, RawBatchRes, opts);
   }
 
   /**
@@ -61,7 +74,7 @@ export class CallsResource extends APIResource {
    * }
    * @throws {RequestValidationError} synchronously when `body` is invalid.
    * @throws {APIError} (or a subclass) from the iteration when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 3 "Stream-query calls"
+   * @see The interface spec, endpoint 3 "Stream-query calls"
    */
   streamQuery(body: CallsQueryReq & { columns: string[] }, opts?: RequestOptions): JsonlStream<typeof PartialCallRecord>;
   streamQuery(body: CallsQueryReq, opts?: RequestOptions): JsonlStream<typeof CallRecord>;
@@ -79,7 +92,7 @@ export class CallsResource extends APIResource {
    * @throws {RequestValidationError} synchronously when `body` is invalid.
    * @throws {ConfigError} from the iteration when `pageSize` is not an integer >= 1.
    * @throws {APIError} (or a subclass) from the iteration when the server answers an error.
-   * @see ../shared/spec/service-interface.md, endpoint 3 "Stream-query calls"
+   * @see The interface spec, endpoint 3 "Stream-query calls"
    */
   iterate(body: CallsQueryReq & { columns: string[] }, options?: IterateOptions & RequestOptions): AsyncGenerator<PartialCallRecord>;
   iterate(body: CallsQueryReq, options?: IterateOptions & RequestOptions): AsyncGenerator<CallRecord>;

@@ -1,11 +1,12 @@
 // client().trajectories and client().trainingJobs: validated before sending, Bearer auth, encoded path, parsed answers.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, APIError, Client, RequestValidationError } from '../../src/index.js';
-import { startFaultProxy } from '../helpers/fault-proxy.js';
-import { useTestServer } from '../helpers/server.js';
-import { useTestClient } from '../helpers/client.js';
-import { startCannedServer } from '../helpers/canned-server.js';
+import { APIConnectionError, APIError, Client, RequestValidationError } from '../../../src/index.js';
+import { startFaultProxy } from '../../helpers/fault-proxy.js';
+import { useTestServer } from '../../helpers/server.js';
+import { useTestClient } from '../../helpers/client.js';
+import { startCannedServer } from '../../helpers/canned-server.js';
+import { expectUuidv7 } from '../../helpers/shapes.js';
 
 const server = useTestServer({ apiKeys: ['train-key'] });
 const client = useTestClient(server, { apiKey: 'train-key' });
@@ -63,7 +64,7 @@ describe('client().trajectories.log', () => {
 describe('client().trainingJobs.create', () => {
   it('creates a queued job and returns its UUID', async () => {
     const job = await client().trainingJobs.create({ model_id: randomUUID(), trajectory_groups: GROUPS, experimental_config: { learning_rate: 1e-5, ppo: false } });
-    expect(job.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expectUuidv7(job.id);
     expect(job.status).toBe('queued');
   });
 

@@ -3,10 +3,10 @@
  * @module
  */
 import type { z } from 'zod';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../core/api-errors.js';
 import { q } from './query-builder.js';
-import type { CallsQueryReq, PartialCallRecord } from '../schema/calls.js';
-import type { Operation } from '../schema/query.js';
+import type { CallsQueryReq, PartialCallRecord } from '../../schema/calls.js';
+import type { Operation } from '../../schema/query.js';
 
 /** A validated request (zod output), as the pager sends it page by page. */
 type Request = z.output<typeof CallsQueryReq>;

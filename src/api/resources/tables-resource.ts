@@ -2,11 +2,11 @@
  * Tables endpoints: `POST /table/query` (spec endpoint 8) and `POST /table/create` (local server extension).
  * @module
  */
-import { ENDPOINTS } from '../schema/endpoints.js';
-import { APIResource } from './resource.js';
-import { checkRequest } from '../schema/check.js';
-import type { RequestOptions } from './transport.js';
-import { TableCreateReq, TableCreateRes, TableQueryReq, TableQueryRes } from '../schema/tables.js';
+import { ENDPOINTS } from '../../schema/endpoints.js';
+import { APIResource } from '../core/resource.js';
+import { checkRequest } from '../../schema/check.js';
+import type { RequestOptions } from '../core/transport.js';
+import { TableCreateReq, TableCreateRes, TableQueryReq, TableQueryRes } from '../../schema/tables.js';
 
 /** Tables: rows stored under a content digest. */
 export class TablesResource extends APIResource {
@@ -38,7 +38,7 @@ export class TablesResource extends APIResource {
    * @throws {RequestValidationError} (as a rejection) when `body` is invalid, before sending.
    * @throws {NotFoundError} when the project holds no table with that digest (local server).
    * @throws {APIError} (or another subclass) when the server answers another error.
-   * @see ../shared/spec/service-interface.md, endpoint 8 "Query a table"
+   * @see The interface spec, endpoint 8 "Query a table"
    */
   async query(body: TableQueryReq, opts?: RequestOptions): Promise<TableQueryRes> {
     const req = checkRequest(TableQueryReq, body, 'table query');

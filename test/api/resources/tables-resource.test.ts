@@ -1,10 +1,10 @@
 // client().tables: requests validated before sending, answers parsed, wire names and path kept; against real servers.
 import { describe, expect, it } from 'vitest';
-import { APIError, Client, NotFoundError, RequestValidationError } from '../../src/index.js';
-import { useTestServer } from '../helpers/server.js';
-import { useTestClient } from '../helpers/client.js';
-import { uniqueProject } from '../helpers/calls.js';
-import { startCannedServer } from '../helpers/canned-server.js';
+import { APIError, Client, NotFoundError, RequestValidationError } from '../../../src/index.js';
+import { useTestServer } from '../../helpers/server.js';
+import { useTestClient } from '../../helpers/client.js';
+import { uniqueProject } from '../../helpers/calls.js';
+import { startCannedServer } from '../../helpers/canned-server.js';
 
 const server = useTestServer();
 const client = useTestClient(server);

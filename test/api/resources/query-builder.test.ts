@@ -1,9 +1,9 @@
 // The typed $expr builder `q`: its output equals hand-written wire objects, wrong shapes do not compile, the server accepts it.
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { Client, q } from '../../src/index.js';
-import { OperationSchema, Query } from '../../src/schema/query.js';
-import { uniqueProject } from '../helpers/calls.js';
-import { useTestServer } from '../helpers/server.js';
+import { Client, q } from '../../../src/index.js';
+import { OperationSchema, Query } from '../../../src/schema/query.js';
+import { uniqueProject } from '../../helpers/calls.js';
+import { useTestServer } from '../../helpers/server.js';
 
 describe('q builds the wire grammar', () => {
   it.each([
@@ -62,7 +62,7 @@ describe('q is typed', () => {
     expectTypeOf<'summary.usage.gpt-4o.total_tokens'>().toExtend<Parameters<typeof q.field>[0]>();
     expectTypeOf<'nope'>().not.toExtend<Parameters<typeof q.field>[0]>();
     expectTypeOf<'op_name.x'>().not.toExtend<Parameters<typeof q.field>[0]>();
-    expectTypeOf(q.eq(q.field('id'), 1)).toEqualTypeOf<{ $eq: [import('../../src/schema/query.js').Operand, import('../../src/schema/query.js').Operand] }>();
+    expectTypeOf(q.eq(q.field('id'), 1)).toEqualTypeOf<{ $eq: [import('../../../src/schema/query.js').Operand, import('../../../src/schema/query.js').Operand] }>();
   });
 
   it('refuses wrong shapes at compile time', () => {

@@ -1,10 +1,11 @@
 // Tests of client.feedback against the real local server: requests validated before sending, answers parsed, errors typed.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Client, RequestValidationError, ValidationError } from '../../src/index.js';
-import { feedbackForCalls } from '../../src/server/feedback/feedback-store.js';
-import { uniqueProject } from '../helpers/calls.js';
-import { useTestServer } from '../helpers/server.js';
-import { startFaultProxy } from '../helpers/fault-proxy.js';
+import { Client, RequestValidationError, ValidationError } from '../../../src/index.js';
+import { feedbackForCalls } from '../../../src/server/feedback/feedback-store.js';
+import { uniqueProject } from '../../helpers/calls.js';
+import { useTestServer } from '../../helpers/server.js';
+import { startFaultProxy } from '../../helpers/fault-proxy.js';
+import { expectIsoUtc, expectUuidv7 } from '../../helpers/shapes.js';
 
 const server = useTestServer();
 let client: Client;
@@ -21,8 +22,22 @@ describe('client.feedback.create', () => {
       batch: ['a', 'b'].map((id) => ({ project_id: project, svc_ref: `svc:///${project}/call/${id}`, feedback_type: 'thumbs', payload: { up: id === 'a' } })),
     });
     expect(res.map((r) => r.payload)).toEqual([{ up: true }, { up: false }]);
-    for (const r of res) expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);
+    for (const r of res) {
+      expectUuidv7(r.id);
+      expectIsoUtc(r.created_at);
+      expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);
+    }
     expect([...feedbackForCalls(server().store.connection, project, ['a', 'b']).keys()]).toEqual(['a', 'b']);
+  });
+
+  it('createRaw() sends a serialized body as is (ids kept, none added) and answers {res}', async () => {
+    const project = uniqueProject('api-fb-raw');
+    const id = '01890a5d-ac96-774b-bcce-b302099a8057';
+    const body = JSON.stringify({ batch: [{ id, project_id: project, svc_ref: `svc:///${project}/call/r1`, feedback_type: 'score', payload: { value: 2 } }] });
+    const { res } = await client.feedback.createRaw(body);
+    expect(res).toHaveLength(1);
+    expect(res[0]).toMatchObject({ id, payload: { value: 2 } });
+    expect((feedbackForCalls(server().store.connection, project, ['r1']).get('r1') ?? []).map((f) => f.id)).toEqual([id]);
   });
 
   it('refuses a malformed ref before sending, with a typed error and detail', async () => {

@@ -1,8 +1,8 @@
 // client.calls.iterate(): auto-pagination of stream_query yields every record exactly once, against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, ConfigError, q, RequestValidationError } from '../../src/index.js';
-import { uniqueProject } from '../helpers/calls.js';
-import { useTestServer } from '../helpers/server.js';
+import { Client, ConfigError, q, RequestValidationError } from '../../../src/index.js';
+import { uniqueProject } from '../../helpers/calls.js';
+import { useTestServer } from '../../helpers/server.js';
 
 const server = useTestServer();
 let client: Client;

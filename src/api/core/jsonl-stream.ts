@@ -4,7 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { APIError, APIUserAbortError, WeftError } from './errors.js';
+import { APIError, APIUserAbortError, WeftError } from './api-errors.js';
 import { connectionError } from './transport.js';
 
 /** Opens the HTTP response; receives the signal that aborts it. */

@@ -1,9 +1,9 @@
 /**
- * Typed errors of the weft client's HTTP answers: one status → class factory under the root `WeftError` (STYLE.md "Typed errors").
+ * Typed errors of the weft client's HTTP answers: one status → class factory under the root `WeftError`.
  * @module
  */
-import type { ValidationErrorItem } from '../schema/errors.js';
-import { WeftError } from '../errors.js';
+import type { ValidationErrorItem } from '../../schema/errors.js';
+import { WeftError } from '../../errors.js';
 
 
 /** Headers of a failed response, lower-cased names. */
@@ -122,4 +122,4 @@ const STATUS_CLASSES: Record<number, new (...a: ConstructorParameters<typeof API
   429: RateLimitError,
 };
 
-export { ConfigError, RequestValidationError, WeftError } from '../errors.js';
+export { ConfigError, RequestValidationError, WeftError } from '../../errors.js';

@@ -2,7 +2,7 @@
  * All HTTP of the client: undici with keep-alive, auth per endpoint, retries, timeouts and typed errors.
  * @module
  */
-import { PREVIEW_PREFIX } from '../schema/endpoints.js';
+import { PREVIEW_PREFIX } from '../../schema/endpoints.js';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
@@ -12,9 +12,9 @@ import {
   APIError,
   APIUserAbortError,
   type ErrorHeaders,
-} from './errors.js';
+} from './api-errors.js';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, MAX_UNBUDGETED_RETRY_AFTER_MS, retryDelayMs, serverSaysRetry, type RetryPolicy } from './retry.js';
-import { safeMessage } from '../internal/safe-message.js';
+import { safeMessage } from '../../internal/safe-message.js';
 
 /** Options of {@link Transport}; see `ClientOptions` for their meaning. */
 export interface TransportOptions {
@@ -28,15 +28,15 @@ export interface TransportOptions {
 export interface RequestOptions {
   /** Aborts the request (and a stream being read). */
   signal?: AbortSignal;
-  /** Wait for headers and between body chunks, in ms (min 1). @defaultValue the client's `timeoutMs` (60000) */
+  /** Wait for headers and between body chunks, in ms (min 1). @defaultValue the client's `timeoutMs` */
   timeoutMs?: number;
-  /** Retries after a connection error, 408, 409, 429 or 5xx (min 0). @defaultValue the client's `maxRetries` (2) */
+  /** Retries after a connection error, 408, 409, 429 or 5xx (min 0). @defaultValue the client's `maxRetries` */
   maxRetries?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;
   /**
    * Backoff base and cap, and total retry time budget, in ms.
-   * @defaultValue `{ initialDelayMs: 500, maxDelayMs: 8000, budgetMs: Infinity }`
+   * @defaultValue `DEFAULT_RETRY_POLICY` (no time budget)
    */
   retry?: Partial<RetryPolicy>;
   /** Called before each retry's wait (e.g. to count retries); must not throw (errors are ignored). */
@@ -83,7 +83,7 @@ export class Transport {
   }
 
   /** POSTs an already serialized JSON body (sent as is, not validated) and parses the answer like {@link post}. */
-  async postJson<S extends z.ZodType>(path: string, payload: string, schema: S, opts: RequestOptions = {}): Promise<z.output<S>> {
+  async postJson<S extends z.ZodType>(path: string, payload: string | Buffer, schema: S, opts: RequestOptions = {}): Promise<z.output<S>> {
     const { res, value: text } = await this.send(path, payload, 'application/json', opts, (r) => r.body.text());
     const json = parseJson(text);
     const parsed = schema.safeParse(json);
@@ -108,7 +108,7 @@ export class Transport {
    * Sends with retries until `maxRetries` or the retry budget is spent; `consume` reads the 2xx
    * answer inside the attempt, so its failures are retried too.
    */
-  private async send<T>(path: string, payload: string, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Ok<T>> {
+  private async send<T>(path: string, payload: string | Buffer, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Ok<T>> {
     if (opts.signal?.aborted) throw new APIUserAbortError();
     const maxRetries = opts.maxRetries ?? this.options.maxRetries;
     const policy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
@@ -125,7 +125,7 @@ export class Transport {
     }
   }
 
-  private async attempt<T>(path: string, payload: string, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Attempt<T>> {
+  private async attempt<T>(path: string, payload: string | Buffer, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Attempt<T>> {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
     let res: Dispatcher.ResponseData;
     try {

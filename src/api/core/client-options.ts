@@ -19,8 +19,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /**
    * Retries after a connection error, 408, 409, 429 or 5xx (min 0); delays honour `retry-after-ms` and
-   * `retry-after`, else exponential backoff from 500 ms with full jitter, capped at 8 s.
-   * @defaultValue 2 (the exporter that `init()` starts uses its own `maxRetries`, default 20, within `retryBudgetMs`)
+   * `retry-after`, else exponential backoff with full jitter (`DEFAULT_RETRY_POLICY`; per request: `retry`).
+   * @defaultValue 2 (the exporter that `init()` starts has its own `maxRetries`, within `retryBudgetMs`)
    */
   maxRetries?: number;
 }

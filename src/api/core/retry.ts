@@ -2,7 +2,7 @@
  * Retry rules for HTTP requests, as readable predicates: which answers to retry and how long to wait.
  * @module
  */
-import { APIConnectionError, APIError, APIUserAbortError } from './errors.js';
+import { APIConnectionError, APIError, APIUserAbortError } from './api-errors.js';
 
 /**
  * How a request is retried: exponential backoff with full jitter between `0` and
@@ -21,7 +21,7 @@ export interface RetryPolicy {
   budgetMs: number;
 }
 
-/** Defaults of {@link RetryPolicy}: 500 ms base, 8 s cap, no time budget. */
+/** Defaults of {@link RetryPolicy}; the exporter's come from its `retry*` init options. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { initialDelayMs: 500, maxDelayMs: 8_000, budgetMs: Infinity };
 
 /**

@@ -2,17 +2,17 @@
  * Reinforcement-learning preview endpoints: trajectory logs (spec endpoint 1) and training jobs (endpoint 4).
  * @module
  */
-import { APIResource } from './resource.js';
-import { ENDPOINTS } from '../schema/endpoints.js';
-import { fillPath } from './path.js';
-import { checkRequest } from '../schema/check.js';
-import type { RequestOptions } from './transport.js';
+import { APIResource } from '../core/resource.js';
+import { ENDPOINTS } from '../../schema/endpoints.js';
+import { fillPath } from '../core/path.js';
+import { checkRequest } from '../../schema/check.js';
+import type { RequestOptions } from '../core/transport.js';
 import {
   TrainingJobCreateReq,
   TrainingJobCreateRes,
   TrajectoryLogReq,
   TrajectoryLogRes,
-} from '../schema/trajectories.js';
+} from '../../schema/trajectories.js';
 
 /** Trajectory logs of a model (preview; Bearer auth). */
 export class TrajectoriesResource extends APIResource {
@@ -30,7 +30,7 @@ export class TrajectoriesResource extends APIResource {
    * @throws {APIError} (or a subclass, e.g. `AuthenticationError`) when the server answers an error.
    * @remarks Not retried unless `opts.maxRetries` says so: the endpoint is not idempotent, and a retry after
    *   a lost answer would store the trajectories twice (and skew the metrics).
-   * @see ../shared/spec/service-interface.md, endpoint 1 "Log trajectories"
+   * @see The interface spec, endpoint 1 "Log trajectories"
    */
   async log(modelId: string, body: TrajectoryLogReq, opts?: RequestOptions): Promise<TrajectoryLogRes> {
     const url = fillPath(ENDPOINTS.trajectoryLog, { model_id: modelId });
@@ -50,7 +50,7 @@ export class TrainingJobsResource extends APIResource {
    *   out of its documented range, an unknown config key), before sending.
    * @throws {APIError} (or a subclass) when the server answers an error.
    * @remarks Not retried unless `opts.maxRetries` says so: a retry after a lost answer would create a second job.
-   * @see ../shared/spec/service-interface.md, endpoint 4 "Create training job"
+   * @see The interface spec, endpoint 4 "Create training job"
    */
   async create(body: TrainingJobCreateReq, opts?: RequestOptions): Promise<TrainingJobCreateRes> {
     const req = checkRequest(TrainingJobCreateReq, body, 'training job');

@@ -1,0 +1,262 @@
+/**
+ * Every `init()` option written once: purpose, type, unit, default, range, env var and the zod check; settings, the exporter's options, `InitOptions` and the README table derive from it.
+ * @module
+ */
+import { z } from 'zod';
+import { DEFAULT_BASE_URL } from './api/core/client-options.js';
+import { DEFAULT_RETRY_POLICY } from './api/core/retry.js';
+import { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
+import { DEFAULT_MAX_STREAM_CHUNKS } from './instrument/trace-settings.js';
+
+/** Where an option falls back to when it is not passed. */
+export interface EnvVar {
+  readonly name: string;
+  /** The env var's text as the option's value; `undefined` when it says nothing (unset or empty). */
+  readonly read: (raw: string | undefined) => unknown;
+  /** How the text is read, when not plainly (e.g. `comma-separated`). */
+  readonly note?: string;
+  /** The env var wins over the option (only `WEFT_DISABLED`: an operator can switch tracing off). */
+  readonly overrides?: boolean;
+}
+
+/** One option of `init()`. */
+export interface InitOption<S extends z.ZodType = z.ZodType, D = unknown> {
+  /** What the option does, in markdown: the TSDoc of `InitOptions` and the README's "meaning" column. */
+  readonly purpose: string;
+  /** Its TypeScript type, as `InitOptions` declares it (a type test checks it against `schema`). */
+  readonly type: string;
+  /** Checks the resolved value; messages say what was expected and what was received. */
+  readonly schema: S;
+  /** The value when neither the option nor its env var is set; `undefined` when there is none. */
+  readonly default: D;
+  /** Said after "none" when there is no default. */
+  readonly noDefault?: string;
+  /** Unit of a numeric value, in words (`ms`, `bytes`, `events`). */
+  readonly unit?: string;
+  /** Smallest value accepted. */
+  readonly min?: number;
+  /** Largest value accepted. */
+  readonly max?: number;
+  readonly env?: EnvVar;
+}
+
+/** `"value" (type)` of a received value, for the messages of `ConfigError`. */
+function describeValue(v: unknown): string {
+  if (typeof v === 'number' && Number.isNaN(v)) return 'NaN (a non-numeric value, e.g. from an env var)';
+  return `${JSON.stringify(v) ?? String(v)} (${typeof v})`;
+}
+
+const expected = (what: string) => ({ error: (i: { input: unknown }) => `expected ${what}, got ${describeValue(i.input)}` });
+const text = (name: string): EnvVar => ({ name, read: (v) => v || undefined });
+const numeric = (name: string): EnvVar => ({ name, read: (v) => (v === undefined || v === '' ? undefined : Number(v)) });
+const flagOf = (v: string | undefined) => (v === undefined || v === '' ? undefined : /^(1|true|yes|on)$/i.test(v));
+const flag = (name: string): EnvVar => ({ name, read: flagOf, note: '`1`, `true`, `yes` or `on` for true' });
+const list = (name: string): EnvVar => ({
+  name,
+  read: (v) => (v === undefined ? undefined : v.split(',').map((k) => k.trim()).filter((k) => k !== '')),
+  note: 'comma-separated',
+});
+const fn = <F>(what: string) => z.custom<F>((v) => v === undefined || typeof v === 'function', expected(what)).optional();
+
+const option = <S extends z.ZodType, const D extends z.output<S> | undefined>(o: InitOption<S, D>): InitOption<S, D> => o;
+
+/** A numeric option from `min` (to `max`), an integer unless `fraction`; its check is made from those. */
+const num = <D extends number>(o: Omit<InitOption<z.ZodNumber, D>, 'type' | 'schema'> & { min: number; fraction?: boolean }) => {
+  const base = z.number(expected(o.max === undefined ? 'a number' : `a number from ${o.min} to ${o.max}`));
+  const checked = (o.fraction ? base : base.int()).min(o.min);
+  const { fraction: _, ...spec } = o;
+  return option({ ...spec, type: 'number', schema: o.max === undefined ? checked : checked.max(o.max) });
+};
+
+/** The options, in the order the docs list them. */
+export const INIT_OPTIONS = {
+  project: option({
+    purpose: '`<entity>/<project>` the calls are recorded in.',
+    type: 'string',
+    schema: z.string({ error: () => 'missing: pass init({ project: "<entity>/<project>" }) or set WEFT_PROJECT' }).trim().min(1, 'must not be empty'),
+    default: undefined,
+    noDefault: 'required',
+    env: text('WEFT_PROJECT'),
+  }),
+  baseUrl: option({
+    purpose: 'The service, an http(s) URL: a local `weft serve` by default, or the hosted service.',
+    type: 'string',
+    schema: z.url({ protocol: /^https?$/, ...expected('an http(s) URL') }),
+    default: DEFAULT_BASE_URL,
+    env: text('WEFT_BASE_URL'),
+  }),
+  apiKey: option({
+    purpose: 'API key, sent as Basic `api:<key>` on the core endpoints and as Bearer on `/v1/preview/*`.',
+    type: 'string',
+    schema: z.string().optional(),
+    default: undefined,
+    noDefault: 'no Authorization header',
+    env: text('WEFT_API_KEY'),
+  }),
+  enabled: option({
+    purpose: 'Record calls at all; when `false`, ops run untraced and nothing is sent.',
+    type: 'boolean',
+    schema: z.boolean(),
+    default: true,
+    env: { name: 'WEFT_DISABLED', read: (v) => (flagOf(v) === true ? false : undefined), note: '`1`, `true`, `yes` or `on` turns tracing off, whatever the option says', overrides: true },
+  }),
+  userId: option({
+    purpose: '`svc_user_id` stamped on every call and feedback item.',
+    type: 'string',
+    schema: z.string().optional(),
+    default: undefined,
+    env: text('WEFT_USER_ID'),
+  }),
+  maxBatchItems: num({
+    purpose: 'A batch is sent as soon as this many events wait.',
+    unit: 'events',
+    min: 1,
+    default: 500,
+    env: numeric('WEFT_MAX_BATCH_ITEMS'),
+  }),
+  maxBatchBytes: num({
+    purpose:
+      'A batch is also cut before its request body would pass this size. A call event larger than that is sent with its `inputs` and `attributes` (start) or `output` (end) replaced by `{"_weft_truncated": {"original_bytes", "limit_bytes"}}` and an exception\'s message and stack shortened; one still too large, or a feedback item too large, is dropped as `oversize`. A batch the server refuses as too large (413) is sent in halves.',
+    unit: 'bytes',
+    min: 1024,
+    default: 4 * 1024 * 1024,
+    env: numeric('WEFT_MAX_BATCH_BYTES'),
+  }),
+  flushIntervalMs: num({
+    purpose: 'Longest wait, from the first of them, before waiting events are sent; the timer never keeps the process alive.',
+    unit: 'ms',
+    min: 1,
+    default: 1000,
+    env: numeric('WEFT_FLUSH_INTERVAL_MS'),
+  }),
+  maxConcurrentRequests: num({
+    purpose: 'Export requests in flight at once, per queue (call events and feedback items each have one).',
+    unit: 'requests',
+    min: 1,
+    default: 2,
+  }),
+  maxQueueItems: num({
+    purpose:
+      'Events held in memory (waiting or being sent); beyond it new events go to the spool, or are dropped, counted and warned about. The last 10% are kept for end events of calls already started.',
+    unit: 'events',
+    min: 1,
+    default: 100_000,
+  }),
+  maxQueueBytes: num({
+    purpose: 'The same cap as `maxQueueItems`, in serialized bytes of the events held in memory.',
+    unit: 'bytes',
+    min: 1024,
+    default: 64 * 1024 * 1024,
+  }),
+  maxRetries: num({
+    purpose:
+      'Retries per export request after a connection error, 408, 409, 429 or 5xx; `retryBudgetMs` usually ends them first. The `Client` that `init()` returns keeps its own `maxRetries`.',
+    unit: 'retries',
+    min: 0,
+    default: 20,
+  }),
+  retryInitialDelayMs: num({
+    purpose: 'Backoff ceiling of an export request\'s first retry; it doubles per retry, with full jitter (a random wait between 0 and the ceiling).',
+    unit: 'ms',
+    min: 0,
+    default: DEFAULT_RETRY_POLICY.initialDelayMs,
+  }),
+  retryMaxDelayMs: num({
+    purpose:
+      'Largest backoff ceiling, and the wait before a failed spool replay is tried again. A `retry-after-ms` or `Retry-After` (seconds or an HTTP date) from the server wins over the backoff, however long; a wait that would end past `retryBudgetMs` is not made.',
+    unit: 'ms',
+    min: 0,
+    default: DEFAULT_RETRY_POLICY.maxDelayMs,
+  }),
+  retryBudgetMs: num({
+    purpose: 'Time an export batch may spend on retries, from its first attempt; then it goes to the spool, or is dropped as `unreachable` without one.',
+    unit: 'ms',
+    min: 0,
+    default: 30_000,
+    env: numeric('WEFT_RETRY_BUDGET_MS'),
+  }),
+  spoolDir: option({
+    purpose:
+      'Directory of the disk spool: call events that memory cannot hold, and batches still unsent after the retry budget, are appended there (JSONL segment files) and replayed in order once the server answers, also by the next process using the same directory. Feedback is never spooled.',
+    type: 'string',
+    schema: z.string().min(1, 'must not be empty').optional(),
+    default: undefined,
+    noDefault: 'no spool: such events are dropped',
+    env: text('WEFT_SPOOL_DIR'),
+  }),
+  spoolMaxBytes: num({
+    purpose: 'Size cap of the spool directory; beyond it new events are dropped as `spool_full`.',
+    unit: 'bytes',
+    min: 1024,
+    default: 256 * 1024 * 1024,
+    env: numeric('WEFT_SPOOL_MAX_BYTES'),
+  }),
+  exitTimeoutMs: num({
+    purpose:
+      'Longest wait for unsent events when the process is about to exit (`beforeExit`, or a signal with `handleSignals`); then requests in flight are aborted and their events spooled, or dropped with a warning, so the process can exit.',
+    unit: 'ms',
+    min: 0,
+    default: 10_000,
+    env: numeric('WEFT_EXIT_TIMEOUT_MS'),
+  }),
+  handleSignals: option({
+    purpose:
+      'On SIGTERM and SIGINT, flush (within `exitTimeoutMs`), then re-raise the signal so it ends the process as it would have; if the program has its own listener for that signal, weft only flushes and leaves the rest to it.',
+    type: 'boolean',
+    schema: z.boolean(expected('a boolean')),
+    default: false,
+    env: flag('WEFT_HANDLE_SIGNALS'),
+  }),
+  flushMode: option({
+    purpose: '`\'immediate\'` also sends a trace\'s events as soon as its root call ends (serverless); `\'batch\'` waits for a full batch or `flushIntervalMs`.',
+    type: "'batch' | 'immediate'",
+    schema: z.enum(['batch', 'immediate'], expected('"batch" or "immediate"')),
+    default: 'batch',
+    env: text('WEFT_FLUSH_MODE'),
+  }),
+  waitUntil: option({
+    purpose:
+      'Handed the flush promise each time a root call ends, e.g. Vercel\'s `waitUntil` (from `@vercel/functions`) or Cloudflare\'s `ctx.waitUntil.bind(ctx)`, so the platform keeps the function alive until its events are sent; the promise never rejects.',
+    type: '(promise: Promise<unknown>) => void',
+    schema: fn<(promise: Promise<unknown>) => void>('a function'),
+    default: undefined,
+  }),
+  sampleRate: num({
+    purpose: 'Fraction of traces recorded, decided once per trace at its root call; children follow their root (a trace left out records nothing at any depth).',
+    fraction: true,
+    min: 0,
+    max: 1,
+    default: 1,
+    env: numeric('WEFT_SAMPLE_RATE'),
+  }),
+  redactKeys: option({
+    purpose:
+      'Keys whose values are recorded as `"REDACTED"` at any depth of inputs, outputs and attributes; this list replaces the default one (`DEFAULT_REDACT_KEYS` is exported to extend it). Matching ignores case and `-`/`_`/camelCase separators and finds the listed words inside longer keys (`x-api-key`, `access_token`), whole words only (`max_tokens` is kept).',
+    type: 'string[]',
+    schema: z.array(z.string(), expected('an array of strings')),
+    default: [...DEFAULT_REDACT_KEYS],
+    env: list('WEFT_REDACT_KEYS'),
+  }),
+  mask: option({
+    purpose:
+      'Runs on every recorded inputs object and output (after redaction and `postprocess*`); its result is recorded instead. If it throws, `"[mask threw: value withheld]"` is recorded, never the unmasked value.',
+    type: '(value: unknown) => unknown',
+    schema: fn<(value: unknown) => unknown>('a function'),
+    default: undefined,
+  }),
+  maxStreamChunks: num({
+    purpose: 'Chunks of a returned stream kept as the call\'s output (an op\'s own option wins).',
+    unit: 'chunks',
+    min: 0,
+    default: DEFAULT_MAX_STREAM_CHUNKS,
+    env: numeric('WEFT_MAX_STREAM_CHUNKS'),
+  }),
+} as const;
+
+/** The name of an `init()` option. */
+export type InitOptionName = keyof typeof INIT_OPTIONS;
+
+/** The defaults of `names`, typed as the table writes them. */
+export function defaultsOf<K extends InitOptionName>(names: readonly K[]): { [P in K]: (typeof INIT_OPTIONS)[P]['default'] } {
+  return Object.fromEntries(names.map((n) => [n, INIT_OPTIONS[n].default])) as { [P in K]: (typeof INIT_OPTIONS)[P]['default'] };
+}

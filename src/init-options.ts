@@ -1,0 +1,207 @@
+/**
+ * The options of `init()`: generated from src/init-option-table.ts by `npm run docs:options` (do not edit here).
+ * @module
+ */
+
+/**
+ * Options of `init()`. Each falls back to its env var (when it has one), then to its default; a malformed
+ * one makes `init()` throw a `ConfigError` naming it, what was expected and what was received.
+ */
+export interface InitOptions {
+  /**
+   * `<entity>/<project>` the calls are recorded in.
+   *
+   * Env: `WEFT_PROJECT`.
+   * @defaultValue none (required)
+   */
+  project?: string;
+  /**
+   * The service, an http(s) URL: a local `weft serve` by default, or the hosted service.
+   *
+   * Env: `WEFT_BASE_URL`.
+   * @defaultValue `'http://127.0.0.1:6345'`
+   */
+  baseUrl?: string;
+  /**
+   * API key, sent as Basic `api:<key>` on the core endpoints and as Bearer on `/v1/preview/*`.
+   *
+   * Env: `WEFT_API_KEY`.
+   * @defaultValue none (no Authorization header)
+   */
+  apiKey?: string;
+  /**
+   * Record calls at all; when `false`, ops run untraced and nothing is sent.
+   *
+   * Env: `WEFT_DISABLED` (`1`, `true`, `yes` or `on` turns tracing off, whatever the option says).
+   * @defaultValue `true`
+   */
+  enabled?: boolean;
+  /**
+   * `svc_user_id` stamped on every call and feedback item.
+   *
+   * Env: `WEFT_USER_ID`.
+   * @defaultValue none
+   */
+  userId?: string;
+  /**
+   * A batch is sent as soon as this many events wait.
+   *
+   * Unit: events. Range: min 1. Env: `WEFT_MAX_BATCH_ITEMS`.
+   * @defaultValue `500`
+   */
+  maxBatchItems?: number;
+  /**
+   * A batch is also cut before its request body would pass this size. A call event larger than that is sent
+   * with its `inputs` and `attributes` (start) or `output` (end) replaced by
+   * `{"_weft_truncated": {"original_bytes", "limit_bytes"}}` and an exception's message and stack shortened;
+   * one still too large, or a feedback item too large, is dropped as `oversize`. A batch the server refuses
+   * as too large (413) is sent in halves.
+   *
+   * Unit: bytes. Range: min 1024. Env: `WEFT_MAX_BATCH_BYTES`.
+   * @defaultValue `4194304` (4 MiB)
+   */
+  maxBatchBytes?: number;
+  /**
+   * Longest wait, from the first of them, before waiting events are sent; the timer never keeps the process
+   * alive.
+   *
+   * Unit: ms. Range: min 1. Env: `WEFT_FLUSH_INTERVAL_MS`.
+   * @defaultValue `1000`
+   */
+  flushIntervalMs?: number;
+  /**
+   * Export requests in flight at once, per queue (call events and feedback items each have one).
+   *
+   * Unit: requests. Range: min 1.
+   * @defaultValue `2`
+   */
+  maxConcurrentRequests?: number;
+  /**
+   * Events held in memory (waiting or being sent); beyond it new events go to the spool, or are dropped,
+   * counted and warned about. The last 10% are kept for end events of calls already started.
+   *
+   * Unit: events. Range: min 1.
+   * @defaultValue `100000`
+   */
+  maxQueueItems?: number;
+  /**
+   * The same cap as `maxQueueItems`, in serialized bytes of the events held in memory.
+   *
+   * Unit: bytes. Range: min 1024.
+   * @defaultValue `67108864` (64 MiB)
+   */
+  maxQueueBytes?: number;
+  /**
+   * Retries per export request after a connection error, 408, 409, 429 or 5xx; `retryBudgetMs` usually ends
+   * them first. The `Client` that `init()` returns keeps its own `maxRetries`.
+   *
+   * Unit: retries. Range: min 0.
+   * @defaultValue `20`
+   */
+  maxRetries?: number;
+  /**
+   * Backoff ceiling of an export request's first retry; it doubles per retry, with full jitter (a random
+   * wait between 0 and the ceiling).
+   *
+   * Unit: ms. Range: min 0.
+   * @defaultValue `500`
+   */
+  retryInitialDelayMs?: number;
+  /**
+   * Largest backoff ceiling, and the wait before a failed spool replay is tried again. A `retry-after-ms` or
+   * `Retry-After` (seconds or an HTTP date) from the server wins over the backoff, however long; a wait that
+   * would end past `retryBudgetMs` is not made.
+   *
+   * Unit: ms. Range: min 0.
+   * @defaultValue `8000`
+   */
+  retryMaxDelayMs?: number;
+  /**
+   * Time an export batch may spend on retries, from its first attempt; then it goes to the spool, or is
+   * dropped as `unreachable` without one.
+   *
+   * Unit: ms. Range: min 0. Env: `WEFT_RETRY_BUDGET_MS`.
+   * @defaultValue `30000`
+   */
+  retryBudgetMs?: number;
+  /**
+   * Directory of the disk spool: call events that memory cannot hold, and batches still unsent after the
+   * retry budget, are appended there (JSONL segment files) and replayed in order once the server answers,
+   * also by the next process using the same directory. Feedback is never spooled.
+   *
+   * Env: `WEFT_SPOOL_DIR`.
+   * @defaultValue none (no spool: such events are dropped)
+   */
+  spoolDir?: string;
+  /**
+   * Size cap of the spool directory; beyond it new events are dropped as `spool_full`.
+   *
+   * Unit: bytes. Range: min 1024. Env: `WEFT_SPOOL_MAX_BYTES`.
+   * @defaultValue `268435456` (256 MiB)
+   */
+  spoolMaxBytes?: number;
+  /**
+   * Longest wait for unsent events when the process is about to exit (`beforeExit`, or a signal with
+   * `handleSignals`); then requests in flight are aborted and their events spooled, or dropped with a
+   * warning, so the process can exit.
+   *
+   * Unit: ms. Range: min 0. Env: `WEFT_EXIT_TIMEOUT_MS`.
+   * @defaultValue `10000`
+   */
+  exitTimeoutMs?: number;
+  /**
+   * On SIGTERM and SIGINT, flush (within `exitTimeoutMs`), then re-raise the signal so it ends the process
+   * as it would have; if the program has its own listener for that signal, weft only flushes and leaves the
+   * rest to it.
+   *
+   * Env: `WEFT_HANDLE_SIGNALS` (`1`, `true`, `yes` or `on` for true).
+   * @defaultValue `false`
+   */
+  handleSignals?: boolean;
+  /**
+   * `'immediate'` also sends a trace's events as soon as its root call ends (serverless); `'batch'` waits
+   * for a full batch or `flushIntervalMs`.
+   *
+   * Env: `WEFT_FLUSH_MODE`.
+   * @defaultValue `'batch'`
+   */
+  flushMode?: 'batch' | 'immediate';
+  /**
+   * Handed the flush promise each time a root call ends, e.g. Vercel's `waitUntil` (from
+   * `@vercel/functions`) or Cloudflare's `ctx.waitUntil.bind(ctx)`, so the platform keeps the function alive
+   * until its events are sent; the promise never rejects.
+   * @defaultValue none
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
+  /**
+   * Fraction of traces recorded, decided once per trace at its root call; children follow their root (a
+   * trace left out records nothing at any depth).
+   *
+   * Range: 0 to 1. Env: `WEFT_SAMPLE_RATE`.
+   * @defaultValue `1`
+   */
+  sampleRate?: number;
+  /**
+   * Keys whose values are recorded as `"REDACTED"` at any depth of inputs, outputs and attributes; this list
+   * replaces the default one (`DEFAULT_REDACT_KEYS` is exported to extend it). Matching ignores case and
+   * `-`/`_`/camelCase separators and finds the listed words inside longer keys (`x-api-key`,
+   * `access_token`), whole words only (`max_tokens` is kept).
+   *
+   * Env: `WEFT_REDACT_KEYS` (comma-separated).
+   * @defaultValue `['api_key', 'apiKey', 'authorization', 'password', 'secret', 'token', 'cookie']`
+   */
+  redactKeys?: string[];
+  /**
+   * Runs on every recorded inputs object and output (after redaction and `postprocess*`); its result is
+   * recorded instead. If it throws, `"[mask threw: value withheld]"` is recorded, never the unmasked value.
+   * @defaultValue none
+   */
+  mask?: (value: unknown) => unknown;
+  /**
+   * Chunks of a returned stream kept as the call's output (an op's own option wins).
+   *
+   * Unit: chunks. Range: min 0. Env: `WEFT_MAX_STREAM_CHUNKS`.
+   * @defaultValue `1000`
+   */
+  maxStreamChunks?: number;
+}
