@@ -6,7 +6,7 @@ import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { Call, CallOutcome } from './call.js';
 import { captureOutput, captureSummary, describeError, type OpMeta } from './capture.js';
-import type { CallSink } from './runtime.js';
+import type { CallSink } from './sink.js';
 import { applySummaryExtra } from './summary.js';
 import type { TraceSettings } from './trace-settings.js';
 

@@ -8,7 +8,7 @@ import type { Call } from './call.js';
 import { endCall } from './call-end.js';
 import type { OpMeta } from './capture.js';
 import type { TraceContext } from './context.js';
-import type { CallSink } from './runtime.js';
+import type { CallSink } from './sink.js';
 import { streamKind, wrapStream, type StreamObserver } from './streams.js';
 import type { Settler } from './thenable.js';
 import type { TraceSettings } from './trace-settings.js';

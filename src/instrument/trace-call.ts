@@ -9,7 +9,7 @@ import { endCall } from './call-end.js';
 import { CallHandle } from './call-handle.js';
 import { captureAttributes, captureDisplayName, captureInputs, type OpMeta } from './capture.js';
 import { activeContext, runInContext, type TraceContext } from './context.js';
-import type { CallSink } from './runtime.js';
+import type { CallSink } from './sink.js';
 import { streamKind, wrapStream, type StreamObserver } from './streams.js';
 import { thenOf, watchThenable } from './thenable.js';
 import { getTraceSettings, type TraceSettings } from './trace-settings.js';

@@ -8,7 +8,7 @@ import { callView, type CurrentCall } from './current-call.js';
 import { InputKeys } from './input-keys.js';
 import type { OpOptions } from './op-options.js';
 import { parameterNames } from './param-names.js';
-import { getSink } from './runtime.js';
+import { getSink } from './sink.js';
 import { thenOf } from './thenable.js';
 import { traceCall, type AnyFunction } from './trace-call.js';
 
