@@ -5,7 +5,8 @@
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { Call, CallOutcome } from './call.js';
-import { captureOutput, captureSummary, describeError, type OpMeta } from './capture.js';
+import { captureOutput, captureSummary, describeError } from './capture.js';
+import type { OpDefinition } from './op-definition.js';
 import type { CallSink } from './sink.js';
 import { applySummaryExtra } from './summary.js';
 import type { TraceSettings } from './trace-settings.js';
@@ -17,7 +18,7 @@ import type { TraceSettings } from './trace-settings.js';
  */
 export function endCall(
   sink: CallSink,
-  meta: OpMeta,
+  meta: OpDefinition,
   call: Call,
   settings: TraceSettings,
   outcome: CallOutcome,

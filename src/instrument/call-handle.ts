@@ -6,7 +6,7 @@ import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { Call } from './call.js';
 import { endCall } from './call-end.js';
-import type { OpMeta } from './capture.js';
+import type { OpDefinition } from './op-definition.js';
 import type { TraceContext } from './context.js';
 import type { CallSink } from './sink.js';
 import { streamKind, wrapStream, type StreamObserver } from './streams.js';
@@ -30,7 +30,7 @@ export class CallHandle implements Settler, StreamObserver {
 
   constructor(
     private readonly sink: CallSink,
-    private readonly meta: OpMeta,
+    private readonly meta: OpDefinition,
     private readonly call: Call,
     private readonly settings: TraceSettings,
     /** The context the function's body runs in; each `next()` of a stream runs in it. */
