@@ -4,7 +4,7 @@
  */
 import { Client } from './api/client.js';
 import { diag } from './internal/diag.js';
-import { getSink, setSink, type ExportReport } from './instrument/runtime.js';
+import { getSink, setSink, type ExportReport } from './instrument/sink.js';
 import { serializeConfig } from './instrument/serialize.js';
 import { setTraceSettings } from './instrument/trace-settings.js';
 import { CallExporter } from './export/exporter.js';

@@ -70,7 +70,7 @@ shared.exportStats ??= {
  * The live counters; export/ modules update them. Kept in the process-wide registry, so an ESM and a
  * CJS copy of weft count into (and `getExportStats()` reads) the same numbers.
  */
-export const stats = shared.exportStats as ExportStats;
+export const stats: ExportStats = shared.exportStats;
 
 /**
  * A snapshot of the export counters of this process, since it started (all `init()`s together).

@@ -8,7 +8,7 @@ import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
-import type { CallSink, ExportReport } from '../instrument/runtime.js';
+import type { CallSink, ExportReport } from '../instrument/sink.js';
 import { Batcher, type Delivery, type Entry } from './batcher.js';
 import { toCallEntry } from './call-entry.js';
 import { BatchSender, dropUndelivered } from './batch-sender.js';

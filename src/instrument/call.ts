@@ -2,35 +2,11 @@
  * The in-memory Call: ids, timing, summary, and the start and end events it becomes on the wire.
  * @module
  */
-import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
+import type { CallException, EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
 import type { RunState, TraceContext } from './context.js';
 import { newId } from '../internal/ids.js';
 import { isoTime } from './iso-time.js';
-import { emptySummary, mergeSummary, type SummaryData } from './summary.js';
-
-/** How a call ended: returned, threw, or (a stream) was abandoned by its consumer. */
-export type CallOutcome = 'success' | 'error' | 'cancelled';
-
-/** The summary of a call that ended with nothing in it but itself: shared and frozen (events are never changed). */
-const LEAF_SUMMARY: Readonly<Record<CallOutcome, SummaryData>> = {
-  success: leafSummary('success'),
-  error: leafSummary('error'),
-  cancelled: leafSummary('cancelled'),
-};
-
-function leafSummary(outcome: CallOutcome): SummaryData {
-  const summary = countOutcome(emptySummary(), outcome);
-  if (outcome === 'cancelled') summary.cancelled = true;
-  Object.freeze(summary.status_counts);
-  return Object.freeze(summary);
-}
-
-/** Adds one call with `outcome` to `summary.status_counts`. */
-function countOutcome(summary: SummaryData, outcome: CallOutcome): SummaryData {
-  const counts = summary.status_counts;
-  counts[outcome] = (counts[outcome] ?? 0) + 1;
-  return summary;
-}
+import { closeSummary, emptySummary, type CallOutcome, type SummaryData } from './summary.js';
 
 /** One traced invocation of an op. */
 export class Call {
@@ -44,8 +20,8 @@ export class Call {
   readonly threadId: string | undefined;
   /** `turn_id`: `withThread()`'s `turnId`, else the id of the thread's outermost call in this trace. */
   readonly turnId: string | undefined;
-  /** The summary being built while the call runs: children's counts and usage, `summarize()` fields. */
-  get summary(): SummaryData {
+  /** The summary its children merge their counts and usage into while it runs. */
+  private get summary(): SummaryData {
     return (this.ownSummary ??= emptySummary());
   }
 
@@ -98,18 +74,15 @@ export class Call {
   }
 
   /**
-   * Ends the call once (later calls return `undefined`): counts its own outcome in
-   * `summary.status_counts` (`success`, `error` or `cancelled`), merges its summary into the parent's,
-   * and returns the end item body. A cancelled call also gets `summary.cancelled: true` (its own only).
+   * Ends the call once (later calls return `undefined`) with `outcome` and returns the end item body:
+   * `output` or `exception`, and the summary (see {@link closeSummary}; `extra` holds the `summarize`
+   * fields), which is merged into the parent's while the parent runs.
    */
-  end(output: unknown, exception: EndedCallSchemaForInsert['exception'], outcome: CallOutcome = exception ? 'error' : 'success'): EndedCallSchemaForInsert | undefined {
+  end(outcome: CallOutcome, output: unknown, exception: CallException | undefined, extra: Record<string, unknown> | undefined): EndedCallSchemaForInsert | undefined {
     if (this.ended) return undefined;
     this.ended = true;
-    const own = this.ownSummary;
-    const summary = own === undefined ? LEAF_SUMMARY[outcome] : countOutcome(own, outcome);
-    if (this.parent && !this.parent.ended) mergeSummary(this.parent.summary, summary);
-    // Its own, not merged up: the server derives `summary.status: "cancelled"` from it.
-    if (own !== undefined && outcome === 'cancelled') own.cancelled = true;
+    const parent = this.parent;
+    const summary = closeSummary(this.ownSummary, outcome, extra, parent && !parent.ended ? parent.summary : undefined);
     const ev: EndedCallSchemaForInsert = {
       project_id: this.projectId,
       id: this.id,

@@ -6,22 +6,11 @@
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { CallException } from '../schema/calls.js';
-import type { InputKey, InputKeys } from './input-keys.js';
-import type { OpOptions } from './op-options.js';
+import type { InputKey } from './input-keys.js';
+import type { OpDefinition } from './op-definition.js';
 import { REDACTED } from './redact.js';
 import { newWalk, serializeWith } from './serialize.js';
 import type { TraceSettings } from './trace-settings.js';
-
-/** Per-op data computed once, when the op is made. */
-export interface OpMeta {
-  /** The op name; for decorated methods it is completed (`Class.method`) at the first call. */
-  name: string;
-  options: OpOptions<unknown[], unknown>;
-  /** Keys of the inputs by position, from the parameter names. */
-  inputKeys: InputKeys;
-  /** For decorated methods: finds the class name from `this` at the first call. */
-  resolveName?: ((self: unknown) => string) | undefined;
-}
 
 /** What replaces a value when the `mask` function throws (fail closed: never the unmasked value). */
 export const MASK_FAILED = '[mask threw: value withheld]';
@@ -30,11 +19,11 @@ export const MASK_FAILED = '[mask threw: value withheld]';
 const NO_ATTRIBUTES: Record<string, unknown> = Object.freeze({});
 
 /** Runs a user hook; on a throw, logs it and returns `fallback`. */
-export function hook<T>(meta: OpMeta, what: string, run: () => T, fallback: T): T {
+export function hook<T>(op: OpDefinition, what: string, run: () => T, fallback: T): T {
   try {
     return run();
   } catch (err) {
-    diag.warn(`${what} of op "${meta.name}" threw: ${safeMessage(err)}`);
+    diag.warn(`${what} of op "${op.name}" threw: ${safeMessage(err)}`);
     return fallback;
   }
 }
@@ -57,9 +46,9 @@ function masked(settings: TraceSettings, value: unknown): unknown {
 }
 
 /** Inputs by parameter name (`arg<i>` where unknown; a rest parameter gets the remaining args). */
-export function captureInputs(meta: OpMeta, args: unknown[], settings: TraceSettings): Record<string, unknown> {
+export function captureInputs(op: OpDefinition, args: unknown[], settings: TraceSettings): Record<string, unknown> {
   const config = settings.serialize;
-  const keys = meta.inputKeys.forArgs(args.length, config.redactor);
+  const keys = op.inputKeys.forArgs(args.length, config.redactor);
   let inputs: Record<string, unknown> = {};
   // Several arguments share one size budget (maxTotalSize is per call's inputs, not per argument).
   const walk = args.length > 1 ? newWalk(config) : undefined;
@@ -68,42 +57,42 @@ export function captureInputs(meta: OpMeta, args: unknown[], settings: TraceSett
     inputs[key] = secret ? REDACTED : serializeWith(rest ? args.slice(i) : args[i], config, walk);
     if (rest) break;
   }
-  const post = meta.options.postprocessInputs;
+  const post = op.options.postprocessInputs;
   if (post) {
     const fallback = { '[postprocessInputs threw]': true };
-    inputs = asObject(serializeWith(hook(meta, 'postprocessInputs', () => post(inputs), fallback), config));
+    inputs = asObject(serializeWith(hook(op, 'postprocessInputs', () => post(inputs), fallback), config));
   }
   return settings.mask ? asObject(masked(settings, inputs)) : inputs;
 }
 
 /** The recorded output: `postprocessOutput(value)` when given, serialized, redacted and masked. */
-export function captureOutput(meta: OpMeta, value: unknown, settings: TraceSettings): unknown {
-  const post = meta.options.postprocessOutput;
-  const out = post ? hook(meta, 'postprocessOutput', () => post(value), '[postprocessOutput threw]') : value;
+export function captureOutput(op: OpDefinition, value: unknown, settings: TraceSettings): unknown {
+  const post = op.options.postprocessOutput;
+  const out = post ? hook(op, 'postprocessOutput', () => post(value), '[postprocessOutput threw]') : value;
   return masked(settings, serializeWith(out, settings.serialize));
 }
 
 /** The `attributes` of a call: those of `withAttributes()` overlaid with the op's own, serialized and redacted. */
-export function captureAttributes(meta: OpMeta, outer: Readonly<Record<string, unknown>> | undefined, settings: TraceSettings): Record<string, unknown> {
-  const own = meta.options.attributes;
+export function captureAttributes(op: OpDefinition, outer: Readonly<Record<string, unknown>> | undefined, settings: TraceSettings): Record<string, unknown> {
+  const own = op.options.attributes;
   if (!own && !outer) return NO_ATTRIBUTES;
   const merged = outer && own ? { ...outer, ...own } : (own ?? outer);
   return asObject(serializeWith(merged, settings.serialize));
 }
 
 /** Summary fields from the op's `summarize` option, JSON-safe; `undefined` when none. */
-export function captureSummary(meta: OpMeta, output: unknown, settings: TraceSettings): Record<string, unknown> | undefined {
-  const summarize = meta.options.summarize;
+export function captureSummary(op: OpDefinition, output: unknown, settings: TraceSettings): Record<string, unknown> | undefined {
+  const summarize = op.options.summarize;
   if (!summarize) return undefined;
-  const extra = hook(meta, 'summarize', () => summarize(output), undefined);
+  const extra = hook(op, 'summarize', () => summarize(output), undefined);
   return extra === undefined ? undefined : asObject(serializeWith(extra, settings.serialize));
 }
 
 /** `display_name` of a call, from the `callDisplayName` option. */
-export function captureDisplayName(meta: OpMeta, args: unknown[]): string | undefined {
-  const d = meta.options.callDisplayName;
+export function captureDisplayName(op: OpDefinition, args: unknown[]): string | undefined {
+  const d = op.options.callDisplayName;
   if (typeof d !== 'function') return d;
-  return hook(meta, 'callDisplayName', () => String(d(...args)), undefined);
+  return hook(op, 'callDisplayName', () => String(d(...args)), undefined);
 }
 
 /** `exception` of an end event: class name, message and stack, size-capped; never throws. */

@@ -26,7 +26,7 @@ export interface TraceContext {
   readonly run?: RunState;
 }
 
-const storage = getGlobal<TraceContext, unknown>().storage;
+const storage = getGlobal().storage;
 
 /** The context of the running code, or `undefined` outside any op. */
 export function activeContext(): TraceContext | undefined {

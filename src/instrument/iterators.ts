@@ -13,7 +13,7 @@ export interface StreamObserver {
   /** The stream is exhausted. */
   complete(): void;
   /** The stream threw `err`. */
-  failed(err: unknown): void;
+  fail(err: unknown): void;
   /** The consumer stopped early (`break`, `return()`, `cancel()`). */
   cancel(): void;
 }
@@ -64,7 +64,7 @@ abstract class Traced<I extends AnyIterator> {
 
   protected fail(err: unknown): void {
     this.over = true;
-    this.obs.failed(err);
+    this.obs.fail(err);
   }
 }
 

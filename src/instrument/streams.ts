@@ -62,7 +62,7 @@ function traceReadable(src: ReadableStream<unknown>, obs: StreamObserver): Reada
         try {
           r = await runInContext(obs.ctx ?? {}, readOnce, reader);
         } catch (err) {
-          obs.failed(err);
+          obs.fail(err);
           controller.error(err);
           return;
         }

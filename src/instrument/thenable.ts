@@ -10,7 +10,7 @@ export interface Settler {
   /** The thenable fulfilled with `value`; returns what the caller gets instead (the same value, or a traced stream). */
   resolved(value: unknown): unknown;
   /** The thenable rejected with `err`. */
-  failed(err: unknown): void;
+  fail(err: unknown): void;
 }
 
 /** Reads `v.then` when `v` could be a thenable; `undefined` when it is not one or reading throws. */
@@ -48,7 +48,7 @@ export function watchThenable(result: object, then: Function, settle: Settler): 
     return result.then(
       (value) => settle.resolved(value),
       (err: unknown) => {
-        settle.failed(err);
+        settle.fail(err);
         throw err;
       },
     );
@@ -73,7 +73,7 @@ function proxyThen(target: object, then: Function, settle: Settler): object {
         return typeof onFulfilled === 'function' ? onFulfilled(v) : v;
       },
       (err: unknown) => {
-        settle.failed(err);
+        settle.fail(err);
         if (typeof onRejected === 'function') return onRejected(err);
         throw err;
       },

@@ -1,18 +1,15 @@
 /**
- * One traced invocation: sampling, starting the call, running the body in its context, and ending it by result shape.
+ * One traced invocation: sampling, starting the call, running the body in its context, and handing the result to the call by its shape.
  * @module
  */
-import { diag } from '../internal/diag.js';
-import { safeMessage } from '../internal/safe-message.js';
-import { Call } from './call.js';
-import { endCall } from './call-end.js';
-import { CallHandle } from './call-handle.js';
-import { captureAttributes, captureDisplayName, captureInputs, type OpMeta } from './capture.js';
+import { startCall, type ActiveCall } from './active-call.js';
+import type { Call } from './call.js';
 import { activeContext, runInContext, type TraceContext } from './context.js';
-import type { CallSink } from './runtime.js';
+import { resolveName, type OpDefinition } from './op-definition.js';
+import type { CallSink } from './sink.js';
 import { streamKind, wrapStream, type StreamObserver } from './streams.js';
 import { thenOf, watchThenable } from './thenable.js';
-import { getTraceSettings, type TraceSettings } from './trace-settings.js';
+import { getTraceSettings } from './trace-settings.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyFunction = (...args: any[]) => any;
@@ -21,20 +18,19 @@ export type AnyFunction = (...args: any[]) => any;
 export type OnCall = (call: Call) => void;
 
 /**
- * Runs `fn` as a call of the op described by `meta`, recorded through `sink`. A root call is sampled at
+ * Runs `fn` as a call of `op`, recorded through `sink`. A root call is sampled at
  * `sampleRate`; a trace left out runs in an "unsampled" context so nothing below it is recorded either.
  */
-export function traceCall(fn: AnyFunction, meta: OpMeta, self: unknown, args: unknown[], sink: CallSink, onCall?: OnCall): unknown {
+export function traceCall(fn: AnyFunction, op: OpDefinition, self: unknown, args: unknown[], sink: CallSink, onCall?: OnCall): unknown {
   const parentCtx = activeContext();
   if (parentCtx?.unsampled) return fn.apply(self, args);
   const settings = getTraceSettings();
   if (parentCtx?.call === undefined && !sampled(settings.sampleRate)) return runUnsampled(fn, self, args, parentCtx);
-  if (meta.resolveName) resolveName(meta, self);
-  const call = startCall(sink, meta, args, parentCtx, settings);
-  if (call === undefined) return fn.apply(self, args);
-  onCall?.(call);
-  const ctx: TraceContext = { ...parentCtx, call };
-  return runInContext(ctx, runBody, fn, self, args, sink, meta, call, settings, ctx);
+  if (op.resolveName) resolveName(op, self);
+  const active = startCall(op, args, sink, settings, parentCtx);
+  if (active === undefined) return fn.apply(self, args);
+  onCall?.(active.call);
+  return runInContext(active.ctx, runBody, fn, self, args, active);
 }
 
 function sampled(rate: number): boolean {
@@ -50,7 +46,7 @@ class ContextOnly implements StreamObserver {
   constructor(readonly ctx: TraceContext) {}
   chunk(): void {}
   complete(): void {}
-  failed(): void {}
+  fail(): void {}
   cancel(): void {}
 }
 
@@ -62,46 +58,24 @@ function runUnsampled(fn: AnyFunction, self: unknown, args: unknown[], parentCtx
   return kind ? wrapStream(kind, result, new ContextOnly(ctx)) : result;
 }
 
-/** Completes a decorated method's op name (`Class.method`) from `this`, once. */
-function resolveName(meta: OpMeta, self: unknown): void {
-  const resolve = meta.resolveName;
-  meta.resolveName = undefined;
-  try {
-    if (resolve) meta.name = resolve(self);
-  } catch (err) {
-    diag.debug(`could not read the class name of op "${meta.name}": ${safeMessage(err)}`);
-  }
-}
-
-/** Creates the call and queues its start event; `undefined` if anything in tracing failed. */
-function startCall(sink: CallSink, meta: OpMeta, args: unknown[], ctx: TraceContext | undefined, settings: TraceSettings): Call | undefined {
-  try {
-    const call = new Call(sink.projectId, meta.name, ctx?.call, ctx);
-    const inputs = captureInputs(meta, args, settings);
-    const attributes = captureAttributes(meta, ctx?.attributes, settings);
-    sink.start(call.startEvent(inputs, attributes, captureDisplayName(meta, args), sink.userId));
-    return call;
-  } catch (err) {
-    diag.warn(`could not start a call of op "${meta.name}": ${safeMessage(err)}`);
-    return undefined;
-  }
-}
-
-/** Runs the body inside the call's context `ctx`; ends the call now (value, throw) or later (thenable, stream). */
-function runBody(fn: AnyFunction, self: unknown, args: unknown[], sink: CallSink, meta: OpMeta, call: Call, settings: TraceSettings, ctx: TraceContext): unknown {
+/**
+ * Runs the body inside the call's context; the call ends now (value, throw) or later, when a returned
+ * thenable settles or a returned stream is finished.
+ */
+function runBody(fn: AnyFunction, self: unknown, args: unknown[], active: ActiveCall): unknown {
   let result: unknown;
   try {
     result = fn.apply(self, args);
   } catch (err) {
-    endCall(sink, meta, call, settings, 'error', undefined, err);
+    active.fail(err);
     throw err;
   }
   if (result !== null && (typeof result === 'object' || typeof result === 'function')) {
     const then = thenOf(result);
-    if (then) return watchThenable(result, then, new CallHandle(sink, meta, call, settings, ctx));
+    if (then) return watchThenable(result, then, active);
     const kind = streamKind(result);
-    if (kind) return wrapStream(kind, result, new CallHandle(sink, meta, call, settings, ctx));
+    if (kind) return wrapStream(kind, result, active);
   }
-  endCall(sink, meta, call, settings, 'success', result, undefined);
+  active.succeed(result);
   return result;
 }

@@ -28,11 +28,11 @@ export const DEFAULT_TRACE_SETTINGS: TraceSettings = {
   maxStreamChunks: DEFAULT_MAX_STREAM_CHUNKS,
 };
 
-const g = getGlobal<unknown, unknown>();
+const g = getGlobal();
 
 /** The settings in effect (shared by every copy of weft in the process). */
 export function getTraceSettings(): TraceSettings {
-  return (g.settings as TraceSettings | undefined) ?? DEFAULT_TRACE_SETTINGS;
+  return g.settings ?? DEFAULT_TRACE_SETTINGS;
 }
 
 /** Installs the settings `init()` resolved. */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { op } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
-import { one, traced } from './trace-helpers.js';
+import { one, traced } from '../helpers/traced-calls.js';
 
 const server = useTestServer();
 

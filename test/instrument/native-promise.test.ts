@@ -3,7 +3,8 @@ import { types } from 'node:util';
 import { expect, it } from 'vitest';
 import { op } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
-import { one, traced } from './trace-helpers.js';
+import { expectIsoUtc } from '../helpers/shapes.js';
+import { one, traced } from '../helpers/traced-calls.js';
 
 const server = useTestServer();
 
@@ -32,7 +33,7 @@ it('ends a call whose promise nobody awaits (fire and forget)', async () => {
     await new Promise((resolve) => setImmediate(resolve));
   });
   expect(one(calls, 'notify')).toMatchObject({ inputs: { to: 'ops' }, output: 'sent to ops' });
-  expect(one(calls, 'notify').ended_at).toBeTruthy();
+  expectIsoUtc(one(calls, 'notify').ended_at);
 });
 
 it('keeps a promise that carries its own properties (it comes back as a Proxy with them)', async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { useTestServer } from '../helpers/server.js';
+import { expectUuidv7 } from '../helpers/shapes.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 
 const server = useTestServer();
@@ -184,7 +185,7 @@ describe('recorded fields', () => {
     expect(c.started_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(c.ended_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Date.parse(c.ended_at as string) - Date.parse(c.started_at)).toBeGreaterThanOrEqual(15);
-    expect(c.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expectUuidv7(c.id);
   });
 
   it('names inputs by parameter, falls back to argN, and honours options', async () => {

@@ -4,7 +4,7 @@ import { ConfigError, flush, getCurrentCall, init, op } from '../../src/index.js
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { resolveSettings } from '../../src/settings.js';
 import { useTestServer } from '../helpers/server.js';
-import { traced } from './trace-helpers.js';
+import { traced } from '../helpers/traced-calls.js';
 
 const server = useTestServer();
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Client, flush, init, op } from '../../src/index.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { useTestServer } from '../helpers/server.js';
-import { one, traced } from './trace-helpers.js';
+import { one, traced } from '../helpers/traced-calls.js';
 
 const server = useTestServer();
 const tick = () => new Promise((r) => setTimeout(r, 1));

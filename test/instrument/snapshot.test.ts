@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { op, withAttributes } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
-import { one, traced } from './trace-helpers.js';
+import { one, traced } from '../helpers/traced-calls.js';
 
 const server = useTestServer();
 

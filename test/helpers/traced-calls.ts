@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { flush, init, type InitOptions } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import type { RunningServer } from '../../src/server/index.js';
-import { readCalls, uniqueProject } from '../helpers/calls.js';
+import { readCalls, uniqueProject } from './calls.js';
 
 /** Inits weft for a fresh project on `server`, runs `run`, flushes, and returns the project's calls. */
 export async function traced(server: RunningServer, label: string, run: () => unknown, options: InitOptions = {}): Promise<CallRecord[]> {

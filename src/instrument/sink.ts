@@ -5,7 +5,6 @@
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
 import { getGlobal } from '../internal/global.js';
-import type { TraceContext } from './context.js';
 
 /**
  * Receives call events; implemented by the export pipeline. Must never throw. op() never changes an
@@ -40,7 +39,7 @@ export interface ExportReport {
   pending: number;
 }
 
-const g = getGlobal<TraceContext, CallSink | null>();
+const g = getGlobal();
 
 /** The active sink; `undefined` before `init()`, `null` when `init()` disabled tracing. */
 export function getSink(): CallSink | null | undefined {

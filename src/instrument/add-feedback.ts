@@ -9,7 +9,7 @@ import { FeedbackCreateReq } from '../schema/feedback.js';
 import { activeContext } from './context.js';
 import { getCurrentCall, type CurrentCall } from './current-call.js';
 import { newId } from '../internal/ids.js';
-import { getSink } from './runtime.js';
+import { getSink } from './sink.js';
 
 /** What {@link addFeedback} records; the TypeScript side of spec "FeedbackCreateReq". */
 export interface FeedbackOptions {

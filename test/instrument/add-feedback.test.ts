@@ -4,6 +4,7 @@ import { addFeedback, flush, getExportStats, init, op, RequestValidationError, W
 import type { CallRecord } from '../../src/schema/calls.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { useTestServer } from '../helpers/server.js';
+import { expectUuidv7 } from '../helpers/shapes.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 
 const server = useTestServer();
@@ -36,8 +37,8 @@ describe('addFeedback', () => {
       payload: { value: 0.9 },
       runnableRef: `svc:///${project}/op/judge:abc123`,
     });
-    expect(innerId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(outerId).toMatch(/^[0-9a-f-]{36}$/);
+    expectUuidv7(innerId);
+    expectUuidv7(outerId);
     const report = await flush();
     expect(report.dropped).toBe(0);
 
