@@ -22,7 +22,7 @@ function markers(file: string): { line: number; module: string }[] {
 
 /**
  * The source module of `url`:`line` (0-based) when `url` is a file of the bundle in `distDir`, e.g.
- * `src/instrument/ids.ts`; otherwise a short label: `node:<internal>`, the package name, or `(native)`.
+ * `src/internal/ids.ts`; otherwise a short label: `node:<internal>`, the package name, or `(native)`.
  */
 export function sourceModule(url: string, line: number, distDir: string): string {
   if (!url) return '(native)';

@@ -1,6 +1,6 @@
 // Generates (once, cached under the temp dir) a server database holding many feedback rows, through the server's own insert code.
 import Database from 'better-sqlite3';
-import { insertFeedback, type FeedbackInput } from '../../src/server/feedback/feedback-store.js';
+import { FeedbackStore, type FeedbackInput } from '../../src/server/feedback/feedback-store.js';
 import { cachedDatabase } from './cache-key.js';
 import { weftServer } from './weft.js';
 
@@ -30,9 +30,10 @@ function fill(path: string, rows: number): void {
   const step = (Date.parse(FEEDBACK_WINDOW.end) - t0) / rows;
   let n = 0;
   const clock = (): Date => new Date(t0 + Math.floor(n++ * step));
+  const store = new FeedbackStore(db);
   for (let from = 0; from < rows; from += PER_TRANSACTION) {
     const items = Array.from({ length: Math.min(PER_TRANSACTION, rows - from) }, (_, k) => item(from + k));
-    insertFeedback(db, items, clock);
+    store.createBatch(items, clock);
   }
   db.close();
 }
@@ -40,7 +41,7 @@ function fill(path: string, rows: number): void {
 /**
  * Path of a database with `rows` feedback rows in {@link FEEDBACK_PROJECT} (payload `{score, passed,
  * label}`, types `score` and `thumbs`, created evenly over {@link FEEDBACK_WINDOW}), written by the
- * server's own `insertFeedback` on first use and kept in the temp dir, keyed by the schema's migrations.
+ * server's own `FeedbackStore` on first use and kept in the temp dir, keyed by the schema's migrations.
  */
 export function feedbackDatabase(rows: number): { path: string; generatedSeconds?: number } {
   return cachedDatabase('feedback', rows, GENERATOR_VERSION, (path) => fill(path, rows));

@@ -19,7 +19,7 @@ export const MASK_FAILED = '[mask threw: value withheld]';
 const NO_ATTRIBUTES: Record<string, unknown> = Object.freeze({});
 
 /** Runs a user hook; on a throw, logs it and returns `fallback`. */
-export function hook<T>(op: OpDefinition, what: string, run: () => T, fallback: T): T {
+function hook<T>(op: OpDefinition, what: string, run: () => T, fallback: T): T {
   try {
     return run();
   } catch (err) {

@@ -4,7 +4,7 @@
  */
 export * from './common.js';
 export * from './query.js';
-export * from './errors.js';
+export * from './validation-error.js';
 export * from './calls.js';
 export * from './feedback.js';
 export * from './tables.js';

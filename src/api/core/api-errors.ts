@@ -2,7 +2,7 @@
  * Typed errors of the weft client's HTTP answers: one status → class factory under the root `WeftError`.
  * @module
  */
-import type { ValidationErrorItem } from '../../schema/errors.js';
+import type { ValidationErrorItem } from '../../schema/validation-error.js';
 import { WeftError } from '../../errors.js';
 
 

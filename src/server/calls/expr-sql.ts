@@ -1,5 +1,5 @@
 /**
- * Compiles a `$expr` query (DESIGN.md "Wire facts") into a parameterized SQLite boolean expression.
+ * Compiles a `$expr` query (the grammar of schema/query.ts) into a parameterized SQLite boolean expression.
  * @module
  */
 import type { Operand, Operation } from '../../schema/query.js';

@@ -120,19 +120,3 @@ export class FeedbackStore {
     return feedbackStats(this.db, query, now);
   }
 }
-
-/**
- * {@link FeedbackStore.createBatch} for code that holds only a connection (the benchmarks' data generator).
- * @param db - an open connection with the `create_feedback` migration applied.
- */
-export function insertFeedback(db: Database.Database, items: readonly FeedbackInput[], now?: () => Date): FeedbackCreateRes[] {
-  return new FeedbackStore(db).createBatch(items, now);
-}
-
-/**
- * {@link FeedbackStore.forCalls} for code that holds only a connection (tests reading what a server stored).
- * @param db - an open connection with the `create_feedback` migration applied.
- */
-export function feedbackForCalls(db: Database.Database, projectId: string, callIds: readonly string[]): Map<string, FeedbackRecord[]> {
-  return new FeedbackStore(db).forCalls(projectId, callIds);
-}

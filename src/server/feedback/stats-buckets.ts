@@ -10,7 +10,7 @@ export const MAX_BUCKETS = 10_000;
 
 const DAY_S = 86_400;
 const HOUR_S = 3_600;
-/** DESIGN.md "Wire facts": range (s) up to which each granularity (s) is chosen; longer ranges get a day. */
+/** The default granularity rule (README, "Feedback"): range (s) up to which each granularity (s) is chosen; longer ranges get a day. */
 const AUTO: readonly (readonly [number, number])[] = [
   [2 * HOUR_S, 300],
   [12 * HOUR_S, HOUR_S],
@@ -28,7 +28,7 @@ export interface BucketPlan {
   edges: number[];
 }
 
-/** The granularity (s) DESIGN.md prescribes for a range of `rangeMs` milliseconds, before the bucket cap. */
+/** The default granularity (s) for a range of `rangeMs` milliseconds, before the bucket cap. */
 export function autoGranularity(rangeMs: number): number {
   const rangeS = rangeMs / 1000;
   return AUTO.find(([upTo]) => rangeS <= upTo)?.[1] ?? DAY_S;

@@ -33,7 +33,7 @@ function joined(runs: readonly Float64Array[]): Float64Array {
  *   `timezone`, every bucket of the window, gaps included (`timestamp`: bucket start, ISO 8601 in the zone;
  *   `count`; `<agg>_<slug>`; `p<N>_<slug>`), and `window_stats` `{slug: {agg or p<N>: number | null}}`.
  * @throws HttpError 422 when `end` is absent and `start` is not before `now`.
- * @see spec endpoint 6, "Feedback statistics"; DESIGN.md "Wire facts"
+ * @see the interface spec, endpoint 6 "Feedback statistics"
  */
 export function feedbackStats(db: Database.Database, query: StatsQuery, now: Date): FeedbackStatsRes {
   const start = normalizeTimestamp(query.start);

@@ -30,7 +30,7 @@ export function digestText(text: string): string {
 
 /**
  * Digest of one table row: {@link digestText} of the row's {@link canonicalJson}.
- * @see DESIGN.md "Wire facts": row digest
+ * @see the README, "Tables": the row digest weft and the reference service share
  */
 export function rowDigest(row: unknown): string {
   return digestText(canonicalJson(row));
