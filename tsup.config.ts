@@ -2,7 +2,7 @@
 import { defineConfig } from 'tsup';
 
 // ESM-only dependencies are bundled into the CommonJS build so `require('weft')` never hits ERR_REQUIRE_ESM.
-const esmOnly = ['p-queue', 'p-timeout', 'eventemitter3', 'uuidv7'];
+const esmOnly = ['p-queue', 'p-timeout', 'eventemitter3'];
 
 export default defineConfig([
   {

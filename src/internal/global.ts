@@ -32,7 +32,7 @@ export interface WeftGlobal {
 
 type GlobalHost = typeof globalThis & { [KEY]?: WeftGlobal };
 
-/** Package version written into the global (build-time constant in the bundle). */
+/** This copy's package version, written into the global; kept by hand, and test/internal/global.test.ts checks it equals package.json's. */
 export const VERSION = '0.1.0';
 
 /**

@@ -1,4 +1,5 @@
 // The process-wide registry: one sealed object under the versioned Symbol.for key, with the slot names every copy of weft shares, reused when another copy made it.
+import { readFileSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
 import { getGlobal, GLOBAL_MAJOR, VERSION, type WeftGlobal } from '../../src/internal/global.js';
 
@@ -25,4 +26,9 @@ it('shares a registry another copy of the same major made, whatever its version'
   const made: WeftGlobal = Object.seal({ ...other, version: '0.0.1' });
   Object.defineProperty(host, KEY, { value: made, enumerable: false, configurable: true, writable: false });
   expect(getGlobal()).toBe(made);
+});
+
+it("writes the package's own version (VERSION is kept by hand: this is its check)", () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  expect(VERSION).toBe(pkg.version);
 });
