@@ -34,6 +34,11 @@ export const LIMITS = {
   maxPercentiles: 16,
   /** Validation problems listed in a 422 body; one more item then says how many were left out. */
   maxIssues: 100,
+  /**
+   * Request bodies up to this many bytes are checked whole (every problem found, `maxIssues` listed);
+   * larger ones only up to their first problem, so refusing a big body costs no more than accepting it.
+   */
+  fullReportBytes: 128 * 1024,
 } as const;
 
 /** The message of a list past its maximum. */

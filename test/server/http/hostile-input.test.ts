@@ -147,6 +147,18 @@ describe('item 4: validation costs little and lists at most LIMITS.maxIssues pro
     expect(d.at(-1)).toEqual({ loc: ['body'], msg: `${5000 - LIMITS.maxIssues} more validation problems not listed (at most ${LIMITS.maxIssues} are)`, type: 'too_many_errors' });
   });
 
+  it(`checks a body over LIMITS.fullReportBytes only up to its first problem: 10,000 items wrong in every field`, async () => {
+    const bad = startItem({ project_id: 1, op_name: 2, started_at: 3, attributes: 4, inputs: 5, display_name: 6, id: 7, parent_id: 8, trace_id: 9, svc_run_step: 'x' });
+    const good = startItem(start());
+    const text = JSON.stringify({ batch: [good, ...Array(LIMITS.maxBatchItems - 1).fill(bad)] });
+    expect(text.length).toBeGreaterThan(LIMITS.fullReportBytes);
+    const t0 = performance.now();
+    const d = await detail(await post(server(), '/call/upsert_batch', text));
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(d.map((x) => x.type)).toEqual(['string_type', 'validation_stopped']);
+    expect(d[0]!.loc).toEqual(['body', 'batch', '1', 'req', 'start', 'project_id']);
+  });
+
   it('still names a missing field as missing', async () => {
     const { op_name: _dropped, ...noOpName } = start();
     const d = await detail(await post(server(), '/call/start', { start: noOpName }));
