@@ -13,11 +13,24 @@
  */
 export function tooDeepAt(root: unknown, max: number): string[] | undefined {
   if (!exceeds(root, max)) return undefined;
-  const stack: { v: unknown; path: string[] }[] = [{ v: root, path: [] }];
+  // each entry links to its parent, so no path is copied until the one too deep is found
+  interface Node {
+    v: object;
+    depth: number;
+    key: string;
+    parent: Node | undefined;
+  }
+  const stack: Node[] = [{ v: root as object, depth: 1, key: '', parent: undefined }];
   while (stack.length > 0) {
-    const { v, path } = stack.pop()!;
-    if (path.length >= max) return path;
-    for (const [k, x] of Object.entries(v as object)) if (x !== null && typeof x === 'object') stack.push({ v: x, path: [...path, k] });
+    const node = stack.pop()!;
+    if (node.depth > max) {
+      const path: string[] = [];
+      for (let n: Node | undefined = node; n?.parent; n = n.parent) path.push(n.key);
+      return path.reverse();
+    }
+    for (const [key, x] of Object.entries(node.v)) {
+      if (x !== null && typeof x === 'object') stack.push({ v: x as object, depth: node.depth + 1, key, parent: node });
+    }
   }
   return undefined;
 }
