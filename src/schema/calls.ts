@@ -3,7 +3,8 @@
  * @module
  */
 import { z } from 'zod';
-import { DateTime, JsonObject, OptString, OptStrings, ProjectId, SortBy } from './common.js';
+import { DateTime, FieldPath, JsonObject, OptString, OptStrings, ProjectId, SortByList } from './common.js';
+import { LIMITS, tooMany } from './limits.js';
 import { FeedbackRecord } from './feedback.js';
 import { Query } from './query.js';
 
@@ -85,8 +86,10 @@ export type EndBatchItem = z.input<typeof EndBatchItem>;
 export const UpsertBatchItem = z.discriminatedUnion('mode', [StartBatchItem, EndBatchItem]);
 export type UpsertBatchItem = z.input<typeof UpsertBatchItem>;
 
-/** Body of `POST /call/upsert_batch`. */
-export const CallUpsertBatchReq = z.object({ batch: z.array(UpsertBatchItem) });
+/** Body of `POST /call/upsert_batch`: at most `LIMITS.maxBatchItems` items. */
+export const CallUpsertBatchReq = z.object({
+  batch: z.array(UpsertBatchItem).max(LIMITS.maxBatchItems, tooMany('batch items', LIMITS.maxBatchItems)),
+});
 export type CallUpsertBatchReq = z.input<typeof CallUpsertBatchReq>;
 
 /** Answer of `POST /call/upsert_batch`: one result per item, in order. */
@@ -111,10 +114,14 @@ export const CallsFilter = z.object({
 });
 export type CallsFilter = z.input<typeof CallsFilter>;
 
+/** `columns` / `expand_columns`: at most `LIMITS.maxColumns` field paths; `null` means absent. */
+const ColumnList = z.array(FieldPath).max(LIMITS.maxColumns, tooMany('columns', LIMITS.maxColumns)).nullish();
+
 /**
  * Body of `POST /calls/stream_query` (spec endpoint 3). Paths in `sort_by`, `query`, `columns` and
  * `expand_columns` are dotted (`summary.usage.gpt-4o.total_tokens`); a segment in double quotes may hold
- * dots (`summary.usage."gpt-4.1".total_tokens`).
+ * dots (`summary.usage."gpt-4.1".total_tokens`). Paths hold no control characters; `sort_by` holds at most
+ * `LIMITS.maxSortBy` entries, `columns` and `expand_columns` `LIMITS.maxColumns` each.
  */
 export const CallsQueryReq = z.object({
   project_id: ProjectId,
@@ -122,9 +129,9 @@ export const CallsQueryReq = z.object({
   query: Query.nullish(),
   limit: z.number().int().min(0).nullish(),
   offset: z.number().int().min(0).nullish(),
-  sort_by: z.array(SortBy).nullish(),
-  columns: OptStrings,
-  expand_columns: OptStrings,
+  sort_by: SortByList,
+  columns: ColumnList,
+  expand_columns: ColumnList,
   return_expanded_column_values: z.boolean().nullish(),
   include_costs: z.boolean().nullish(),
   include_feedback: z.boolean().nullish(),

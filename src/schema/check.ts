@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { RequestValidationError } from '../errors.js';
-import { issuesToDetail } from './validate.js';
+import { PARSE_OPTIONS, issuesToDetail } from './validate.js';
 
 /**
  * Validates `body` with `schema` and returns the parsed value.
@@ -12,7 +12,7 @@ import { issuesToDetail } from './validate.js';
  * @throws {RequestValidationError} with `detail` as the server would answer it (`[{loc, msg, type}]`).
  */
 export function checkRequest<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(body, { reportInput: true });
+  const parsed = schema.safeParse(body, PARSE_OPTIONS);
   if (!parsed.success) throw new RequestValidationError(issuesToDetail(parsed.error.issues), what);
   return parsed.data;
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CallRef, DateTime, JsonObject, ObjectRef, OpRef, OptString, ProjectId } from './common.js';
+import { LIMITS, tooMany } from './limits.js';
 
 /** The parts of a spec "Reference strings" value: `svc:///<entity>/<project>/<kind>/<rest>`. */
 export interface ParsedRef {
@@ -71,8 +72,10 @@ export const FeedbackCreateRes = z.looseObject({
 });
 export type FeedbackCreateRes = z.infer<typeof FeedbackCreateRes>;
 
-/** Body of `POST /feedback/batch/create`. */
-export const FeedbackBatchCreateReq = z.object({ batch: z.array(FeedbackCreateReq) });
+/** Body of `POST /feedback/batch/create`: at most `LIMITS.maxBatchItems` items. */
+export const FeedbackBatchCreateReq = z.object({
+  batch: z.array(FeedbackCreateReq).max(LIMITS.maxBatchItems, tooMany('batch items', LIMITS.maxBatchItems)),
+});
 export type FeedbackBatchCreateReq = z.input<typeof FeedbackBatchCreateReq>;
 
 /** Answer of `POST /feedback/batch/create`: one item per batch item, in order. */
@@ -119,8 +122,8 @@ export const DEFAULT_AGGREGATIONS: Readonly<Record<MetricValueType, readonly Agg
   categorical: ['count'],
 };
 
-/** A payload path: dot-separated keys (no `"`, `[`, `]`), each optionally followed by `[<index>]`. */
-const JSON_PATH = /^[^.[\]"]+(\[\d+\])*(\.[^.[\]"]+(\[\d+\])*)*$/;
+/** A payload path: dot-separated keys (no `"`, `[`, `]` nor control characters), each optionally followed by `[<index>]`. */
+const JSON_PATH = /^[^.[\]"\u0000-\u001f\u007f]+(\[\d+\])*(\.[^.[\]"\u0000-\u001f\u007f]+(\[\d+\])*)*$/;
 
 /** The metric slug of a json_path: `.` and whitespace become `_` (the interface spec, "FeedbackMetricSpec", leaves the slug open; this is weft's). */
 export function metricSlug(jsonPath: string): string {
@@ -132,13 +135,16 @@ export function percentileName(p: number): string {
   return `p${String(p).replace('.', '_')}`;
 }
 
-/** Spec "FeedbackMetricSpec". `json_path` is a dotted path into the payload, e.g. `scores.helpfulness` or `items[0].ok`. */
+/**
+ * Spec "FeedbackMetricSpec". `json_path` is a dotted path into the payload, e.g. `scores.helpfulness` or
+ * `items[0].ok` (no control characters). At most `LIMITS.maxPercentiles` percentiles and 7 aggregations.
+ */
 export const FeedbackMetricSpec = z
   .object({
     json_path: z.string().regex(JSON_PATH, 'expected a dotted path into the payload, e.g. "score" or "scores.helpfulness"'),
     value_type: MetricValueType.default('numeric'),
-    aggregations: z.array(Aggregation).nullish(),
-    percentiles: z.array(z.number().min(0).max(100)).nullish(),
+    aggregations: z.array(Aggregation).max(Aggregation.options.length, tooMany('aggregations', Aggregation.options.length)).nullish(),
+    percentiles: z.array(z.number().min(0).max(100)).max(LIMITS.maxPercentiles, tooMany('percentiles', LIMITS.maxPercentiles)).nullish(),
   })
   .superRefine((spec, ctx) => {
     const allowed = AGGREGATIONS_BY_TYPE[spec.value_type];
@@ -168,7 +174,7 @@ const TriggerRefFilter = z
   .string()
   .regex(/^svc:\/\/\/[^/]+\/[^/]+\/object\/[^/:]+:[^/]+$/, 'expected svc:///<entity>/<project>/object/<name>:<digest>, or <name>:* for every version');
 
-/** Body of `POST /feedback/stats`. Times are ISO 8601; `granularity` is in seconds. */
+/** Body of `POST /feedback/stats`. Times are ISO 8601; `granularity` is in seconds; at most `LIMITS.maxMetrics` metrics. */
 export const FeedbackStatsReq = z
   .object({
     project_id: ProjectId,
@@ -178,7 +184,7 @@ export const FeedbackStatsReq = z
     trigger_ref: TriggerRefFilter.nullish(),
     granularity: z.number().int().positive().nullish(),
     timezone: z.string().refine(isTimeZone, 'expected an IANA time zone such as "UTC" or "America/New_York"').default('UTC'),
-    metrics: z.array(FeedbackMetricSpec).nullish(),
+    metrics: z.array(FeedbackMetricSpec).max(LIMITS.maxMetrics, tooMany('metrics', LIMITS.maxMetrics)).nullish(),
   })
   .superRefine((req, ctx) => {
     if (req.end != null && Date.parse(req.end) <= Date.parse(req.start)) {

@@ -11,3 +11,4 @@ export * from './tables.js';
 export * from './trajectories.js';
 export * from './validate.js';
 export * from './endpoints.js';
+export * from './limits.js';

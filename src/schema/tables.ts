@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from 'zod';
-import { ProjectId, SortBy } from './common.js';
+import { ProjectId, SortByList } from './common.js';
 
 /** Spec "TableRowFilter": only rows whose digest is listed. */
 export const TableRowFilter = z.object({ row_digests: z.array(z.string()).nullish() });
@@ -20,7 +20,7 @@ export const TableQueryReq = z.object({
   filter: TableRowFilter.nullish(),
   limit: z.number().int().min(0).nullish(),
   offset: z.number().int().min(0).nullish(),
-  sort_by: z.array(SortBy).nullish(),
+  sort_by: SortByList,
 });
 export type TableQueryReq = z.input<typeof TableQueryReq>;
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DateTime, JsonObject } from './common.js';
+import { LIMITS, tooMany } from './limits.js';
 
 /** Spec "Tool". */
 export const Tool = z.looseObject({
@@ -38,12 +39,18 @@ export type Trajectory = z.input<typeof Trajectory>;
 
 /** Spec "TrajectoryGroup": trajectories of one prompt, compared with each other. weft requires at least one. */
 export const TrajectoryGroup = z.looseObject({
-  trajectories: z.array(Trajectory).min(1, 'a trajectory group needs at least one trajectory'),
+  trajectories: z
+    .array(Trajectory)
+    .min(1, 'a trajectory group needs at least one trajectory')
+    .max(LIMITS.maxTrajectoryGroups, tooMany('trajectories in a group', LIMITS.maxTrajectoryGroups)),
 });
 export type TrajectoryGroup = z.input<typeof TrajectoryGroup>;
 
-/** A non-empty list of trajectory groups (both preview endpoints refuse an empty one). */
-const TrajectoryGroups = z.array(TrajectoryGroup).min(1, 'at least one trajectory group is required');
+/** A non-empty list of at most `LIMITS.maxTrajectoryGroups` trajectory groups (both preview endpoints refuse an empty one). */
+const TrajectoryGroups = z
+  .array(TrajectoryGroup)
+  .min(1, 'at least one trajectory group is required')
+  .max(LIMITS.maxTrajectoryGroups, tooMany('trajectory groups', LIMITS.maxTrajectoryGroups));
 
 /** The splits a trajectory log may name. */
 export const Split = z.enum(['train', 'val', 'test']);

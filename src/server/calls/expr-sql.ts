@@ -46,6 +46,21 @@ function list(items: Operand[], joiner: string, empty: string, params: Params, l
   return items.map((x, i) => operand(x, params, [...loc, String(i)])).join(joiner);
 }
 
+/**
+ * Joins terms with `AND` / `OR` as a balanced tree of parentheses, so SQLite's expression tree grows with
+ * the log of the term count, not the count (it refuses trees deeper than 1000).
+ */
+function balanced(items: Operand[], joiner: string, empty: string, params: Params, loc: string[]): string {
+  if (items.length === 0) return empty;
+  const parts = items.map((x, i) => operand(x, params, [...loc, String(i)]));
+  const join = (lo: number, hi: number): string => {
+    if (hi - lo <= 2) return parts.slice(lo, hi).join(joiner);
+    const mid = (lo + hi) >>> 1;
+    return `(${join(lo, mid)})${joiner}(${join(mid, hi)})`;
+  };
+  return join(0, parts.length);
+}
+
 const COMPARE = { $eq: 'IS', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
 /**
@@ -60,8 +75,8 @@ const COMPARE = { $eq: 'IS', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as con
  * @throws QueryError for an unknown field.
  */
 export function operation(op: Operation, params: Params, loc: string[]): string {
-  if ('$and' in op) return list(op.$and, ' AND ', '1', params, [...loc, '$and']);
-  if ('$or' in op) return list(op.$or, ' OR ', '0', params, [...loc, '$or']);
+  if ('$and' in op) return balanced(op.$and, ' AND ', '1', params, [...loc, '$and']);
+  if ('$or' in op) return balanced(op.$or, ' OR ', '0', params, [...loc, '$or']);
   if ('$not' in op) return `NOT ${operand(op.$not[0], params, [...loc, '$not', '0'])}`;
   for (const key of Object.keys(COMPARE) as (keyof typeof COMPARE)[]) {
     if (key in op) {

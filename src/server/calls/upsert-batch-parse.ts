@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { CallUpsertBatchReq } from '../../schema/calls.js';
+import { LIMITS } from '../../schema/limits.js';
 import { DATE_TIME_PATTERN as DATE_TIME } from '../db/timestamps.js';
 
 /** The validated body (zod output of `CallUpsertBatchReq`). */
@@ -134,7 +135,7 @@ function itemOf(v: unknown): Obj {
 export function fastParseUpsertBatch(data: unknown): UpsertBatchBody | undefined {
   try {
     const body = obj(data);
-    if (!Array.isArray(body['batch'])) return undefined;
+    if (!Array.isArray(body['batch']) || body['batch'].length > LIMITS.maxBatchItems) return undefined;
     return { batch: body['batch'].map(itemOf) } as UpsertBatchBody;
   } catch (err) {
     if (err === NOT_PLAIN) return undefined;

@@ -5,35 +5,66 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { HttpError } from './http-error.js';
-import { issuesToDetail } from '../../schema/validate.js';
+import { tooDeepAt } from '../../schema/json-depth.js';
+import { LIMITS } from '../../schema/limits.js';
+import { PARSE_OPTIONS, issuesToDetail } from '../../schema/validate.js';
 
 /**
- * Reads the request body as JSON, unvalidated.
+ * Reads the request body as JSON, unvalidated but no deeper than `LIMITS.maxJsonDepth` (so no later
+ * recursion, in zod, the stores or SQL, can overflow the stack). `JSON.parse` itself does not recurse.
  *
  * @param c - the request context (the body limit has already been enforced by middleware).
  * @returns the parsed JSON value.
- * @throws HttpError 422 with type `json_invalid` for malformed JSON.
+ * @throws HttpError 422 with type `json_invalid` for malformed JSON, `json_too_deep` past the depth limit.
  */
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
+  const data = parseJson(text);
+  if (data !== null && typeof data === 'object') BODY_BYTES.set(data, Buffer.byteLength(text));
+  return data;
+}
+
+/** Sizes in bytes of the bodies {@link readJson} parsed, for {@link validateBody} to choose how far to check. */
+const BODY_BYTES = new WeakMap<object, number>();
+
+/** `JSON.parse` with the depth limit; see {@link readJson}. */
+function parseJson(text: string): unknown {
+  let data: unknown;
   try {
-    return JSON.parse(text);
+    data = JSON.parse(text);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw HttpError.validation([{ loc: ['body'], msg: `JSON decode error: ${why}`, type: 'json_invalid' }]);
   }
+  const deep = tooDeepAt(data, LIMITS.maxJsonDepth);
+  if (deep) {
+    const msg = `JSON nested deeper than ${LIMITS.maxJsonDepth} objects and arrays (counting the body itself)`;
+    throw HttpError.validation([{ loc: ['body', ...deep], msg, type: 'json_too_deep' }]);
+  }
+  return data;
 }
 
 /**
- * Validates a parsed body with its wire schema.
+ * zod's `abortEarly` (this zod passes it through `safeParse`; its `validate` sets it): each array and
+ * object stops at its first failing child. Without it (another zod) the parse is whole: slower, as correct.
+ */
+const FIRST_PROBLEM = { ...PARSE_OPTIONS, abortEarly: true } as z.core.ParseContext<z.core.$ZodIssue>;
+
+/**
+ * Validates a parsed body with its wire schema. A body read by {@link readJson} longer than
+ * `LIMITS.fullReportBytes` is checked only up to its first problem (a cost bounded by the body's size,
+ * not by how many of its items are wrong), then one item (`type: "validation_stopped"`) says so.
  *
  * @returns the zod output (defaults applied, `sort_by` direction resolved).
- * @throws HttpError 422 with one item per zod issue, `loc` starting at `body`.
+ * @throws HttpError 422 with one item per zod issue (at most `LIMITS.maxIssues`, then a count), `loc` starting at `body`.
  */
 export function validateBody<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
-  const parsed = schema.safeParse(data, { reportInput: true });
-  if (!parsed.success) throw HttpError.validation(issuesToDetail(parsed.error.issues, ['body']));
-  return parsed.data;
+  const big = data !== null && typeof data === 'object' && (BODY_BYTES.get(data) ?? 0) > LIMITS.fullReportBytes;
+  const parsed = schema.safeParse(data, big ? FIRST_PROBLEM : PARSE_OPTIONS);
+  if (parsed.success) return parsed.data;
+  const detail = issuesToDetail(parsed.error.issues, ['body']);
+  if (big) detail.push({ loc: ['body'], msg: `validation stopped at the first problem: bodies over ${LIMITS.fullReportBytes} bytes are not checked further`, type: 'validation_stopped' });
+  throw HttpError.validation(detail);
 }
 
 /**

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallUpsertBatchReq } from '../../../src/schema/calls.js';
-import { issuesToDetail } from '../../../src/schema/validate.js';
+import { PARSE_OPTIONS, issuesToDetail } from '../../../src/schema/validate.js';
 import type { RunningServer } from '../../../src/server/index.js';
 import { fastParseUpsertBatch } from '../../../src/server/calls/upsert-batch-parse.js';
 import { startTestServer } from '../../helpers/server.js';
@@ -118,7 +118,7 @@ describe('POST /call/upsert_batch 422 detail', () => {
     for (const data of malformed) {
       const res = await post(server, '/call/upsert_batch', JSON.stringify(data));
       expect(res.status).toBe(422);
-      const expected = issuesToDetail(CallUpsertBatchReq.safeParse(data, { reportInput: true }).error?.issues ?? [], ['body']);
+      const expected = issuesToDetail(CallUpsertBatchReq.safeParse(data, PARSE_OPTIONS).error?.issues ?? [], ['body']);
       expect(await res.json()).toEqual(JSON.parse(JSON.stringify({ detail: expected })));
     }
   });
