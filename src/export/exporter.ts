@@ -11,7 +11,8 @@ import type { FeedbackCreateReq } from '../schema/feedback.js';
 import type { CallSink, ExportReport } from '../instrument/sink.js';
 import { Batcher, type Delivery, type Entry } from './batcher.js';
 import { toCallEntry } from './call-entry.js';
-import { BatchSender, dropUndelivered } from './batch-sender.js';
+import { CallOrder } from './call-order.js';
+import { BatchSender, dropUndelivered, type PostOutcome } from './batch-sender.js';
 import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
 import { FeedbackQueue } from './feedback-queue.js';
 import { Spool } from './spool.js';
@@ -35,6 +36,8 @@ const STAGE_MAX = 16_384;
 export class CallExporter implements CallSink {
   private readonly options: ExportOptions;
   private readonly batcher: Batcher;
+  /** Keeps each call's end behind its start across batches in flight side by side. */
+  private readonly order = new CallOrder();
   private readonly sender: BatchSender;
   private readonly feedbackQueue: FeedbackQueue;
   private readonly spool: Spool | undefined;
@@ -66,7 +69,9 @@ export class CallExporter implements CallSink {
     private predecessor: CallExporter | undefined = undefined,
   ) {
     this.options = { ...DEFAULT_EXPORT_OPTIONS, ...options };
-    this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), this.options);
+    const order = this.order;
+    const gate = { offered: (e: Entry) => order.offered(e), cut: (b: Entry[]) => order.cut(b), divert: (ends: Entry[]) => this.follow(ends) };
+    this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), this.options, gate);
     this.sender = new BatchSender(client, this.options);
     this.feedbackQueue = new FeedbackQueue(client, this.options);
     this.spool = this.options.spoolDir ? openSpool(this.options.spoolDir, this.options.spoolMaxBytes) : undefined;
@@ -208,7 +213,9 @@ export class CallExporter implements CallSink {
     if (!this.spool && this.batcher.isFull(reserved)) return this.queueFull();
     const entry = toCallEntry(item, this.options.maxBatchBytes);
     if (!entry) return this.drop('oversize', 1, `an event could not be serialized under maxBatchBytes (${this.options.maxBatchBytes})`);
-    if (!this.spooling && this.batcher.offer(entry, reserved)) return undefined;
+    // an end whose start is still in memory goes through memory too, where it is kept behind its start
+    const viaMemory = !this.spooling || (entry.call?.end === true && this.order.holdsStart(entry.call.id));
+    if (viaMemory && this.batcher.offer(entry, reserved)) return undefined;
     if (!this.spool) return this.queueFull();
     this.spooling = true;
     if (this.toSpool([entry], false) === 1 || this.batcher.offer(entry, reserved)) return undefined; // a full spool falls back to memory
@@ -247,19 +254,42 @@ export class CallExporter implements CallSink {
     return reason;
   }
 
-  /** Sends a batch from memory; what the server never took is spooled (then new events are too), or dropped. */
+  /**
+   * Sends a batch from memory; what the server never took is spooled (then new events are too), or
+   * dropped. Ends held back behind the batch's starts are then sent, or follow their undelivered start.
+   */
   private async deliver(batch: Entry[], signal: AbortSignal): Promise<Delivery> {
     const out = await this.sender.post(batch, signal);
+    const held = this.order.settle(batch, out.undelivered);
+    const next = this.batcher.requeue(held.send);
+    const result = this.keepUndelivered(out, signal);
+    if (held.behind.length > 0) this.follow(held.behind); // after the starts they follow
+    return { ...result, next };
+  }
+
+  /** What the server never took of a batch is spooled (then new events are too), or dropped. */
+  private keepUndelivered(out: PostOutcome, signal: AbortSignal): Delivery {
     const lost = out.undelivered;
     if (lost.length === 0) {
       if (this.spooling && this.batcher.pendingCount <= this.options.maxQueueItems / 2) void this.replayer?.kick();
-      return out;
+      return { sent: out.sent, dropped: out.dropped };
     }
     if (!this.spool) return dropUndelivered(out, signal);
     this.spooling = true;
     this.toSpool(lost); // counts what does not fit as dropped
     void this.replayer?.kick();
     return { sent: out.sent, dropped: out.dropped };
+  }
+
+  /** Ends whose start the server never took: they follow it into the spool, or are dropped with it. */
+  private follow(ends: Entry[]): void {
+    this.batcher.forget(ends);
+    if (!this.spool) {
+      this.drop('unreachable', ends.length, 'the start of their call was not delivered');
+      return;
+    }
+    this.spooling = true;
+    this.toSpool(ends);
   }
 
   private rootEnded(): void {
