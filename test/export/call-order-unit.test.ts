@@ -80,7 +80,8 @@ it('property: an end is cut only with its start or after its start was taken; he
   );
 });
 
-it('an end cut after its start\'s batch left is held until that batch settles, then released to be sent', () => {
+/** Call `a` started and cut into a batch (`first`, in flight), then its end cut after it (held). */
+function endHeldBehindStart() {
   const order = new CallOrder();
   const start = event('a', false);
   const end = event('a', true);
@@ -89,18 +90,17 @@ it('an end cut after its start\'s batch left is held until that batch settles, t
   order.offered(end);
   expect(order.cut([end])).toEqual({ batch: [], behind: [] });
   expect(order.heldCount).toBe(1);
+  return { order, first, end };
+}
+
+it('an end cut after its start\'s batch left is held until that batch settles, then released to be sent', () => {
+  const { order, first, end } = endHeldBehindStart();
   expect(order.settle(first, [])).toEqual({ send: [end], behind: [] });
   expect(order.cut([end])).toEqual({ batch: [end], behind: [] }); // the start was taken: it goes now
 });
 
 it('an end held behind a lost start follows it (behind), never sent from memory', () => {
-  const order = new CallOrder();
-  const start = event('a', false);
-  const end = event('a', true);
-  order.offered(start);
-  const first = order.cut([start]).batch;
-  order.offered(end);
-  order.cut([end]);
+  const { order, first, end } = endHeldBehindStart();
   expect(order.settle(first, first)).toEqual({ send: [], behind: [end] });
   expect(order.holdsStart('a')).toBe(false);
 });
