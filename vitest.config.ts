@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // fails the run when a process a test spawned (test/helpers/child-processes.ts) outlives the suite
+    globalSetup: ['test/helpers/global-setup.ts'],
   },
 });

@@ -1,23 +1,22 @@
 // End-to-end test of `weft serve`: spawn the CLI, POST a call, read it back, SIGTERM, exit code 0.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { killGroup, spawnCli } from './helpers/child-processes.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-// tsx itself (not `npx tsx`): npm exec does not pass SIGTERM on to its child.
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 let child: ChildProcess | undefined;
 let dir: string;
 afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (child) killGroup(child);
   rmSync(dir, { recursive: true, force: true });
 });
 
 function serve(args: string[]): { proc: ChildProcess; output: () => string; listening: Promise<string> } {
-  const proc = spawn(TSX, ['src/cli.ts', 'serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // the built CLI run by node itself: a wrapper (tsx) killed would leave its node child serving
+  const proc = spawnCli(['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   child = proc;
   let out = '';
   const listening = new Promise<string>((resolve, reject) => {
@@ -63,9 +62,9 @@ describe('weft serve', () => {
     const first = serve(['--port', '0', '--db', path.join(dir, 'a.db')]);
     const port = new URL(await first.listening).port;
     const firstProc = first.proc;
-    const second = spawn(TSX, ['src/cli.ts', 'serve', '--port', port, '--db', path.join(dir, 'b.db')], { cwd: ROOT });
+    const second = spawnCli(['serve', '--port', port, '--db', path.join(dir, 'b.db')]);
     let err = '';
-    second.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    second.stderr!.on('data', (c: Buffer) => (err += c.toString()));
     expect(await exited(second)).toBe(1);
     expect(err).toContain(`port ${port} on 127.0.0.1 is already in use`);
     expect(err).not.toMatch(/\n\s+at /);
@@ -75,9 +74,9 @@ describe('weft serve', () => {
 
   it('prints readable help', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'weft-cli-'));
-    const proc = spawn(TSX, ['src/cli.ts', 'serve', '--help'], { cwd: ROOT });
+    const proc = spawnCli(['serve', '--help']);
     let out = '';
-    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     expect(await exited(proc)).toBe(0);
     expect(out).toContain('Usage: weft serve');
     expect(out).toMatch(/--port <port>.*\(default: 6345\)/s);

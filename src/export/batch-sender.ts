@@ -59,7 +59,11 @@ export class BatchSender {
       if (signal.aborted || isRetryableError(err)) return { sent: 0, dropped: 0, undelivered: batch, error: err };
       if (err instanceof PayloadTooLargeError && batch.length > 1) {
         const half = Math.ceil(batch.length / 2);
-        return combine(await this.post(batch.slice(0, half), signal), await this.post(batch.slice(half), signal));
+        const first = await this.post(batch.slice(0, half), signal);
+        // the second half may hold ends of calls started in the first: never sent ahead of it
+        const rest = batch.slice(half);
+        if (first.undelivered.length > 0) return combine(first, { sent: 0, dropped: 0, undelivered: rest });
+        return combine(first, await this.post(rest, signal));
       }
       return this.refused(batch, err, signal);
     }
@@ -68,8 +72,10 @@ export class BatchSender {
   private async refused(batch: Entry[], err: unknown, signal: AbortSignal): Promise<PostOutcome> {
     const bad = invalidItemIndexes(err);
     if (bad.size > 0) {
+      const refused = refusedCalls(batch, bad);
       countDrop('invalid', bad.size, `the server refused them as invalid: ${safeMessage(err)}`);
-      const rest = batch.filter((_, i) => !bad.has(i));
+      const rest = batch.filter((e, i) => !bad.has(i) && !refused.has(e));
+      if (refused.size > 0) countDrop('invalid', refused.size, 'the start of their call was refused as invalid');
       const outcome = rest.length > 0 ? await this.post(rest, signal) : { sent: 0, dropped: 0, undelivered: [] };
       return combine(outcome, { sent: 0, dropped: batch.length - rest.length, undelivered: [] });
     }
@@ -115,6 +121,21 @@ export function dropUndelivered(out: PostOutcome, signal: AbortSignal, what = ''
   const why = signal.aborted ? 'the exit deadline passed' : `the server was unreachable past the retry budget: ${safeMessage(out.error)}`;
   countDrop(signal.aborted ? 'abandoned' : 'unreachable', lost, `${what}${why}`);
   return { sent: out.sent, dropped: out.dropped + lost };
+}
+
+/** Ends (outside `bad`) whose start is among the `bad` items: an end is not sent once its start was refused. */
+function refusedCalls(batch: Entry[], bad: Set<number>): Set<Entry> {
+  const starts = new Set<string>();
+  for (const i of bad) {
+    const call = batch[i]?.call;
+    if (call && !call.end) starts.add(call.id);
+  }
+  const out = new Set<Entry>();
+  if (starts.size === 0) return out;
+  batch.forEach((e, i) => {
+    if (!bad.has(i) && e.call?.end && starts.has(e.call.id)) out.add(e);
+  });
+  return out;
 }
 
 function combine(a: PostOutcome, b: PostOutcome): PostOutcome {

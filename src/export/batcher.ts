@@ -12,12 +12,27 @@ import { countDrop, stats } from './export-stats.js';
 export interface Entry {
   readonly json: string;
   readonly bytes: number;
+  /** For a call event with an id: which call, and whether it is the end (kept behind its start). */
+  readonly call?: { readonly id: string; readonly end: boolean };
 }
 
 /** What became of a batch's events (those neither sent nor dropped were spooled by the sender). */
 export interface Delivery {
   sent: number;
   dropped: number;
+  /** The delivery of events the sender gave back with {@link Batcher.requeue} and that are sent now: waited for by flush(). */
+  next?: Promise<void>;
+}
+
+/**
+ * Decides which buffered events a batch being cut may hold (see `call-order.ts`): the others are
+ * given back later with {@link Batcher.requeue}, or handed to `divert` as `behind` (not sent from memory).
+ */
+export interface BatchGate {
+  offered(entry: Entry): void;
+  cut(buffer: Entry[]): { batch: Entry[]; behind: Entry[] };
+  /** Takes events that must not be sent from memory (still counted as pending: call {@link Batcher.forget}). */
+  divert(entries: Entry[]): void;
 }
 
 /**
@@ -51,8 +66,10 @@ export class Batcher {
   private pending = 0;
   private pendingBytes = 0;
   private readonly tally: Delivery = { sent: 0, dropped: 0 };
+  /** flush() calls waiting: events given back meanwhile are sent at once. */
+  private flushing = 0;
 
-  constructor(private readonly send: SendBatch, private readonly options: BatcherOptions) {
+  constructor(private readonly send: SendBatch, private readonly options: BatcherOptions, private readonly gate?: BatchGate) {
     this.queue = new PQueue({ concurrency: options.maxConcurrentRequests });
   }
 
@@ -74,16 +91,45 @@ export class Batcher {
     if (this.buffer.length > 0 && this.bufferBytes + framed > this.options.maxBatchBytes - BODY_OVERHEAD_BYTES) this.sendNow();
     this.buffer.push(entry);
     this.bufferBytes += framed;
+    this.gate?.offered(entry);
     this.pending++;
     this.pendingBytes += entry.bytes;
     stats.queueItems++;
     stats.queueBytes += entry.bytes;
-    if (this.buffer.length >= this.options.maxBatchItems) this.sendNow();
-    else if (this.timer === undefined) {
+    this.cutWhenDue();
+    return true;
+  }
+
+  /**
+   * Takes back events held out of a batch by the gate (still counted as pending): they join the
+   * buffer, and are sent at once while a flush() waits.
+   * @returns the delivery of the batch sent now, if one was.
+   */
+  requeue(entries: readonly Entry[]): Promise<void> | undefined {
+    if (entries.length === 0) return undefined;
+    for (const e of entries) {
+      this.buffer.push(e);
+      this.bufferBytes += e.bytes + 1;
+    }
+    return this.flushing > 0 ? this.sendNow() : this.cutWhenDue();
+  }
+
+  /** Stops counting events as pending: a batch settled, or events held out of one that the sender spooled or dropped. */
+  forget(entries: readonly Entry[]): void {
+    const bytes = entries.reduce((n, e) => n + e.bytes, 0);
+    this.pending -= entries.length;
+    this.pendingBytes -= bytes;
+    stats.queueItems -= entries.length;
+    stats.queueBytes -= bytes;
+  }
+
+  private cutWhenDue(): Promise<void> | undefined {
+    if (this.buffer.length >= this.options.maxBatchItems || this.bufferBytes > this.options.maxBatchBytes - BODY_OVERHEAD_BYTES) return this.sendNow();
+    if (this.timer === undefined) {
       this.timer = setTimeout(() => this.sendNow(), this.options.flushIntervalMs);
       this.timer.unref();
     }
-    return true;
+    return undefined;
   }
 
   /** Whether an event would be refused for the item cap alone (checked before serializing it). */
@@ -108,9 +154,14 @@ export class Batcher {
    * (then `pending` in the report is non-zero); the timer does not keep the process alive. Never rejects.
    */
   async flush(timeoutMs?: number): Promise<BatcherReport> {
-    this.sendNow();
-    const delivered = Promise.all(this.inFlight).catch(() => undefined);
-    await (timeoutMs === undefined ? delivered : Promise.race([delivered, timeUp(timeoutMs, undefined, { ref: false })]));
+    this.flushing++;
+    try {
+      this.sendNow();
+      const delivered = Promise.all(this.inFlight).catch(() => undefined);
+      await (timeoutMs === undefined ? delivered : Promise.race([delivered, timeUp(timeoutMs, undefined, { ref: false })]));
+    } finally {
+      this.flushing--;
+    }
     return this.report();
   }
 
@@ -130,33 +181,44 @@ export class Batcher {
     return { ...this.tally, pending: this.pending };
   }
 
-  /** Cuts the buffer into a batch and queues it for sending now. */
-  sendNow(): void {
+  /**
+   * Cuts the buffer into a batch and queues it for sending now.
+   * @returns its delivery, which also waits for the events the sender gave back and sent meanwhile.
+   */
+  sendNow(): Promise<void> | undefined {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.buffer.length === 0) return;
-    const batch = this.buffer;
+    if (this.buffer.length === 0) return undefined;
+    const buffered = this.buffer;
     this.buffer = [];
     this.bufferBytes = 0;
-    const delivery = this.queue.add(() => this.deliver(batch));
+    let batch = buffered;
+    if (this.gate) {
+      const cut = this.gate.cut(buffered);
+      batch = cut.batch;
+      if (cut.behind.length > 0) this.gate.divert(cut.behind);
+    }
+    if (batch.length === 0) return undefined;
+    // the follow-up is awaited outside the queue task, so it never waits for a slot its own batch holds
+    const delivery = this.queue.add(() => this.deliver(batch)).then((out) => out?.next);
     this.inFlight.add(delivery);
     void delivery.finally(() => this.inFlight.delete(delivery));
+    return delivery;
   }
 
-  private async deliver(batch: Entry[]): Promise<void> {
+  private async deliver(batch: Entry[]): Promise<{ next?: Promise<void> } | undefined> {
     try {
-      this.count(await this.send(batch, this.abort.signal));
+      const delivery = await this.send(batch, this.abort.signal);
+      this.count(delivery);
+      return delivery.next && { next: delivery.next };
     } catch (err) {
       this.count({ dropped: batch.length });
       countDrop('abandoned', batch.length, `sending failed: ${safeMessage(err)}`);
+      return undefined;
     } finally {
-      const bytes = batch.reduce((n, e) => n + e.bytes, 0);
-      this.pending -= batch.length;
-      this.pendingBytes -= bytes;
-      stats.queueItems -= batch.length;
-      stats.queueBytes -= bytes;
+      this.forget(batch);
     }
   }
 }

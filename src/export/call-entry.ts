@@ -21,10 +21,19 @@ export type TruncationMarker = {
  */
 export function toCallEntry(item: UpsertBatchItem, maxBatchBytes: number): Entry | undefined {
   const limit = maxBatchBytes - BODY_OVERHEAD_BYTES - 1;
-  const entry = serialize(item);
+  const id = item.mode === 'start' ? item.req.start.id : item.req.end.id;
+  const call = id ? { id, end: item.mode === 'end' } : undefined;
+  const entry = serialize(item, call);
   if (!entry || entry.bytes <= limit) return entry;
-  const smaller = serialize(truncated(item, limit));
+  const smaller = serialize(truncated(item, limit), call);
   return smaller && smaller.bytes <= limit ? smaller : undefined;
+}
+
+/** The call an event serialized by {@link toCallEntry} belongs to (e.g. read back from the spool), for per-call order. */
+export function callOf(value: unknown): Entry['call'] {
+  const item = value as { mode?: unknown; req?: { start?: { id?: unknown }; end?: { id?: unknown } } } | null;
+  const id = item?.mode === 'start' ? item.req?.start?.id : item?.mode === 'end' ? item.req?.end?.id : undefined;
+  return typeof id === 'string' && id !== '' ? { id, end: item!.mode === 'end' } : undefined;
 }
 
 function truncated(item: UpsertBatchItem, limit: number): UpsertBatchItem {
@@ -45,10 +54,10 @@ function truncated(item: UpsertBatchItem, limit: number): UpsertBatchItem {
   return { mode: 'end', req: { end: out } };
 }
 
-function serialize(value: unknown): Entry | undefined {
+function serialize(value: unknown, call?: Entry['call']): Entry | undefined {
   try {
     const json = JSON.stringify(value);
-    return json === undefined ? undefined : { json, bytes: Buffer.byteLength(json) };
+    return json === undefined ? undefined : { json, bytes: Buffer.byteLength(json), call };
   } catch {
     return undefined;
   }

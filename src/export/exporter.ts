@@ -11,11 +11,11 @@ import type { FeedbackCreateReq } from '../schema/feedback.js';
 import type { CallSink, ExportReport } from '../instrument/sink.js';
 import { Batcher, type Delivery, type Entry } from './batcher.js';
 import { toCallEntry } from './call-entry.js';
-import { BatchSender, dropUndelivered } from './batch-sender.js';
+import { CallOrder } from './call-order.js';
+import { BatchSender } from './batch-sender.js';
 import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
 import { FeedbackQueue } from './feedback-queue.js';
-import { Spool } from './spool.js';
-import { SpoolReplayer } from './spool-replay.js';
+import { Spill } from './spill.js';
 import { countDrop, stats, warnUnreportedDrops, type DropReason } from './export-stats.js';
 
 /**
@@ -35,12 +35,12 @@ const STAGE_MAX = 16_384;
 export class CallExporter implements CallSink {
   private readonly options: ExportOptions;
   private readonly batcher: Batcher;
+  /** Keeps each call's end behind its start across batches in flight side by side. */
+  private readonly order = new CallOrder();
   private readonly sender: BatchSender;
   private readonly feedbackQueue: FeedbackQueue;
-  private readonly spool: Spool | undefined;
-  private readonly replayer: SpoolReplayer | undefined;
-  /** New events go to the spool (set when memory overflowed or the server was unreachable). */
-  private spooling = false;
+  /** The spool (when `spoolDir` is set), its replayer, and whether new events go to it. */
+  private readonly spill: Spill;
   private closed = false;
   private openCalls = 0;
   /** Root calls that started here and have not ended (tracked only for `flushMode`/`waitUntil`). */
@@ -66,16 +66,12 @@ export class CallExporter implements CallSink {
     private predecessor: CallExporter | undefined = undefined,
   ) {
     this.options = { ...DEFAULT_EXPORT_OPTIONS, ...options };
-    this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), this.options);
+    const order = this.order;
+    const gate = { offered: (e: Entry) => order.offered(e), cut: (b: Entry[]) => order.cut(b), divert: (ends: Entry[]) => this.follow(ends) };
+    this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), this.options, gate);
     this.sender = new BatchSender(client, this.options);
     this.feedbackQueue = new FeedbackQueue(client, this.options);
-    this.spool = this.options.spoolDir ? openSpool(this.options.spoolDir, this.options.spoolMaxBytes) : undefined;
-    if (this.spool) {
-      this.replayer = new SpoolReplayer(this.spool, this.sender, this.batcher, this.options, () => {
-        this.spooling = false;
-      });
-      void this.replayer.kick(); // events left by an earlier process
-    }
+    this.spill = new Spill(this.sender, this.batcher, this.options, (reason, count, why) => this.drop(reason, count, why));
   }
 
   /** Events staged, buffered or in flight, here and in predecessors. */
@@ -170,22 +166,23 @@ export class CallExporter implements CallSink {
     ]);
     this.prune();
     warnUnreportedDrops();
-    if (this.spool && this.replayer) {
-      this.spool.sync();
-      if (this.spooling && !this.replayer.backingOff && !this.closed) void this.replayer.kick();
-      const replayed = this.replayer.current.catch(() => undefined);
+    const { spool, replayer } = this.spill;
+    if (spool && replayer) {
+      spool.sync();
+      if (this.spill.spooling && !replayer.backingOff && !this.closed) void replayer.kick();
+      const replayed = replayer.current.catch(() => undefined);
       await (deadline === undefined ? replayed : Promise.race([replayed, deadline]));
     }
     const { sent, dropped } = this.batcher.report();
-    return { sent: sent + feedback.sent, dropped: dropped + feedback.dropped, spooled: this.spool?.backlog ?? 0, pending: report.pending + feedback.pending };
+    return { sent: sent + feedback.sent, dropped: dropped + feedback.dropped, spooled: this.spill.spool?.backlog ?? 0, pending: report.pending + feedback.pending };
   }
 
   /** Flushes, then refuses new events and closes the spool's open segment, here and in predecessors. */
   async shutdown(timeoutMs?: number): Promise<ExportReport> {
     const [, report] = await Promise.all([this.predecessor?.shutdown(timeoutMs), this.flush(timeoutMs)]);
     this.closed = true;
-    this.replayer?.stop();
-    this.spool?.close();
+    this.spill.replayer?.stop();
+    this.spill.spool?.close();
     return report;
   }
 
@@ -205,13 +202,15 @@ export class CallExporter implements CallSink {
   private accept(item: UpsertBatchItem, reserved: boolean): DropReason | undefined {
     stats.queued++;
     if (this.closed) return this.afterShutdown(item, reserved);
-    if (!this.spool && this.batcher.isFull(reserved)) return this.queueFull();
+    if (!this.spill.spool && this.batcher.isFull(reserved)) return this.queueFull();
     const entry = toCallEntry(item, this.options.maxBatchBytes);
     if (!entry) return this.drop('oversize', 1, `an event could not be serialized under maxBatchBytes (${this.options.maxBatchBytes})`);
-    if (!this.spooling && this.batcher.offer(entry, reserved)) return undefined;
-    if (!this.spool) return this.queueFull();
-    this.spooling = true;
-    if (this.toSpool([entry], false) === 1 || this.batcher.offer(entry, reserved)) return undefined; // a full spool falls back to memory
+    // an end whose start is still in memory goes through memory too, where it is kept behind its start
+    const viaMemory = !this.spill.spooling || (entry.call?.end === true && this.order.holdsStart(entry.call.id));
+    if (viaMemory && this.batcher.offer(entry, reserved)) return undefined;
+    if (!this.spill.spool) return this.queueFull();
+    this.spill.spooling = true;
+    if (this.spill.append([entry], false) === 1 || this.batcher.offer(entry, reserved)) return undefined; // a full spool falls back to memory
     return this.drop('spool_full', 1, `the spool is full (spoolMaxBytes ${this.options.spoolMaxBytes}) and so is the memory queue`);
   }
 
@@ -227,16 +226,6 @@ export class CallExporter implements CallSink {
     return undefined;
   }
 
-  /** Appends entries to the spool; those over its cap are counted as dropped when `dropRest`. Returns how many were spooled. */
-  private toSpool(entries: Entry[], dropRest = true): number {
-    const spool = this.spool as Spool;
-    let kept = 0;
-    for (const e of entries) if (spool.append(e.json)) kept++;
-    stats.spooled += kept;
-    if (dropRest) this.drop('spool_full', entries.length - kept, `the spool is full (spoolMaxBytes ${this.options.spoolMaxBytes})`);
-    return kept;
-  }
-
   private queueFull(): DropReason {
     return this.drop('queue_full', 1, `the memory queue is full (maxQueueItems ${this.options.maxQueueItems}, maxQueueBytes ${this.options.maxQueueBytes})`);
   }
@@ -247,19 +236,23 @@ export class CallExporter implements CallSink {
     return reason;
   }
 
-  /** Sends a batch from memory; what the server never took is spooled (then new events are too), or dropped. */
+  /**
+   * Sends a batch from memory; what the server never took is spooled (then new events are too), or
+   * dropped. Ends held back behind the batch's starts are then sent, or follow their undelivered start.
+   */
   private async deliver(batch: Entry[], signal: AbortSignal): Promise<Delivery> {
     const out = await this.sender.post(batch, signal);
-    const lost = out.undelivered;
-    if (lost.length === 0) {
-      if (this.spooling && this.batcher.pendingCount <= this.options.maxQueueItems / 2) void this.replayer?.kick();
-      return out;
-    }
-    if (!this.spool) return dropUndelivered(out, signal);
-    this.spooling = true;
-    this.toSpool(lost); // counts what does not fit as dropped
-    void this.replayer?.kick();
-    return { sent: out.sent, dropped: out.dropped };
+    const held = this.order.settle(batch, out.undelivered);
+    const next = this.batcher.requeue(held.send);
+    const result = this.spill.undelivered(out, signal);
+    if (held.behind.length > 0) this.follow(held.behind); // after the starts they follow
+    return { ...result, next };
+  }
+
+  /** Ends whose start the server never took leave memory and follow it (into the spool, or dropped). */
+  private follow(ends: Entry[]): void {
+    this.batcher.forget(ends);
+    this.spill.follow(ends);
   }
 
   private rootEnded(): void {
@@ -281,14 +274,5 @@ export class CallExporter implements CallSink {
     if (p.openCalls > 0 || p.pendingCount > 0) return;
     this.predecessor = p.predecessor;
     void p.client.close().catch(() => undefined);
-  }
-}
-
-function openSpool(dir: string, maxBytes: number): Spool | undefined {
-  try {
-    return new Spool(dir, maxBytes);
-  } catch (err) {
-    diag.warn(`cannot use spool directory ${dir}: ${safeMessage(err)}; events that cannot be sent will be dropped`);
-    return undefined;
   }
 }

@@ -5,6 +5,7 @@
 import type { Batcher, Entry } from './batcher.js';
 import { BODY_OVERHEAD_BYTES } from './batcher.js';
 import type { BatchSender } from './batch-sender.js';
+import { callOf } from './call-entry.js';
 import type { ExportOptions } from './export-options.js';
 import { baseName, type ClaimedSegment, type Spool } from './spool.js';
 import { countDrop, stats } from './export-stats.js';
@@ -114,8 +115,7 @@ function entriesOf(seg: ClaimedSegment, count: boolean): { entries: Entry[]; unr
   let bad = 0;
   for (const json of seg.lines) {
     try {
-      JSON.parse(json);
-      out.push({ json, bytes: Buffer.byteLength(json) });
+      out.push({ json, bytes: Buffer.byteLength(json), call: callOf(JSON.parse(json)) });
     } catch {
       bad++;
     }

@@ -55,6 +55,8 @@ export interface StartServerOptions {
   users?: Record<string, string>;
   /** The server clock: feedback `created_at` and the default `end` of `/feedback/stats`. @defaultValue `() => new Date()` */
   now?: () => Date;
+  /** A testing aid: refuse (422) an end whose call has no stored start; see `StoreOptions.strictOrder`. @defaultValue false */
+  strictOrder?: boolean;
 }
 
 /** A listening server. */
@@ -95,7 +97,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const { port = DEFAULT_PORT, host = DEFAULT_HOST, dbPath = 'weft.db' } = options;
   const apiKeys = options.apiKeys ?? (process.env.WEFT_SERVER_API_KEYS ?? '').split(',');
   const access = describeAccess(parseApiKeys(apiKeys));
-  const store = openStore(dbPath, { prices: options.prices, users: options.users });
+  const store = openStore(dbPath, { prices: options.prices, users: options.users, strictOrder: options.strictOrder });
   const app = createApp({ store, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, log: options.log, now: options.now, apiKeys });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   try {

@@ -28,6 +28,12 @@ export interface StoreOptions {
   prices?: PriceTable;
   /** Users to store at open (user id → user name), for `include_usernames`. @defaultValue none */
   users?: Record<string, string>;
+  /**
+   * A testing aid for exporters: `POST /call/upsert_batch` answers 422 (`value_error.end_before_start`)
+   * for an end whose call has no stored start, instead of keeping the end until its start lands.
+   * Refusals are counted in `store.calls.orderRefusals`. @defaultValue false
+   */
+  strictOrder?: boolean;
 }
 
 /**
@@ -58,7 +64,7 @@ export class Store {
     this.db = connection;
     this.appliedMigrations = appliedMigrations;
     this.feedback = new FeedbackStore(connection);
-    this.calls = new CallStore(connection, { path, prices, feedback: this.feedback });
+    this.calls = new CallStore(connection, { path, prices, feedback: this.feedback, strictOrder: options.strictOrder });
     this.tables = new TableStore(connection);
     this.training = new TrainingStore(connection);
     if (options.users) this.calls.setUsers(options.users);

@@ -1,5 +1,5 @@
 // Child processes lose nothing: SIGTERM with handleSignals flushes first; an exit during an outage spools; SIGKILL while spooling loses at most unwritten events, the next process replays the rest.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, expect, it } from 'vitest';
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
+import { spawnTracked } from '../helpers/child-processes.js';
 
 const run = promisify(execFile);
 const server = useTestServer();
@@ -19,15 +20,15 @@ afterAll(() => {
 
 /** Spawns the fixture and resolves once it prints `line`; the caller ends it. */
 function spawnUntil(env: Record<string, string>, line: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
+    child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes(line)) resolve();
     });

@@ -3,6 +3,8 @@
  * `users` table behind `include_usernames`. The only code that runs SQL on `calls`, `call_refs` and `users`.
  * @module
  */
+import { HttpError } from '../http/http-error.js';
+import { endsBeforeStart } from './strict-order.js';
 import type Database from 'better-sqlite3';
 import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import { isMemoryPath } from '../db/open-database.js';
@@ -35,6 +37,8 @@ export interface CallStoreOptions {
   prices: PriceTable;
   /** The feedback of the same database, for `include_feedback`. */
   feedback: FeedbackStore;
+  /** Refuse (422) a batch end whose call has no stored start (a testing aid, see `StoreOptions.strictOrder`). */
+  strictOrder?: boolean;
 }
 
 /** Calls of every project in one SQLite database. Methods are synchronous; the public `Store` delegates here. */
@@ -63,8 +67,19 @@ export class CallStore {
     return this.writeBatch([{ mode: 'end', req: { end } }])[0] as CallEndRes;
   }
 
-  /** Applies a batch of starts and ends in one transaction, in order: all of it is stored or none. */
+  /** Ends refused by `strictOrder` so far (each counted once per refused batch). */
+  orderRefusals = 0;
+
+  /**
+   * Applies a batch of starts and ends in one transaction, in order: all of it is stored or none.
+   * @throws HttpError 422 with `strictOrder`, naming each end whose call has no stored start.
+   */
   upsertBatch(items: readonly UpsertItem[]): (CallStartRes | CallEndRes)[] {
+    if (this.options.strictOrder) {
+      const refused = endsBeforeStart(this.statements.prepare, items);
+      this.orderRefusals += refused.length;
+      if (refused.length > 0) throw HttpError.validation(refused);
+    }
     return this.writeBatch(items);
   }
 

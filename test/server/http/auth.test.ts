@@ -1,8 +1,7 @@
 // Server auth over real HTTP: Basic vs Bearer per endpoint, 401 with WWW-Authenticate, project grants (403),
 // loopback-only without keys (a real non-loopback connection), key parsing, and the start log of `weft serve`.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { networkInterfaces } from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, Client, PermissionDeniedError } from '../../../src/index.js';
@@ -13,6 +12,7 @@ import { createApp } from '../../../src/server/http/app.js';
 import { expectUuidv7 } from '../../helpers/shapes.js';
 import { startTestServer, useTestServer } from '../../helpers/server.js';
 import { start } from '../../helpers/server-http.js';
+import { killGroup, spawnCli } from '../../helpers/child-processes.js';
 
 const KEYS = ['all-key', 'grant-key=acme/a,acme/b'];
 const server = useTestServer({ apiKeys: KEYS });
@@ -172,18 +172,16 @@ describe('without API keys: loopback clients only', () => {
 });
 
 describe('weft serve start line', () => {
-  const ROOT = path.resolve(import.meta.dirname, '../../..');
-  const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
   let child: ChildProcess | undefined;
   afterEach(() => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (child) killGroup(child);
   });
 
   /** Spawns `weft serve` and resolves with its start line and URL. */
   function serve(args: string[], env: Record<string, string> = {}): Promise<{ line: string; url: string }> {
     const base = { ...process.env };
     delete base['WEFT_SERVER_API_KEYS'];
-    child = spawn(TSX, ['src/cli.ts', 'serve', '--port', '0', '--db', ':memory:', ...args], { cwd: ROOT, env: { ...base, ...env } });
+    child = spawnCli(['serve', '--port', '0', '--db', ':memory:', ...args], { env: { ...base, ...env } });
     let out = '';
     return new Promise((resolve, reject) => {
       child!.stdout!.on('data', (chunk: Buffer) => {

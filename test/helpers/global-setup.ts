@@ -1,0 +1,45 @@
+/**
+ * Vitest global setup: a directory where tests record the pids they spawn, and a teardown that fails the run, naming them, when any of those process groups is still alive.
+ * @module
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PID_DIR_ENV } from './child-processes.js';
+
+/** Whether any process of the group led by `pid` is alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Records `WEFT_TEST_PID_DIR` for the test workers; returns the teardown. */
+export default function setup(): () => Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'weft-test-pids-'));
+  process.env[PID_DIR_ENV] = dir;
+  return async function teardown() {
+    const recorded = readdirSync(dir).flatMap((f) =>
+      readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((line) => {
+        const [pid, what] = line.split('\t');
+        return { pid: Number(pid), what: what ?? '' };
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 200)); // a child just sent SIGTERM may still be exiting
+    const survivors = recorded.filter((p) => groupAlive(p.pid));
+    rmSync(dir, { recursive: true, force: true });
+    if (survivors.length === 0) return;
+    for (const p of survivors) {
+      try {
+        process.kill(-p.pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    process.exitCode = 1; // vitest reports an error thrown here but would still exit 0
+    throw new Error(`child processes started by the tests were still running after the suite (now killed):\n${survivors.map((p) => `  pid ${p.pid}: ${p.what}`).join('\n')}`);
+  };
+}
