@@ -130,7 +130,7 @@ export class ActiveCall implements Settler, StreamObserver {
       let exception: CallException | undefined;
       let extra: Record<string, unknown> | undefined;
       if (outcome === 'error') {
-        exception = describeError(err, settings);
+        exception = describeError(err, settings, op.name);
       } else {
         output = captureOutput(op, value, settings);
         if (omittedChunks > 0 && Array.isArray(output)) output = [...output, `[truncated ${omittedChunks} chunks]`];
