@@ -239,7 +239,7 @@ export const INIT_OPTIONS = {
   }),
   mask: option({
     purpose:
-      'Runs on every recorded inputs object and output (after redaction and `postprocess*`); its result is recorded instead. If it throws, `"[mask threw: value withheld]"` is recorded, never the unmasked value.',
+      'Runs on every user value that is recorded (after redaction and `postprocess*`): the inputs object, the output, the attributes object, the exception as `{type, message, stack}`, the `summarize` fields (without `usage`) and each `addFeedback()` payload; its result is recorded instead. If it throws, `"[mask threw: value withheld]"` is recorded, never the unmasked value, and one warning is logged per op.',
     type: '(value: unknown) => unknown',
     schema: fn<(value: unknown) => unknown>('a function'),
     default: undefined,

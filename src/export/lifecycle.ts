@@ -1,7 +1,8 @@
 /**
- * Process lifecycle: flush pending events when the event loop empties (`beforeExit`) and, opt-in, on SIGTERM/SIGINT, within a deadline.
+ * Process lifecycle: at `beforeExit` and, opt-in, on SIGTERM/SIGINT, end the calls still running as interrupted and flush pending events within a deadline.
  * @module
  */
+import { interruptOpenCalls } from '../instrument/open-calls.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { INIT_OPTIONS } from '../init-option-table.js';
@@ -24,7 +25,8 @@ let signalsWanted = false;
 
 /**
  * Makes `target` the exporter flushed at `beforeExit` (and on SIGTERM/SIGINT when `handleSignals`),
- * for at most `timeoutMs`; what is still not sent then is given up on (in-flight requests are
+ * for at most `timeoutMs`, after the calls still running are ended as interrupted (`WeftInterrupted`;
+ * on a signal only when no listener of the program's own will handle it); what is still not sent then is given up on (in-flight requests are
  * aborted; their events go to the spool when there is one) so the process can exit. The
  * `beforeExit` listener is added once per process and flushes only while events are pending.
  */
@@ -36,7 +38,9 @@ export function flushOnExit(target: Flushable | undefined, timeoutMs = deadlineM
   installed = true;
   process.on('beforeExit', () => {
     const t = current;
-    if (!t || t.pendingCount === 0) return;
+    if (!t) return;
+    interruptOpenCalls('beforeExit');
+    if (t.pendingCount === 0) return;
     void drain(t, 'at exit');
   });
 }
@@ -72,6 +76,8 @@ function onSignal(signal: NodeJS.Signals): void {
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
   if (!t) return reraise();
+  // Only when the process is about to die of it: a program with its own listener decides that itself.
+  if (process.listenerCount(signal) === 0) interruptOpenCalls(signal);
   void drain(t, `on ${signal}`).finally(reraise);
 }
 

@@ -9,6 +9,7 @@ import { Call } from './call.js';
 import { captureAttributes, captureDisplayName, captureInputs, captureOutput, captureSummary, describeError } from './capture.js';
 import type { TraceContext } from './context.js';
 import type { OpDefinition } from './op-definition.js';
+import { addOpenCall, removeOpenCall, type OpenCall } from './open-calls.js';
 import type { CallSink } from './sink.js';
 import { streamKind, wrapStream, type StreamObserver } from './streams.js';
 import type { CallOutcome } from './summary.js';
@@ -17,6 +18,9 @@ import type { TraceSettings } from './trace-settings.js';
 
 /** Output recorded when `streamReducer` threw. */
 export const REDUCER_FAILED = '[streamReducer threw]';
+
+/** `exception.type` of a call ended because the process exited while it ran. */
+export const INTERRUPTED = 'WeftInterrupted';
 
 const UNRESOLVED = Symbol('unresolved');
 
@@ -30,7 +34,9 @@ export function startCall(op: OpDefinition, args: unknown[], sink: CallSink, set
     const inputs = captureInputs(op, args, settings);
     const attributes = captureAttributes(op, parent?.attributes, settings);
     sink.start(call.startEvent(inputs, attributes, captureDisplayName(op, args), sink.userId));
-    return new ActiveCall(call, op, sink, settings, { ...parent, call });
+    const active = new ActiveCall(call, op, sink, settings, { ...parent, call });
+    addOpenCall(active);
+    return active;
   } catch (err) {
     diag.warn(`could not start a call of op "${op.name}": ${safeMessage(err)}`);
     return undefined;
@@ -42,7 +48,9 @@ export function startCall(op: OpDefinition, args: unknown[], sink: CallSink, set
  * {@link ActiveCall.cancel} or {@link ActiveCall.complete}. A returned thenable or stream reports to it
  * (it is their {@link Settler} and {@link StreamObserver}); it collects a stream's chunks until then.
  */
-export class ActiveCall implements Settler, StreamObserver {
+export class ActiveCall implements Settler, StreamObserver, OpenCall {
+  prevOpen: OpenCall | undefined = undefined;
+  nextOpen: OpenCall | undefined = undefined;
   private count = 0;
   private chunks: unknown[] | undefined;
   private accumulated: unknown;
@@ -78,6 +86,19 @@ export class ActiveCall implements Settler, StreamObserver {
   /** The stream is exhausted: succeeds with the chunks read (or the `streamReducer` result). */
   complete(): void {
     this.end('success', this.streamOutput(), undefined, this.omitted());
+  }
+
+  /** The process is exiting while the call runs (or its stream is unread): ends it with a `WeftInterrupted` exception. */
+  interrupt(reason: string): void {
+    const { call } = this;
+    if (call.ended) return;
+    removeOpenCall(this);
+    try {
+      const end = call.interrupt({ type: INTERRUPTED, message: `process exited while the call was running (${reason})` });
+      if (end) this.sink.end(end);
+    } catch (e) {
+      diag.warn(`could not end an interrupted call of op "${this.op.name}": ${safeMessage(e)}`);
+    }
   }
 
   /** A chunk the consumer received: folded by `streamReducer`, else kept up to `maxStreamChunks`. */
@@ -125,12 +146,13 @@ export class ActiveCall implements Settler, StreamObserver {
   private end(outcome: CallOutcome, value: unknown, err: unknown, omittedChunks = 0): void {
     const { call, op, settings } = this;
     if (call.ended) return;
+    removeOpenCall(this);
     try {
       let output: unknown;
       let exception: CallException | undefined;
       let extra: Record<string, unknown> | undefined;
       if (outcome === 'error') {
-        exception = describeError(err, settings);
+        exception = describeError(err, settings, op.name);
       } else {
         output = captureOutput(op, value, settings);
         if (omittedChunks > 0 && Array.isArray(output)) output = [...output, `[truncated ${omittedChunks} chunks]`];

@@ -10,6 +10,8 @@ import { activeContext } from './context.js';
 import { getCurrentCall, type CurrentCall } from './current-call.js';
 import { newId } from '../internal/ids.js';
 import { getSink } from './sink.js';
+import { captureFeedbackPayload } from './capture.js';
+import { getTraceSettings } from './trace-settings.js';
 
 /** What {@link addFeedback} records; the TypeScript side of spec "FeedbackCreateReq". */
 export interface FeedbackOptions {
@@ -30,7 +32,7 @@ export interface FeedbackOptions {
 /**
  * Attaches feedback to a call: `addFeedback(target, options)` to the call `target` (a call id, or the
  * `{id, ...}` from `getCurrentCall()` or `fn.invoke()`), `addFeedback(options)` to the call running here.
- * The item is validated at once, then queued and sent in the background in batches to
+ * The payload is redacted (`redactKeys`) and masked (`mask`) like a call's inputs; the item is validated at once, then queued and sent in the background in batches to
  * `POST /feedback/batch/create` (spec endpoint 2) with the same retries as call events; `flush()` waits
  * for it. `svc_ref` and `call_ref` are the call ref `svc:///<entity>/<project>/call/<id>`, `svc_user_id`
  * comes from `init({ userId })`, and the id is a UUIDv7 made here, so it is known before the server answers.
@@ -75,7 +77,7 @@ export function addFeedback(...args: [FeedbackOptions] | [string | CurrentCall |
       svc_ref: ref,
       call_ref: ref,
       feedback_type: options.feedbackType,
-      payload: options.payload,
+      payload: isPlainObject(options.payload) ? captureFeedbackPayload(options.payload, getTraceSettings()) : options.payload,
       creator: options.creator,
       annotation_ref: options.annotationRef,
       runnable_ref: options.runnableRef,
@@ -86,4 +88,9 @@ export function addFeedback(...args: [FeedbackOptions] | [string | CurrentCall |
   );
   sink.feedback(item);
   return item.id ?? undefined;
+}
+
+/** A JSON object (not an array): anything else is left for validation to refuse. */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

@@ -6,7 +6,7 @@ import type { CallException, EndedCallSchemaForInsert, StartedCallSchemaForInser
 import type { RunState, TraceContext } from './context.js';
 import { newId } from '../internal/ids.js';
 import { isoTime } from './iso-time.js';
-import { closeSummary, emptySummary, type CallOutcome, type SummaryData } from './summary.js';
+import { closeSummary, emptySummary, interruptedSummary, type CallOutcome, type SummaryData } from './summary.js';
 
 /** One traced invocation of an op. */
 export class Call {
@@ -83,6 +83,22 @@ export class Call {
     this.ended = true;
     const parent = this.parent;
     const summary = closeSummary(this.ownSummary, outcome, extra, parent && !parent.ended ? parent.summary : undefined);
+    return this.endEvent(summary, output, exception);
+  }
+
+  /**
+   * Ends the call once, as cut short by the process exiting: `exception` says why, and the summary's
+   * `status_counts` are those of its children (the call itself is not counted). `undefined` if it had ended.
+   */
+  interrupt(exception: CallException): EndedCallSchemaForInsert | undefined {
+    if (this.ended) return undefined;
+    this.ended = true;
+    const parent = this.parent;
+    const summary = interruptedSummary(this.ownSummary, parent && !parent.ended ? parent.summary : undefined);
+    return this.endEvent(summary, undefined, exception);
+  }
+
+  private endEvent(summary: SummaryData, output: unknown, exception: CallException | undefined): EndedCallSchemaForInsert {
     const ev: EndedCallSchemaForInsert = {
       project_id: this.projectId,
       id: this.id,

@@ -5,12 +5,14 @@
  */
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
-import type { CallException } from '../schema/calls.js';
 import type { InputKey } from './input-keys.js';
 import type { OpDefinition } from './op-definition.js';
 import { REDACTED } from './redact.js';
 import { newWalk, serializeWith } from './serialize.js';
 import type { TraceSettings } from './trace-settings.js';
+
+/** The `exception` of an end event as weft records it. */
+export type RecordedException = { type: string; message: string; stack?: string };
 
 /** What replaces a value when the `mask` function throws (fail closed: never the unmasked value). */
 export const MASK_FAILED = '[mask threw: value withheld]';
@@ -33,14 +35,17 @@ function asObject(v: unknown): Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v };
 }
 
-/** Applies `init({ mask })` to a serialized value; a throwing mask yields {@link MASK_FAILED}. */
-function masked(settings: TraceSettings, value: unknown): unknown {
+/**
+ * Applies `init({ mask })` to a serialized value of `owner` (an op name, or `addFeedback`); a throwing
+ * mask yields {@link MASK_FAILED} and is logged once per owner, not once per value.
+ */
+export function masked(settings: TraceSettings, owner: string, value: unknown): unknown {
   const mask = settings.mask;
   if (!mask) return value;
   try {
     return serializeWith(mask(value), settings.serialize);
   } catch (err) {
-    diag.warn(`mask threw (the value is withheld): ${safeMessage(err)}`);
+    diag.once(`mask:${owner}`, 'warn', `mask threw on a value of ${owner} (withheld; logged once per op): ${safeMessage(err)}`);
     return MASK_FAILED;
   }
 }
@@ -62,30 +67,41 @@ export function captureInputs(op: OpDefinition, args: unknown[], settings: Trace
     const fallback = { '[postprocessInputs threw]': true };
     inputs = asObject(serializeWith(hook(op, 'postprocessInputs', () => post(inputs), fallback), config));
   }
-  return settings.mask ? asObject(masked(settings, inputs)) : inputs;
+  return settings.mask ? asObject(masked(settings, owner(op), inputs)) : inputs;
 }
 
 /** The recorded output: `postprocessOutput(value)` when given, serialized, redacted and masked. */
 export function captureOutput(op: OpDefinition, value: unknown, settings: TraceSettings): unknown {
   const post = op.options.postprocessOutput;
   const out = post ? hook(op, 'postprocessOutput', () => post(value), '[postprocessOutput threw]') : value;
-  return masked(settings, serializeWith(out, settings.serialize));
+  return masked(settings, owner(op), serializeWith(out, settings.serialize));
 }
 
-/** The `attributes` of a call: those of `withAttributes()` overlaid with the op's own, serialized and redacted. */
+/** The `attributes` of a call: those of `withAttributes()` overlaid with the op's own, serialized, redacted and masked. */
 export function captureAttributes(op: OpDefinition, outer: Readonly<Record<string, unknown>> | undefined, settings: TraceSettings): Record<string, unknown> {
   const own = op.options.attributes;
   if (!own && !outer) return NO_ATTRIBUTES;
   const merged = outer && own ? { ...outer, ...own } : (own ?? outer);
-  return asObject(serializeWith(merged, settings.serialize));
+  const attributes = asObject(serializeWith(merged, settings.serialize));
+  return settings.mask ? asObject(masked(settings, owner(op), attributes)) : attributes;
 }
 
-/** Summary fields from the op's `summarize` option, JSON-safe; `undefined` when none. */
+/**
+ * Summary fields from the op's `summarize` option, JSON-safe, redacted and masked; `undefined` when none.
+ * `mask` sees the fields without `usage`: usage numbers are added up the tree and pass unmasked.
+ */
 export function captureSummary(op: OpDefinition, output: unknown, settings: TraceSettings): Record<string, unknown> | undefined {
   const summarize = op.options.summarize;
   if (!summarize) return undefined;
   const extra = hook(op, 'summarize', () => summarize(output), undefined);
-  return extra === undefined ? undefined : asObject(serializeWith(extra, settings.serialize));
+  if (extra === undefined) return undefined;
+  const fields = asObject(serializeWith(extra, settings.serialize));
+  if (!settings.mask) return fields;
+  const { usage, ...rest } = fields;
+  const result = Object.keys(rest).length > 0 ? asObject(masked(settings, owner(op), rest)) : {};
+  delete result.usage;
+  if (usage !== undefined) result.usage = usage;
+  return result;
 }
 
 /** `display_name` of a call, from the `callDisplayName` option. */
@@ -95,12 +111,43 @@ export function captureDisplayName(op: OpDefinition, args: unknown[]): string | 
   return hook(op, 'callDisplayName', () => String(d(...args)), undefined);
 }
 
-/** `exception` of an end event: class name, message and stack, size-capped; never throws. */
-export function describeError(err: unknown, settings: TraceSettings): CallException {
+/**
+ * `exception` of an end event: class name, message and stack, size-capped, masked; never throws. `mask`
+ * receives the object `{type, message, stack}` (`stack` absent for a thrown non-Error) and what it returns
+ * is recorded: its `type`, `message` and `stack` (strings; any other value stands for the message). When
+ * `mask` throws, the message and stack are withheld and the type is kept.
+ */
+export function describeError(err: unknown, settings: TraceSettings, opName = 'an op'): RecordedException {
   const s = serializeWith(err, settings.serialize);
+  let ex: RecordedException;
   if (err instanceof Error && s !== null && typeof s === 'object') {
     const e = s as { name?: unknown; message?: unknown; stack?: unknown };
-    return { type: String(e.name), message: String(e.message), stack: typeof e.stack === 'string' ? e.stack : '' };
+    ex = { type: String(e.name), message: String(e.message), stack: typeof e.stack === 'string' ? e.stack : '' };
+  } else {
+    ex = { type: typeof err, message: typeof s === 'string' ? s : JSON.stringify(s) };
   }
-  return { type: typeof err, message: typeof s === 'string' ? s : JSON.stringify(s) };
+  return settings.mask ? maskException(settings, `op "${opName}"`, ex) : ex;
+}
+
+/** Runs `mask` on an exception `{type, message, stack}`; see {@link describeError}. */
+function maskException(settings: TraceSettings, who: string, ex: RecordedException): RecordedException {
+  const m = masked(settings, who, { ...ex });
+  if (m === MASK_FAILED) return ex.stack === undefined ? { type: ex.type, message: MASK_FAILED } : { type: ex.type, message: MASK_FAILED, stack: '' };
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return { type: ex.type, message: typeof m === 'string' ? m : JSON.stringify(m) };
+  const r = m as { type?: unknown; message?: unknown; stack?: unknown };
+  const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
+  const out: RecordedException = { type: r.type === undefined ? ex.type : text(r.type), message: text(r.message) };
+  if (r.stack !== undefined) out.stack = text(r.stack);
+  return out;
+}
+
+/** A feedback payload as sent: JSON-safe, redacted and masked (a mask failure is logged once, as `addFeedback`). */
+export function captureFeedbackPayload(payload: Record<string, unknown>, settings: TraceSettings): Record<string, unknown> {
+  const p = asObject(serializeWith(payload, settings.serialize));
+  return settings.mask ? asObject(masked(settings, 'addFeedback', p)) : p;
+}
+
+/** How a mask failure names the op in its one warning. */
+function owner(op: OpDefinition): string {
+  return `op "${op.name}"`;
 }

@@ -62,6 +62,19 @@ export function closeSummary(
   return summary;
 }
 
+/** The summary of an interrupted call without children: nothing counted. */
+const INTERRUPTED_LEAF: SummaryData = Object.freeze({ status_counts: Object.freeze({ success: 0, error: 0 }) });
+
+/**
+ * The summary a call ends with when the process exits while it runs: what its children merged in (its
+ * `status_counts` unchanged: the call itself is not counted), also merged into `parent` while that runs.
+ */
+export function interruptedSummary(own: SummaryData | undefined, parent: SummaryData | undefined): SummaryData {
+  if (own === undefined) return INTERRUPTED_LEAF;
+  if (parent) mergeSummary(parent, own);
+  return own;
+}
+
 /** Adds one call with `outcome` to `summary.status_counts`. */
 function countOutcome(summary: SummaryData, outcome: CallOutcome): SummaryData {
   const counts = summary.status_counts;

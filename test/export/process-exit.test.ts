@@ -1,10 +1,11 @@
-// Child processes lose nothing: SIGTERM with handleSignals flushes first; an exit during an outage spools; SIGKILL while spooling loses at most unwritten events, the next process replays the rest.
+// Child processes lose nothing: SIGTERM with handleSignals flushes first; an exit during an outage spools; SIGKILL while spooling loses at most unwritten events, the next process replays the rest; calls still running at exit end as WeftInterrupted.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CallRecord } from '../../src/schema/calls.js';
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
@@ -19,8 +20,8 @@ afterAll(() => {
 });
 
 /** Spawns the fixture and resolves once it prints `line`; the caller ends it. */
-function spawnUntil(env: Record<string, string>, line: string) {
-  const child = spawnTracked(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnUntil(env: Record<string, string>, line: string, fixture = FIXTURE) {
+  const child = spawnTracked(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -112,3 +113,52 @@ function callIdsInSpool(dir: string): Set<string> {
   }
   return ids;
 }
+
+describe('calls still running when the process exits end as WeftInterrupted (issue 11 item 10)', () => {
+  const OPEN = 'test/fixtures/open-calls-at-exit.ts';
+  /** Reads the fixture's calls by op name once the child exited. */
+  async function callsByName(project: string) {
+    const records = await readCalls(server().url, project);
+    expect(records.map((r) => r.op_name).sort()).toEqual(['child', 'child', 'done', 'tokens', 'waitsForever']);
+    return (name: string) => records.find((r) => r.op_name === name)!;
+  }
+  function expectInterrupted(r: CallRecord, reason: string, counts: Record<string, number>) {
+    expect(r.exception).toEqual({ type: 'WeftInterrupted', message: `process exited while the call was running (${reason})` });
+    expectIsoUtc(r.ended_at);
+    expect(r.summary?.status_counts).toEqual(counts);
+  }
+
+  it('beforeExit: a pending promise and an unread stream end as interrupted, sent in the exit flush', async () => {
+    const project = uniqueProject('interrupt-exit');
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', OPEN], {
+      env: { ...process.env, MODE: 'before-exit', WEFT_PROJECT: project, WEFT_BASE_URL: server().url },
+      timeout: 20_000,
+    });
+    expect(stdout).toContain('ready');
+    const byName = await callsByName(project);
+    expectInterrupted(byName('waitsForever'), 'beforeExit', { success: 2, error: 0 });
+    expectInterrupted(byName('tokens'), 'beforeExit', { success: 0, error: 0 });
+    expect(byName('done').exception ?? undefined).toBeUndefined();
+  });
+
+  it('SIGTERM with handleSignals: the open calls end as interrupted (SIGTERM), then the process dies of the signal', async () => {
+    const project = uniqueProject('interrupt-sigterm');
+    const p = spawnUntil({ MODE: 'signal', WEFT_PROJECT: project, WEFT_BASE_URL: server().url }, 'ready', OPEN);
+    await p.ready;
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toEqual({ code: null, signal: 'SIGTERM' });
+    const byName = await callsByName(project);
+    expectInterrupted(byName('waitsForever'), 'SIGTERM', { success: 2, error: 0 });
+    expectInterrupted(byName('tokens'), 'SIGTERM', { success: 0, error: 0 });
+  });
+
+  it('SIGTERM with a listener of the program: weft only flushes, its calls are left to the program (then end at beforeExit or stay open)', async () => {
+    const project = uniqueProject('interrupt-own');
+    const p = spawnUntil({ MODE: 'signal-own-listener', WEFT_PROJECT: project, WEFT_BASE_URL: server().url }, 'ready', OPEN);
+    await p.ready;
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toEqual({ code: 0, signal: null }); // the program's own listener decided
+    const records = await readCalls(server().url, project);
+    expect(records.filter((r) => r.exception)).toEqual([]); // process.exit(): no beforeExit, nothing interrupted by weft
+  });
+});
