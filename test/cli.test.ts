@@ -48,7 +48,7 @@ describe('weft serve', () => {
     const res = await fetch(`${url}/call/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ start }) });
     expect(res.status).toBe(200);
     const { id } = (await res.json()) as { id: string };
-    const q = await fetch(`${url}/calls/stream_query`, { method: 'POST', body: JSON.stringify({ project_id: 'acme/cli' }) });
+    const q = await fetch(`${url}/calls/stream_query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project_id: 'acme/cli' }) });
     const records = (await q.text()).trim().split('\n').map((l) => JSON.parse(l) as { id: string; inputs: unknown });
     expect(records).toEqual([expect.objectContaining({ id, inputs: { who: 'cli' } })]);
 

@@ -157,6 +157,30 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX calls_op_name ON calls (project_id, op_name, started_at, id);
     `,
   },
+  {
+    // table_rows becomes a rowid table. WITHOUT ROWID kept each whole row, val included, in the primary-key
+    // b-tree, and SQLite compares a key with a cell whose payload overflows by reading the whole payload: once
+    // one huge row was stored, every insert whose search passed its cell read it again, so creating any later
+    // table slowed with the size of that row. Now the b-tree searched on insert (the unique index) holds only
+    // the short key columns, and val lives in the rowid table, which is searched by integer.
+    id: 6,
+    name: 'table_rows_rowid',
+    sql: `
+      CREATE TABLE table_rows_rowid (
+        project_id   TEXT NOT NULL,
+        table_digest TEXT NOT NULL,
+        row_index    INTEGER NOT NULL,
+        row_digest   TEXT NOT NULL,
+        val          TEXT NOT NULL,
+        UNIQUE (project_id, table_digest, row_index)
+      );
+      INSERT INTO table_rows_rowid (project_id, table_digest, row_index, row_digest, val)
+        SELECT project_id, table_digest, row_index, row_digest, val FROM table_rows ORDER BY project_id, table_digest, row_index;
+      DROP TABLE table_rows;
+      ALTER TABLE table_rows_rowid RENAME TO table_rows;
+      CREATE INDEX table_rows_digest ON table_rows (project_id, table_digest, row_digest);
+    `,
+  },
 ];
 
 /**

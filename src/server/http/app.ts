@@ -1,5 +1,5 @@
 /**
- * The HTTP app of the local server: middleware (method check, body limit), routes and error handling.
+ * The HTTP app of the local server: middleware (method check, body limit, auth, body type), routes and error handling.
  * @module
  */
 import { Hono } from 'hono';
@@ -7,6 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { parseApiKeys } from './api-keys.js';
 import { authMiddleware } from './auth.js';
+import { requireJsonBody } from './content-type.js';
 import { errorHandler, notFound } from './http-error.js';
 import { callRoutes } from '../calls/call-routes.js';
 import { feedbackRoutes } from '../feedback/feedback-routes.js';
@@ -27,7 +28,8 @@ export interface AppOptions {
   log?: (line: string) => void;
   /**
    * API keys, each string `key` (all projects) or `key=entity/project,entity/project2` (comma-separated lists
-   * allowed; see `parseApiKeys`). Empty: only loopback clients are served. @defaultValue `[]`
+   * allowed; see `parseApiKeys`). Empty: only loopback clients addressing a loopback `Host`, with no foreign
+   * `Origin`, are served. @defaultValue `[]`
    */
   apiKeys?: readonly string[];
   /** The server clock: feedback `created_at` and the default `end` of `/feedback/stats`. @defaultValue `() => new Date()` */
@@ -38,7 +40,8 @@ export interface AppOptions {
  * Builds the Hono app. Answers: validation errors 422 `{detail:[{loc, msg, type}]}`, unknown paths 404
  * `{detail:"Not Found"}`, a known path with another method 405 (with `Allow`), oversized bodies 413,
  * unexpected errors 500 `{detail}` plus a log line. With `apiKeys`, missing or bad credentials get 401 and a
- * key outside its granted projects 403; without, non-loopback clients get 403 (see `authMiddleware`).
+ * key outside its granted projects 403; without, a non-loopback client, `Host` or a foreign `Origin` gets 403 (see
+ * `authMiddleware`). A POST whose `Content-Type` is not `application/json` gets 415 (see `requireJsonBody`).
  *
  * @param options - store, body limit and logger.
  * @returns the app; serve it with `@hono/node-server` or call `app.request()` in tests.
@@ -65,6 +68,7 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
   app.use(authMiddleware(apiKeys));
+  app.use(requireJsonBody());
   app.route('/', callRoutes(store.calls, log));
   app.route('/', tableRoutes(store.tables));
   app.route('/', trainingRoutes(store.training));

@@ -1,14 +1,13 @@
 /**
  * Auth middleware of the local server: API keys (Basic on core endpoints, Bearer on `/v1/preview/*`) with
- * per-key project grants, or, with no keys configured, loopback clients only.
+ * per-key project grants, or, with no keys configured, the keyless guard (loopback clients, `Host` and `Origin`).
  * @module
  */
 import { PREVIEW_PREFIX } from '../../schema/endpoints.js';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { type ApiKey, findApiKey } from './api-keys.js';
 import { HttpError } from './http-error.js';
-import { isLoopbackAddress } from './loopback.js';
+import { keylessGuard } from './keyless-guard.js';
 
 const REALM = 'realm="weft"';
 
@@ -77,15 +76,6 @@ async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
-/** The client's address, or undefined without a socket (an in-process `app.request()`). */
-function remoteAddress(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Builds the auth middleware. Put it after the body limit: it may read the body (Hono caches it, so routes
  * read it again unchanged).
@@ -96,21 +86,14 @@ function remoteAddress(c: Context): string | undefined {
  * other project (valid credentials, not permitted; spec "Authentication" leaves the status open). Preview
  * endpoints carry no project, so any valid key may use them.
  *
- * Without keys: clients whose address is not loopback get 403 `{detail}` (no credentials could help).
+ * Without keys: {@link keylessGuard}: 403 `{detail}` unless the client's address and the `Host` are loopback and
+ * any `Origin` is the server's own (no credentials could help).
  *
  * @param keys - parsed with `parseApiKeys`; empty means loopback-only.
  * @see service interface spec (spec/service-interface.md), "Authentication"
  */
 export function authMiddleware(keys: readonly ApiKey[]): MiddlewareHandler {
-  if (keys.length === 0) {
-    return async function loopbackOnly(c, next) {
-      const address = remoteAddress(c);
-      if (address !== undefined && !isLoopbackAddress(address)) {
-        throw new HttpError(403, 'this server has no API keys and accepts loopback clients only; start it with --api-key (or WEFT_SERVER_API_KEYS) to admit others');
-      }
-      await next();
-    };
-  }
+  if (keys.length === 0) return keylessGuard();
   return async function apiKeyAuth(c, next) {
     const scheme = c.req.path.startsWith(PREVIEW_PREFIX) ? 'Bearer' : 'Basic';
     const key = findApiKey(keys, presentedKey(c.req.header('authorization'), scheme));

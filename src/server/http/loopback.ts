@@ -1,5 +1,5 @@
 /**
- * Whether a client address is loopback (127.0.0.0/8, ::1, or IPv4-mapped 127.x), via node:net's BlockList.
+ * Whether a client address or a `Host` header names this machine's loopback (127.0.0.0/8, ::1, `localhost`).
  * @module
  */
 import { BlockList, isIP } from 'node:net';
@@ -16,4 +16,22 @@ export function isLoopbackAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
   return LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** `host[:port]` or `[ipv6][:port]`; the port, when present, is 1 to 5 digits. */
+const HOST_HEADER = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]+))(?::\d{1,5})?$/;
+
+/**
+ * Whether a `Host` header value names a loopback host: `localhost` or a name under `.localhost` (both resolve
+ * to loopback, RFC 6761), an address in 127.0.0.0/8, or `[::1]`; each with or without a port. A name a DNS
+ * rebinding attack could point at 127.0.0.1 (`evil.example`) is not loopback, whatever it resolves to.
+ *
+ * @param host - the header value (`127.0.0.1:8080`, `localhost`, `[::1]:8080`, ...).
+ */
+export function isLoopbackHost(host: string): boolean {
+  const match = HOST_HEADER.exec(host.trim());
+  if (!match) return false;
+  if (match[1] !== undefined) return isIP(match[1]) === 6 && isLoopbackAddress(match[1]);
+  const name = match[2]!.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') || (isIP(name) === 4 && isLoopbackAddress(name));
 }

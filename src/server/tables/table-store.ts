@@ -33,7 +33,7 @@ interface RowRow {
   row_index: number;
 }
 
-/** Tables of every project in one SQLite database (the `tables` and `table_rows` of migration 3). */
+/** Tables of every project in one SQLite database (the `tables` and `table_rows` of migrations 3 and 6). */
 export class TableStore {
   constructor(private readonly db: Database.Database) {}
 

@@ -8,7 +8,7 @@ describe('createApp in process', () => {
   it('starts and reads back a call without a socket', async () => {
     const store = openStore(':memory:');
     const app = createApp({ store });
-    const res = await app.request('/call/start', { method: 'POST', body: JSON.stringify({ start: start({ id: 'inproc' }) }) });
+    const res = await app.request('/call/start', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ start: start({ id: 'inproc' }) }) });
     expect(res.status).toBe(200);
     expect(store.getCall(PROJECT, 'inproc')?.op_name).toBe('op');
     store.close();

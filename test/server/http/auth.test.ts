@@ -153,12 +153,12 @@ describe('without API keys: loopback clients only', () => {
     try {
       expect(open.access).toBe('no API keys set: loopback clients only');
       const body = JSON.stringify(startReq('x/y'));
-      const local = await fetch(`http://127.0.0.1:${open.port}/call/start`, { method: 'POST', body });
+      const local = await fetch(`http://127.0.0.1:${open.port}/call/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       expect(local.status).toBe(200);
       // A real connection from this machine's own non-loopback address when it has one; otherwise (a
       // loopback-only sandbox) the same app is handed a request whose socket reports a remote address.
       const remote = external
-        ? await fetch(`http://${external.address}:${open.port}/call/start`, { method: 'POST', body })
+        ? await fetch(`http://${external.address}:${open.port}/call/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
         : await createApp({ store: open.store, apiKeys: [], log: () => {} }).request('/call/start', { method: 'POST', body }, {
             incoming: { socket: { remoteAddress: '192.0.2.7', remotePort: 40000, remoteFamily: 'IPv4' } },
           });
@@ -203,7 +203,7 @@ describe('weft serve start line', () => {
     expect(line).toContain('API key required (2 keys');
     expect(line).not.toContain('flag-secret');
     const post = (authorization?: string) =>
-      fetch(`${url}/call/start`, { method: 'POST', headers: authorization ? { authorization } : {}, body: JSON.stringify(startReq('acme/y')) });
+      fetch(`${url}/call/start`, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: JSON.stringify(startReq('acme/y')) });
     expect((await post()).status).toBe(401);
     expect((await post(basic('api', 'flag-secret-2'))).status).toBe(200);
   });
@@ -213,7 +213,7 @@ describe('weft serve start line', () => {
     expect(line).toContain('API key required (2 keys');
     const res = await fetch(`${url}/v1/preview/training-jobs`, {
       method: 'POST',
-      headers: { authorization: 'Bearer env-secret-2' },
+      headers: { 'content-type': 'application/json', authorization: 'Bearer env-secret-2' },
       body: JSON.stringify({ model_id: randomUUID(), trajectory_groups: LOG.trajectory_groups }),
     });
     expect(res.status).toBe(200);

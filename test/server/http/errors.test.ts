@@ -87,7 +87,7 @@ describe('other error statuses', () => {
   });
 
   it('accepts requests without an Authorization header', async () => {
-    const res = await fetch(`${server.url}/calls/stream_query`, { method: 'POST', body: JSON.stringify({ project_id: PROJECT }) });
+    const res = await fetch(`${server.url}/calls/stream_query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project_id: PROJECT }) });
     expect(res.status).toBe(200);
   });
 });
