@@ -14,7 +14,7 @@ interface Detail {
 }
 
 /** `[[[...leaf...]]]` nested `depth` arrays deep, built as text (no recursion anywhere). */
-export function deepArrays(depth: number, leaf = '1'): string {
+function deepArrays(depth: number, leaf = '1'): string {
   return '['.repeat(depth) + leaf + ']'.repeat(depth);
 }
 
