@@ -4,8 +4,10 @@
  */
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_HOST, DEFAULT_PORT, type PriceTable, type RunningServer, startServer } from '../server/index.js';
-import { loadPriceFile } from '../server/calls/prices.js';
+import { CliError } from './connection.js';
+import type { RunningServer } from '../server/index.js';
+import { loadPriceFile, type PriceTable } from '../server/calls/prices.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../server/listen-defaults.js';
 import { parseUserPairs } from '../server/calls/user-pairs.js';
 
 /** Options of `weft serve`, as parsed by commander. */
@@ -36,6 +38,22 @@ function parsePort(value: string): number {
   return port;
 }
 
+/**
+ * The server module. `better-sqlite3` is an optional dependency (its native build must not fail an
+ * SDK-only install), so when it is missing `weft serve` says how to get it.
+ * @throws CliError when better-sqlite3 cannot be loaded.
+ */
+async function loadServer(): Promise<typeof import('../server/index.js')> {
+  try {
+    return await import('../server/index.js');
+  } catch (err) {
+    if (/better-sqlite3|better_sqlite3/.test(String((err as Error)?.message))) {
+      throw new CliError('the better-sqlite3 package it stores into is not installed here (an optional dependency; its native build may have failed): run `npm install better-sqlite3` and read its output');
+    }
+    throw err;
+  }
+}
+
 /** One readable line for a startup failure (busy port, bad host, unopenable database). */
 function describeStartError(err: unknown, opts: ServeOptions): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
@@ -52,6 +70,8 @@ async function serve(opts: ServeOptions): Promise<void> {
   const dbPath = opts.db === ':memory:' ? opts.db : path.resolve(opts.db);
   let server: RunningServer;
   try {
+    // loaded here, not at the top: the other commands run without the server's native SQLite module
+    const { startServer } = await loadServer();
     server = await startServer({ port: opts.port, host: opts.host, dbPath, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, log: (line) => console.error(line) });
   } catch (err) {
     console.error(`weft serve: ${describeStartError(err, opts)}`);
