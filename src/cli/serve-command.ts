@@ -21,6 +21,8 @@ interface ServeOptions {
   user?: Record<string, string>;
   /** The `--prices` file, read and checked. */
   prices?: PriceTable;
+  /** `--open`: open the server's page in the default browser once listening. */
+  open?: boolean;
 }
 
 /** Runs a parser, turning its error into commander's "invalid argument" message. */
@@ -65,6 +67,17 @@ function describeStartError(err: unknown, opts: ServeOptions): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Opens `url` in the default browser (the `open` package); a failure is one line, the server keeps running. */
+async function openBrowser(url: string): Promise<void> {
+  try {
+    const { default: open } = await import('open');
+    const child = await open(url);
+    child.once('error', (err) => console.error(`weft serve: could not open a browser (${err.message}); open ${url} yourself`));
+  } catch (err) {
+    console.error(`weft serve: could not open a browser (${err instanceof Error ? err.message : String(err)}); open ${url} yourself`);
+  }
+}
+
 /** Runs the server until SIGINT/SIGTERM, then closes it and the database and exits 0. */
 async function serve(opts: ServeOptions): Promise<void> {
   const dbPath = opts.db === ':memory:' ? opts.db : path.resolve(opts.db);
@@ -78,6 +91,7 @@ async function serve(opts: ServeOptions): Promise<void> {
     process.exit(1);
   }
   console.log(`weft server listening on ${server.url} (db: ${dbPath}; ${server.access})`);
+  if (opts.open) await openBrowser(`${server.url}/`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -120,5 +134,6 @@ export function serveCommand(): Command {
         'merged over the built-in one',
       (value: string) => argument(() => loadPriceFile(value)),
     )
+    .option('--open', "open the server's page in the default browser once it listens", false)
     .action((opts: ServeOptions) => serve(opts));
 }
