@@ -1,8 +1,11 @@
 // Build config: ESM and CommonJS bundles of the library, the server entry and the CLI.
 import { defineConfig } from 'tsup';
 
-// ESM-only dependencies are bundled into the CommonJS build so `require('weft')` never hits ERR_REQUIRE_ESM.
+// ESM-only dependencies are bundled into the CommonJS build so `require('weft-trace')` never hits ERR_REQUIRE_ESM.
 const esmOnly = ['p-queue', 'p-timeout', 'eventemitter3'];
+// Optional dependencies are not external by default in tsup; the native SQLite module must stay a
+// runtime import (loaded only by the server), never bundled.
+const external = ['better-sqlite3'];
 
 export default defineConfig([
   {
@@ -12,6 +15,7 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     target: 'node20',
+    external,
   },
   {
     entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts' },
@@ -19,6 +23,7 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     target: 'node20',
+    external,
     noExternal: esmOnly,
   },
   {
@@ -26,6 +31,7 @@ export default defineConfig([
     format: ['esm'],
     sourcemap: true,
     target: 'node20',
+    external,
     banner: { js: '#!/usr/bin/env node' },
   },
 ]);

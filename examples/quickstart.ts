@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flush, init, shutdown } from '../src/index.js';
 import { connectServer } from './local-server.js';
-import { renderTrees } from './print-trees.js';
+import { renderTrees } from '../src/cli/trace-tree.js';
 import { readTraces } from './read-traces.js';
 import { createAnswerer, type Answer } from './rag/answer.js';
 import { defaultCorpusPaths } from './rag/load.js';

@@ -2,7 +2,7 @@
 import { flush, init, shutdown, type Client, type InitOptions } from '../src/index.js';
 import type { CallRecord } from '../src/schema/index.js';
 import { connectServer } from './local-server.js';
-import { renderTrees } from './print-trees.js';
+import { renderTrees } from '../src/cli/trace-tree.js';
 import { readTraces } from './read-traces.js';
 
 /** What an example's body gets. */

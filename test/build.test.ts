@@ -13,14 +13,14 @@ const node = (args: string[], env: NodeJS.ProcessEnv = {}) =>
 const server = useTestServer();
 
 it('require()s the CommonJS build with require(esm) switched off (no ERR_REQUIRE_ESM)', async () => {
-  const script = `const w = require('weft'); const s = require('weft/server'); const z = require('weft/schema');
+  const script = `const w = require('weft-trace'); const s = require('weft-trace/server'); const z = require('weft-trace/schema');
     console.log([typeof w.init, typeof w.op, typeof w.Client, typeof w.flush, typeof s.startServer, typeof z.CallRecord.parse].join(','));`;
   const { stdout } = await node(['--no-experimental-require-module', '-e', script]);
   expect(stdout.trim()).toBe('function,function,function,function,function,function');
 });
 
 it('imports the ESM build', async () => {
-  const script = `const w = await import('weft'); const s = await import('weft/server'); const z = await import('weft/schema');
+  const script = `const w = await import('weft-trace'); const s = await import('weft-trace/server'); const z = await import('weft-trace/schema');
     console.log([typeof w.init, typeof w.op, typeof w.ValidationError, typeof s.startServer, typeof z.CallsQueryReq.safeParse].join(','));`;
   const { stdout } = await node(['--input-type=module', '-e', script]);
   expect(stdout.trim()).toBe('function,function,function,function,function');

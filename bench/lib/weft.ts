@@ -16,5 +16,5 @@ function load<T>(distEntry: string, srcEntry: string): Promise<T> {
 
 /** The public API (`weft`). */
 export const weft: WeftModule = await load<WeftModule>('index.js', '../../src/index.ts');
-/** The local server (`weft/server`). */
+/** The local server (`weft-trace/server`). */
 export const weftServer: ServerModule = await load<ServerModule>('server/index.js', '../../src/server/index.ts');

@@ -22,10 +22,8 @@ export { QueryError } from './db/query-error.js';
 export { MIGRATIONS, type Migration } from './db/migrations.js';
 export { parseApiKeys, type ApiKey } from './http/api-keys.js';
 
-/** Default TCP port of `weft serve` and of the SDK's default base URL. */
-export const DEFAULT_PORT = 6345;
-/** Default bind address: loopback only. */
-export const DEFAULT_HOST = '127.0.0.1';
+export { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {

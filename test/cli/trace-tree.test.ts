@@ -1,6 +1,6 @@
-// Unit tests of the demo's tree printer, on hand-made call records.
+// Unit tests of the trace tree printer (weft calls show, the demo), on hand-made call records.
 import { describe, expect, it } from 'vitest';
-import { buildTrees, callStatus, durationMs, formatDuration, renderTrees, shortOpName } from '../../examples/print-trees.js';
+import { buildTrees, callStatus, durationMs, formatDuration, renderTrees, shortOpName } from '../../src/cli/trace-tree.js';
 import type { CallRecord } from '../../src/schema/index.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');

@@ -1,5 +1,9 @@
-// Renders call records as indented trees: one line per call with status mark, op name, duration and error.
-import type { CallRecord } from '../src/schema/index.js';
+/**
+ * Renders call records as indented trees: one line per call with status mark, op name, duration and error
+ * (`weft calls show`, the demo).
+ * @module
+ */
+import type { CallRecord } from '../schema/calls.js';
 
 /** A call and its children, children ordered by started_at then id. */
 export interface CallTree {
@@ -7,7 +11,7 @@ export interface CallTree {
   children: CallTree[];
 }
 
-type Status = 'success' | 'error' | 'cancelled' | 'running' | 'descendant_error';
+export type Status = 'success' | 'error' | 'cancelled' | 'running' | 'descendant_error';
 
 const MARKS: Record<Status, string> = { success: '✓', error: '✗', cancelled: '⊘', running: '…', descendant_error: '✓' };
 

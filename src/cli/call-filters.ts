@@ -1,0 +1,56 @@
+/**
+ * The call filters shared by `weft calls ls`, `tail` and `export` (`--op`, `--status`, `--since`,
+ * `--thread`, `--run`, `--trace-roots`) and the stream_query request they make.
+ * @module
+ */
+import { Command, Option } from 'commander';
+import { q } from '../api/resources/query-builder.js';
+import type { CallsQueryReq } from '../schema/calls.js';
+import type { Operation } from '../schema/query.js';
+import { parseInstant } from './time-options.js';
+
+/** The statuses `--status` accepts (`summary.status` as the server derives it). */
+export const STATUSES = ['success', 'error', 'descendant_error', 'running', 'cancelled'] as const;
+
+/** Filter options as commander parses them. */
+export interface FilterOptions {
+  op?: string[];
+  status?: Array<(typeof STATUSES)[number]>;
+  since?: string;
+  until?: string;
+  thread?: string[];
+  run?: string[];
+  traceRoots?: boolean;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), ...value.split(',').filter(Boolean)];
+
+/** Adds the filter options to a command. */
+export function withFilters(command: Command): Command {
+  return command
+    .option('--op <name>', 'only calls of this op (repeatable, or comma separated)', collect)
+    .addOption(new Option('--status <status>', 'only calls with this status (repeatable)').choices(STATUSES).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]))
+    .option('--since <when>', 'only calls started at or after: 15m, 2h, 7d, or an ISO 8601 time', (v: string) => parseInstant(v))
+    .option('--until <when>', 'only calls started before: 15m, 2h, 7d, or an ISO 8601 time', (v: string) => parseInstant(v))
+    .option('--thread <id>', 'only calls of this thread (repeatable)', collect)
+    .option('--run <id>', 'only calls of this run, svc_run_id (repeatable)', collect)
+    .option('--trace-roots', 'only root calls (one per trace)', false);
+}
+
+/** The stream_query body for a project and the filter options (no limit, order or columns). */
+export function queryFor(project: string, f: FilterOptions): CallsQueryReq {
+  const terms: Operation[] = [];
+  if (f.since) terms.push(q.gte(q.field('started_at'), f.since));
+  if (f.until) terms.push(q.lt(q.field('started_at'), f.until));
+  if (f.status && f.status.length > 0) terms.push(q.in(q.field('summary.status'), f.status));
+  return {
+    project_id: project,
+    filter: {
+      op_names: f.op && f.op.length > 0 ? f.op : undefined,
+      thread_ids: f.thread && f.thread.length > 0 ? f.thread : undefined,
+      svc_run_ids: f.run && f.run.length > 0 ? f.run : undefined,
+      trace_roots_only: f.traceRoots ? true : undefined,
+    },
+    query: terms.length === 0 ? undefined : { $expr: terms.length === 1 ? terms[0]! : q.and(...terms) },
+  };
+}

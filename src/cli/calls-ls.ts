@@ -1,0 +1,53 @@
+/**
+ * `weft calls ls`: the newest calls of a project as a table (or JSON with `--json`).
+ * @module
+ */
+import { Command } from 'commander';
+import type { CallRecord } from '../schema/calls.js';
+import { queryFor, withFilters, type FilterOptions } from './call-filters.js';
+import { clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { CALL_COLUMNS, callRow, colorsFor, makeTable } from './output.js';
+import { parsePositiveInt } from './time-options.js';
+
+interface LsOptions extends FilterOptions {
+  baseUrl: string;
+  apiKey?: string;
+  project?: string;
+  limit: number;
+  json: boolean;
+}
+
+/** Reads the newest `limit` calls matching the filters, newest first, with costs. */
+export async function listCalls(opts: LsOptions): Promise<CallRecord[]> {
+  const conn = connectionOf(opts);
+  const client = clientFor(conn);
+  try {
+    const body = { ...queryFor(requireProject(conn), opts), sort_by: [{ field: 'started_at', direction: 'desc' as const }], limit: opts.limit, include_costs: true };
+    return await client.calls.streamQuery(body).toArray();
+  } finally {
+    await client.close();
+  }
+}
+
+/** The `calls ls` command. */
+export function lsCommand(): Command {
+  return withFilters(withConnection(new Command('ls')))
+    .description('list the newest calls of a project: time, op, status, latency, tokens, cost')
+    .option('-n, --limit <n>', 'how many calls', parsePositiveInt, 20)
+    .option('--json', 'print the records as a JSON array', false)
+    .action(async (opts: LsOptions) => {
+      const calls = await listCalls(opts);
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(calls, null, 2)}\n`);
+        return;
+      }
+      const c = colorsFor(process.stdout);
+      if (calls.length === 0) {
+        process.stdout.write(`no calls in ${opts.project} match\n`);
+        return;
+      }
+      const table = makeTable(CALL_COLUMNS.head, c, CALL_COLUMNS.align);
+      for (const call of calls) table.push(callRow(call, c));
+      process.stdout.write(`${table.toString()}\n`);
+    });
+}

@@ -1,0 +1,44 @@
+/**
+ * `weft calls show <id>`: a trace as a tree with durations, status and errors; the id may be a trace id
+ * or the id of any call in the trace.
+ * @module
+ */
+import { Command } from 'commander';
+import type { Client } from '../api/client.js';
+import type { CallRecord } from '../schema/calls.js';
+import { CliError, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { renderTrees } from './trace-tree.js';
+
+interface ShowOptions {
+  baseUrl: string;
+  apiKey?: string;
+  project?: string;
+  json: boolean;
+}
+
+/** Every call of the trace that `id` names (a call id first, else a trace id), in start order. */
+export async function readTrace(client: Client, project: string, id: string): Promise<CallRecord[]> {
+  const [call] = await client.calls.streamQuery({ project_id: project, filter: { call_ids: [id] }, columns: ['trace_id'], limit: 1 }).toArray();
+  const traceId = call?.trace_id ?? id;
+  const calls = await client.calls.streamQuery({ project_id: project, filter: { trace_ids: [traceId] }, include_costs: true }).toArray();
+  if (calls.length === 0) throw new CliError(`no call or trace ${id} in project ${project}`);
+  return calls;
+}
+
+/** The `calls show` command. */
+export function showCommand(): Command {
+  return withConnection(new Command('show'))
+    .description('print a trace as a tree: each call with its status, duration and error')
+    .argument('<id>', 'a trace id, or the id of any call in the trace')
+    .option('--json', 'print the trace\'s records as a JSON array', false)
+    .action(async (id: string, opts: ShowOptions) => {
+      const conn = connectionOf(opts);
+      const client = clientFor(conn);
+      try {
+        const calls = await readTrace(client, requireProject(conn), id);
+        process.stdout.write(opts.json ? `${JSON.stringify(calls, null, 2)}\n` : `${renderTrees(calls)}\n`);
+      } finally {
+        await client.close();
+      }
+    });
+}

@@ -1,0 +1,62 @@
+/**
+ * Progress of a long CLI job on stderr: a bar with count, rate and ETA on a terminal (cli-progress), plain
+ * count lines when stderr is piped, so logs stay readable.
+ * @module
+ */
+import cliProgress from 'cli-progress';
+
+/** Reports progress of a job of `total` items (unknown total: no bar percentage, no ETA). */
+export interface Progress {
+  /** Sets the number of items done. */
+  update(done: number): void;
+  /** Ends the report with a summary line. */
+  stop(summary: string): void;
+}
+
+/** Plain lines at most every `everyMs` (default 2000 ms) when piped. */
+class PlainProgress implements Progress {
+  private last = Date.now();
+  constructor(private readonly verb: string, private readonly total: number | undefined, private readonly everyMs = 2000) {}
+  update(done: number): void {
+    const now = Date.now();
+    if (now - this.last < this.everyMs) return;
+    this.last = now;
+    process.stderr.write(`${this.verb} ${done}${this.total === undefined ? '' : `/${this.total}`} calls\n`);
+  }
+  stop(summary: string): void {
+    process.stderr.write(`${summary}\n`);
+  }
+}
+
+/** The bar on a terminal. */
+class BarProgress implements Progress {
+  private readonly bar: cliProgress.SingleBar;
+  constructor(verb: string, total: number | undefined) {
+    const format = total === undefined
+      ? `${verb} {value} calls | {rate}/s`
+      : `${verb} [{bar}] {percentage}% | {value}/{total} calls | {rate}/s | ETA {eta_formatted}`;
+    this.bar = new cliProgress.SingleBar({ format, stream: process.stderr, hideCursor: true, etaBuffer: 50, fps: 10 }, cliProgress.Presets.shades_classic);
+    this.started = Date.now();
+    this.bar.start(total ?? 0, 0, { rate: '0' });
+  }
+  private readonly started: number;
+  update(done: number): void {
+    const s = (Date.now() - this.started) / 1000;
+    this.bar.update(done, { rate: s > 0 ? Math.round(done / s).toLocaleString('en-US') : '0' });
+  }
+  stop(summary: string): void {
+    this.bar.stop();
+    process.stderr.write(`${summary}\n`);
+  }
+}
+
+/** A progress report on stderr: a bar on a TTY, plain lines otherwise. */
+export function startProgress(verb: string, total?: number): Progress {
+  return process.stderr.isTTY ? new BarProgress(verb, total) : new PlainProgress(verb, total);
+}
+
+/** `1,234 calls in 2.1 s (588/s)`. */
+export function rateSummary(count: number, startedMs: number): string {
+  const s = (Date.now() - startedMs) / 1000;
+  return `${count.toLocaleString('en-US')} calls in ${s.toFixed(1)} s (${Math.round(count / Math.max(s, 0.001)).toLocaleString('en-US')}/s)`;
+}

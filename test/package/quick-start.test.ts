@@ -1,0 +1,81 @@
+// The README's quick start as a new user runs it, outside this repository: `npm pack`, install the
+// tarball into an empty app (without optional dependencies, as an SDK-only user whose native SQLite
+// build failed), trace a function into a real server, then `npx weft calls show` and `npx weft calls export`.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { spawnTracked } from '../helpers/child-processes.js';
+import { useTestServer } from '../helpers/server.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const server = useTestServer();
+let app: string;
+
+/** The quick start's program (README "Quick start", step 2), as the user saves it. */
+const PROGRAM = `import { init, op, flush } from 'weft-trace';
+
+init({ project: 'acme/quickstart' });
+
+const shout = op(async function shout(text) {
+  return text.toUpperCase();
+});
+const greet = op(async function greet(name) {
+  return shout(\`hello \${name}\`);
+});
+
+await greet('ada');
+const report = await flush();
+console.log('sent', report.sent);
+`;
+
+beforeAll(async () => {
+  app = mkdtempSync(path.join(tmpdir(), 'weft-quickstart-'));
+  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
+  const tarball = path.join(app, stdout.trim().split('\n').pop()!);
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module' }));
+  await run('npm', ['install', tarball, '--omit=optional', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app, timeout: 240_000 });
+}, 300_000);
+
+afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+/** `npx weft ...` in the app, with the server's URL and the project in the environment. */
+function npx(args: string[], viaTty = false): Promise<{ code: number | null; out: string; err: string }> {
+  const env = { ...process.env, WEFT_BASE_URL: server().url, WEFT_PROJECT: 'acme/quickstart', TERM: 'xterm', COLUMNS: '120' };
+  const child = viaTty
+    ? spawnTracked('script', ['-qec', ['npx', 'weft', ...args].join(' '), '/dev/null'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawnTracked('npx', ['weft', ...args], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, out, err })));
+}
+
+it('installs without the native SQLite module, traces a function, and shows and exports its trace with the CLI', async () => {
+  expect(readdirSync(path.join(app, 'node_modules'))).not.toContain('better-sqlite3');
+  writeFileSync(path.join(app, 'app.mjs'), PROGRAM);
+  const traced = await run(process.execPath, ['app.mjs'], { cwd: app, env: { ...process.env, WEFT_BASE_URL: server().url }, timeout: 30_000 });
+  expect(traced.stdout).toContain('sent 4');
+
+  const list = await npx(['calls', 'ls', '--json', '--trace-roots']);
+  expect(list.code).toBe(0);
+  const [root] = JSON.parse(list.out) as Array<{ id: string; op_name: string }>;
+  expect(root?.op_name).toBe('greet');
+
+  const show = await npx(['calls', 'show', root!.id]);
+  expect(show.code).toBe(0);
+  expect(show.out).toMatch(/✓ greet\s+\S+ ms\n {2}✓ shout/);
+
+  const exported = await npx(['calls', 'export', '--out', 'calls.jsonl'], true);
+  expect(exported.code).toBe(0);
+  expect(exported.out).toMatch(/100% \| 2\/2 calls/);
+  expect(readFileSync(path.join(app, 'calls.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+
+  const serve = await npx(['serve', '--port', '0']);
+  expect(serve.code).toBe(1);
+  expect(serve.err).toMatch(/^weft serve: the better-sqlite3 package it stores into is not installed here/m);
+}, 120_000);
