@@ -12,6 +12,7 @@ import { type StatementCache, statementCache } from '../db/statement-cache.js';
 import type { FeedbackStore } from '../feedback/feedback-store.js';
 import { type CallCursor, mapCursor, pagedCursor, snapshotCursor } from './call-cursor.js';
 import { type EndInput, type StartInput, type UpsertItem, writeItems } from './call-writes.js';
+import { deleteSubtrees, renameCall } from './call-edits.js';
 import type { WireRecord } from './columns.js';
 import type { PriceTable } from './prices.js';
 import { compileCallsQuery, type CallsQuery } from './query-sql.js';
@@ -103,6 +104,23 @@ export class CallStore {
       : snapshotCursor(this.options.path, compiled, onClose);
     this.cursors.add(cursor);
     return mapCursor(cursor, pipeline);
+  }
+
+  /**
+   * Sets the `display_name` of a call (`null` clears it); Weave SDK compatibility (`/call/update`). A call whose
+   * start has not arrived gets the name when it does.
+   */
+  updateCall(projectId: string, id: string, displayName: string | null): void {
+    this.db.transaction(() => renameCall(this.statements.prepare, projectId, id, displayName))();
+  }
+
+  /**
+   * Deletes calls with all their descendants, in one transaction; unknown ids are ignored. Weave SDK
+   * compatibility (`/calls/delete`).
+   * @returns how many calls were deleted.
+   */
+  deleteCalls(projectId: string, ids: readonly string[]): number {
+    return this.db.transaction(() => deleteSubtrees(this.statements.prepare, projectId, ids))();
   }
 
   /** Reads every call matching a query into an array. */
