@@ -163,6 +163,23 @@ describe('calls', () => {
   });
 });
 
+describe('derived status', () => {
+  it('a call whose end has no status_counts reads descendant_error when a stored descendant failed (records and filters)', async () => {
+    const project = 'acme/derive';
+    const s = (id: string, parent?: string): Json => startItem(start({ project_id: project, id, trace_id: 't', ...(parent ? { parent_id: parent } : {}) }));
+    const e = (id: string, extra: Json = {}): Json => endItem(end(id, { project_id: project, ...extra }));
+    await batch(server(), [s('root'), s('mid', 'root'), s('leaf', 'mid'), s('ok', 'root'), s('clean')]);
+    await batch(server(), [e('leaf', { exception: 'boom' }), e('ok'), e('mid')]);
+    await batch(server(), [e('root'), e('clean')]);
+    // a weft-style end with status_counts keeps what it says
+    await batch(server(), [s('told'), s('told-child', 'told'), e('told-child', { exception: 'x' }), e('told', { summary: { status_counts: { success: 0, error: 0 } } })]);
+    const status = Object.fromEntries((await query(server(), { project_id: project })).map((r) => [r['id'], (r['summary'] as Json)['status']]));
+    expect(status).toEqual({ root: 'descendant_error', mid: 'descendant_error', leaf: 'error', ok: 'success', clean: 'success', told: 'success', 'told-child': 'error' });
+    const filtered = await query(server(), { project_id: project, query: { $expr: { $eq: [{ $getField: 'summary.status' }, { $literal: 'descendant_error' }] } } });
+    expect(filtered.map((r) => r['id']).sort()).toEqual(['mid', 'root']);
+  });
+});
+
 describe('feedback/create', () => {
   it("stores weave's one item (weave_ref, weave:/// refs) as feedback of the call, shown by include_feedback", async () => {
     const project = 'acme/score';

@@ -116,6 +116,8 @@ describe('weave SDK → weft serve', () => {
       const pipeline = records.find((r) => opName(r['op_name']) === 'pipeline')!;
       expect((pipeline['attributes'] as Json)['request_id']).toBe('req-1');
       expect((pipeline['attributes'] as Json)['weave']).toMatchObject({ source: 'js-sdk' });
+      // weave sends no status_counts: the failed child makes the root descendant_error all the same
+      expect((pipeline['summary'] as Json)['status']).toBe('descendant_error');
       const scored = records.find((r) => r['display_name'] === 'two plus three')!;
       expect((scored['summary'] as Json)['feedback']).toEqual([
         expect.objectContaining({ id: result['feedbackId'], feedback_type: 'wandb.runnable.grade', payload: { output: { correct: true } } }),

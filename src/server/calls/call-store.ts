@@ -17,9 +17,9 @@ import type { WireRecord } from './columns.js';
 import type { PriceTable } from './prices.js';
 import { compileCallsQuery, type CallsQuery } from './query-sql.js';
 import { recordPipeline } from './record-pipeline.js';
-import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+import { CALL_COLUMNS, type CallRow, DESCENDANT_FAILED_COLUMN, rowToRecord, type StoredCallRecord } from './records.js';
 
-const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
+const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')}, ${DESCENDANT_FAILED_COLUMN} FROM calls`;
 const GET_CALL = `${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`;
 /** A list is bound as one JSON parameter, so the SQL text does not depend on its length. */
 const CALLS_BY_IDS = `${SELECT_CALLS} WHERE project_id = ? AND id IN (SELECT value FROM json_each(?)) AND started_at IS NOT NULL`;
