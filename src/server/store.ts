@@ -1,6 +1,6 @@
 /**
  * The public `Store`: one SQLite database of the local server, opened and migrated, holding one store per
- * resource (calls, feedback, tables, training); its call methods are kept for tools and tests.
+ * resource (calls, feedback, tables, training, objects, files); its call methods are kept for tools and tests.
  * @module
  */
 import type Database from 'better-sqlite3';
