@@ -17,9 +17,10 @@ import type { WireRecord } from './columns.js';
 import type { PriceTable } from './prices.js';
 import { compileCallsQuery, type CallsQuery } from './query-sql.js';
 import { recordPipeline } from './record-pipeline.js';
-import { CALL_COLUMNS, type CallRow, DESCENDANT_FAILED_COLUMN, rowToRecord, type StoredCallRecord } from './records.js';
+import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+import { DESCENDANTS_FAILED_SQL } from './descendant-errors.js';
 
-const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')}, ${DESCENDANT_FAILED_COLUMN} FROM calls`;
+const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
 const GET_CALL = `${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`;
 /** A list is bound as one JSON parameter, so the SQL text does not depend on its length. */
 const CALLS_BY_IDS = `${SELECT_CALLS} WHERE project_id = ? AND id IN (SELECT value FROM json_each(?)) AND started_at IS NOT NULL`;
@@ -97,6 +98,7 @@ export class CallStore {
       usernames: (ids) => this.usernames(ids),
       feedbackFor: (projectId, callIds) => this.options.feedback.forCalls(projectId, callIds),
       callsById: (projectId, ids) => this.callsById(projectId, ids),
+      descendantFailed: (projectId, ids) => this.descendantFailed(projectId, ids),
     });
     const onClose = (): void => void this.cursors.delete(cursor);
     const cursor = isMemoryPath(this.options.path)
@@ -170,6 +172,12 @@ export class CallStore {
     if (ids.length === 0) return new Map();
     const rows = this.statements.prepare(USERNAMES).all(JSON.stringify([...new Set(ids)])) as { id: string; username: string }[];
     return new Map(rows.map((r) => [r.id, r.username]));
+  }
+
+  /** Which of the given calls have a stored descendant with an exception (for derived `descendant_error`). */
+  private descendantFailed(projectId: string, ids: readonly string[]): Set<string> {
+    const rows = this.statements.prepare(DESCENDANTS_FAILED_SQL).all({ project: projectId, ids: JSON.stringify(ids) }) as { root: string }[];
+    return new Set(rows.map((r) => r.root));
   }
 
   /** The started calls of one project with the given ids, as records (for `expand_columns`). */

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { CallsQueryReq } from '../../schema/calls.js';
 import { operation } from './expr-sql.js';
 import { fieldSql } from './fields.js';
-import { CALL_COLUMNS, DESCENDANT_FAILED_COLUMN } from './records.js';
+import { CALL_COLUMNS } from './records.js';
 import { STORAGE_SIZE_SQL, TOTAL_STORAGE_SIZE_SQL } from './storage-size.js';
 
 /** A validated stream-query body (the zod output of `CallsQueryReq`). */
@@ -93,7 +93,7 @@ export function compileCallsQuery(q: CallsQuery): CompiledCallsQuery {
   if (q.filter) filterClauses(q.filter, where, params);
   if (q.query) where.push(`(${operation(q.query.$expr, params, ['query', '$expr'])})`);
   const order = orderBy(q.sort_by, params);
-  const select: string[] = [...CALL_COLUMNS, DESCENDANT_FAILED_COLUMN];
+  const select: string[] = [...CALL_COLUMNS];
   if (q.include_storage_size) select.push(STORAGE_SIZE_SQL);
   if (q.include_total_storage_size) select.push(TOTAL_STORAGE_SIZE_SQL);
   const sql = `SELECT ${select.join(', ')} FROM calls WHERE ${where.join(' AND ')} ORDER BY ${order}`;

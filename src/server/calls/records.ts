@@ -4,7 +4,6 @@
  */
 import type { CallRecord } from '../../schema/calls.js';
 import { latencyMs } from '../db/timestamps.js';
-import { DESCENDANT_FAILED_SQL } from './descendant-errors.js';
 
 /** A `calls` row as selected by {@link CALL_COLUMNS}; JSON columns are TEXT. */
 export interface CallRow {
@@ -30,12 +29,7 @@ export interface CallRow {
   storage_size_bytes?: number;
   /** Present when the query asked for `include_total_storage_size`. */
   total_storage_size_bytes?: number;
-  /** 1 when a stored descendant failed and the end sent no `status_counts` ({@link DESCENDANT_FAILED_COLUMN}). */
-  descendant_failed?: number;
 }
-
-/** The selected expression behind `CallRow.descendant_failed` (see `DESCENDANT_FAILED_SQL`); select it after the record columns. */
-export const DESCENDANT_FAILED_COLUMN = `${DESCENDANT_FAILED_SQL} AS descendant_failed`;
 
 /** The record keys, in wire order; also the selected columns. */
 export const CALL_COLUMNS = [
@@ -68,16 +62,15 @@ function parse(text: string | null): unknown {
 /**
  * Derives `summary.status`: `running` without `ended_at`; `error` with an own exception; `cancelled`
  * when the call's own `summary.cancelled` is `true` (a stream its consumer abandoned);
- * `descendant_error` when `summary.status_counts.error > 0`, or when the end sent no `status_counts` and
- * `descendantFailed` (a stored descendant has an exception); else `success`.
+ * `descendant_error` when `summary.status_counts.error > 0`; else `success`.
  */
-export function deriveStatus(endedAt: string | null, exception: unknown, summary: Record<string, unknown>, descendantFailed = false): CallStatus {
+export function deriveStatus(endedAt: string | null, exception: unknown, summary: Record<string, unknown>): CallStatus {
   if (endedAt === null) return 'running';
   if (exception !== null && exception !== undefined) return 'error';
   if (summary['cancelled'] === true) return 'cancelled';
   const counts = summary['status_counts'];
   const errors = counts && typeof counts === 'object' ? (counts as Record<string, unknown>)['error'] : undefined;
-  return (typeof errors === 'number' && errors > 0) || descendantFailed ? 'descendant_error' : 'success';
+  return typeof errors === 'number' && errors > 0 ? 'descendant_error' : 'success';
 }
 
 /**
@@ -92,7 +85,7 @@ export function rowToRecord(row: CallRow): StoredCallRecord {
   const stored = (parse(row.summary) ?? {}) as Record<string, unknown>;
   const summary = {
     ...stored,
-    status: deriveStatus(row.ended_at, exception, stored, row.descendant_failed === 1),
+    status: deriveStatus(row.ended_at, exception, stored),
     latency_ms: latencyMs(row.started_at, row.ended_at),
   };
   const record: StoredCallRecord = {
