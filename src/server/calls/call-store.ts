@@ -12,7 +12,7 @@ import { type StatementCache, statementCache } from '../db/statement-cache.js';
 import type { FeedbackStore } from '../feedback/feedback-store.js';
 import { type CallCursor, mapCursor, pagedCursor, snapshotCursor } from './call-cursor.js';
 import { type EndInput, type StartInput, type UpsertItem, writeItems } from './call-writes.js';
-import { deleteSubtrees, renameCall } from './call-edits.js';
+import { deleteSubtrees, renameCall } from './call-edit-writes.js';
 import type { WireRecord } from './columns.js';
 import type { PriceTable } from './prices.js';
 import { compileCallsQuery, type CallsQuery } from './query-sql.js';

@@ -8,7 +8,7 @@ import type { CallEndRes, CallStartRes, EndedCallSchemaForInsert, StartedCallSch
 import { normalizeTimestamp } from '../db/timestamps.js';
 import type { Prepare } from '../db/statement-cache.js';
 import { extractRefs } from './call-refs.js';
-import { applyPendingRenames } from './call-edits.js';
+import { applyPendingRenames } from './call-edit-writes.js';
 
 /** A validated start (zod output of `StartedCallSchemaForInsert`). */
 export type StartInput = z.output<typeof StartedCallSchemaForInsert>;
