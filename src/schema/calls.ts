@@ -51,7 +51,10 @@ export const CallSummary = z.looseObject({
 });
 export type CallSummary = z.infer<typeof CallSummary>;
 
-/** End of a call (the interface spec, "Call batch items", leaves its shape open; this is weft's): `{project_id, id, ended_at, output?, exception?, summary}`. */
+/**
+ * End of a call (the interface spec, "Call batch items", leaves its shape open; this is weft's): `{project_id, id, ended_at, output?, exception?, summary, display_name?}`.
+ * `display_name` (sent by the Weave SDK when the name changed while the call ran) replaces the start's when given.
+ */
 export const EndedCallSchemaForInsert = z.object({
   project_id: ProjectId,
   id: z.string().min(1, 'id must not be empty'),
@@ -59,6 +62,7 @@ export const EndedCallSchemaForInsert = z.object({
   output: z.unknown().optional(),
   exception: CallException.nullish(),
   summary: CallSummary,
+  display_name: OptString,
 });
 export type EndedCallSchemaForInsert = z.input<typeof EndedCallSchemaForInsert>;
 

@@ -12,3 +12,7 @@ export * from './trajectories.js';
 export * from './validate.js';
 export * from './endpoints.js';
 export * from './limits.js';
+export * from './objects.js';
+export * from './call-edits.js';
+export * from './weave-feedback.js';
+export * from './weave-endpoints.js';

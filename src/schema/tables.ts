@@ -44,6 +44,13 @@ export type TableQueryRes = z.infer<typeof TableQueryRes>;
 export const TableCreateReq = z.object({ project_id: ProjectId, rows: z.array(z.unknown().pipe(z.json())) });
 export type TableCreateReq = z.input<typeof TableCreateReq>;
 
+/**
+ * Body of `POST /table/create` in the Weave SDK's shape (Weave SDK compatibility, not in the interface spec):
+ * `{table: {project_id, rows}}`, the same fields one level down. Answered like {@link TableCreateReq}.
+ */
+export const WeaveTableCreateReq = z.object({ table: TableCreateReq });
+export type WeaveTableCreateReq = z.input<typeof WeaveTableCreateReq>;
+
 /** Answer of `POST /table/create` (extension): the table digest and one row digest per row, in order. */
 export const TableCreateRes = z.looseObject({ digest: z.string(), row_digests: z.array(z.string()) });
 export type TableCreateRes = z.infer<typeof TableCreateRes>;

@@ -1,6 +1,6 @@
 /**
  * The public `Store`: one SQLite database of the local server, opened and migrated, holding one store per
- * resource (calls, feedback, tables, training); its call methods are kept for tools and tests.
+ * resource (calls, feedback, tables, training, objects, files); its call methods are kept for tools and tests.
  * @module
  */
 import type Database from 'better-sqlite3';
@@ -14,6 +14,8 @@ import type { CallsQuery } from './calls/query-sql.js';
 import type { StoredCallRecord } from './calls/records.js';
 import { isMemoryPath, openDatabase } from './db/open-database.js';
 import { FeedbackStore } from './feedback/feedback-store.js';
+import { FileStore } from './objects/file-store.js';
+import { ObjectStore } from './objects/object-store.js';
 import { TableStore } from './tables/table-store.js';
 import { TrainingStore } from './training/training-store.js';
 
@@ -51,6 +53,10 @@ export class Store {
   readonly tables: TableStore;
   /** @internal Trajectories and training jobs. */
   readonly training: TrainingStore;
+  /** @internal Object versions (Weave SDK compatibility). */
+  readonly objects: ObjectStore;
+  /** @internal Files (Weave SDK compatibility). */
+  readonly files: FileStore;
   private readonly db: Database.Database;
 
   /**
@@ -67,6 +73,8 @@ export class Store {
     this.calls = new CallStore(connection, { path, prices, feedback: this.feedback, strictOrder: options.strictOrder });
     this.tables = new TableStore(connection);
     this.training = new TrainingStore(connection);
+    this.objects = new ObjectStore(connection);
+    this.files = new FileStore(connection);
     if (options.users) this.calls.setUsers(options.users);
   }
 

@@ -12,11 +12,13 @@ import { type StatementCache, statementCache } from '../db/statement-cache.js';
 import type { FeedbackStore } from '../feedback/feedback-store.js';
 import { type CallCursor, mapCursor, pagedCursor, snapshotCursor } from './call-cursor.js';
 import { type EndInput, type StartInput, type UpsertItem, writeItems } from './call-writes.js';
+import { deleteSubtrees, renameCall } from './call-edit-writes.js';
 import type { WireRecord } from './columns.js';
 import type { PriceTable } from './prices.js';
 import { compileCallsQuery, type CallsQuery } from './query-sql.js';
 import { recordPipeline } from './record-pipeline.js';
 import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+import { DESCENDANTS_FAILED_SQL } from './descendant-errors.js';
 
 const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
 const GET_CALL = `${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`;
@@ -96,6 +98,7 @@ export class CallStore {
       usernames: (ids) => this.usernames(ids),
       feedbackFor: (projectId, callIds) => this.options.feedback.forCalls(projectId, callIds),
       callsById: (projectId, ids) => this.callsById(projectId, ids),
+      descendantFailed: (projectId, ids) => this.descendantFailed(projectId, ids),
     });
     const onClose = (): void => void this.cursors.delete(cursor);
     const cursor = isMemoryPath(this.options.path)
@@ -103,6 +106,23 @@ export class CallStore {
       : snapshotCursor(this.options.path, compiled, onClose);
     this.cursors.add(cursor);
     return mapCursor(cursor, pipeline);
+  }
+
+  /**
+   * Sets the `display_name` of a call (`null` clears it); Weave SDK compatibility (`/call/update`). A call whose
+   * start has not arrived gets the name when it does.
+   */
+  updateCall(projectId: string, id: string, displayName: string | null): void {
+    this.db.transaction(() => renameCall(this.statements.prepare, projectId, id, displayName))();
+  }
+
+  /**
+   * Deletes calls with all their descendants, in one transaction; unknown ids are ignored. Weave SDK
+   * compatibility (`/calls/delete`).
+   * @returns how many calls were deleted.
+   */
+  deleteCalls(projectId: string, ids: readonly string[]): number {
+    return this.db.transaction(() => deleteSubtrees(this.statements.prepare, projectId, ids))();
   }
 
   /** Reads every call matching a query into an array. */
@@ -152,6 +172,12 @@ export class CallStore {
     if (ids.length === 0) return new Map();
     const rows = this.statements.prepare(USERNAMES).all(JSON.stringify([...new Set(ids)])) as { id: string; username: string }[];
     return new Map(rows.map((r) => [r.id, r.username]));
+  }
+
+  /** Which of the given calls have a stored descendant with an exception (for derived `descendant_error`). */
+  private descendantFailed(projectId: string, ids: readonly string[]): Set<string> {
+    const rows = this.statements.prepare(DESCENDANTS_FAILED_SQL).all({ project: projectId, ids: JSON.stringify(ids) }) as { root: string }[];
+    return new Set(rows.map((r) => r.root));
   }
 
   /** The started calls of one project with the given ids, as records (for `expand_columns`). */

@@ -8,6 +8,7 @@ import type { CallEndRes, CallStartRes, EndedCallSchemaForInsert, StartedCallSch
 import { normalizeTimestamp } from '../db/timestamps.js';
 import type { Prepare } from '../db/statement-cache.js';
 import { extractRefs } from './call-refs.js';
+import { applyPendingRenames } from './call-edit-writes.js';
 
 /** A validated start (zod output of `StartedCallSchemaForInsert`). */
 export type StartInput = z.output<typeof StartedCallSchemaForInsert>;
@@ -33,6 +34,7 @@ function upsertSql(columns: readonly string[]): string {
 const START_SQL = upsertSql(START_COLUMNS);
 const END_SQL = upsertSql(END_COLUMNS);
 const CALL_SQL = upsertSql([...START_COLUMNS, ...END_COLUMNS]);
+const SET_NAME = 'UPDATE calls SET display_name = ? WHERE project_id = ? AND id = ?';
 const TRACE_OF = 'SELECT trace_id FROM calls WHERE project_id = ? AND id = ? AND trace_id IS NOT NULL';
 const ANY_REF = 'SELECT 1 FROM call_refs WHERE project_id = ? LIMIT 1';
 const DELETE_REFS = 'DELETE FROM call_refs WHERE project_id = ? AND call_id = ? AND kind = ?';
@@ -50,6 +52,8 @@ interface StagedCall {
   inputs?: { value: unknown; json: string };
   end?: Value[];
   output?: { value: unknown; json: string | null };
+  /** `display_name` of the last end that carried one: replaces the start's. */
+  endName?: string;
 }
 
 function json(value: unknown): string | null {
@@ -111,6 +115,7 @@ class BatchWriter {
     const outputJson = json(end.output);
     call.end = endValues(end, outputJson);
     call.output = { value: end.output, json: outputJson };
+    if (end.display_name !== undefined && end.display_name !== null) call.endName = end.display_name;
     return {};
   }
 
@@ -127,10 +132,12 @@ class BatchWriter {
       if (call.start && call.end) this.prepare(CALL_SQL).run(...key, ...call.start, ...call.end);
       else if (call.start) this.prepare(START_SQL).run(...key, ...call.start);
       else if (call.end) this.prepare(END_SQL).run(...key, ...call.end);
+      if (call.endName !== undefined) this.prepare(SET_NAME).run(call.endName, ...key);
       const stored = refsStored(call.projectId);
       if (call.inputs) this.replaceRefs(call, 'input', call.inputs, stored);
       if (call.output) this.replaceRefs(call, 'output', call.output, stored);
     }
+    applyPendingRenames(this.prepare, [...this.calls.values()].filter((call) => call.start));
     this.calls.clear();
   }
 
@@ -146,7 +153,7 @@ class BatchWriter {
 /**
  * Stores a batch of starts and ends with the effect of applying them one by one, in order: a start
  * replaces the start fields of its call, an end the end fields (an end may come first; its row waits,
- * invisible to queries, until the start lands). Each call is written once however many items it has,
+ * invisible to queries, until the start lands); an end's `display_name`, when given, replaces the call's. Each call is written once however many items it has,
  * with `started_at` / `ended_at` normalized to UTC. Run it inside a transaction.
  *
  * @param prepare - statement source of a read-write connection.

@@ -4,6 +4,7 @@
  */
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
+import { DESCENDANT_FAILED_SQL } from './descendant-errors.js';
 
 /** Scalar columns that can be read, compared and sorted directly. */
 export const PLAIN_COLUMNS = new Set([
@@ -19,6 +20,7 @@ const STATUS_SQL = `(CASE WHEN ended_at IS NULL THEN 'running'
   WHEN exception IS NOT NULL THEN 'error'
   WHEN json_extract(summary, '$.cancelled') = 1 THEN 'cancelled'
   WHEN COALESCE(json_extract(summary, '$.status_counts.error'), 0) > 0 THEN 'descendant_error'
+  WHEN ${DESCENDANT_FAILED_SQL} THEN 'descendant_error'
   ELSE 'success' END)`;
 
 /** SQL of `summary.latency_ms`: milliseconds between started_at and ended_at, NULL while running. */

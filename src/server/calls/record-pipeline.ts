@@ -6,6 +6,7 @@
 import type { FeedbackRecord } from '../../schema/feedback.js';
 import { compileColumns, parseColumns, type WireRecord } from './columns.js';
 import { expandRefs } from './expand.js';
+import { markDescendantErrors } from './descendant-errors.js';
 import { costsOf, type PriceTable } from './prices.js';
 import type { CallsQuery } from './query-sql.js';
 import type { StoredCallRecord } from './records.js';
@@ -20,6 +21,8 @@ export interface PipelineDeps {
   feedbackFor(projectId: string, callIds: readonly string[]): Map<string, FeedbackRecord[]>;
   /** Started calls of one project with the given ids (`expand_columns`). */
   callsById(projectId: string, ids: readonly string[]): StoredCallRecord[];
+  /** Which of the given calls have a stored descendant with an exception (derived `descendant_error`). */
+  descendantFailed(projectId: string, ids: readonly string[]): Set<string>;
 }
 
 /** Maps one page of records to the answered records. */
@@ -63,6 +66,7 @@ export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipelin
   const adding = Boolean(q.include_costs || q.include_feedback || q.include_usernames || q.include_storage_size || q.include_total_storage_size);
   const sized = Boolean(q.include_storage_size || q.include_total_storage_size);
   return function answer(page) {
+    markDescendantErrors(q.project_id, page, deps.descendantFailed);
     const records = page as unknown as WireRecord[];
     if (expanding) expandRefs(deps.callsById, records, expand);
     if (!adding) return project ? records.map(project) : records;

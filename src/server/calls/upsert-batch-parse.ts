@@ -15,7 +15,7 @@ type Obj = Record<string, unknown>;
 const START_KEYS = ['project_id', 'op_name', 'started_at', 'attributes', 'inputs', 'display_name', 'id', 'otel_dump', 'parent_id',
   'thread_id', 'trace_id', 'turn_id', 'svc_run_id', 'svc_run_step', 'svc_user_id'] as const;
 const START_OPT_STRINGS = ['display_name', 'id', 'parent_id', 'thread_id', 'trace_id', 'turn_id', 'svc_run_id', 'svc_user_id'] as const;
-const END_KEYS = ['project_id', 'id', 'ended_at', 'output', 'exception', 'summary'] as const;
+const END_KEYS = ['project_id', 'id', 'ended_at', 'output', 'exception', 'summary', 'display_name'] as const;
 const EXCEPTION_KEYS = ['type', 'message', 'stack'];
 const SUMMARY_KEYS = ['usage', 'status_counts'];
 const USAGE_KEYS = ['prompt_tokens', 'completion_tokens', 'total_tokens', 'requests'];
@@ -109,6 +109,7 @@ function endOf(v: unknown): Obj {
   str(e['project_id'], 1);
   str(e['id'], 1);
   dateTime(e['ended_at']);
+  optStr(e['display_name']);
   const out = pick(e, END_KEYS);
   if (e['exception'] !== undefined) out['exception'] = exceptionOf(e['exception']);
   out['summary'] = summaryOf(e['summary']);

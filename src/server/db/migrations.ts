@@ -181,6 +181,44 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX table_rows_digest ON table_rows (project_id, table_digest, row_digest);
     `,
   },
+  {
+    // Weave SDK compatibility: object versions (obj/create, obj/read, objs/query) and content-addressed files
+    // (file/create, file/content). A version is keyed by its digest; version_index counts per object_id from 0.
+    // call_renames holds a /call/update whose call has no stored start yet, applied when the start lands.
+    id: 7,
+    name: 'objects_and_files',
+    sql: `
+      CREATE TABLE objects (
+        project_id        TEXT NOT NULL,
+        object_id         TEXT NOT NULL,
+        digest            TEXT NOT NULL,
+        version_index     INTEGER NOT NULL,
+        kind              TEXT NOT NULL,
+        base_object_class TEXT,
+        leaf_object_class TEXT,
+        val               TEXT NOT NULL,
+        created_at        TEXT NOT NULL,
+        wb_user_id        TEXT,
+        UNIQUE (project_id, object_id, digest),
+        UNIQUE (project_id, object_id, version_index)
+      );
+      CREATE INDEX objects_created ON objects (project_id, created_at);
+      CREATE TABLE files (
+        project_id TEXT NOT NULL,
+        digest     TEXT NOT NULL,
+        size_bytes INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        content    BLOB NOT NULL,
+        UNIQUE (project_id, digest)
+      );
+      CREATE TABLE call_renames (
+        project_id   TEXT NOT NULL,
+        call_id      TEXT NOT NULL,
+        display_name TEXT,
+        PRIMARY KEY (project_id, call_id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

@@ -14,6 +14,11 @@ import { feedbackRoutes } from '../feedback/feedback-routes.js';
 import type { Store } from '../store.js';
 import { tableRoutes } from '../tables/table-routes.js';
 import { trainingRoutes } from '../training/training-routes.js';
+import { objectRoutes } from '../objects/object-routes.js';
+import { WEAVE_BODY_TYPES } from '../../schema/weave-endpoints.js';
+import { serviceInfoRoutes } from './service-info-routes.js';
+import { callEditRoutes } from '../calls/call-edit-routes.js';
+import { feedbackCreateRoute } from '../feedback/feedback-create-route.js';
 
 /** Largest request body accepted by default: 32 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -68,11 +73,15 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
   app.use(authMiddleware(apiKeys));
-  app.use(requireJsonBody());
+  app.use(requireJsonBody(WEAVE_BODY_TYPES));
   app.route('/', callRoutes(store.calls, log));
   app.route('/', tableRoutes(store.tables));
   app.route('/', trainingRoutes(store.training));
   app.route('/', feedbackRoutes(store.feedback, now));
+  app.route('/', objectRoutes(store.objects, store.files, now));
+  app.route('/', serviceInfoRoutes());
+  app.route('/', callEditRoutes(store.calls));
+  app.route('/', feedbackCreateRoute(store.feedback, now));
   app.notFound(notFound);
   app.onError(errorHandler(log));
   return app;

@@ -8,6 +8,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { type ApiKey, findApiKey } from './api-keys.js';
 import { HttpError } from './http-error.js';
 import { keylessGuard } from './keyless-guard.js';
+import { mediaType } from './content-type.js';
 
 const REALM = 'realm="weft"';
 
@@ -45,7 +46,8 @@ const field = (o: unknown, key: string): unknown => (o !== null && typeof o === 
 
 /**
  * Every `project_id` a request body names, at the places the core endpoints carry it: top level
- * (stream_query, stats, tables), `start` (call/start), and each `batch` item itself (feedback) or its
+ * (stream_query, stats, tables, and the Weave SDK compatibility endpoints), `start` (call/start), `obj`
+ * (obj/create), `table` (table/create in weave's shape), and each `batch` item itself (feedback) or its
  * `req.start` / `req.end` (upsert_batch).
  */
 export function projectsOf(body: unknown): string[] {
@@ -56,6 +58,8 @@ export function projectsOf(body: unknown): string[] {
   };
   add(body);
   add(field(body, 'start'));
+  add(field(body, 'obj'));
+  add(field(body, 'table'));
   const batch = field(body, 'batch');
   if (Array.isArray(batch)) {
     for (const item of batch) {
@@ -67,9 +71,13 @@ export function projectsOf(body: unknown): string[] {
   return [...found];
 }
 
-/** The JSON body, or undefined when it is not JSON (the route then answers 422). Hono caches the text for the route. */
+/**
+ * The JSON body, or undefined when it is not JSON (the route then answers 422); a multipart form's text fields
+ * (file/create carries `project_id` there). Hono caches the body for the route.
+ */
 async function jsonBody(c: Context): Promise<unknown> {
   try {
+    if (mediaType(c.req.header('content-type')) === 'multipart/form-data') return await c.req.parseBody();
     return JSON.parse(await c.req.text()) as unknown;
   } catch {
     return undefined;

@@ -25,7 +25,12 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256 of a UTF-8 text as base64url, with `-` replaced by `X`, `_` by `Y`, and no `=` padding (43 characters). */
 export function digestText(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
+  return digestBytes(text);
+}
+
+/** sha256 of bytes (or of a string's UTF-8) as base64url, with `-` replaced by `X`, `_` by `Y`, and no `=` padding (43 characters). */
+export function digestBytes(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
 }
 
 /**

@@ -4,15 +4,16 @@
  */
 import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
-import { TableCreateReq, TableQueryReq } from '../../schema/tables.js';
-import { readJsonBody } from '../http/request-body.js';
+import { TableCreateReq, TableQueryReq, WeaveTableCreateReq } from '../../schema/tables.js';
+import { readJson, readJsonBody, validateBody } from '../http/request-body.js';
 import type { TableStore } from './table-store.js';
 
 /**
  * Builds the table routes over the table store.
  *
  * - `POST /table/create` `{project_id, rows}` → `{digest, row_digests}`: an extension of this server (the spec
- *   has no way to create a table); idempotent.
+ *   has no way to create a table); idempotent. The Weave SDK's shape `{table: {project_id, rows}}` (a body with a
+ *   `table` key) is taken too and answered the same.
  * - `POST /table/query` → `{rows: [{digest, val, original_index}]}`; 404 `{detail}` for an unknown table.
  *
  * @param tables - where tables are written and read.
@@ -21,7 +22,9 @@ export function tableRoutes(tables: TableStore): Hono {
   const app = new Hono();
 
   app.post(ENDPOINTS.tableCreate, async (c) => {
-    const body = await readJsonBody(c, TableCreateReq);
+    const data = await readJson(c);
+    const weaveShape = data !== null && typeof data === 'object' && 'table' in data;
+    const body = weaveShape ? validateBody(WeaveTableCreateReq, data).table : validateBody(TableCreateReq, data);
     return c.json(tables.create(body.project_id, body.rows));
   });
 
