@@ -33,7 +33,8 @@ export function traceCall(fn: AnyFunction, op: OpDefinition, self: unknown, args
   return runInContext(active.ctx, runBody, fn, self, args, active);
 }
 
-function sampled(rate: number): boolean {
+/** Whether a root call is recorded at sampling rate `rate` (0..1). */
+export function sampled(rate: number): boolean {
   return rate >= 1 || (rate > 0 && Math.random() < rate);
 }
 
