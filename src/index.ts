@@ -28,3 +28,4 @@ export * from './api/core/api-errors.js';
 export type * from './schema/index.js';
 export { wrapOpenAI } from './integrations/openai.js';
 export type { TokenUsage } from './instrument/usage-model.js';
+export { wrapAnthropic } from './integrations/anthropic.js';
