@@ -29,3 +29,4 @@ export type * from './schema/index.js';
 export { wrapOpenAI } from './integrations/openai.js';
 export type { TokenUsage } from './instrument/usage-model.js';
 export { wrapAnthropic } from './integrations/anthropic.js';
+export { wrapAISDK } from './integrations/ai-sdk.js';

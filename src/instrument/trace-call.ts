@@ -63,7 +63,7 @@ function runUnsampled(fn: AnyFunction, self: unknown, args: unknown[], parentCtx
  * Runs the body inside the call's context; the call ends now (value, throw) or later, when a returned
  * thenable settles or a returned stream is finished.
  */
-function runBody(fn: AnyFunction, self: unknown, args: unknown[], active: ActiveCall): unknown {
+export function runBody(fn: AnyFunction, self: unknown, args: unknown[], active: ActiveCall): unknown {
   let result: unknown;
   try {
     result = fn.apply(self, args);
