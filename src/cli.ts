@@ -104,8 +104,8 @@ function buildProgram(): Command {
     )
     .option(
       '--prices <file>',
-      'JSON price table for include_costs, {"<model>": {"promptUsdPer1M": n, "completionUsdPer1M": n}} in USD per 1M tokens, ' +
-        'merged over the built-in one',
+      'JSON price table for include_costs, {"<model>": {"promptUsdPer1M": n, "completionUsdPer1M": n, "cacheReadUsdPer1M"?: n, ' +
+        '"cacheWriteUsdPer1M"?: n}} in USD per 1M tokens, used before the bundled genai-prices table',
       (value: string) => argument(() => loadPriceFile(value)),
     )
     .action((opts: ServeOptions) => serve(opts));
