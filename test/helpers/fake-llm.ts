@@ -20,7 +20,7 @@ export interface FakeLlm {
 /**
  * What a request asks for, read from its `model`: `fail-400`, `fail-429` (with `Retry-After: 7`),
  * `fail-500`, `cut` (the stream stops mid-way: the socket is destroyed), `refuse` (a refusal), `tool`
- * (a tool call unless the conversation already has a tool result); header `x-fake-chunks` sets the
+ * (a tool call unless the conversation already has a tool result; also when the request offers `tools`); header `x-fake-chunks` sets the
  * number of content chunks of a stream (default 5).
  */
 function scenarioOf(req: IncomingMessage, body: Record<string, unknown>): Scenario {
@@ -30,7 +30,8 @@ function scenarioOf(req: IncomingMessage, body: Record<string, unknown>): Scenar
   const hadToolResult = messages.some(
     (m) => m['role'] === 'tool' || (Array.isArray(m['content']) && (m['content'] as Record<string, unknown>[]).some((b) => b['type'] === 'tool_result')),
   );
-  const kind = model.includes('refuse') ? 'refusal' : model.includes('tool') && !hadToolResult ? 'tool' : 'text';
+  const wantsTool = model.includes('tool') || (Array.isArray(body['tools']) && body['tools'].length > 0);
+  const kind = model.includes('refuse') ? 'refusal' : wantsTool && !hadToolResult ? 'tool' : 'text';
   return { model, chunks, kind, cut: model.includes('cut'), includeUsage: (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true };
 }
 
