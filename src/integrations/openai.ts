@@ -73,7 +73,7 @@ const SPEC = {
 };
 
 /**
- * Returns `client` (an `OpenAI` instance of the `openai` package, 4.x to 6.x) with its model calls traced; the
+ * Returns `client` (an `OpenAI` instance of the `openai` package; tested with 6.x) with its model calls traced; the
  * client itself is not changed, and the result has its type and every other method. Each call of
  * `chat.completions.create`, `responses.create` and `embeddings.create` is an op (named so, prefixed
  * `openai.`) nested under the running call:
