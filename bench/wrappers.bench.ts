@@ -7,7 +7,7 @@ import { num, printTable, QUICK } from './lib/table.js';
 import { weft } from './lib/weft.js';
 
 const CHUNKS = 500;
-const ROUNDS = QUICK ? 15 : 40;
+const ROUNDS = QUICK ? 16 : 60;
 const WARMUP = 10;
 
 const fakeChild = forkTs(new URL('./wrappers-fake.ts', import.meta.url));
@@ -38,9 +38,14 @@ for (let i = 0; i < WARMUP; i++) {
 const plain: number[] = [];
 const traced: number[] = [];
 for (let i = 0; i < ROUNDS; i++) {
-  // alternate, so drift in machine load hits both alike
-  plain.push(await cpuOf(raw));
-  traced.push(await cpuOf(wrapped));
+  // alternate (ABBA), so drift in machine load and GC debt hit both alike
+  if (i % 2 === 0) {
+    plain.push(await cpuOf(raw));
+    traced.push(await cpuOf(wrapped));
+  } else {
+    traced.push(await cpuOf(wrapped));
+    plain.push(await cpuOf(raw));
+  }
 }
 const flushStart = process.cpuUsage();
 await weft.flush();
@@ -51,7 +56,7 @@ const p = median(plain);
 const w = median(traced);
 const added = w - p + flushPerCall;
 printTable(
-  `Wrapper CPU per streamed completion of ${CHUNKS} chunks (median of ${ROUNDS}, alternating; fake API and server in child processes) · ${contextLine()}`,
+  `Wrapper CPU per streamed completion of ${CHUNKS} chunks (median of ${ROUNDS}, alternating ABBA; fake API and server in child processes) · ${contextLine()}`,
   ['case', 'CPU µs/stream', 'added µs', 'added / unwrapped', 'target'],
   [
     ['openai SDK, unwrapped', num(p), '', '', ''],

@@ -3,7 +3,7 @@
  * @module
  */
 import { openAIChatUsage, openAIResponsesUsage } from '../instrument/usage-model.js';
-import { isWrappedClient, proxyPaths, type MethodWrapper } from './client-proxy.js';
+import { isWrappedClient, proxyPaths, type MethodWrapper, type PathSpec } from './client-proxy.js';
 import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
 import { chatFinishReasons, embeddingsOutput, foldChatChunk, foldResponseEvent, responseFinishReasons } from './openai-folds.js';
 
@@ -66,17 +66,42 @@ const traced =
   (owner, method) =>
     wrapLlmMethod(spec, owner, method);
 
-const SPEC = {
-  chat: { completions: { create: traced(CHAT) } },
-  responses: { create: traced(RESPONSES) },
-  embeddings: { create: traced(EMBEDDINGS) },
+/** The requests the SDK's stream helpers make, recorded as `openai.chat.completions.stream` / `openai.responses.stream`. */
+const HELPER_SPEC = {
+  chat: { completions: { create: traced({ ...CHAT, name: 'openai.chat.completions.stream' }) } },
+  responses: { create: traced({ ...RESPONSES, name: 'openai.responses.stream' }) },
 };
+
+/**
+ * A stream helper (`chat.completions.stream`, `responses.stream`) run on a view of its resource whose
+ * `_client` is `client` seen through {@link HELPER_SPEC}: the helper's own request is traced, so its
+ * events, `finalChatCompletion()` / `finalResponse()` and iteration work as before.
+ */
+function viaTracedClient(client: object): MethodWrapper {
+  let helperClient: object | undefined;
+  return (owner, method) =>
+    function stream(...args: unknown[]): unknown {
+      const view = Object.create(owner) as { _client: object };
+      view._client = helperClient ??= proxyPaths(client, HELPER_SPEC);
+      return method.apply(view, args) as unknown;
+    };
+}
+
+function specFor(client: object): PathSpec {
+  const helper = viaTracedClient(client);
+  return {
+    chat: { completions: { create: traced(CHAT), stream: helper } },
+    responses: { create: traced(RESPONSES), stream: helper },
+    embeddings: { create: traced(EMBEDDINGS) },
+  };
+}
 
 /**
  * Returns `client` (an `OpenAI` instance of the `openai` package; tested with 6.x) with its model calls traced; the
  * client itself is not changed, and the result has its type and every other method. Each call of
  * `chat.completions.create`, `responses.create` and `embeddings.create` is an op (named so, prefixed
- * `openai.`) nested under the running call:
+ * `openai.`) nested under the running call, and so is the request of the stream helpers
+ * `chat.completions.stream` and `responses.stream` (ops `openai.chat.completions.stream`, `openai.responses.stream`):
  * - inputs: the request body (secrets redacted as everywhere); attributes `gen_ai.provider.name`,
  *   `gen_ai.operation.name`, `gen_ai.request.model` (OpenTelemetry GenAI semantic conventions);
  * - output: the response; for `stream: true`, the assembled completion (content, tool calls, refusal,
@@ -94,5 +119,5 @@ const SPEC = {
  */
 export function wrapOpenAI<T extends object>(client: T): T {
   if (isWrappedClient(client)) return client;
-  return proxyPaths(client, SPEC);
+  return proxyPaths(client, specFor(client));
 }

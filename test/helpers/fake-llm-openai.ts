@@ -110,12 +110,27 @@ export function responseObject(s: Scenario, inProgress = false): Record<string, 
   };
 }
 
-/** The events of a streamed response: created, text deltas, completed (with usage). */
+/** The events of a streamed response: created, the message item and its text part opened, text deltas, both closed, completed (with usage). */
 export function responseEvents(s: Scenario): { event: string; data: unknown }[] {
-  const ev = (type: string, rest: Record<string, unknown>, n: number): { event: string; data: unknown } => ({ event: type, data: { type, sequence_number: n, ...rest } });
-  const out = [ev('response.created', { response: responseObject(s, true) }, 0)];
-  for (let i = 0; i < s.chunks; i++) out.push(ev('response.output_text.delta', { item_id: 'msg_1', output_index: 0, content_index: 0, delta: i === 0 ? 'w0' : ` w${i}` }, i + 1));
-  out.push(ev('response.completed', { response: responseObject(s) }, s.chunks + 1));
+  let n = 0;
+  const ev = (type: string, rest: Record<string, unknown>): { event: string; data: unknown } => ({ event: type, data: { type, sequence_number: n++, ...rest } });
+  const text = streamedText(s.chunks);
+  const at = { item_id: 'msg_1', output_index: 0, content_index: 0 };
+  const item = (status: string, content: unknown[]): Record<string, unknown> => ({ type: 'message', id: 'msg_1', status, role: 'assistant', content });
+  const part = (t: string): Record<string, unknown> => ({ type: 'output_text', text: t, annotations: [] });
+  const out = [
+    ev('response.created', { response: responseObject(s, true) }),
+    ev('response.in_progress', { response: responseObject(s, true) }),
+    ev('response.output_item.added', { output_index: 0, item: item('in_progress', []) }),
+    ev('response.content_part.added', { ...at, part: part('') }),
+  ];
+  for (let i = 0; i < s.chunks; i++) out.push(ev('response.output_text.delta', { ...at, delta: i === 0 ? 'w0' : ` w${i}`, logprobs: [] }));
+  out.push(
+    ev('response.output_text.done', { ...at, text, logprobs: [] }),
+    ev('response.content_part.done', { ...at, part: part(text) }),
+    ev('response.output_item.done', { output_index: 0, item: item('completed', [part(text)]) }),
+    ev('response.completed', { response: responseObject(s) }),
+  );
   return out;
 }
 

@@ -226,3 +226,31 @@ describe('wrapOpenAI: responses and embeddings', () => {
     expect(wrapped.chat.completions.create).toBe(wrapped.chat.completions.create);
   });
 });
+
+describe('wrapOpenAI: stream helpers', () => {
+  it('chat.completions.stream keeps its events and finalChatCompletion(), recorded once as openai.chat.completions.stream', async () => {
+    const { wrapped } = clients();
+    const deltas: string[] = [];
+    let final: OpenAI.ChatCompletion | undefined;
+    const calls = await traced(server(), 'oa-helper', async () => {
+      const s = wrapped.chat.completions.stream({ ...body(), stream: true });
+      s.on('content', (d) => deltas.push(d));
+      final = await s.finalChatCompletion();
+    });
+    expect(deltas.join('')).toBe(streamedText(5));
+    expect(final!.choices[0]!.message.content).toBe(streamedText(5));
+    expect(calls.map((c) => c.op_name)).toEqual(['openai.chat.completions.stream']);
+    expect(calls[0]!.summary).toMatchObject({ usage: { [MODEL]: CHAT_USAGE } });
+  });
+
+  it('responses.stream keeps finalResponse(), recorded as openai.responses.stream', async () => {
+    const { wrapped } = clients();
+    let final: { output_text?: string } | undefined;
+    const calls = await traced(server(), 'oa-resp-helper', async () => {
+      final = await wrapped.responses.stream({ model: 'gpt-4o-mini', input: 'hi' }).finalResponse();
+    });
+    expect(final!.output_text).toBe(streamedText(5));
+    expect(calls.map((c) => c.op_name)).toEqual(['openai.responses.stream']);
+    expect(calls[0]!.summary).toMatchObject({ usage: { [MODEL]: CHAT_USAGE } });
+  });
+});
