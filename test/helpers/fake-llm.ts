@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { anthropicMessage, anthropicStreamEvents } from './fake-llm-anthropic.js';
 import { chatChunks, chatCompletion, embeddings, responseEvents, responseObject, type Scenario } from './fake-llm-openai.js';
 
@@ -118,4 +119,24 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Starts the fake provider in `beforeAll` and closes it in `afterAll`; returns a getter. */
+export function useFakeLlm(): () => FakeLlm {
+  let fake: FakeLlm | undefined;
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+  });
+  afterAll(() => fake?.close());
+  return () => {
+    if (!fake) throw new Error('useFakeLlm(): the fake starts in beforeAll; read it inside a test');
+    return fake;
+  };
+}
+
+/** Reads an async iterable to the end. */
+export async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const c of it) out.push(c);
+  return out;
 }

@@ -1,22 +1,18 @@
 // wrapAISDK against the real `ai` package with @ai-sdk/openai pointed at the loopback fake: results unchanged, tool calls as child calls, usage over steps.
 import { createOpenAI } from '@ai-sdk/openai';
 import * as ai from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { wrapAISDK } from '../../src/index.js';
-import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
+import { useFakeLlm } from '../helpers/fake-llm.js';
 import { streamedText } from '../helpers/fake-llm-openai.js';
 import { useTestServer } from '../helpers/server.js';
 import { one, traced } from '../helpers/traced-calls.js';
 
 const server = useTestServer();
-let fake: FakeLlm;
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(() => fake.close());
+const fake = useFakeLlm();
 
-const provider = (): ReturnType<typeof createOpenAI> => createOpenAI({ apiKey: 'sk-test', baseURL: fake.openaiURL });
+const provider = (): ReturnType<typeof createOpenAI> => createOpenAI({ apiKey: 'sk-test', baseURL: fake().openaiURL });
 const w = wrapAISDK(ai);
 const weather = ai.tool({
   description: 'The weather in a city',

@@ -1,22 +1,18 @@
 // wrapAnthropic against the real @anthropic-ai/sdk and a loopback fake of the Messages API: results unchanged, usage with cache counts, streams, errors.
 import Anthropic from '@anthropic-ai/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { op, wrapAnthropic } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
+import { collect, useFakeLlm } from '../helpers/fake-llm.js';
 import { streamedText } from '../helpers/fake-llm-openai.js';
 import { useTestServer } from '../helpers/server.js';
 import { one, traced } from '../helpers/traced-calls.js';
 
 const server = useTestServer();
-let fake: FakeLlm;
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(() => fake.close());
+const fake = useFakeLlm();
 
 function clients(): { raw: Anthropic; wrapped: Anthropic } {
-  const raw = new Anthropic({ apiKey: 'sk-ant-test', baseURL: fake.anthropicURL, maxRetries: 0 });
+  const raw = new Anthropic({ apiKey: 'sk-ant-test', baseURL: fake().anthropicURL, maxRetries: 0 });
   return { raw, wrapped: wrapAnthropic(raw) };
 }
 
@@ -33,12 +29,6 @@ const USAGE = {
   cache_creation_input_tokens: 300,
 };
 const body = (model = MODEL): Anthropic.MessageCreateParamsNonStreaming => ({ model, max_tokens: 256, messages: [{ role: 'user', content: 'Say hi' }] });
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const c of it) out.push(c);
-  return out;
-}
 
 describe('wrapAnthropic', () => {
   it('messages.create returns what the SDK returns and records the message, usage with cache counts and attributes', async () => {

@@ -1,22 +1,18 @@
 // wrapOpenAI against the real openai SDK and a loopback fake of the API: results unchanged, calls recorded with usage, streams, errors.
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { op, wrapOpenAI } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
+import { collect, useFakeLlm } from '../helpers/fake-llm.js';
 import { OPENAI_USAGE, streamedText } from '../helpers/fake-llm-openai.js';
 import { useTestServer } from '../helpers/server.js';
 import { one, traced } from '../helpers/traced-calls.js';
 
 const server = useTestServer();
-let fake: FakeLlm;
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(() => fake.close());
+const fake = useFakeLlm();
 
 function clients(): { raw: OpenAI; wrapped: OpenAI } {
-  const raw = new OpenAI({ apiKey: 'sk-test-secret', baseURL: fake.openaiURL, maxRetries: 0 });
+  const raw = new OpenAI({ apiKey: 'sk-test-secret', baseURL: fake().openaiURL, maxRetries: 0 });
   return { raw, wrapped: wrapOpenAI(raw) };
 }
 
@@ -32,12 +28,6 @@ const CHAT_USAGE = {
 };
 const MODEL = 'gpt-4o-mini-2024-07-18';
 const body = (model = 'gpt-4o-mini'): OpenAI.ChatCompletionCreateParamsNonStreaming => ({ model, messages: [{ role: 'user', content: 'Say hi' }], temperature: 0 });
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const c of it) out.push(c);
-  return out;
-}
 
 describe('wrapOpenAI: chat.completions.create', () => {
   it('returns what the SDK returns, and records request, completion, usage and gen_ai attributes under the running call', async () => {
@@ -66,9 +56,9 @@ describe('wrapOpenAI: chat.completions.create', () => {
     const calls = await traced(server(), 'oa-stream', async () => {
       chunks = await collect(await wrapped.chat.completions.create(streamBody));
     });
-    expect(fake.requests.at(-1)!.body['stream_options']).toEqual({ include_usage: true });
+    expect(fake().requests.at(-1)!.body['stream_options']).toEqual({ include_usage: true });
     expect(chunks).toEqual(await collect(await raw.chat.completions.create(streamBody)));
-    expect(fake.requests.at(-1)!.body['stream_options']).toBeUndefined();
+    expect(fake().requests.at(-1)!.body['stream_options']).toBeUndefined();
     const c = one(calls, 'openai.chat.completions.create');
     expect(c.inputs).toEqual(streamBody);
     expect(c.output).toMatchObject({ model: MODEL, choices: [{ index: 0, message: { role: 'assistant', content: streamedText(5), refusal: null }, finish_reason: 'stop' }] });
