@@ -53,10 +53,11 @@ const flushCpu = process.cpuUsage(flushStart);
 const flushPerCall = (flushCpu.user + flushCpu.system) / (ROUNDS + WARMUP);
 
 const p = median(plain);
-const w = median(traced);
-const added = w - p + flushPerCall;
+// the median of paired differences (each pair ran back to back), which cancels drift in machine load
+const added = median(traced.map((t, i) => t - (plain[i] ?? NaN))) + flushPerCall;
+const w = p + added - flushPerCall;
 printTable(
-  `Wrapper CPU per streamed completion of ${CHUNKS} chunks (median of ${ROUNDS}, alternating ABBA; fake API and server in child processes) · ${contextLine()}`,
+  `Wrapper CPU per streamed completion of ${CHUNKS} chunks (median of ${ROUNDS} pairs run back to back, alternating ABBA; added = median of the pair differences; fake API and server in child processes) · ${contextLine()}`,
   ['case', 'CPU µs/stream', 'added µs', 'added / unwrapped', 'target'],
   [
     ['openai SDK, unwrapped', num(p), '', '', ''],
