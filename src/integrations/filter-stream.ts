@@ -10,12 +10,13 @@ class SkippingIterator implements AsyncIterator<unknown> {
     private readonly skip: (chunk: unknown) => boolean,
   ) {}
 
-  async next(): Promise<IteratorResult<unknown>> {
-    for (;;) {
-      const r = await this.it.next();
-      if (r.done || !this.skip(r.value)) return r;
-    }
+  next(): Promise<IteratorResult<unknown>> {
+    return this.it.next().then(this.onResult);
   }
+
+  /** A result passed on, or (a skipped chunk) the next one; no extra `async` frame per chunk. */
+  private readonly onResult = (r: IteratorResult<unknown>): IteratorResult<unknown> | Promise<IteratorResult<unknown>> =>
+    r.done || !this.skip(r.value) ? r : this.next();
 
   return(value?: unknown): Promise<IteratorResult<unknown>> {
     return this.it.return ? this.it.return(value) : Promise.resolve({ done: true, value });
