@@ -16,7 +16,7 @@ function clients(): { raw: Anthropic; wrapped: Anthropic } {
   return { raw, wrapped: wrapAnthropic(raw) };
 }
 
-const MODEL = 'claude-sonnet-4-5';
+const MODEL = 'claude-haiku-4-5';
 // input_tokens 1000 + cache writes 300 + cache reads 200: Anthropic reports the cache counts on top of input_tokens.
 const USAGE = {
   prompt_tokens: 1500,
