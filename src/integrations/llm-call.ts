@@ -134,7 +134,7 @@ class LlmCall {
     if (streamKind(value) === 'asyncIterable') {
       const hide = this.hide;
       const src = hide ? filterStream(value as AsyncIterable<unknown> & object, (c) => hide(c) && (this.foldHidden(c), true)) : value;
-      this.handedOn = wrapStream('asyncIterable', src, active);
+      this.handedOn = withTracedReadable(wrapStream('asyncIterable', src, active) as object, value as object);
     } else {
       this.handedOn = value;
       active.succeed(value);
@@ -157,6 +157,20 @@ class LlmCall {
     if (this.requestId) extra['request_id'] = this.requestId;
     return extra;
   }
+}
+
+/**
+ * The traced stream, whose `toReadableStream()` (the SDKs' helper for piping to a web response) reads
+ * the traced iterator, so a stream consumed that way is recorded too.
+ */
+function withTracedReadable(traced: object, stream: object): object {
+  return new Proxy(traced, {
+    get(t, prop) {
+      if (prop !== 'toReadableStream') return Reflect.get(t, prop) as unknown;
+      const f: unknown = Reflect.get(stream, prop);
+      return typeof f === 'function' ? () => f.call(t) as unknown : f;
+    },
+  });
 }
 
 /** A request whose usage the provider did not report (yet): it still counts as one request. */

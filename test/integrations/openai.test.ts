@@ -119,6 +119,18 @@ describe('wrapOpenAI: chat.completions.create', () => {
     expect((c.summary as Record<string, unknown>)['request_id']).toBe(r!.request_id);
   });
 
+  it('a stream read through toReadableStream() is recorded too', async () => {
+    const { wrapped } = clients();
+    let lines: string[] = [];
+    const calls = await traced(server(), 'oa-readable', async () => {
+      const stream = await wrapped.chat.completions.create({ ...body(), stream: true });
+      lines = (await new Response(stream.toReadableStream()).text()).trim().split('\n');
+    });
+    expect(lines).toHaveLength(7);
+    expect(JSON.parse(lines.at(-1)!)).not.toHaveProperty('usage');
+    expect(one(calls, 'openai.chat.completions.create').output).toMatchObject({ choices: [{ message: { content: streamedText(5) } }] });
+  });
+
   it('withResponse() of a stream hands back the traced stream', async () => {
     const { wrapped } = clients();
     const calls = await traced(server(), 'oa-with-response-stream', async () => {
