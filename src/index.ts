@@ -26,3 +26,7 @@ export { q, type CallField, type ConvertTarget, type Scalar, type Value } from '
 export type { IterateOptions } from './api/resources/calls-pagination.js';
 export * from './api/core/api-errors.js';
 export type * from './schema/index.js';
+export { wrapOpenAI } from './integrations/openai.js';
+export type { TokenUsage } from './instrument/usage-model.js';
+export { wrapAnthropic } from './integrations/anthropic.js';
+export { wrapAISDK } from './integrations/ai-sdk.js';

@@ -130,8 +130,8 @@ export function serveCommand(): Command {
     )
     .option(
       '--prices <file>',
-      'JSON price table for include_costs, {"<model>": {"promptUsdPer1M": n, "completionUsdPer1M": n}} in USD per 1M tokens, ' +
-        'merged over the built-in one',
+      'JSON price table for include_costs, {"<model>": {"promptUsdPer1M": n, "completionUsdPer1M": n, "cacheReadUsdPer1M"?: n, ' +
+        '"cacheWriteUsdPer1M"?: n}} in USD per 1M tokens, used before the bundled genai-prices table',
       (value: string) => argument(() => loadPriceFile(value)),
     )
     .option('--open', "open the server's page in the default browser once it listens", false)

@@ -11,6 +11,9 @@ export const REDACTED = 'REDACTED';
 
 const CACHE_LIMIT = 10_000;
 
+/** Last words that make a key a measurement (`time_to_first_token_ms`, `token_count`), never a secret. */
+const MEASURES = new Set(['ms', 'count', 'length']);
+
 /** The lower-case words of a key: split at `-`, `_`, `.`, spaces and other punctuation, and at camelCase humps. */
 export function keyWords(key: string): string[] {
   return key
@@ -26,6 +29,8 @@ export function keyWords(key: string): string[] {
  * joined, spell the entry's words joined (case and separators ignored): with the entry `apiKey`, the keys
  * `api_key`, `X-API-Key`, `OPENAI_API_KEY` and `apikey` match; with `token`, `access_token` and
  * `refreshToken` match while `max_tokens` and `prompt_tokens` do not (whole words only, no plurals).
+ * A key of several words ending in `ms`, `count` or `length` is a measurement and never matches
+ * (`time_to_first_token_ms`, `token_count`).
  */
 export class KeyRedactor {
   private readonly targets: string[];
@@ -48,6 +53,7 @@ export class KeyRedactor {
   private compute(key: string): boolean {
     if (this.targets.length === 0) return false;
     const words = keyWords(key);
+    if (words.length > 1 && MEASURES.has(words[words.length - 1]!)) return false;
     for (let i = 0; i < words.length; i++) {
       let joined = '';
       for (let j = i; j < words.length; j++) {

@@ -33,7 +33,8 @@ export function traceCall(fn: AnyFunction, op: OpDefinition, self: unknown, args
   return runInContext(active.ctx, runBody, fn, self, args, active);
 }
 
-function sampled(rate: number): boolean {
+/** Whether a root call is recorded at sampling rate `rate` (0..1). */
+export function sampled(rate: number): boolean {
   return rate >= 1 || (rate > 0 && Math.random() < rate);
 }
 
@@ -62,7 +63,7 @@ function runUnsampled(fn: AnyFunction, self: unknown, args: unknown[], parentCtx
  * Runs the body inside the call's context; the call ends now (value, throw) or later, when a returned
  * thenable settles or a returned stream is finished.
  */
-function runBody(fn: AnyFunction, self: unknown, args: unknown[], active: ActiveCall): unknown {
+export function runBody(fn: AnyFunction, self: unknown, args: unknown[], active: ActiveCall): unknown {
   let result: unknown;
   try {
     result = fn.apply(self, args);

@@ -158,6 +158,16 @@ export const ModelCost = z.looseObject({
   total_cost: z.number(),
   cost_unit: z.string(),
   priced_as: z.string().optional(),
+  cache_read_input_tokens: z.number().optional(),
+  cache_creation_input_tokens: z.number().optional(),
+  cache_read_input_token_cost: z.number().optional(),
+  cache_creation_input_token_cost: z.number().optional(),
+  /** Part of `prompt_tokens_total_cost`. */
+  cache_read_input_tokens_total_cost: z.number().optional(),
+  /** Part of `prompt_tokens_total_cost`. */
+  cache_creation_input_tokens_total_cost: z.number().optional(),
+  /** `override` (the server's `prices`) or `genai-prices`. */
+  price_source: z.string().optional(),
 });
 export type ModelCost = z.infer<typeof ModelCost>;
 

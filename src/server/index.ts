@@ -45,8 +45,9 @@ export interface StartServerOptions {
    */
   apiKeys?: readonly string[];
   /**
-   * Model prices for stream_query `include_costs`, USD per 1M tokens, merged over `DEFAULT_PRICES`.
-   * @defaultValue `DEFAULT_PRICES`
+   * Model prices for stream_query `include_costs`, USD per 1M tokens (cache reads and writes optional),
+   * used before the bundled `@pydantic/genai-prices` table for the models they name.
+   * @defaultValue none (genai-prices alone)
    */
   prices?: PriceTable;
   /** Users (user id → user name) stored at start, for stream_query `include_usernames`. @defaultValue none */

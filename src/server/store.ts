@@ -24,8 +24,8 @@ export type { UpsertItem };
 /** Options of {@link openStore} (and `startServer`). */
 export interface StoreOptions {
   /**
-   * Model prices for stream_query `include_costs`, in USD per 1M tokens, merged over (and replacing by
-   * model name) the built-in `DEFAULT_PRICES`. @defaultValue `DEFAULT_PRICES`
+   * Model prices for stream_query `include_costs`, in USD per 1M tokens, used before the bundled
+   * `@pydantic/genai-prices` table for the models they name. @defaultValue none (genai-prices alone)
    */
   prices?: PriceTable;
   /** Users to store at open (user id → user name), for `include_usernames`. @defaultValue none */

@@ -1,45 +1,45 @@
 /**
- * The model price table behind stream_query `include_costs`, and the cost of a call's `summary.usage`.
+ * The cost behind stream_query `include_costs`: each kind of token in a call's `summary.usage` priced at its own rate (overrides, else genai-prices).
  * @module
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { ratesFor, type Rates } from './price-lookup.js';
+
+export { priceOf } from './price-lookup.js';
 
 /** Price of one model, in US dollars per 1,000,000 tokens (the unit providers publish). */
 export interface ModelPrice {
-  /** USD per 1M prompt (input) tokens; >= 0. */
+  /** USD per 1M prompt (input) tokens not read from or written to a cache; >= 0. */
   promptUsdPer1M: number;
-  /** USD per 1M completion (output) tokens; >= 0. */
+  /** USD per 1M completion (output) tokens, reasoning included; >= 0. */
   completionUsdPer1M: number;
+  /** USD per 1M input tokens read from the provider's prompt cache; >= 0. @defaultValue `promptUsdPer1M` */
+  cacheReadUsdPer1M?: number | undefined;
+  /** USD per 1M input tokens written to the prompt cache (Anthropic); >= 0. @defaultValue `promptUsdPer1M` */
+  cacheWriteUsdPer1M?: number | undefined;
 }
 
 /** Model name → price. Keys are matched against the model names in `summary.usage`. */
 export type PriceTable = Record<string, ModelPrice>;
 
 const Usd = z.number().finite().min(0);
-const PriceTableSchema = z.record(z.string().min(1), z.strictObject({ promptUsdPer1M: Usd, completionUsdPer1M: Usd }));
+const PriceTableSchema = z.record(
+  z.string().min(1),
+  z.strictObject({ promptUsdPer1M: Usd, completionUsdPer1M: Usd, cacheReadUsdPer1M: Usd.optional(), cacheWriteUsdPer1M: Usd.optional() }),
+);
 
 /**
- * Built-in list prices (USD per 1M tokens, standard tier, as published by the providers in 2025).
- * Override or extend with `startServer({ prices })` or `weft serve --prices prices.json`.
+ * Built-in overrides: none. Models are priced from `@pydantic/genai-prices` (a maintained table of
+ * provider list prices with cache and tiered rates, bundled in the package and never fetched at run
+ * time); `startServer({ prices })` or `weft serve --prices prices.json` add or replace models.
  */
-export const DEFAULT_PRICES: PriceTable = {
-  'gpt-4o': { promptUsdPer1M: 2.5, completionUsdPer1M: 10 },
-  'gpt-4o-mini': { promptUsdPer1M: 0.15, completionUsdPer1M: 0.6 },
-  'gpt-4.1': { promptUsdPer1M: 2, completionUsdPer1M: 8 },
-  'gpt-4.1-mini': { promptUsdPer1M: 0.4, completionUsdPer1M: 1.6 },
-  'gpt-4.1-nano': { promptUsdPer1M: 0.1, completionUsdPer1M: 0.4 },
-  'gpt-3.5-turbo': { promptUsdPer1M: 0.5, completionUsdPer1M: 1.5 },
-  'o3-mini': { promptUsdPer1M: 1.1, completionUsdPer1M: 4.4 },
-  'claude-3-5-sonnet': { promptUsdPer1M: 3, completionUsdPer1M: 15 },
-  'claude-3-5-haiku': { promptUsdPer1M: 0.8, completionUsdPer1M: 4 },
-  'claude-3-opus': { promptUsdPer1M: 15, completionUsdPer1M: 75 },
-};
+export const DEFAULT_PRICES: PriceTable = Object.freeze({});
 
 /**
  * Checks a price table (from code or a JSON file).
  *
- * @param table - model → `{promptUsdPer1M, completionUsdPer1M}`.
+ * @param table - model → `{promptUsdPer1M, completionUsdPer1M, cacheReadUsdPer1M?, cacheWriteUsdPer1M?}`.
  * @returns the table.
  * @throws TypeError naming the first bad entry.
  */
@@ -47,7 +47,10 @@ export function checkPriceTable(table: unknown): PriceTable {
   const parsed = PriceTableSchema.safeParse(table);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new TypeError(`prices: ${issue.path.join('.') || '(table)'}: ${issue.message}; expected {"<model>": {"promptUsdPer1M": number >= 0, "completionUsdPer1M": number >= 0}}`);
+  throw new TypeError(
+    `prices: ${issue.path.join('.') || '(table)'}: ${issue.message}; expected {"<model>": {"promptUsdPer1M": number >= 0, "completionUsdPer1M": number >= 0, ` +
+      '"cacheReadUsdPer1M"?: number >= 0, "cacheWriteUsdPer1M"?: number >= 0}}',
+  );
 }
 
 /** Reads and checks a JSON price table file (the `--prices` option). @throws the read/parse error or a TypeError. */
@@ -56,72 +59,102 @@ export function loadPriceFile(path: string): PriceTable {
 }
 
 /**
- * Finds the price of a model: its exact name, else the longest table key that is a prefix followed by
- * `-` (so `gpt-4o-2024-08-06` is priced as `gpt-4o`, and `gpt-4o-mini-2024-07-18` as `gpt-4o-mini`).
+ * Cost of one model's usage in a call, in USD (`*_token_cost` are USD per token). The input side is split
+ * by kind: `prompt_tokens_total_cost` is the whole input cost and includes the cache parts
+ * `cache_read_input_tokens_total_cost` and `cache_creation_input_tokens_total_cost`;
+ * `total_cost = prompt_tokens_total_cost + completion_tokens_total_cost`.
  */
-export function priceOf(table: PriceTable, model: string): [string, ModelPrice] | undefined {
-  const exact = table[model];
-  if (exact) return [model, exact];
-  let best: string | undefined;
-  for (const key of Object.keys(table)) {
-    if (model.startsWith(`${key}-`) && (best === undefined || key.length > best.length)) best = key;
-  }
-  return best === undefined ? undefined : [best, table[best]!];
-}
-
-/** Cost of one model's usage in a call, in USD (`*_token_cost` are USD per token). */
 export interface ModelCost {
   prompt_tokens: number;
   completion_tokens: number;
   requests: number;
   total_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  /** USD per uncached input token. */
   prompt_token_cost: number;
   completion_token_cost: number;
+  cache_read_input_token_cost: number;
+  cache_creation_input_token_cost: number;
   prompt_tokens_total_cost: number;
   completion_tokens_total_cost: number;
+  cache_read_input_tokens_total_cost: number;
+  cache_creation_input_tokens_total_cost: number;
   total_cost: number;
   cost_unit: 'USD';
-  /** The price table key used. */
+  /** The price table key or genai-prices model id used. */
   priced_as: string;
+  /** Where the price came from: `override` (the server's `prices`) or `genai-prices`. */
+  price_source: 'override' | 'genai-prices';
 }
 
 const count = (usage: Record<string, unknown>, ...keys: string[]): number => {
-  for (const k of keys) if (typeof usage[k] === 'number') return usage[k];
+  for (const k of keys) if (typeof usage[k] === 'number' && Number.isFinite(usage[k]) && usage[k] >= 0) return usage[k];
   return 0;
 };
 
 /**
- * Prices the `summary.usage` of a call: tokens times the model's price. Models missing from the table
- * are left out. `input_tokens` / `output_tokens` are read when `prompt_tokens` / `completion_tokens` are absent.
+ * Prices one model's usage (the shape of `TokenUsage` in `instrument/usage-model.ts`: `prompt_tokens`
+ * is all input, cache reads/writes and audio included; `completion_tokens` all output, reasoning included).
+ */
+function priceUsage(u: Record<string, unknown>, rates: Rates): ModelCost {
+  const prompt = count(u, 'prompt_tokens', 'input_tokens');
+  const completion = count(u, 'completion_tokens', 'output_tokens');
+  const requests = count(u, 'requests');
+  const read = Math.min(count(u, 'cache_read_input_tokens'), prompt);
+  const write = Math.min(count(u, 'cache_creation_input_tokens'), prompt - read);
+  const inAudio = Math.min(count(u, 'input_audio_tokens'), prompt - read - write);
+  const outAudio = Math.min(count(u, 'output_audio_tokens'), completion);
+  const perToken = (perM: number | undefined, fallback: number): number => (perM ?? fallback) / 1e6;
+  const inRate = rates.input / 1e6;
+  const outRate = rates.output / 1e6;
+  const readRate = perToken(rates.cacheRead, rates.input);
+  const writeRate = perToken(rates.cacheWrite, rates.input);
+  const readCost = read * readRate;
+  const writeCost = write * writeRate;
+  const promptCost = (prompt - read - write - inAudio) * inRate + inAudio * perToken(rates.inputAudio, rates.input) + readCost + writeCost;
+  const completionCost = (completion - outAudio) * outRate + outAudio * perToken(rates.outputAudio, rates.output);
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    requests,
+    total_tokens: count(u, 'total_tokens') || prompt + completion,
+    cache_read_input_tokens: read,
+    cache_creation_input_tokens: write,
+    prompt_token_cost: inRate,
+    completion_token_cost: outRate,
+    cache_read_input_token_cost: readRate,
+    cache_creation_input_token_cost: writeRate,
+    prompt_tokens_total_cost: promptCost,
+    completion_tokens_total_cost: completionCost,
+    cache_read_input_tokens_total_cost: readCost,
+    cache_creation_input_tokens_total_cost: writeCost,
+    total_cost: promptCost + completionCost,
+    cost_unit: 'USD',
+    priced_as: rates.pricedAs,
+    price_source: rates.source,
+  };
+}
+
+/**
+ * Prices the `summary.usage` of a call, each kind of token at its own rate: uncached input, cache
+ * reads, cache writes, input audio, output (reasoning included) and output audio; a kind without its own
+ * rate is priced as its whole. Models neither in `table` nor known to genai-prices are left out.
+ * A root call's usage holds its whole trace (usage is added up the tree), so its cost is the trace's.
  *
  * @param usage - `summary.usage` (model → token counts), or undefined.
- * @param table - the price table.
+ * @param table - the override table (`prices`).
  * @returns model → cost, one entry per priced model.
  */
 export function costsOf(usage: unknown, table: PriceTable): Record<string, ModelCost> {
   const out: Record<string, ModelCost> = {};
   if (!usage || typeof usage !== 'object') return out;
   for (const [model, raw] of Object.entries(usage as Record<string, unknown>)) {
-    const price = priceOf(table, model);
-    if (!price || !raw || typeof raw !== 'object') continue;
+    if (!raw || typeof raw !== 'object') continue;
     const u = raw as Record<string, unknown>;
-    const prompt = count(u, 'prompt_tokens', 'input_tokens');
-    const completion = count(u, 'completion_tokens', 'output_tokens');
-    const promptCost = price[1].promptUsdPer1M / 1e6;
-    const completionCost = price[1].completionUsdPer1M / 1e6;
-    out[model] = {
-      prompt_tokens: prompt,
-      completion_tokens: completion,
-      requests: count(u, 'requests'),
-      total_tokens: count(u, 'total_tokens') || prompt + completion,
-      prompt_token_cost: promptCost,
-      completion_token_cost: completionCost,
-      prompt_tokens_total_cost: prompt * promptCost,
-      completion_tokens_total_cost: completion * completionCost,
-      total_cost: prompt * promptCost + completion * completionCost,
-      cost_unit: 'USD',
-      priced_as: price[0],
-    };
+    const perRequest = count(u, 'prompt_tokens', 'input_tokens') / Math.max(1, count(u, 'requests'));
+    const rates = ratesFor(table, model, perRequest);
+    if (rates) out[model] = priceUsage(u, rates);
   }
   return out;
 }

@@ -1,7 +1,6 @@
 // stream_query include_* options through the typed client: costs, storage sizes, usernames, feedback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/index.js';
-import { DEFAULT_PRICES } from '../../../src/server/index.js';
 import { uniqueProject } from '../../helpers/calls.js';
 import { useTestServer } from '../../helpers/server.js';
 import { post } from '../../helpers/server-http.js';
@@ -47,10 +46,10 @@ const byId = async (extra: object) => {
 };
 
 describe('include_costs', () => {
-  it('prices summary.usage per model from the table (custom prices merged over the defaults)', async () => {
+  it('prices summary.usage per model: the custom table first, then genai-prices', async () => {
     const { root, child } = await byId({ include_costs: true });
     const costs = root!.summary!.costs!;
-    const mini = DEFAULT_PRICES['gpt-4o-mini']!;
+    const mini = { promptUsdPer1M: 0.15, completionUsdPer1M: 0.6 }; // genai-prices' gpt-4o-mini list price
     expect(costs['gpt-4o-mini-2024-07-18']).toMatchObject({
       priced_as: 'gpt-4o-mini',
       prompt_tokens: 1200,
@@ -58,6 +57,7 @@ describe('include_costs', () => {
       requests: 2,
       total_tokens: 1500,
       cost_unit: 'USD',
+      price_source: 'genai-prices',
     });
     expect(costs['gpt-4o-mini-2024-07-18']!.prompt_tokens_total_cost).toBeCloseTo((1200 * mini.promptUsdPer1M) / 1e6, 12);
     expect(costs['gpt-4o-mini-2024-07-18']!.completion_tokens_total_cost).toBeCloseTo((300 * mini.completionUsdPer1M) / 1e6, 12);

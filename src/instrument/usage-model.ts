@@ -1,0 +1,131 @@
+/**
+ * The usage model: each provider's token counts turned into one shape for `summary.usage[model]`, each counting rule applied here once.
+ * @module
+ */
+
+/**
+ * Token counts of one model in `summary.usage[model]`, the same shape for every provider.
+ *
+ * - `prompt_tokens` and `input_tokens` carry the same number: **all** input tokens of the request,
+ *   cache reads and cache writes included (so queries written for either naming work);
+ *   `completion_tokens` and `output_tokens` likewise: all output tokens, reasoning included.
+ * - `cache_read_input_tokens`, `cache_creation_input_tokens`, `input_audio_tokens` are parts of the input
+ *   total; `reasoning_tokens`, `output_audio_tokens` parts of the output total. Present only when reported.
+ * - `requests`: model requests (1 per call; summed up the trace like every number here).
+ *
+ * The server prices each part at its own rate (cache reads and writes have their own), see
+ * `server/calls/prices.ts`.
+ */
+export interface TokenUsage {
+  prompt_tokens: number;
+  input_tokens: number;
+  completion_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  requests: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+  reasoning_tokens?: number;
+  input_audio_tokens?: number;
+  output_audio_tokens?: number;
+}
+
+type Raw = Record<string, unknown> | null | undefined;
+
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0;
+}
+
+function obj(v: unknown): Raw {
+  return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
+}
+
+/** Builds the shape from the input and output totals and their parts (zero parts are left out). */
+function usageOf(input: number, output: number, total: number | undefined, parts: Partial<Record<keyof TokenUsage, number>>): TokenUsage {
+  const u: TokenUsage = {
+    prompt_tokens: input,
+    input_tokens: input,
+    completion_tokens: output,
+    output_tokens: output,
+    total_tokens: total !== undefined && total > 0 ? total : input + output,
+    requests: 1,
+  };
+  for (const [k, v] of Object.entries(parts)) if (v) (u as unknown as Record<string, number>)[k] = v;
+  return u;
+}
+
+/**
+ * OpenAI Chat Completions `usage` (also the final chunk of a stream with `include_usage`).
+ * Rule: `prompt_tokens` already **includes** `prompt_tokens_details.cached_tokens`, and
+ * `completion_tokens` includes `completion_tokens_details.reasoning_tokens` (both are breakdowns).
+ * Embeddings report `prompt_tokens` and `total_tokens` only.
+ * @see https://platform.openai.com/docs/api-reference/chat/object (usage) and https://platform.openai.com/docs/guides/prompt-caching
+ */
+export function openAIChatUsage(raw: unknown): TokenUsage | undefined {
+  const u = obj(raw);
+  if (!u) return undefined;
+  const pd = obj(u['prompt_tokens_details']);
+  const cd = obj(u['completion_tokens_details']);
+  return usageOf(num(u['prompt_tokens']), num(u['completion_tokens']), num(u['total_tokens']), {
+    cache_read_input_tokens: num(pd?.['cached_tokens']),
+    input_audio_tokens: num(pd?.['audio_tokens']),
+    reasoning_tokens: num(cd?.['reasoning_tokens']),
+    output_audio_tokens: num(cd?.['audio_tokens']),
+  });
+}
+
+/**
+ * OpenAI Responses API `usage`. Rule: `input_tokens` includes `input_tokens_details.cached_tokens`;
+ * `output_tokens` includes `output_tokens_details.reasoning_tokens`.
+ * @see https://platform.openai.com/docs/api-reference/responses/object (usage)
+ */
+export function openAIResponsesUsage(raw: unknown): TokenUsage | undefined {
+  const u = obj(raw);
+  if (!u) return undefined;
+  const id = obj(u['input_tokens_details']);
+  const od = obj(u['output_tokens_details']);
+  return usageOf(num(u['input_tokens']), num(u['output_tokens']), num(u['total_tokens']), {
+    cache_read_input_tokens: num(id?.['cached_tokens']),
+    reasoning_tokens: num(od?.['reasoning_tokens']),
+  });
+}
+
+/**
+ * Anthropic Messages `usage`. Rule: `input_tokens` counts only the tokens **after the last cache
+ * breakpoint**; `cache_creation_input_tokens` and `cache_read_input_tokens` come **on top** of it, so the
+ * input total is their sum. `output_tokens` includes extended-thinking tokens (no separate count is reported).
+ * In a stream, `message_start` carries the input counts and `message_delta` the cumulative output count.
+ * @see https://docs.anthropic.com/en/api/messages (usage) and https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching
+ */
+export function anthropicUsage(raw: unknown): TokenUsage | undefined {
+  const u = obj(raw);
+  if (!u) return undefined;
+  const read = num(u['cache_read_input_tokens']);
+  const write = num(u['cache_creation_input_tokens']);
+  const input = num(u['input_tokens']) + read + write;
+  return usageOf(input, num(u['output_tokens']), undefined, { cache_read_input_tokens: read, cache_creation_input_tokens: write });
+}
+
+/**
+ * Vercel AI SDK 6 `LanguageModelUsage` (`result.usage` / `totalUsage`). Rule: `inputTokens` is the
+ * total, `inputTokenDetails.cacheReadTokens` / `cacheWriteTokens` are parts of it (the SDK's providers
+ * already added Anthropic's cache counts in); `outputTokens` includes `outputTokenDetails.reasoningTokens`.
+ * @see https://ai-sdk.dev/docs/reference/ai-sdk-core/generate-text (LanguageModelUsage)
+ */
+export function aiSdkUsage(raw: unknown): TokenUsage | undefined {
+  const u = obj(raw);
+  if (!u) return undefined;
+  const id = obj(u['inputTokenDetails']);
+  const od = obj(u['outputTokenDetails']);
+  return usageOf(num(u['inputTokens']), num(u['outputTokens']), num(u['totalTokens']), {
+    cache_read_input_tokens: num(id?.['cacheReadTokens'] ?? u['cachedInputTokens']),
+    cache_creation_input_tokens: num(id?.['cacheWriteTokens']),
+    reasoning_tokens: num(od?.['reasoningTokens'] ?? u['reasoningTokens']),
+  });
+}
+
+/** `summary.usage` for one model request: `{[model]: usage}`, or `undefined` without a model or usage. */
+export function usageByModel(model: unknown, usage: TokenUsage | undefined): Record<string, TokenUsage> | undefined {
+  if (typeof model !== 'string' || model === '' || usage === undefined) return undefined;
+  return { [model]: usage };
+}

@@ -1,0 +1,235 @@
+/**
+ * One traced model request of an SDK built on `APIPromise` (OpenAI, Anthropic): the call, its promise, its stream, usage and time to first token.
+ * @module
+ */
+import { startCall, type ActiveCall } from '../instrument/active-call.js';
+import { activeContext, runInContext } from '../instrument/context.js';
+import { InputKeys } from '../instrument/input-keys.js';
+import type { OpDefinition } from '../instrument/op-definition.js';
+import { getSink } from '../instrument/sink.js';
+import { streamKind, wrapStream } from '../instrument/streams.js';
+import { thenOf } from '../instrument/thenable.js';
+import { sampled } from '../instrument/trace-call.js';
+import { getTraceSettings } from '../instrument/trace-settings.js';
+import { usageByModel, type TokenUsage } from '../instrument/usage-model.js';
+import { filterStream } from './filter-stream.js';
+
+/** What a wrapper knows about one SDK method. */
+export interface LlmMethod {
+  /** The op name, e.g. `openai.chat.completions.create`. */
+  readonly name: string;
+  /** `gen_ai.provider.name` (OpenTelemetry GenAI semantic conventions), e.g. `openai`. */
+  readonly provider: string;
+  /** `gen_ai.operation.name`: `chat`, `embeddings`, ... */
+  readonly operation: string;
+  /** Response header with the provider's request id. */
+  readonly requestIdHeader: string;
+  /**
+   * The request actually sent when it differs from the caller's (e.g. asking for stream usage), with
+   * `hide`: true for a chunk the caller did not ask for and must not see (it is still folded into usage).
+   */
+  prepare?(body: Record<string, unknown>): { body: Record<string, unknown>; hide: (chunk: unknown) => boolean } | undefined;
+  /** Folds one stream chunk or event into a response-shaped value (`undefined` at first). */
+  fold(acc: unknown, chunk: unknown): unknown;
+  /** The recorded output of a response (or of a folded stream). @defaultValue the response */
+  output?(response: unknown): unknown;
+  /** Usage of a response, or `undefined`. */
+  usage(response: unknown): TokenUsage | undefined;
+  /** `gen_ai.response.finish_reasons`. */
+  finishReasons(response: unknown): string[] | undefined;
+}
+
+const KEYS = new InputKeys(['body', 'options']);
+
+/** Returns what the SDK method returns, traced: an `APIPromise` keeps `withResponse()`, `asResponse()` and its type. */
+export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function): Function {
+  return function traced(this: unknown, ...args: unknown[]): unknown {
+    const body = args[0];
+    if (body === null || typeof body !== 'object') return method.apply(owner, args);
+    const call = new LlmCall(spec, body as Record<string, unknown>);
+    const active = startRecorded(call.op, args);
+    if (active === undefined) return method.apply(owner, args);
+    call.startedAtMs = active.call.startedAtMs;
+    const prepared = spec.prepare?.(body as Record<string, unknown>);
+    const sent = prepared ? [prepared.body, ...args.slice(1)] : args;
+    call.hide = prepared?.hide;
+    let result: unknown;
+    try {
+      result = runInContext(active.ctx, () => method.apply(owner, sent) as unknown);
+    } catch (err) {
+      active.fail(err);
+      throw err;
+    }
+    if (!thenOf(result)) return call.settle(active, result, undefined);
+    return proxyApiPromise(result as PromiseLike<unknown> & object, call, active);
+  };
+}
+
+/** Starts a call as `op()` would (sampling, the running context), or `undefined` when nothing is recorded. */
+export function startRecorded(op: OpDefinition, args: unknown[]): ActiveCall | undefined {
+  const sink = getSink();
+  if (sink == null) return undefined;
+  const parent = activeContext();
+  if (parent?.unsampled) return undefined;
+  const settings = getTraceSettings();
+  if (parent?.call === undefined && !sampled(settings.sampleRate)) return undefined;
+  return startCall(op, args, sink, settings, parent);
+}
+
+function inputsOf(inputs: Record<string, unknown>): Record<string, unknown> {
+  const b = inputs['body'];
+  return b !== null && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : inputs;
+}
+
+function requestIdOf(value: unknown): string | undefined {
+  const id = value !== null && typeof value === 'object' ? (value as { _request_id?: unknown })._request_id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** The state of one model request: its op definition (hooks that see this state) and what the stream told. */
+class LlmCall {
+  readonly op: OpDefinition;
+  startedAtMs = 0;
+  timeToFirstTokenMs: number | undefined;
+  requestId: string | undefined;
+  hide: ((chunk: unknown) => boolean) | undefined;
+  private hidden: unknown;
+  private handedOn: unknown;
+  private first: unknown;
+  private settled = false;
+
+  constructor(
+    private readonly spec: LlmMethod,
+    private readonly body: Record<string, unknown>,
+  ) {
+    const attributes: Record<string, unknown> = { 'gen_ai.provider.name': spec.provider, 'gen_ai.operation.name': spec.operation };
+    if (typeof body['model'] === 'string') attributes['gen_ai.request.model'] = body['model'];
+    this.op = {
+      name: spec.name,
+      inputKeys: KEYS,
+      options: {
+        attributes,
+        postprocessInputs: inputsOf,
+        streamReducer: (acc, chunk, index) => {
+          if (index === 0) this.timeToFirstTokenMs = Date.now() - this.startedAtMs;
+          return spec.fold(acc, chunk);
+        },
+        postprocessOutput: (out) => (spec.output ? spec.output(out) : out),
+        summarize: (out) => this.summary(out),
+      },
+    };
+  }
+
+  /** A chunk the caller does not see: folded into what the recorded stream knows (its usage). */
+  foldHidden(chunk: unknown): void {
+    this.hidden = this.spec.fold(this.hidden, chunk);
+  }
+
+  /** The fulfilled value (first time: ends the call, or hands on the traced stream); later settlements get theirs back. */
+  settle(active: ActiveCall, value: unknown, response: { headers: { get(name: string): string | null } } | undefined): unknown {
+    if (this.settled) return value === this.first ? this.handedOn : value;
+    this.settled = true;
+    this.first = value;
+    this.requestId = requestIdOf(value) ?? response?.headers.get(this.spec.requestIdHeader) ?? undefined;
+    if (streamKind(value) === 'asyncIterable') {
+      const hide = this.hide;
+      const src = hide ? filterStream(value as AsyncIterable<unknown> & object, (c) => hide(c) && (this.foldHidden(c), true)) : value;
+      this.handedOn = withTracedReadable(wrapStream('asyncIterable', src, active) as object, value as object);
+    } else {
+      this.handedOn = value;
+      active.succeed(value);
+    }
+    return this.handedOn;
+  }
+
+  /** Summary fields: usage by model, time to first token, finish reasons, response model and request id. */
+  private summary(out: unknown): Record<string, unknown> {
+    const spec = this.spec;
+    const o = (out ?? {}) as { model?: unknown; id?: unknown };
+    const model = typeof o.model === 'string' ? o.model : this.body['model'];
+    const usage = spec.usage(out) ?? spec.usage(this.hidden) ?? zeroUsage();
+    const extra: Record<string, unknown> = { usage: usageByModel(model, usage) };
+    if (this.timeToFirstTokenMs !== undefined) extra['time_to_first_token_ms'] = this.timeToFirstTokenMs;
+    const reasons = spec.finishReasons(out);
+    if (reasons?.length) extra['gen_ai.response.finish_reasons'] = reasons;
+    if (typeof o.model === 'string') extra['gen_ai.response.model'] = o.model;
+    if (typeof o.id === 'string') extra['gen_ai.response.id'] = o.id;
+    if (this.requestId) extra['request_id'] = this.requestId;
+    return extra;
+  }
+}
+
+/**
+ * The traced stream, whose `toReadableStream()` (the SDKs' helper for piping to a web response) reads
+ * the traced iterator, so a stream consumed that way is recorded too.
+ */
+function withTracedReadable(traced: object, stream: object): object {
+  return new Proxy(traced, {
+    get(t, prop) {
+      if (prop !== 'toReadableStream') return Reflect.get(t, prop) as unknown;
+      const f: unknown = Reflect.get(stream, prop);
+      return typeof f === 'function' ? () => f.call(t) as unknown : f;
+    },
+  });
+}
+
+/** A request whose usage the provider did not report (yet): it still counts as one request. */
+function zeroUsage(): TokenUsage {
+  return { prompt_tokens: 0, input_tokens: 0, completion_tokens: 0, output_tokens: 0, total_tokens: 0, requests: 1 };
+}
+
+type ResponseLike = { headers: { get(name: string): string | null }; status: number; clone(): { json(): Promise<unknown> } };
+
+/**
+ * The SDK's `APIPromise` behind a Proxy: `then`/`catch`/`finally` and `withResponse()` end the call with
+ * the parsed value (or trace the stream it is), `asResponse()` with the JSON body read from a clone;
+ * a rejection is recorded and passed on unchanged. Every other member is the promise's own.
+ */
+function proxyApiPromise(p: PromiseLike<unknown> & object, call: LlmCall, active: ActiveCall): object {
+  const fail = (err: unknown): never => {
+    active.fail(err);
+    throw err;
+  };
+  const then = (onF?: unknown, onR?: unknown): PromiseLike<unknown> =>
+    p.then(
+      (v) => {
+        const h = call.settle(active, v, undefined);
+        return typeof onF === 'function' ? onF(h) : h;
+      },
+      (err: unknown) => {
+        active.fail(err);
+        if (typeof onR === 'function') return onR(err);
+        throw err;
+      },
+    );
+  const target = p as unknown as { withResponse(): Promise<{ data: unknown; response: ResponseLike }>; asResponse(): Promise<ResponseLike> };
+  return new Proxy(p, {
+    get(t, prop) {
+      switch (prop) {
+        case 'then':
+          return then;
+        case 'catch':
+          return (onR?: unknown) => then(undefined, onR);
+        case 'finally':
+          return (f?: () => void) => then((v: unknown) => (f?.(), v), (e: unknown) => (f?.(), fail(e)));
+        case 'withResponse':
+          return () => target.withResponse().then((r) => ({ ...r, data: call.settle(active, r.data, r.response) }), fail);
+        case 'asResponse':
+          return () => target.asResponse().then((r) => (recordRaw(call, active, r), r), fail);
+      }
+      const v: unknown = Reflect.get(t, prop, t);
+      return typeof v === 'function' && prop !== 'constructor' ? v.bind(t) : v;
+    },
+  });
+}
+
+/** `asResponse()`: the caller reads the body; the call records the JSON of a clone (an event stream is not read). */
+function recordRaw(call: LlmCall, active: ActiveCall, r: ResponseLike): void {
+  if ((r.headers.get('content-type') ?? '').includes('json')) {
+    r.clone()
+      .json()
+      .then((body) => call.settle(active, body, r), (err: unknown) => active.fail(err));
+  } else {
+    call.settle(active, { status: r.status }, r);
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * wrapOpenAI(): traces the OpenAI SDK's model calls (Chat Completions, Responses, Embeddings) as ops with usage.
+ * @module
+ */
+import { openAIChatUsage, openAIResponsesUsage } from '../instrument/usage-model.js';
+import { isWrappedClient, proxyPaths, type MethodWrapper, type PathSpec } from './client-proxy.js';
+import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
+import { chatFinishReasons, embeddingsOutput, foldChatChunk, foldResponseEvent, responseFinishReasons } from './openai-folds.js';
+
+type Obj = Record<string, unknown>;
+
+const BASE = { provider: 'openai', requestIdHeader: 'x-request-id' } as const;
+
+/**
+ * A streamed chat request without `stream_options.include_usage` is sent with it (else OpenAI reports no
+ * usage for streams); the caller's iterator still yields what it would have: the extra final chunk
+ * (empty `choices`, the usage) is folded into the call and skipped, and the `usage: null` the API then
+ * adds to every chunk is removed.
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options
+ */
+function askForStreamUsage(body: Obj): ReturnType<NonNullable<LlmMethod['prepare']>> {
+  const opts = body['stream_options'] as Obj | null | undefined;
+  if (body['stream'] !== true || opts?.['include_usage'] === true) return undefined;
+  return {
+    body: { ...body, stream_options: { ...opts, include_usage: true } },
+    hide: (chunk) => {
+      const c = chunk as Obj;
+      if (c['usage'] != null && Array.isArray(c['choices']) && c['choices'].length === 0) return true;
+      if ('usage' in c && c['usage'] === null) delete c['usage'];
+      return false;
+    },
+  };
+}
+
+const CHAT: LlmMethod = {
+  ...BASE,
+  name: 'openai.chat.completions.create',
+  operation: 'chat',
+  prepare: askForStreamUsage,
+  fold: foldChatChunk,
+  usage: (out) => openAIChatUsage((out as Obj | undefined)?.['usage']),
+  finishReasons: chatFinishReasons,
+};
+
+const RESPONSES: LlmMethod = {
+  ...BASE,
+  name: 'openai.responses.create',
+  operation: 'chat',
+  fold: foldResponseEvent,
+  usage: (out) => openAIResponsesUsage((out as Obj | undefined)?.['usage']),
+  finishReasons: responseFinishReasons,
+};
+
+const EMBEDDINGS: LlmMethod = {
+  ...BASE,
+  name: 'openai.embeddings.create',
+  operation: 'embeddings',
+  fold: (_acc, chunk) => chunk,
+  output: embeddingsOutput,
+  usage: (out) => openAIChatUsage((out as Obj | undefined)?.['usage']),
+  finishReasons: () => undefined,
+};
+
+const traced =
+  (spec: LlmMethod): MethodWrapper =>
+  (owner, method) =>
+    wrapLlmMethod(spec, owner, method);
+
+/** The requests the SDK's stream helpers make, recorded as `openai.chat.completions.stream` / `openai.responses.stream`. */
+const HELPER_SPEC = {
+  chat: { completions: { create: traced({ ...CHAT, name: 'openai.chat.completions.stream' }) } },
+  responses: { create: traced({ ...RESPONSES, name: 'openai.responses.stream' }) },
+};
+
+/**
+ * A stream helper (`chat.completions.stream`, `responses.stream`) run on a view of its resource whose
+ * `_client` is `client` seen through {@link HELPER_SPEC}: the helper's own request is traced, so its
+ * events, `finalChatCompletion()` / `finalResponse()` and iteration work as before.
+ */
+function viaTracedClient(client: object): MethodWrapper {
+  let helperClient: object | undefined;
+  return (owner, method) =>
+    function stream(...args: unknown[]): unknown {
+      const view = Object.create(owner) as { _client: object };
+      view._client = helperClient ??= proxyPaths(client, HELPER_SPEC);
+      return method.apply(view, args) as unknown;
+    };
+}
+
+function specFor(client: object): PathSpec {
+  const helper = viaTracedClient(client);
+  return {
+    chat: { completions: { create: traced(CHAT), stream: helper } },
+    responses: { create: traced(RESPONSES), stream: helper },
+    embeddings: { create: traced(EMBEDDINGS) },
+  };
+}
+
+/**
+ * Returns `client` (an `OpenAI` instance of the `openai` package; tested with 6.x) with its model calls traced; the
+ * client itself is not changed, and the result has its type and every other method. Each call of
+ * `chat.completions.create`, `responses.create` and `embeddings.create` is an op (named so, prefixed
+ * `openai.`) nested under the running call, and so is the request of the stream helpers
+ * `chat.completions.stream` and `responses.stream` (ops `openai.chat.completions.stream`, `openai.responses.stream`):
+ * - inputs: the request body (secrets redacted as everywhere); attributes `gen_ai.provider.name`,
+ *   `gen_ai.operation.name`, `gen_ai.request.model` (OpenTelemetry GenAI semantic conventions);
+ * - output: the response; for `stream: true`, the assembled completion (content, tool calls, refusal,
+ *   finish reason) instead of the chunks, and usage is requested (`stream_options.include_usage`)
+ *   without changing what the caller's iterator yields;
+ * - summary: `usage[model]` (see `TokenUsage` in `instrument/usage-model.ts`), `time_to_first_token_ms`
+ *   (streams: ms from the call's start to the first chunk read), `gen_ai.response.finish_reasons`,
+ *   `gen_ai.response.model`, `gen_ai.response.id`, and `request_id` (the `x-request-id` header);
+ * - `.withResponse()` records the completion itself (not `{data, response}`); `.asResponse()` records the
+ *   JSON body read from a clone; SDK errors are recorded and rethrown unchanged; `break` out of a stream
+ *   ends the call as cancelled with what was received.
+ * The `openai` package is not imported: weft works without it. Wrapping twice returns the same object.
+ * @example const openai = wrapOpenAI(new OpenAI());
+ * @see https://platform.openai.com/docs/api-reference
+ */
+export function wrapOpenAI<T extends object>(client: T): T {
+  if (isWrappedClient(client)) return client;
+  return proxyPaths(client, specFor(client));
+}
