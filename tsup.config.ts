@@ -6,7 +6,7 @@ const esmOnly = ['p-queue', 'p-timeout', 'eventemitter3'];
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts' },
+    entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts' },
     format: ['esm'],
     dts: true,
     sourcemap: true,
@@ -14,7 +14,7 @@ export default defineConfig([
     target: 'node20',
   },
   {
-    entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts' },
+    entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts' },
     format: ['cjs'],
     dts: true,
     sourcemap: true,
