@@ -11,6 +11,7 @@ import { requireJsonBody } from './content-type.js';
 import { errorHandler, notFound } from './http-error.js';
 import { callRoutes } from '../calls/call-routes.js';
 import { feedbackRoutes } from '../feedback/feedback-routes.js';
+import { OTLP_MEDIA_TYPES, otlpRoutes } from '../otlp/otlp-routes.js';
 import type { Store } from '../store.js';
 import { tableRoutes } from '../tables/table-routes.js';
 import { trainingRoutes } from '../training/training-routes.js';
@@ -68,11 +69,12 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
   app.use(authMiddleware(apiKeys));
-  app.use(requireJsonBody());
+  app.use(requireJsonBody(OTLP_MEDIA_TYPES));
   app.route('/', callRoutes(store.calls, log));
   app.route('/', tableRoutes(store.tables));
   app.route('/', trainingRoutes(store.training));
   app.route('/', feedbackRoutes(store.feedback, now));
+  app.route('/', otlpRoutes(store.calls, maxBodyBytes));
   app.notFound(notFound);
   app.onError(errorHandler(log));
   return app;
