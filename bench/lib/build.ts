@@ -37,7 +37,7 @@ export async function buildForBench(source = 'HEAD'): Promise<BenchBuild> {
   const dir = `${CACHE}dist/`;
   await build({
     config: false,
-    entry: { index: `${base}src/index.ts`, 'server/index': `${base}src/server/index.ts` },
+    entry: { index: `${base}src/index.ts`, 'server/index': `${base}src/server/index.ts`, 'otel/index': `${base}src/otel/index.ts` },
     format: ['esm'],
     outDir: dir,
     target: 'node20',

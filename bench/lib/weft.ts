@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 
 type WeftModule = typeof import('../../src/index.js');
 type ServerModule = typeof import('../../src/server/index.js');
+type OtelModule = typeof import('../../src/otel/index.js');
 
 const dist = process.env.WEFT_BENCH_DIST;
 
@@ -18,3 +19,5 @@ function load<T>(distEntry: string, srcEntry: string): Promise<T> {
 export const weft: WeftModule = await load<WeftModule>('index.js', '../../src/index.ts');
 /** The local server (`weft/server`). */
 export const weftServer: ServerModule = await load<ServerModule>('server/index.js', '../../src/server/index.ts');
+/** The OTel bridge (`weft/otel`). */
+export const weftOtel: OtelModule = await load<OtelModule>('otel/index.js', '../../src/otel/index.ts');
