@@ -1,4 +1,5 @@
 // Loads weft for a benchmark: the tsup build in WEFT_BENCH_DIST (what `npm run bench` sets), else src/ through tsx.
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 type WeftModule = typeof import('../../src/index.js');
@@ -19,5 +20,7 @@ function load<T>(distEntry: string, srcEntry: string): Promise<T> {
 export const weft: WeftModule = await load<WeftModule>('index.js', '../../src/index.ts');
 /** The local server (`weft/server`). */
 export const weftServer: ServerModule = await load<ServerModule>('server/index.js', '../../src/server/index.ts');
-/** The OTel bridge (`weft/otel`). */
-export const weftOtel: OtelModule = await load<OtelModule>('otel/index.js', '../../src/otel/index.ts');
+/** The OTel bridge (`weft/otel`); `undefined` in a build of a commit before it existed. */
+export const weftOtel: OtelModule | undefined = dist && !existsSync(`${dist.replace(/\/?$/, '/')}otel/index.js`)
+  ? undefined
+  : await load<OtelModule>('otel/index.js', '../../src/otel/index.ts');
