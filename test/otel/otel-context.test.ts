@@ -113,4 +113,22 @@ describe('ops in the OTel context', () => {
     expect(named(calls, 'inner').parent_id).toBe(span.id);
     expect(span.trace_id.replaceAll('-', '')).toBe(traceId);
   });
+  it('keeps a Next.js framework span that holds an op, and drops one that holds none', async () => {
+    const handler = op(function handler() {
+      return 'ok';
+    });
+    const calls = await record('next-weft', async () => {
+      await tracer.startActiveSpan('GET /static', { attributes: { 'next.span_name': 'GET /static' } }, async (s) => {
+        await tick();
+        s.end();
+      });
+      await tracer.startActiveSpan('POST /api', { attributes: { 'next.span_name': 'POST /api' } }, async (s) => {
+        await tick();
+        handler();
+        s.end();
+      });
+    });
+    expect(calls.map((c) => c.op_name).sort()).toEqual(['POST /api', 'handler']);
+    expect(named(calls, 'handler').parent_id).toBe(named(calls, 'POST /api').id);
+  });
 });
