@@ -9,7 +9,7 @@ const external = ['better-sqlite3'];
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts' },
+    entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts' },
     format: ['esm'],
     dts: true,
     sourcemap: true,
@@ -18,7 +18,7 @@ export default defineConfig([
     external,
   },
   {
-    entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts' },
+    entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts' },
     format: ['cjs'],
     dts: true,
     sourcemap: true,

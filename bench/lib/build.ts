@@ -1,6 +1,6 @@
 // Builds weft for the benchmarks with tsup (ESM, as `npm run build` does) from a git commit or the working tree, into a private cache dir.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
 
@@ -37,7 +37,12 @@ export async function buildForBench(source = 'HEAD'): Promise<BenchBuild> {
   const dir = `${CACHE}dist/`;
   await build({
     config: false,
-    entry: { index: `${base}src/index.ts`, 'server/index': `${base}src/server/index.ts` },
+    entry: {
+      index: `${base}src/index.ts`,
+      'server/index': `${base}src/server/index.ts`,
+      // weft/otel exists from issue 14 on; older commits (BENCH_SOURCE) build without it.
+      ...(existsSync(`${base}src/otel/index.ts`) ? { 'otel/index': `${base}src/otel/index.ts` } : {}),
+    },
     format: ['esm'],
     outDir: dir,
     target: 'node20',

@@ -1,8 +1,10 @@
 // Loads weft for a benchmark: the tsup build in WEFT_BENCH_DIST (what `npm run bench` sets), else src/ through tsx.
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 type WeftModule = typeof import('../../src/index.js');
 type ServerModule = typeof import('../../src/server/index.js');
+type OtelModule = typeof import('../../src/otel/index.js');
 
 const dist = process.env.WEFT_BENCH_DIST;
 
@@ -18,3 +20,7 @@ function load<T>(distEntry: string, srcEntry: string): Promise<T> {
 export const weft: WeftModule = await load<WeftModule>('index.js', '../../src/index.ts');
 /** The local server (`weft-trace/server`). */
 export const weftServer: ServerModule = await load<ServerModule>('server/index.js', '../../src/server/index.ts');
+/** The OTel bridge (`weft-trace/otel`); `undefined` in a build of a commit before it existed. */
+export const weftOtel: OtelModule | undefined = dist && !existsSync(`${dist.replace(/\/?$/, '/')}otel/index.js`)
+  ? undefined
+  : await load<OtelModule>('otel/index.js', '../../src/otel/index.ts');

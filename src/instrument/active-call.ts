@@ -6,6 +6,8 @@ import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { CallException } from '../schema/calls.js';
 import { Call } from './call.js';
+import type { Context as OtelContext } from '@opentelemetry/api';
+import { bridgedIds } from './otel-hook.js';
 import { captureAttributes, captureDisplayName, captureInputs, captureOutput, captureSummary, describeError } from './capture.js';
 import type { TraceContext } from './context.js';
 import type { OpDefinition } from './op-definition.js';
@@ -26,11 +28,12 @@ const UNRESOLVED = Symbol('unresolved');
 
 /**
  * Starts a call of `op` with `args` in the context `parent` (thread, turn, run and parent call come from
- * it): makes the call and queues its start event. `undefined` if anything in tracing failed.
+ * it): makes the call and queues its start event. `undefined` if anything in tracing failed. With `otelCtx`
+ * (a context manager is registered: the active OTel context) the ids come from it (`bridgedIds`).
  */
-export function startCall(op: OpDefinition, args: unknown[], sink: CallSink, settings: TraceSettings, parent: TraceContext | undefined): ActiveCall | undefined {
+export function startCall(op: OpDefinition, args: unknown[], sink: CallSink, settings: TraceSettings, parent: TraceContext | undefined, otelCtx?: OtelContext): ActiveCall | undefined {
   try {
-    const call = new Call(sink.projectId, op.name, parent?.call, parent);
+    const call = new Call(sink.projectId, op.name, parent?.call, parent, otelCtx ? bridgedIds(otelCtx, parent?.call, Date.now()) : undefined);
     const inputs = captureInputs(op, args, settings);
     const attributes = captureAttributes(op, parent?.attributes, settings);
     sink.start(call.startEvent(inputs, attributes, captureDisplayName(op, args), sink.userId));

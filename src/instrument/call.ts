@@ -8,10 +8,17 @@ import { newId } from '../internal/ids.js';
 import { isoTime } from './iso-time.js';
 import { closeSummary, emptySummary, interruptedSummary, type CallOutcome, type SummaryData } from './summary.js';
 
+/** Ids chosen for a call instead of the defaults (the OTel context hook, `otel-hook.ts`). */
+export interface CallIds {
+  id: string;
+  traceId: string;
+  parentId: string | undefined;
+}
+
 /** One traced invocation of an op. */
 export class Call {
   readonly startedAtMs: number = Date.now();
-  readonly id: string = newId(this.startedAtMs);
+  readonly id: string;
   readonly traceId: string;
   readonly parentId: string | undefined;
   /** Made on first use: a call without children, usage or summary fields never needs its own. */
@@ -30,15 +37,18 @@ export class Call {
 
   /**
    * @param context - the context the call starts in: thread, turn and run come from it.
+   * @param ids - id, trace id and parent id to use (an OTel parent span); default: a new UUIDv7, the parent's trace.
    */
   constructor(
     readonly projectId: string,
     readonly opName: string,
     private readonly parent: Call | undefined,
     private readonly context: TraceContext | undefined,
+    ids?: CallIds,
   ) {
-    this.traceId = parent?.traceId ?? this.id;
-    this.parentId = parent?.id;
+    this.id = ids?.id ?? newId(this.startedAtMs);
+    this.traceId = ids?.traceId ?? parent?.traceId ?? this.id;
+    this.parentId = ids ? ids.parentId : parent?.id;
     const threadId = context?.threadId;
     this.threadId = threadId;
     this.turnId = threadId === undefined ? undefined : (context?.turnId ?? (parent?.threadId === threadId ? parent.turnId : this.id));

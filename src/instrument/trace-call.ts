@@ -6,6 +6,7 @@ import { startCall, type ActiveCall } from './active-call.js';
 import type { Call } from './call.js';
 import { activeContext, runInContext, type TraceContext } from './context.js';
 import { resolveName, type OpDefinition } from './op-definition.js';
+import { activeOtelContext, otelContextRegistered, runInOtelSpan } from './otel-hook.js';
 import type { CallSink } from './sink.js';
 import { streamKind, wrapStream, type StreamObserver } from './streams.js';
 import { thenOf, watchThenable } from './thenable.js';
@@ -27,9 +28,11 @@ export function traceCall(fn: AnyFunction, op: OpDefinition, self: unknown, args
   const settings = getTraceSettings();
   if (parentCtx?.call === undefined && !sampled(settings.sampleRate)) return runUnsampled(fn, self, args, parentCtx);
   if (op.resolveName) resolveName(op, self);
-  const active = startCall(op, args, sink, settings, parentCtx);
+  const otelCtx = otelContextRegistered() ? activeOtelContext() : undefined;
+  const active = startCall(op, args, sink, settings, parentCtx, otelCtx);
   if (active === undefined) return fn.apply(self, args);
   onCall?.(active.call);
+  if (otelCtx) return runInOtelSpan(otelCtx, active.call, runInContext, active.ctx, runBody, fn, self, args, active);
   return runInContext(active.ctx, runBody, fn, self, args, active);
 }
 

@@ -10,7 +10,7 @@ const SDKS = ['openai', '@anthropic-ai/sdk', 'ai'];
 it('require()s the CommonJS build and gets the wrappers while the SDKs cannot be resolved', async () => {
   const script = `const Module = require('module'); const resolve = Module._resolveFilename;
     Module._resolveFilename = function (name, ...rest) { if (${JSON.stringify(SDKS)}.includes(name)) throw new Error('blocked ' + name); return resolve.call(this, name, ...rest); };
-    const w = require('weft'); console.log([typeof w.wrapOpenAI, typeof w.wrapAnthropic, typeof w.wrapAISDK].join(','));`;
+    const w = require('weft-trace'); console.log([typeof w.wrapOpenAI, typeof w.wrapAnthropic, typeof w.wrapAISDK].join(','));`;
   const { stdout } = await run(process.execPath, ['-e', script], { timeout: 30_000 });
   expect(stdout.trim()).toBe('function,function,function');
 });
@@ -22,6 +22,6 @@ it('the ESM and CJS builds import no SDK', async () => {
       expect(code).not.toMatch(new RegExp(`(from|import\\(|require\\()\\s*["']${sdk.replace('/', '\\/')}["']`));
     }
   }
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "const w = await import('weft'); console.log(typeof w.wrapOpenAI);"], { timeout: 30_000 });
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "const w = await import('weft-trace'); console.log(typeof w.wrapOpenAI);"], { timeout: 30_000 });
   expect(stdout.trim()).toBe('function');
 });

@@ -15,6 +15,7 @@ import {
 } from './api-errors.js';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, MAX_UNBUDGETED_RETRY_AFTER_MS, retryDelayMs, serverSaysRetry, type RetryPolicy } from './retry.js';
 import { safeMessage } from '../../internal/safe-message.js';
+import { untraced } from '../../internal/otel-global.js';
 
 /** Options of {@link Transport}; see `ClientOptions` for their meaning. */
 export interface TransportOptions {
@@ -129,7 +130,7 @@ export class Transport {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(`${this.baseUrl}${path}`, {
+      res = await untraced(() => request(`${this.baseUrl}${path}`, {
         method: 'POST',
         dispatcher: this.dispatcher,
         headers: { 'content-type': 'application/json', accept, ...this.authHeader(path), ...opts.headers },
@@ -137,7 +138,7 @@ export class Transport {
         signal: opts.signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-      });
+      }));
       if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'ok', res, value: await consume(res) };
     } catch (err) {
       return { kind: 'error', error: connectionError(err, opts.signal), retryable: !opts.signal?.aborted, headers: {} };

@@ -11,6 +11,7 @@ import { requireJsonBody } from './content-type.js';
 import { errorHandler, notFound } from './http-error.js';
 import { callRoutes } from '../calls/call-routes.js';
 import { feedbackRoutes } from '../feedback/feedback-routes.js';
+import { OTLP_MEDIA_TYPES, otlpRoutes } from '../otlp/otlp-routes.js';
 import type { Store } from '../store.js';
 import { tableRoutes } from '../tables/table-routes.js';
 import { trainingRoutes } from '../training/training-routes.js';
@@ -73,7 +74,7 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
   app.use(authMiddleware(apiKeys));
-  app.use(requireJsonBody(WEAVE_BODY_TYPES));
+  app.use(requireJsonBody(new Map([...WEAVE_BODY_TYPES, ...OTLP_MEDIA_TYPES])));
   app.route('/', callRoutes(store.calls, log));
   app.route('/', tableRoutes(store.tables));
   app.route('/', trainingRoutes(store.training));
@@ -82,6 +83,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', serviceInfoRoutes());
   app.route('/', callEditRoutes(store.calls));
   app.route('/', feedbackCreateRoute(store.feedback, now));
+  app.route('/', otlpRoutes(store.calls, maxBodyBytes));
   app.notFound(notFound);
   app.onError(errorHandler(log));
   return app;

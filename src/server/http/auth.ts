@@ -6,11 +6,15 @@
 import { PREVIEW_PREFIX } from '../../schema/endpoints.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { type ApiKey, findApiKey } from './api-keys.js';
+import { JSON_MEDIA_TYPE, mediaType } from './content-type.js';
 import { HttpError } from './http-error.js';
 import { keylessGuard } from './keyless-guard.js';
 import { mediaType } from './content-type.js';
 
 const REALM = 'realm="weft"';
+
+/** Context key where the auth middleware leaves the projects the request's API key is granted (`undefined`: all). */
+export const GRANTED_PROJECTS = 'weftGrantedProjects';
 
 /** One line saying how the server admits clients, for its start log (never the keys themselves). */
 export function describeAccess(keys: readonly ApiKey[]): string {
@@ -106,7 +110,9 @@ export function authMiddleware(keys: readonly ApiKey[]): MiddlewareHandler {
     const scheme = c.req.path.startsWith(PREVIEW_PREFIX) ? 'Bearer' : 'Basic';
     const key = findApiKey(keys, presentedKey(c.req.header('authorization'), scheme));
     if (!key) throw unauthorized(scheme, 'invalid API key', true);
-    if (key.projects && scheme === 'Basic') {
+    // Routes whose body is not JSON (OTLP protobuf) check the grants themselves, from this context key.
+    c.set(GRANTED_PROJECTS as never, key.projects as never);
+    if (key.projects && scheme === 'Basic' && mediaType(c.req.header('content-type')) === JSON_MEDIA_TYPE) {
       const denied = projectsOf(await jsonBody(c)).find((p) => !key.projects!.includes(p));
       if (denied !== undefined) throw new HttpError(403, `this API key is not granted project ${JSON.stringify(denied)}`);
     }

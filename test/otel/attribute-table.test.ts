@@ -1,0 +1,68 @@
+// The precedence table over recorded attribute sets of each producer: one exchange, the same inputs, output and usage.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { mapAttributes } from '../../src/otel/attribute-table.js';
+
+const fixtures = JSON.parse(readFileSync(new URL('../fixtures/otel/genai-producers.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
+
+const EXPECTED_INPUTS = { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is 2+2?' }] };
+const EXPECTED_USAGE = { prompt_tokens: 12, completion_tokens: 1, total_tokens: 13 };
+
+const chat: [string, string][] = [
+  ['gen_ai', 'gen_ai'],
+  ['gen_ai_legacy', 'gen_ai_legacy'],
+  ['openinference', 'openinference'],
+  ['openllmetry', 'gen_ai_legacy'],
+  ['vercel_ai_v5_doGenerate', 'vercel_ai'],
+  ['vercel_ai_v4_outer', 'vercel_ai'],
+];
+
+describe('mapAttributes: one exchange as each producer records it', () => {
+  it.each(chat)('%s maps to the same inputs, output, model and usage', (producer, convention) => {
+    const mapped = mapAttributes(fixtures[producer]!);
+    expect(mapped.inputs).toEqual(EXPECTED_INPUTS);
+    const out = mapped.output as { messages: { role: string; content: unknown }[] };
+    expect(out.messages.map((m) => ({ role: m.role, content: m.content }))).toEqual([{ role: 'assistant', content: '4' }]);
+    expect(mapped.model).toBe('gpt-4o-mini');
+    expect(mapped.usage).toEqual(EXPECTED_USAGE);
+    expect(mapped.conventions).toContain(convention);
+  });
+
+  it('leaves the attributes read into inputs and output out of attributes, and keeps the rest', () => {
+    const mapped = mapAttributes(fixtures.gen_ai!);
+    expect(mapped.attributes).not.toHaveProperty('gen_ai.input.messages');
+    expect(mapped.attributes).not.toHaveProperty('gen_ai.output.messages');
+    expect(mapped.attributes['gen_ai.usage.input_tokens']).toBe(12);
+    const legacy = mapAttributes(fixtures.gen_ai_legacy!);
+    expect(Object.keys(legacy.attributes).filter((k) => k.startsWith('gen_ai.prompt.'))).toEqual([]);
+  });
+
+  it('reads OpenLLMetry workflow spans (traceloop.entity.*) as inputs and output', () => {
+    const mapped = mapAttributes(fixtures.openllmetry_workflow!);
+    expect(mapped.inputs).toEqual({ args: ['What is 2+2?'], kwargs: {} });
+    expect(mapped.output).toBe('4');
+    expect(mapped.usage).toBeUndefined();
+    expect(mapped.conventions).toEqual(['openllmetry']);
+  });
+
+  it('prefers the current GenAI attributes over an older convention on the same span', () => {
+    const mapped = mapAttributes({
+      ...fixtures.gen_ai_legacy!,
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'new' }] }]),
+      'gen_ai.usage.input_tokens': 99,
+    });
+    expect(mapped.inputs).toEqual({ messages: [{ role: 'user', content: 'new' }] });
+    expect(mapped.usage?.prompt_tokens).toBe(99);
+  });
+
+  it('keeps non-text parts as parts, and never throws on odd values', () => {
+    const parts = [{ type: 'text', content: 'see' }, { type: 'tool_call', id: 'c1', name: 'f', arguments: { x: 1 } }];
+    const mapped = mapAttributes({ 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts }]) });
+    expect(mapped.output).toEqual({ messages: [{ role: 'assistant', content: parts }] });
+    for (const odd of [{ 'input.value': '{not json' }, { 'gen_ai.input.messages': 'null' }, { 'ai.prompt': 42 }, { 'gen_ai.usage.input_tokens': 'many' }]) {
+      expect(() => mapAttributes(odd)).not.toThrow();
+    }
+    expect(mapAttributes({ 'input.value': '{not json' }).inputs).toEqual({ input: '{not json' });
+    expect(mapAttributes({ 'gen_ai.usage.input_tokens': 'many' }).usage).toBeUndefined();
+  });
+});
