@@ -9,7 +9,6 @@ import { type ApiKey, findApiKey } from './api-keys.js';
 import { JSON_MEDIA_TYPE, mediaType } from './content-type.js';
 import { HttpError } from './http-error.js';
 import { keylessGuard } from './keyless-guard.js';
-import { mediaType } from './content-type.js';
 
 const REALM = 'realm="weft"';
 
@@ -110,9 +109,10 @@ export function authMiddleware(keys: readonly ApiKey[]): MiddlewareHandler {
     const scheme = c.req.path.startsWith(PREVIEW_PREFIX) ? 'Bearer' : 'Basic';
     const key = findApiKey(keys, presentedKey(c.req.header('authorization'), scheme));
     if (!key) throw unauthorized(scheme, 'invalid API key', true);
-    // Routes whose body is not JSON (OTLP protobuf) check the grants themselves, from this context key.
+    // Routes whose body is neither JSON nor a form (OTLP protobuf) check the grants themselves, from this context key.
     c.set(GRANTED_PROJECTS as never, key.projects as never);
-    if (key.projects && scheme === 'Basic' && mediaType(c.req.header('content-type')) === JSON_MEDIA_TYPE) {
+    const type = mediaType(c.req.header('content-type'));
+    if (key.projects && scheme === 'Basic' && (type === JSON_MEDIA_TYPE || type === 'multipart/form-data')) {
       const denied = projectsOf(await jsonBody(c)).find((p) => !key.projects!.includes(p));
       if (denied !== undefined) throw new HttpError(403, `this API key is not granted project ${JSON.stringify(denied)}`);
     }
