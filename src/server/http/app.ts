@@ -14,6 +14,7 @@ import { feedbackRoutes } from '../feedback/feedback-routes.js';
 import type { Store } from '../store.js';
 import { tableRoutes } from '../tables/table-routes.js';
 import { trainingRoutes } from '../training/training-routes.js';
+import { projectRoutes, uiRoutes } from './ui-routes.js';
 
 /** Largest request body accepted by default: 32 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -67,12 +68,14 @@ export function createApp(options: AppOptions): Hono {
       onError: (c) => c.json({ detail: `request body is larger than the limit of ${maxBodyBytes} bytes (maxBodyBytes)` }, 413),
     }),
   );
+  app.route('/', uiRoutes(apiKeys));
   app.use(authMiddleware(apiKeys));
   app.use(requireJsonBody());
   app.route('/', callRoutes(store.calls, log));
   app.route('/', tableRoutes(store.tables));
   app.route('/', trainingRoutes(store.training));
   app.route('/', feedbackRoutes(store.feedback, now));
+  app.route('/', projectRoutes(store.calls, apiKeys));
   app.notFound(notFound);
   app.onError(errorHandler(log));
   return app;

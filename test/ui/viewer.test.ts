@@ -1,0 +1,97 @@
+// The trace viewer in a real browser: the quickstart's program traced into a real `weft serve`, then read in Chromium.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { killGroup } from '../helpers/child-processes.js';
+import { launchChromium, type ServeChild, serveChild } from './browser.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PROJECT = 'local/ui-test';
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const FAILING = 'What is the airspeed velocity of an unladen swallow?';
+
+let dir: string;
+let browser: Browser | undefined;
+const servers: ServeChild[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'weft-ui-'));
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const s of servers) killGroup(s.proc);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Where screenshots go: the test's temp dir, or `WEFT_UI_SHOTS` (how docs/*.png are made). */
+const shots = (): string => process.env['WEFT_UI_SHOTS'] ?? dir;
+
+/** Runs the quickstart (`npm run demo`) over README.md against `baseUrl`; resolves with its stdout. */
+function runDemo(baseUrl: string): Promise<string> {
+  const env = { ...process.env, WEFT_BASE_URL: baseUrl, WEFT_PROJECT: PROJECT };
+  return new Promise((resolve, reject) => {
+    execFile(TSX, ['examples/quickstart.ts', 'README.md'], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) =>
+      (error ? reject(new Error(`demo failed: ${error.message}\n${stderr}`)) : resolve(stdout)));
+  });
+}
+
+/** A page that fails the test on a script error or on any request leaving the server's origin. */
+async function openPage(url: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser!.newPage({ viewport: { width: 1400, height: 850 } });
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('request', (req) => {
+    if (!req.url().startsWith(`${url}/`) && !req.url().startsWith('data:')) problems.push(`request off the server: ${req.url()}`);
+  });
+  return { page, problems };
+}
+
+describe('trace viewer (GET / of weft serve, in Chromium)', () => {
+  it('lists the traces of a real program, opens the failed one, shows the tree, the exception and the inputs', async () => {
+    const server = serveChild(['--port', '0', '--db', path.join(dir, 'weft.db')]);
+    servers.push(server);
+    const url = await server.viewerUrl;
+
+    const demo = await runDemo(url);
+    const links = demo.match(new RegExp(`${url}/#/p/local%2Fui-test/trace/[0-9a-f-]{36}`, 'g')) ?? [];
+    expect(links).toHaveLength(5);
+
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/`);
+    const rows = page.locator('a.trow');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(5);
+    expect(await page.locator('select[aria-label="project"]').inputValue()).toBe(PROJECT);
+    await page.screenshot({ path: path.join(shots(), 'list.png') });
+
+    // newest first: the failing question's trace is on top, marked as holding an error below it
+    const failed = rows.first();
+    await expect.poll(() => failed.textContent()).toContain('descendant error');
+    await failed.click();
+    await page.locator('.crow[data-call]').first().waitFor();
+    const names = await page.locator('.calls .cname').allTextContents();
+    expect(names.map((n) => n.replace(/^\S+\s+/, '').trim())).toEqual(['answerQuestion', 'retrieve', 'rankChunks']);
+    await page.screenshot({ path: path.join(shots(), 'trace.png') });
+
+    await page.locator('.calls .cname', { hasText: 'retrieve' }).click();
+    await expect.poll(() => page.locator('.detail h2').textContent()).toBe('retrieve');
+    expect(await page.locator('.detail .exc-type').textContent()).toBe('NoMatchError');
+    expect(await page.locator('.detail .exc-message').textContent()).toContain('no chunk contains any of the terms airspeed');
+    expect(await page.locator('.detail .inputs').textContent()).toContain(FAILING);
+    await page.screenshot({ path: path.join(shots(), 'detail.png') });
+
+    // the link is stable: opening it fresh shows the same call
+    const link = page.url();
+    expect(link).toMatch(/#\/p\/local%2Fui-test\/trace\/[0-9a-f-]{36}\/[0-9a-f-]{36}$/);
+    const fresh = await openPage(url);
+    await fresh.page.goto(link);
+    await expect.poll(() => fresh.page.locator('.detail h2').textContent()).toBe('retrieve');
+    expect([...problems, ...fresh.problems]).toEqual([]);
+  });
+});
