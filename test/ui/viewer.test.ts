@@ -15,6 +15,8 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const FAILING = 'What is the airspeed velocity of an unladen swallow?';
 
 let dir: string;
+/** The first test's server (keyless), holding the demo's traces. */
+let url: string;
 let browser: Browser | undefined;
 const servers: ServeChild[] = [];
 
@@ -56,7 +58,7 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
   it('lists the traces of a real program, opens the failed one, shows the tree, the exception and the inputs', async () => {
     const server = serveChild(['--port', '0', '--db', path.join(dir, 'weft.db')]);
     servers.push(server);
-    const url = await server.viewerUrl;
+    url = await server.viewerUrl;
 
     const demo = await runDemo(url);
     const links = demo.match(new RegExp(`${url}/#/p/local%2Fui-test/trace/[0-9a-f-]{36}`, 'g')) ?? [];
@@ -93,5 +95,46 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await fresh.page.goto(link);
     await expect.poll(() => fresh.page.locator('.detail h2').textContent()).toBe('retrieve');
     expect([...problems, ...fresh.problems]).toEqual([]);
+  });
+
+  it('asks for the API key of a server started with --api-key, once per browser session', async () => {
+    const keyed = serveChild(['--port', '0', '--db', path.join(dir, 'weft.db'), '--api-key', 'sesame']);
+    servers.push(keyed);
+    const keyedUrl = await keyed.viewerUrl;
+    const { page, problems } = await openPage(keyedUrl);
+    await page.goto(`${keyedUrl}/`);
+    const prompt = page.locator('input[aria-label="API key"]');
+    await prompt.fill('wrong');
+    await prompt.press('Enter');
+    await page.getByText('The server refused that key').waitFor();
+    await page.locator('input[aria-label="API key"]').fill('sesame');
+    await page.locator('input[aria-label="API key"]').press('Enter');
+    await page.locator('a.trow').first().waitFor();
+    expect(await page.locator('a.trow').count()).toBe(5);
+    await page.reload();
+    await page.locator('a.trow').first().waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('weft.apiKey'))).toBe('sesame');
+    expect(problems).toEqual([]);
+  });
+
+  it('shows new traces and running calls turning ended without a reload (live)', async () => {
+    const post = async (items: unknown[]): Promise<{ id: string; trace_id: string }[]> => {
+      const res = await fetch(`${url}/call/upsert_batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ batch: items }) });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { res: { id: string; trace_id: string }[] }).res;
+    };
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}`);
+    await page.locator('a.trow').first().waitFor();
+    const startedAt = new Date().toISOString();
+    const [root] = await post([{ mode: 'start', req: { start: { project_id: PROJECT, op_name: 'liveAgent', started_at: startedAt, attributes: {}, inputs: { step: 1 } } } }]);
+    await expect.poll(() => page.locator('a.trow').first().textContent(), { timeout: 10_000 }).toContain('liveAgent');
+    expect(await page.locator('a.trow').first().textContent()).toContain('running');
+
+    await page.locator('a.trow').first().click();
+    await expect.poll(() => page.locator('.detail .facts').textContent()).toContain('running');
+    await post([{ mode: 'end', req: { end: { project_id: PROJECT, id: root!.id, ended_at: new Date().toISOString(), output: 'done', summary: {} } } }]);
+    await expect.poll(() => page.locator('.detail .facts').textContent(), { timeout: 10_000 }).toContain('success');
+    expect(problems).toEqual([]);
   });
 });

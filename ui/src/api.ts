@@ -58,7 +58,11 @@ function headers(): Record<string, string> {
 }
 
 async function request(path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
-  const init: RequestInit = body === undefined ? { headers: headers(), signal } : { method: 'POST', headers: headers(), body: JSON.stringify(body), signal };
+  // credentials 'omit': a 401 with `WWW-Authenticate: Basic` then comes back to the page instead of opening the
+  // browser's own login dialog (Fetch standard, "HTTP-network-or-cache fetch", the 401 step); the key still
+  // goes in the explicit Authorization header.
+  const common: RequestInit = { headers: headers(), credentials: 'omit', ...(signal ? { signal } : {}) };
+  const init: RequestInit = body === undefined ? common : { ...common, method: 'POST', body: JSON.stringify(body) };
   const res = await fetch(path, init);
   if (res.status === 401) throw new NeedsKeyError('this server requires an API key');
   if (!res.ok) {

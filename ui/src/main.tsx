@@ -4,7 +4,7 @@
  */
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { listProjects, NeedsKeyError, setApiKey } from './api';
+import { apiKey, listProjects, NeedsKeyError, setApiKey } from './api';
 import { FeedbackChart } from './feedback-chart';
 import { href, useRoute } from './route';
 import './styles.css';
@@ -14,12 +14,13 @@ import { TracesList } from './traces-list';
 
 const LAST_PROJECT = 'weft.project';
 
-function KeyPrompt({ onKey }: { onKey: () => void }) {
+function KeyPrompt({ onKey, refused }: { onKey: () => void; refused: boolean }) {
   const [key, setKey] = useState('');
   return (
     <form class="keyprompt" onSubmit={(e) => { e.preventDefault(); setApiKey(key); onKey(); }}>
       <p>This server requires an API key (it was started with <code>--api-key</code>). The key stays in this browser tab's session.</p>
-      <input type="password" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} aria-label="API key" placeholder="API key" autofocus />
+ {refused ? <p class="error" role="alert">The server refused that key; try again.</p> : null}
+      <input type="password" autocomplete="off" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} aria-label="API key" placeholder="API key" autofocus />
       <button type="submit">Open</button>
     </form>
   );
@@ -29,11 +30,13 @@ function App() {
   const route = useRoute();
   const [projects, setProjects] = useState<string[] | null>(null);
   const [needsKey, setNeedsKey] = useState(false);
+  const [keyRefused, setKeyRefused] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
 
   const onError = useCallback((e: unknown) => {
     if (e instanceof NeedsKeyError) {
+      setKeyRefused(apiKey() !== null);
       setApiKey(null);
       setNeedsKey(true);
     } else if (!(e instanceof DOMException && e.name === 'AbortError')) setError(e instanceof Error ? e.message : String(e));
@@ -53,7 +56,7 @@ function App() {
     location.replace(href({ view: 'traces', project: last !== null && projects.includes(last) ? last : projects[0]! }));
   }, [route.view, projects]);
 
-  if (needsKey) return <KeyPrompt onKey={() => { setNeedsKey(false); setAttempt(attempt + 1); }} />;
+  if (needsKey) return <KeyPrompt refused={keyRefused} onKey={() => { setNeedsKey(false); setAttempt(attempt + 1); }} />;
   const choices = [...new Set([...(projects ?? []), ...(project !== null ? [project] : [])])].sort();
   return (
     <div class="app">

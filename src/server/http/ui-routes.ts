@@ -23,15 +23,16 @@ function moduleDir(): string {
 
 /**
  * The folder holding the built page (`index.html` and `assets/`), looked for next to this file and in the
- * folders above it, as `ui/` (the packed `dist/`) or `dist/ui/` (running from `src/` with tsx).
+ * folders above it, as `dist/ui/` (running from `src/` with tsx) or `ui/` (the packed `dist/`); a folder counts once built
+ * (`index.html` beside `assets/`), so the sources in the repository's `ui/` never do.
  *
  * @returns the absolute folder, or undefined when the page was not built.
  */
 export function findUiDir(from: string = moduleDir()): string | undefined {
   let dir = from;
   for (let up = 0; up < 5; up += 1) {
-    for (const candidate of [path.join(dir, 'ui'), path.join(dir, 'dist', 'ui')]) {
-      if (existsSync(path.join(candidate, 'index.html'))) return candidate;
+    for (const candidate of [path.join(dir, 'dist', 'ui'), path.join(dir, 'ui')]) {
+      if (existsSync(path.join(candidate, 'index.html')) && existsSync(path.join(candidate, 'assets'))) return candidate;
     }
     dir = path.dirname(dir);
   }
@@ -53,14 +54,14 @@ function requestKey(keys: readonly ApiKey[], header: string | undefined): ApiKey
  * (loopback only); with keys they are public, since they hold no data (the page asks for the key itself).
  *
  * @param keys - the server's API keys; empty for keyless mode.
- * @param uiDir - the built page's folder. @defaultValue {@link findUiDir}()
+ * @param uiDir - the built page's folder; null answers a page saying to run `npm run build`. @defaultValue {@link findUiDir}()
  */
-export function uiRoutes(keys: readonly ApiKey[], uiDir: string | undefined = findUiDir()): Hono {
+export function uiRoutes(keys: readonly ApiKey[], uiDir: string | null = findUiDir() ?? null): Hono {
   const app = new Hono();
   const guard: MiddlewareHandler = keys.length === 0 ? keylessGuard() : async (_c, next) => next();
   app.use('/', guard);
   app.use('/assets/*', guard);
-  if (uiDir === undefined) {
+  if (uiDir === null) {
     app.get('/', (c) => c.html(NOT_BUILT));
     return app;
   }
