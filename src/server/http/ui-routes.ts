@@ -30,7 +30,7 @@ function moduleDir(): string {
  */
 export function findUiDir(from: string = moduleDir()): string | undefined {
   let dir = from;
-  for (let up = 0; up < 5; up += 1) {
+  for (let up = 0; up < 8; up += 1) {
     for (const candidate of [path.join(dir, 'dist', 'ui'), path.join(dir, 'ui')]) {
       if (existsSync(path.join(candidate, 'index.html')) && existsSync(path.join(candidate, 'assets'))) return candidate;
     }
