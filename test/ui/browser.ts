@@ -5,7 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { chromium, type Browser } from 'playwright-core';
-import { spawnCli } from '../helpers/child-processes.js';
+import { killGroup, spawnCli } from '../helpers/child-processes.js';
 
 /** Flags that keep Chromium from reaching the network on its own (updates, sync, field trials). */
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -36,4 +36,13 @@ export function serveChild(args: readonly string[]): ServeChild {
     proc.once('exit', (code) => reject(new Error(`weft serve exited with ${code} before printing its URL:\n${out}`)));
   });
   return { proc, output: () => out, viewerUrl };
+}
+
+/** Kills the server's process group and waits until it has exited (so the suite's teardown finds nothing left). */
+export async function stopServe(server: ServeChild): Promise<void> {
+  const { proc } = server;
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  killGroup(proc);
+  await exited;
 }

@@ -5,16 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killGroup } from '../helpers/child-processes.js';
-import { type ServeChild, serveChild } from './browser.js';
+import { type ServeChild, serveChild, stopServe } from './browser.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const dir = mkdtempSync(path.join(tmpdir(), 'weft-demo-store-'));
 let server: ServeChild | undefined;
 
-afterAll(() => {
-  if (server) killGroup(server.proc);
+afterAll(async () => {
+  if (server) await stopServe(server);
   rmSync(dir, { recursive: true, force: true });
 });
 

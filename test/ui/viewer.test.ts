@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { killGroup } from '../helpers/child-processes.js';
-import { launchChromium, type ServeChild, serveChild } from './browser.js';
+import { launchChromium, type ServeChild, serveChild, stopServe } from './browser.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PROJECT = 'local/ui-test';
@@ -27,7 +26,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  for (const s of servers) killGroup(s.proc);
+  await Promise.all(servers.map(stopServe));
   rmSync(dir, { recursive: true, force: true });
 });
 

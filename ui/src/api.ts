@@ -87,6 +87,7 @@ export interface StreamQuery {
   sort_by?: { field: string; direction: 'asc' | 'desc' }[];
   limit?: number;
   offset?: number;
+  columns?: string[];
   include_feedback?: boolean;
   include_costs?: boolean;
 }

@@ -4,7 +4,8 @@
  * @module
  */
 import type { ComponentChildren } from 'preact';
-import type { CallRecord } from './api';
+import { useEffect, useState } from 'preact/hooks';
+import { type CallRecord, streamQuery } from './api';
 import { callName, cost, duration, statusOf, time, usd } from './format';
 import { JsonView } from './json-view';
 import { href } from './route';
@@ -18,7 +19,25 @@ function Section({ title, children, open = true }: { title: string; children: Co
   );
 }
 
-export function CallDetail({ call, project }: { call: CallRecord; project: string }) {
+/**
+ * Reads the full record of `brief` (a tree row: ids, times, summary) with its feedback and costs, again
+ * whenever its status or end changes (live updates of the tree).
+ */
+export function CallDetail({ brief, project, onError }: { brief: CallRecord; project: string; onError: (e: unknown) => void }) {
+  const [call, setCall] = useState<CallRecord | null>(null);
+  useEffect(() => {
+    let stop = false;
+    streamQuery({ project_id: project, filter: { call_ids: [brief.id] }, include_feedback: true, include_costs: true }).then(
+      (found) => { if (!stop && found[0]) setCall(found[0]); },
+      onError,
+    );
+    return () => { stop = true; };
+  }, [project, brief.id, brief.summary.status, brief.ended_at, onError]);
+  if (call === null) return <div class="detail"><h2>{callName(brief)}</h2><p class="muted">loading…</p></div>;
+  return <Detail call={call} project={project} />;
+}
+
+function Detail({ call, project }: { call: CallRecord; project: string }) {
   const st = statusOf(call.summary.status);
   const { feedback, costs, usage, status_counts, ...rest } = call.summary;
   const total = cost(call);

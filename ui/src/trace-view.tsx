@@ -14,13 +14,15 @@ import { VirtualRows } from './virtual-rows';
 const ROW_HEIGHT = 26;
 const POLL_MS = 1500;
 
+/** The columns the tree and waterfall need; the selected call's full record is read on its own (call-detail.tsx). */
+const TREE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'summary'];
+
 async function loadTrace(project: string, traceId: string): Promise<CallRecord[]> {
   return streamQuery({
     project_id: project,
     filter: { trace_ids: [traceId] },
     sort_by: [{ field: 'started_at', direction: 'asc' }],
-    include_feedback: true,
-    include_costs: true,
+    columns: TREE_COLUMNS,
   });
 }
 
@@ -101,7 +103,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
           <div class="crow chead"><div class="ctree">call</div><div class="cwater">0 — {duration(span)}</div></div>
           <VirtualRows class="calls" count={rows.length} rowHeight={ROW_HEIGHT} row={row} />
         </div>
-        <CallDetail call={selected} project={project} />
+        <CallDetail key={selected.id} brief={selected} project={project} onError={onError} />
       </div>
     </div>
   );
