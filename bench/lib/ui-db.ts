@@ -1,6 +1,7 @@
 // Generates (once, cached) the trace viewer's benchmark database: many single-call traces and one large trace.
 import Database from 'better-sqlite3';
 import { cachedDatabase } from './cache-key.js';
+import { idAt, INSERT } from './calls-db.js';
 import { weftServer } from './weft.js';
 
 /** Bump when the generated rows change. */
@@ -9,14 +10,6 @@ export const UI_PROJECT = 'bench/ui';
 /** The id of the large trace (a root, 99 children, each with 100 - 1 grandchildren: {@link BIG_TRACE_CALLS} calls). */
 export const BIG_TRACE_ID = '019a3c00-0000-7000-8000-00000000b16e';
 export const BIG_TRACE_CALLS = 10_000;
-
-const INSERT = `INSERT INTO calls (project_id, id, op_name, display_name, trace_id, parent_id, started_at, ended_at,
-  attributes, inputs, output, summary) VALUES (?, ?, ?, NULL, ?, ?, ?, ?, '{}', ?, ?, ?)`;
-
-function idAt(ms: number, seq: number): string {
-  const hex = ms.toString(16).padStart(12, '0') + '7' + seq.toString(16).padStart(19, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
 
 function fill(path: string, roots: number): void {
   weftServer.openStore(path).close();
