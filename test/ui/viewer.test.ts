@@ -136,4 +136,30 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await expect.poll(() => page.locator('.detail .facts').textContent(), { timeout: 10_000 }).toContain('success');
     expect(problems).toEqual([]);
   });
+
+  it("shows a thread's turns in order, and charts feedback stats", async () => {
+    const send = async (path: string, body: unknown): Promise<unknown> => {
+      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    const now = Date.now();
+    const turn = (i: number) => ({ mode: 'start', req: { start: { project_id: PROJECT, op_name: 'chatTurn', started_at: new Date(now - 60_000 + i * 1000).toISOString(), thread_id: 'thread-7', turn_id: `turn-${i}`, attributes: {}, inputs: { i } } } });
+    const started = ((await send('/call/upsert_batch', { batch: [turn(1), turn(2)] })) as { res: { id: string }[] }).res;
+    await send('/call/upsert_batch', { batch: started.map((c, i) => ({ mode: 'end', req: { end: { project_id: PROJECT, id: c.id, ended_at: new Date(now - 59_000 + i * 1000).toISOString(), output: `reply ${i + 1}`, summary: {} } } })) });
+    await send('/feedback/batch/create', { batch: [0.25, 0.75].map((score, i) => ({ project_id: PROJECT, svc_ref: `svc:///${PROJECT}/call/${started[i]!.id}`, feedback_type: 'score', payload: { score } })) });
+
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}/thread/thread-7`);
+    await expect.poll(() => page.locator('.turn').count()).toBe(2);
+    const turns = await page.locator('.turn').allTextContents();
+    expect(turns[0]).toContain('turn turn-1');
+    expect(turns[0]).toContain('reply 1');
+    expect(turns[1]).toContain('reply 2');
+
+    await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}/feedback`);
+    await page.locator('.chart canvas').waitFor();
+    await expect.poll(() => page.locator('.feedback').textContent()).toContain('0.5');
+    expect(problems).toEqual([]);
+  });
 });
