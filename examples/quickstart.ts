@@ -2,12 +2,13 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flush, init, shutdown } from '../src/index.js';
-import { connectServer } from './local-server.js';
 import { renderTrees } from '../src/cli/trace-tree.js';
 import { readTraces } from './read-traces.js';
 import { createAnswerer, type Answer } from './rag/answer.js';
 import { defaultCorpusPaths } from './rag/load.js';
 import { prepareIndex } from './rag/prepare.js';
+import { connectViewerServer } from './viewer-server.js';
+import { traceLinks } from './trace-links.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PROJECT = process.env['WEFT_PROJECT'] ?? 'local/quickstart';
@@ -31,9 +32,9 @@ function printAnswer(answer: Answer): void {
 }
 
 async function main(): Promise<void> {
-  const server = await connectServer();
+  const server = await connectViewerServer();
   try {
-    console.log(`weft quickstart — traces to ${server.url} (${server.startedHere ? 'in-process server' : 'WEFT_BASE_URL'}), project ${PROJECT}\n`);
+    console.log(`weft quickstart — traces to ${server.url} (${server.where}), project ${PROJECT}\n`);
     const client = await init({ project: PROJECT, baseUrl: server.url });
     const sinceMs = Date.now();
 
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     const calls = await readTraces(client, PROJECT, sinceMs);
     console.log(`Traces (✓ success, ✗ error; durations in ms):\n`);
     console.log(renderTrees(calls));
+    console.log(traceLinks(calls, server.viewerUrl, PROJECT, server.dbPath));
   } finally {
     await shutdown();
     await server.close();

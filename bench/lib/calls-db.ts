@@ -10,11 +10,12 @@ export const QUERY_PROJECT = 'bench/query';
 /** Calls per trace: a root and its children. */
 const TRACE_SIZE = 4;
 
-const INSERT = `INSERT INTO calls (project_id, id, op_name, display_name, trace_id, parent_id, started_at, ended_at,
+/** One call row, the columns the generators fill. */
+export const INSERT = `INSERT INTO calls (project_id, id, op_name, display_name, trace_id, parent_id, started_at, ended_at,
   attributes, inputs, output, summary) VALUES (?, ?, ?, NULL, ?, ?, ?, ?, '{}', ?, ?, ?)`;
 
 /** A UUIDv7-shaped id whose time part is `ms` and whose tail is `seq`, so ids sort like start times. */
-function idAt(ms: number, seq: number): string {
+export function idAt(ms: number, seq: number): string {
   const hex = ms.toString(16).padStart(12, '0') + '7' + seq.toString(16).padStart(19, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

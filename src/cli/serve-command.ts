@@ -91,6 +91,7 @@ async function serve(opts: ServeOptions): Promise<void> {
     process.exit(1);
   }
   console.log(`weft server listening on ${server.url} (db: ${dbPath}; ${server.access})`);
+  console.log(`trace viewer: ${server.url}/`);
   if (opts.open) await openBrowser(`${server.url}/`);
   let stopping = false;
   const stop = (signal: string): void => {

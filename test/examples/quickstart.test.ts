@@ -17,7 +17,8 @@ interface Run {
 
 /** Runs `npx tsx examples/quickstart.ts ...args` against an in-process server. */
 function runDemo(args: string[] = []): Promise<Run> {
-  const env = { ...process.env };
+  // the demo stores into WEFT_DEMO_DB when no server runs on the default port: a file of its own, not the repository's weft.db
+  const env: NodeJS.ProcessEnv = { ...process.env, WEFT_DEMO_DB: join(tmpdir(), `weft-demo-${process.pid}-${Date.now()}.db`) };
   delete env['WEFT_BASE_URL'];
   delete env['WEFT_DISABLED'];
   return new Promise((resolve) => {

@@ -30,6 +30,10 @@ const USERNAMES = 'SELECT id, username FROM users WHERE id IN (SELECT value FROM
 
 /** Records read per page by {@link CallStore.listCalls}. */
 const LIST_PAGE = 500;
+/** Distinct project ids by a loose index scan (one index seek per project, not a scan of every call). */
+const PROJECT_IDS = `WITH RECURSIVE p(id) AS (SELECT min(project_id) FROM calls
+  UNION ALL SELECT (SELECT min(project_id) FROM calls WHERE project_id > p.id) FROM p WHERE p.id IS NOT NULL)
+  SELECT id FROM p WHERE id IS NOT NULL`;
 
 /** What a call store needs besides its connection. */
 export interface CallStoreOptions {
@@ -184,5 +188,10 @@ export class CallStore {
   private callsById(projectId: string, ids: readonly string[]): StoredCallRecord[] {
     const rows = this.statements.prepare(CALLS_BY_IDS).all(projectId, JSON.stringify(ids)) as CallRow[];
     return rows.map(rowToRecord);
+  }
+
+  /** The ids of the projects holding at least one call, sorted (for the trace viewer's project picker). */
+  projectIds(): string[] {
+    return (this.statements.prepare(PROJECT_IDS).all() as { id: string }[]).map((r) => r.id);
   }
 }

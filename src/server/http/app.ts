@@ -20,6 +20,7 @@ import { WEAVE_BODY_TYPES } from '../../schema/weave-endpoints.js';
 import { serviceInfoRoutes } from './service-info-routes.js';
 import { callEditRoutes } from '../calls/call-edit-routes.js';
 import { feedbackCreateRoute } from '../feedback/feedback-create-route.js';
+import { projectRoutes, uiRoutes } from './ui-routes.js';
 
 /** Largest request body accepted by default: 32 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -73,6 +74,7 @@ export function createApp(options: AppOptions): Hono {
       onError: (c) => c.json({ detail: `request body is larger than the limit of ${maxBodyBytes} bytes (maxBodyBytes)` }, 413),
     }),
   );
+  app.route('/', uiRoutes(apiKeys));
   app.use(authMiddleware(apiKeys));
   app.use(requireJsonBody(new Map([...WEAVE_BODY_TYPES, ...OTLP_MEDIA_TYPES])));
   app.route('/', callRoutes(store.calls, log));
@@ -84,6 +86,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', callEditRoutes(store.calls));
   app.route('/', feedbackCreateRoute(store.feedback, now));
   app.route('/', otlpRoutes(store.calls, maxBodyBytes));
+  app.route('/', projectRoutes(store.calls, apiKeys));
   app.notFound(notFound);
   app.onError(errorHandler(log));
   return app;

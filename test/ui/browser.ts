@@ -1,0 +1,48 @@
+/**
+ * Test helper: Debian's Chromium driven by playwright-core (headless, no network beyond loopback), and a
+ * `weft serve` child that prints its trace viewer URL.
+ * @module
+ */
+import type { ChildProcess } from 'node:child_process';
+import { chromium, type Browser } from 'playwright-core';
+import { killGroup, spawnCli } from '../helpers/child-processes.js';
+
+/** Flags that keep Chromium from reaching the network on its own (updates, sync, field trials). */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A `weft serve` child: its process, its output so far, and the viewer URL it printed. */
+export interface ServeChild {
+  proc: ChildProcess;
+  output: () => string;
+  viewerUrl: Promise<string>;
+}
+
+/** Spawns `node dist/cli.js serve ...args` and resolves `viewerUrl` from its `trace viewer: <url>/` line. */
+export function serveChild(args: readonly string[]): ServeChild {
+  const proc = spawnCli(['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const viewerUrl = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const m = /trace viewer: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m) resolve(m[1]!);
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`weft serve exited with ${code} before printing its URL:\n${out}`)));
+  });
+  return { proc, output: () => out, viewerUrl };
+}
+
+/** Kills the server's process group and waits until it has exited (so the suite's teardown finds nothing left). */
+export async function stopServe(server: ServeChild): Promise<void> {
+  const { proc } = server;
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  killGroup(proc);
+  await exited;
+}

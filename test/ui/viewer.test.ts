@@ -1,0 +1,165 @@
+// The trace viewer in a real browser: the quickstart's program traced into a real `weft serve`, then read in Chromium.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { launchChromium, type ServeChild, serveChild, stopServe } from './browser.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PROJECT = 'local/ui-test';
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const FAILING = 'What is the airspeed velocity of an unladen swallow?';
+
+let dir: string;
+/** The first test's server (keyless), holding the demo's traces. */
+let url: string;
+let browser: Browser | undefined;
+const servers: ServeChild[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'weft-ui-'));
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map(stopServe));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Where screenshots go: the test's temp dir, or `WEFT_UI_SHOTS` (how docs/*.png are made). */
+const shots = (): string => process.env['WEFT_UI_SHOTS'] ?? dir;
+
+/** Runs the quickstart (`npm run demo`) over README.md against `baseUrl`; resolves with its stdout. */
+function runDemo(baseUrl: string): Promise<string> {
+  const env = { ...process.env, WEFT_BASE_URL: baseUrl, WEFT_PROJECT: PROJECT };
+  return new Promise((resolve, reject) => {
+    execFile(TSX, ['examples/quickstart.ts', 'README.md'], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) =>
+      (error ? reject(new Error(`demo failed: ${error.message}\n${stderr}`)) : resolve(stdout)));
+  });
+}
+
+/** A page that fails the test on a script error or on any request leaving the server's origin. */
+async function openPage(url: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser!.newPage({ viewport: { width: 1400, height: 850 } });
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('request', (req) => {
+    if (!req.url().startsWith(`${url}/`) && !req.url().startsWith('data:')) problems.push(`request off the server: ${req.url()}`);
+  });
+  return { page, problems };
+}
+
+describe('trace viewer (GET / of weft serve, in Chromium)', () => {
+  it('lists the traces of a real program, opens the failed one, shows the tree, the exception and the inputs', async () => {
+    const server = serveChild(['--port', '0', '--db', path.join(dir, 'weft.db')]);
+    servers.push(server);
+    url = await server.viewerUrl;
+
+    const demo = await runDemo(url);
+    const links = demo.match(new RegExp(`${url}/#/p/local%2Fui-test/trace/[0-9a-f-]{36}`, 'g')) ?? [];
+    expect(links).toHaveLength(5);
+
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/`);
+    const rows = page.locator('a.trow');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(5);
+    expect(await page.locator('select[aria-label="project"]').inputValue()).toBe(PROJECT);
+    await page.screenshot({ path: path.join(shots(), 'list.png') });
+
+    // newest first: the failing question's trace is on top, marked as holding an error below it
+    const failed = rows.first();
+    await expect.poll(() => failed.textContent()).toContain('descendant error');
+    await failed.click();
+    await page.locator('.crow[data-call]').first().waitFor();
+    const names = await page.locator('.calls .cname').allTextContents();
+    expect(names.map((n) => n.replace(/^\S+\s+/, '').trim())).toEqual(['answerQuestion', 'retrieve', 'rankChunks']);
+    await page.screenshot({ path: path.join(shots(), 'trace.png') });
+
+    await page.locator('.calls .cname', { hasText: 'retrieve' }).click();
+    await expect.poll(() => page.locator('.detail h2').textContent()).toBe('retrieve');
+    expect(await page.locator('.detail .exc-type').textContent()).toBe('NoMatchError');
+    expect(await page.locator('.detail .exc-message').textContent()).toContain('no chunk contains any of the terms airspeed');
+    expect(await page.locator('.detail .inputs').textContent()).toContain(FAILING);
+    await page.screenshot({ path: path.join(shots(), 'detail.png') });
+
+    // the link is stable: opening it fresh shows the same call
+    const link = page.url();
+    expect(link).toMatch(/#\/p\/local%2Fui-test\/trace\/[0-9a-f-]{36}\/[0-9a-f-]{36}$/);
+    const fresh = await openPage(url);
+    await fresh.page.goto(link);
+    await expect.poll(() => fresh.page.locator('.detail h2').textContent()).toBe('retrieve');
+    expect([...problems, ...fresh.problems]).toEqual([]);
+  });
+
+  it('asks for the API key of a server started with --api-key, once per browser session', async () => {
+    const keyed = serveChild(['--port', '0', '--db', path.join(dir, 'weft.db'), '--api-key', 'sesame']);
+    servers.push(keyed);
+    const keyedUrl = await keyed.viewerUrl;
+    const { page, problems } = await openPage(keyedUrl);
+    await page.goto(`${keyedUrl}/`);
+    const prompt = page.locator('input[aria-label="API key"]');
+    await prompt.fill('wrong');
+    await prompt.press('Enter');
+    await page.getByText('The server refused that key').waitFor();
+    await page.locator('input[aria-label="API key"]').fill('sesame');
+    await page.locator('input[aria-label="API key"]').press('Enter');
+    await page.locator('a.trow').first().waitFor();
+    expect(await page.locator('a.trow').count()).toBe(5);
+    await page.reload();
+    await page.locator('a.trow').first().waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('weft.apiKey'))).toBe('sesame');
+    expect(problems).toEqual([]);
+  });
+
+  it('shows new traces and running calls turning ended without a reload (live)', async () => {
+    const post = async (items: unknown[]): Promise<{ id: string; trace_id: string }[]> => {
+      const res = await fetch(`${url}/call/upsert_batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ batch: items }) });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { res: { id: string; trace_id: string }[] }).res;
+    };
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}`);
+    await page.locator('a.trow').first().waitFor();
+    const startedAt = new Date().toISOString();
+    const [root] = await post([{ mode: 'start', req: { start: { project_id: PROJECT, op_name: 'liveAgent', started_at: startedAt, attributes: {}, inputs: { step: 1 } } } }]);
+    await expect.poll(() => page.locator('a.trow').first().textContent(), { timeout: 10_000 }).toContain('liveAgent');
+    expect(await page.locator('a.trow').first().textContent()).toContain('running');
+
+    await page.locator('a.trow').first().click();
+    await expect.poll(() => page.locator('.detail .facts').textContent()).toContain('running');
+    await post([{ mode: 'end', req: { end: { project_id: PROJECT, id: root!.id, ended_at: new Date().toISOString(), output: 'done', summary: {} } } }]);
+    await expect.poll(() => page.locator('.detail .facts').textContent(), { timeout: 10_000 }).toContain('success');
+    expect(problems).toEqual([]);
+  });
+
+  it("shows a thread's turns in order, and charts feedback stats", async () => {
+    const send = async (path: string, body: unknown): Promise<unknown> => {
+      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    const now = Date.now();
+    const turn = (i: number) => ({ mode: 'start', req: { start: { project_id: PROJECT, op_name: 'chatTurn', started_at: new Date(now - 60_000 + i * 1000).toISOString(), thread_id: 'thread-7', turn_id: `turn-${i}`, attributes: {}, inputs: { i } } } });
+    const started = ((await send('/call/upsert_batch', { batch: [turn(1), turn(2)] })) as { res: { id: string }[] }).res;
+    await send('/call/upsert_batch', { batch: started.map((c, i) => ({ mode: 'end', req: { end: { project_id: PROJECT, id: c.id, ended_at: new Date(now - 59_000 + i * 1000).toISOString(), output: `reply ${i + 1}`, summary: {} } } })) });
+    await send('/feedback/batch/create', { batch: [0.25, 0.75].map((score, i) => ({ project_id: PROJECT, svc_ref: `svc:///${PROJECT}/call/${started[i]!.id}`, feedback_type: 'score', payload: { score } })) });
+
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}/thread/thread-7`);
+    await expect.poll(() => page.locator('.turn').count()).toBe(2);
+    const turns = await page.locator('.turn').allTextContents();
+    expect(turns[0]).toContain('turn turn-1');
+    expect(turns[0]).toContain('reply 1');
+    expect(turns[1]).toContain('reply 2');
+
+    await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}/feedback`);
+    await page.locator('.chart canvas').waitFor();
+    await expect.poll(() => page.locator('.feedback').textContent()).toContain('0.5');
+    expect(problems).toEqual([]);
+  });
+});

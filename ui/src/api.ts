@@ -1,0 +1,114 @@
+/**
+ * The page's client of the server: `/calls/stream_query` (JSONL), `/feedback/stats`, `/weft/projects`, and the
+ * API key the user typed (kept in sessionStorage, sent as `Authorization: Basic api:<key>`).
+ * @module
+ */
+
+/** A call record as `/calls/stream_query` streams it (with `include_feedback` / `include_costs`). */
+export interface CallRecord {
+  id: string;
+  project_id: string;
+  op_name: string;
+  display_name: string | null;
+  trace_id: string;
+  parent_id: string | null;
+  thread_id: string | null;
+  turn_id: string | null;
+  started_at: string;
+  ended_at: string | null;
+  attributes: unknown;
+  inputs: unknown;
+  output: unknown;
+  exception: { type?: string; message?: string; stack?: string } | null;
+  summary: Summary;
+  svc_user_id: string | null;
+  svc_run_id: string | null;
+  svc_run_step: number | null;
+}
+
+/** `summary` of a record: server-derived status and latency, usage per model, costs and feedback when asked. */
+export interface Summary {
+  status: 'running' | 'error' | 'cancelled' | 'descendant_error' | 'success';
+  latency_ms: number | null;
+  usage?: Record<string, { total_tokens?: number; prompt_tokens?: number; completion_tokens?: number }>;
+  costs?: Record<string, { total_cost?: number }>;
+  feedback?: unknown[];
+  [key: string]: unknown;
+}
+
+/** Raised when the server wants an API key (401) or refuses the one given. */
+export class NeedsKeyError extends Error {}
+
+const KEY_ITEM = 'weft.apiKey';
+
+export function apiKey(): string | null {
+  return sessionStorage.getItem(KEY_ITEM);
+}
+
+export function setApiKey(key: string | null): void {
+  if (key === null) sessionStorage.removeItem(KEY_ITEM);
+  else sessionStorage.setItem(KEY_ITEM, key);
+}
+
+function headers(): Record<string, string> {
+  const key = apiKey();
+  const h: Record<string, string> = { 'content-type': 'application/json' };
+  if (key !== null) h['authorization'] = `Basic ${btoa(`api:${key}`)}`;
+  return h;
+}
+
+async function request(path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+  // credentials 'omit': a 401 with `WWW-Authenticate: Basic` then comes back to the page instead of opening the
+  // browser's own login dialog (Fetch standard, "HTTP-network-or-cache fetch", the 401 step); the key still
+  // goes in the explicit Authorization header.
+  const common: RequestInit = { headers: headers(), credentials: 'omit', ...(signal ? { signal } : {}) };
+  const init: RequestInit = body === undefined ? common : { ...common, method: 'POST', body: JSON.stringify(body) };
+  const res = await fetch(path, init);
+  if (res.status === 401) throw new NeedsKeyError('this server requires an API key');
+  if (!res.ok) {
+    const text = await res.text();
+    let detail = text;
+    try {
+      const parsed = JSON.parse(text) as { detail?: unknown };
+      detail = typeof parsed.detail === 'string' ? parsed.detail : JSON.stringify(parsed.detail);
+    } catch {
+      // not JSON: keep the text
+    }
+    throw new Error(`${res.status}: ${detail}`);
+  }
+  return res;
+}
+
+/** Body of `/calls/stream_query` (spec endpoint 3). */
+export interface StreamQuery {
+  project_id: string;
+  filter?: Record<string, unknown>;
+  query?: { $expr: unknown };
+  sort_by?: { field: string; direction: 'asc' | 'desc' }[];
+  limit?: number;
+  offset?: number;
+  columns?: string[];
+  include_feedback?: boolean;
+  include_costs?: boolean;
+}
+
+/** Runs a stream query and collects its JSONL records. */
+export async function streamQuery(q: StreamQuery, signal?: AbortSignal): Promise<CallRecord[]> {
+  const res = await request('/calls/stream_query', q, signal);
+  const text = await res.text();
+  const out: CallRecord[] = [];
+  for (const line of text.split('\n')) if (line.trim() !== '') out.push(JSON.parse(line) as CallRecord);
+  return out;
+}
+
+/** `/feedback/stats` (spec endpoint 6). */
+export async function feedbackStats(body: Record<string, unknown>): Promise<{ buckets?: Record<string, unknown>[]; window_stats?: Record<string, unknown>; granularity: number }> {
+  const res = await request('/feedback/stats', body);
+  return (await res.json()) as { buckets?: Record<string, unknown>[]; granularity: number };
+}
+
+/** The projects holding calls (`GET /weft/projects`, a weft extension). */
+export async function listProjects(): Promise<string[]> {
+  const res = await request('/weft/projects');
+  return ((await res.json()) as { projects: string[] }).projects;
+}

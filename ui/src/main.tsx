@@ -1,0 +1,89 @@
+/**
+ * The trace viewer's shell: the project picker, the API key prompt (on 401), errors, and the routed view.
+ * @module
+ */
+import { render } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { apiKey, listProjects, NeedsKeyError, setApiKey } from './api';
+import { FeedbackChart } from './feedback-chart';
+import { href, useRoute } from './route';
+import './styles.css';
+import { ThreadView } from './thread-view';
+import { TraceView } from './trace-view';
+import { TracesList } from './traces-list';
+
+const LAST_PROJECT = 'weft.project';
+
+function KeyPrompt({ onKey, refused }: { onKey: () => void; refused: boolean }) {
+  const [key, setKey] = useState('');
+  return (
+    <form class="keyprompt" onSubmit={(e) => { e.preventDefault(); setApiKey(key); onKey(); }}>
+      <p>This server requires an API key (it was started with <code>--api-key</code>). The key stays in this browser tab's session.</p>
+ {refused ? <p class="error" role="alert">The server refused that key; try again.</p> : null}
+      <input type="password" autocomplete="off" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} aria-label="API key" placeholder="API key" autofocus />
+      <button type="submit">Open</button>
+    </form>
+  );
+}
+
+function App() {
+  const route = useRoute();
+  const [projects, setProjects] = useState<string[] | null>(null);
+  const [needsKey, setNeedsKey] = useState(false);
+  const [keyRefused, setKeyRefused] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  const onError = useCallback((e: unknown) => {
+    if (e instanceof NeedsKeyError) {
+      setKeyRefused(apiKey() !== null);
+      setApiKey(null);
+      setNeedsKey(true);
+    } else if (!(e instanceof DOMException && e.name === 'AbortError')) setError(e instanceof Error ? e.message : String(e));
+  }, []);
+
+  useEffect(() => {
+    listProjects().then((p) => { setProjects(p); setNeedsKey(false); }, onError);
+  }, [attempt, onError]);
+
+  const project = route.view === 'home' ? null : route.project;
+  useEffect(() => {
+    if (project !== null) localStorage.setItem(LAST_PROJECT, project);
+  }, [project]);
+  useEffect(() => {
+    if (route.view !== 'home' || projects === null || projects.length === 0) return;
+    const last = localStorage.getItem(LAST_PROJECT);
+    location.replace(href({ view: 'traces', project: last !== null && projects.includes(last) ? last : projects[0]! }));
+  }, [route.view, projects]);
+
+  if (needsKey) return <KeyPrompt refused={keyRefused} onKey={() => { setNeedsKey(false); setAttempt(attempt + 1); }} />;
+  const choices = [...new Set([...(projects ?? []), ...(project !== null ? [project] : [])])].sort();
+  return (
+    <div class="app">
+      <header>
+        <a class="brand" href="#/">weft</a>
+        <label>project{' '}
+          <select aria-label="project" value={project ?? ''} onChange={(e) => { location.hash = href({ view: 'traces', project: (e.target as HTMLSelectElement).value }); }}>
+            {project === null ? <option value="">—</option> : null}
+            {choices.map((p) => <option value={p}>{p}</option>)}
+          </select>
+        </label>
+        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'feedback', project })}>feedback</a></> : null}
+      </header>
+      {error !== null ? <div class="error" role="alert">{error} <button class="link" onClick={() => setError(null)}>dismiss</button></div> : null}
+      {route.view === 'home' ? (
+        <div class="page"><p>{projects === null ? 'Loading projects…' : 'No traces stored yet. Run a traced program against this server (for example `npm run demo`), and they appear here.'}</p></div>
+      ) : route.view === 'traces' ? (
+        <TracesList key={route.project} project={route.project} onError={onError} />
+      ) : route.view === 'trace' ? (
+        <TraceView key={`${route.project}/${route.traceId}`} project={route.project} traceId={route.traceId} callId={route.callId} onError={onError} />
+      ) : route.view === 'thread' ? (
+        <ThreadView project={route.project} threadId={route.threadId} onError={onError} />
+      ) : (
+        <FeedbackChart project={route.project} onError={onError} />
+      )}
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

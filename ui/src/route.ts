@@ -1,0 +1,43 @@
+/**
+ * Hash routes, stable links people can paste: `#/p/<project>` (traces), `#/p/<project>/trace/<trace_id>[/<call_id>]`,
+ * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`.
+ * @module
+ */
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { view: 'home' }
+  | { view: 'traces'; project: string }
+  | { view: 'trace'; project: string; traceId: string; callId?: string }
+  | { view: 'thread'; project: string; threadId: string }
+  | { view: 'feedback'; project: string };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  if (parts[0] !== 'p' || !parts[1]) return { view: 'home' };
+  const project = parts[1];
+  if (parts[2] === 'trace' && parts[3]) return { view: 'trace', project, traceId: parts[3], ...(parts[4] ? { callId: parts[4] } : {}) };
+  if (parts[2] === 'thread' && parts[3]) return { view: 'thread', project, threadId: parts[3] };
+  if (parts[2] === 'feedback') return { view: 'feedback', project };
+  return { view: 'traces', project };
+}
+
+export function href(route: Route): string {
+  if (route.view === 'home') return '#/';
+  const p = `#/p/${encodeURIComponent(route.project)}`;
+  if (route.view === 'traces') return p;
+  if (route.view === 'trace') return `${p}/trace/${encodeURIComponent(route.traceId)}${route.callId ? `/${encodeURIComponent(route.callId)}` : ''}`;
+  if (route.view === 'thread') return `${p}/thread/${encodeURIComponent(route.threadId)}`;
+  return `${p}/feedback`;
+}
+
+/** The current route, following `hashchange`. */
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const on = (): void => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  return route;
+}

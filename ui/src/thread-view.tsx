@@ -1,0 +1,43 @@
+/**
+ * One thread: its turns (root calls with this thread id) in start order, each with its turn id, root op and
+ * output, linked to its trace.
+ * @module
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { type CallRecord, streamQuery } from './api';
+import { callName, duration, statusOf, time } from './format';
+import { JsonView } from './json-view';
+import { href } from './route';
+
+export function ThreadView({ project, threadId, onError }: { project: string; threadId: string; onError: (e: unknown) => void }) {
+  const [turns, setTurns] = useState<CallRecord[] | null>(null);
+  useEffect(() => {
+    streamQuery({
+      project_id: project,
+      filter: { thread_ids: [threadId], trace_roots_only: true },
+      sort_by: [{ field: 'started_at', direction: 'asc' }],
+      include_costs: true,
+    }).then(setTurns, onError);
+  }, [project, threadId, onError]);
+  return (
+    <div class="page thread">
+      <div class="tracehead">
+        <a href={href({ view: 'traces', project })}>← traces</a>
+        <span>thread <code>{threadId}</code></span>
+        <span>{turns ? `${turns.length} turns` : 'loading…'}</span>
+      </div>
+      <ol class="turns">
+        {(turns ?? []).map((t) => (
+          <li key={t.id} class="turn">
+            <div>
+              <a href={href({ view: 'trace', project, traceId: t.trace_id })}>{callName(t)}</a>{' '}
+              <span class={`s-${t.summary.status}`}>{statusOf(t.summary.status).icon}</span>{' '}
+              <span class="muted">turn {t.turn_id ?? '—'} · {time(t.started_at)} · {duration(t.summary.latency_ms)}</span>
+            </div>
+            <JsonView value={t.output} />
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

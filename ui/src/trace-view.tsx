@@ -1,0 +1,110 @@
+/**
+ * One trace: the call tree (collapsible, children in start order) beside a waterfall (a bar per call placed by
+ * its start and end), and the selected call's detail. Polls while calls are running.
+ * @module
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { type CallRecord, streamQuery } from './api';
+import { CallDetail } from './call-detail';
+import { buildTree, visibleRows } from './call-tree';
+import { callName, duration, statusOf } from './format';
+import { href } from './route';
+import { VirtualRows } from './virtual-rows';
+
+const ROW_HEIGHT = 26;
+const POLL_MS = 1500;
+
+/** The columns the tree and waterfall need; the selected call's full record is read on its own (call-detail.tsx). */
+const TREE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'summary'];
+
+async function loadTrace(project: string, traceId: string): Promise<CallRecord[]> {
+  return streamQuery({
+    project_id: project,
+    filter: { trace_ids: [traceId] },
+    sort_by: [{ field: 'started_at', direction: 'asc' }],
+    columns: TREE_COLUMNS,
+  });
+}
+
+export function TraceView({ project, traceId, callId, onError }: { project: string; traceId: string; callId?: string; onError: (e: unknown) => void }) {
+  const [calls, setCalls] = useState<CallRecord[] | null>(null);
+  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  const [now, setNow] = useState(Date.now());
+
+  useEffect(() => {
+    let stop = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = (): void => {
+      loadTrace(project, traceId).then((found) => {
+        if (stop) return;
+        setCalls(found);
+        setNow(Date.now());
+        if (found.length === 0 || found.some((c) => c.ended_at === null)) timer = setTimeout(tick, POLL_MS);
+      }, onError);
+    };
+    tick();
+    return () => {
+      stop = true;
+      clearTimeout(timer);
+    };
+  }, [project, traceId, onError]);
+
+  const tree = useMemo(() => buildTree(calls ?? [], now), [calls, now]);
+  const rows = useMemo(() => visibleRows(tree, collapsed), [tree, collapsed]);
+  if (calls === null) return <div class="page"><p>Loading trace {traceId}…</p></div>;
+  if (calls.length === 0) return <div class="page"><p>No calls yet in trace {traceId} of project {project}; waiting for them.</p></div>;
+  const selected = (callId !== undefined ? tree.byId.get(callId) : undefined) ?? tree.roots[0]!;
+  const span = tree.t1 - tree.t0;
+  const toggle = (id: string): void => {
+    const next = new Set(collapsed);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setCollapsed(next);
+  };
+
+  const row = (i: number) => {
+    const { call, depth, childCount } = rows[i]!;
+    const st = statusOf(call.summary.status);
+    const start = Date.parse(call.started_at) - tree.t0;
+    const end = (call.ended_at ? Date.parse(call.ended_at) : now) - tree.t0;
+    const left = (start / span) * 100;
+    const width = Math.max(((end - start) / span) * 100, 0.2);
+    return (
+      <div class={`crow ${call.id === selected.id ? 'selected' : ''}`} data-call={call.id}>
+        <div class="ctree" style={{ paddingLeft: `${depth * 14 + 4}px` }}>
+          {childCount > 0 ? (
+            <button class="twisty" aria-label={collapsed.has(call.id) ? 'expand' : 'collapse'} onClick={() => toggle(call.id)}>
+              {collapsed.has(call.id) ? '▸' : '▾'}
+            </button>
+          ) : <span class="twisty" />}
+          <a href={href({ view: 'trace', project, traceId, callId: call.id })} class="cname" title={call.op_name}>
+            <span class={`s-${call.summary.status}`} title={st.word}>{st.icon}</span> {callName(call)}
+            {childCount > 0 && collapsed.has(call.id) ? <span class="muted"> (+{childCount})</span> : null}
+          </a>
+        </div>
+        <div class="cwater">
+          <div class={`bar b-${call.summary.status}`} style={{ left: `${left}%`, width: `${width}%` }} title={`${duration(call.summary.latency_ms)} ${st.word}`} />
+          <span class="bartext" style={{ left: `${Math.min(left + width, 85)}%` }}>{duration(call.summary.latency_ms)}</span>
+        </div>
+      </div>
+    );
+  };
+
+  return (
+    <div class="page trace">
+      <div class="tracehead">
+        <a href={href({ view: 'traces', project })}>← traces</a>
+        <span>trace <code>{traceId}</code></span>
+        <span>{calls.length} calls, {duration(span)}</span>
+        {calls.some((c) => c.ended_at === null) ? <span class="s-running">◌ running (live)</span> : null}
+      </div>
+      <div class="split">
+        <div class="treepane">
+          <div class="crow chead"><div class="ctree">call</div><div class="cwater">0 — {duration(span)}</div></div>
+          <VirtualRows class="calls" count={rows.length} rowHeight={ROW_HEIGHT} row={row} />
+        </div>
+        <CallDetail key={selected.id} brief={selected} project={project} onError={onError} />
+      </div>
+    </div>
+  );
+}

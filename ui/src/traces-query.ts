@@ -1,0 +1,50 @@
+/**
+ * The traces list's filters, turned into a `/calls/stream_query` body: roots only, newest first, one page.
+ * @module
+ */
+import type { StreamQuery } from './api';
+
+export interface TraceFilters {
+  op: string;
+  status: string;
+  /** Minutes back from now; 0 means any time. */
+  sinceMinutes: number;
+  threadId: string;
+  runId: string;
+  text: string;
+}
+
+export const NO_FILTERS: TraceFilters = { op: '', status: '', sinceMinutes: 0, threadId: '', runId: '', text: '' };
+
+const field = (f: string) => ({ $getField: f });
+const lit = (v: unknown) => ({ $literal: v });
+
+/** The stream-query body of one page of roots (`offset` rows skipped, `limit` rows). */
+export function tracesQuery(project: string, f: TraceFilters, offset: number, limit: number, now = Date.now()): StreamQuery {
+  const terms: unknown[] = [];
+  if (f.op.trim()) terms.push({ $contains: { input: field('op_name'), substr: lit(f.op.trim()), case_insensitive: true } });
+  if (f.status) terms.push({ $eq: [field('summary.status'), lit(f.status)] });
+  if (f.sinceMinutes > 0) terms.push({ $gte: [field('started_at'), lit(new Date(now - f.sinceMinutes * 60_000).toISOString())] });
+  if (f.text.trim()) {
+    const substr = lit(f.text.trim());
+    terms.push({
+      $or: [
+        { $contains: { input: field('inputs'), substr, case_insensitive: true } },
+        { $contains: { input: field('output'), substr, case_insensitive: true } },
+      ],
+    });
+  }
+  const filter: Record<string, unknown> = { trace_roots_only: true };
+  if (f.threadId.trim()) filter['thread_ids'] = [f.threadId.trim()];
+  if (f.runId.trim()) filter['svc_run_ids'] = [f.runId.trim()];
+  return {
+    project_id: project,
+    filter,
+    ...(terms.length > 0 ? { query: { $expr: { $and: terms } } } : {}),
+    sort_by: [{ field: 'started_at', direction: 'desc' }],
+    limit,
+    offset,
+    include_feedback: true,
+    include_costs: true,
+  };
+}
