@@ -21,7 +21,7 @@ export function pageSize(pull: number): number {
  * Time one turn of a stream may spend reading, ms: pages are read until it is spent, so a stream read while
  * writes queue gets about this much of each round of turns (a page of 200 takes a few ms).
  */
-export const SLICE_MS = 10;
+export const SLICE_MS = 20;
 
 /**
  * Reads pages of `size` records until the cursor ends or `budgetMs` is spent (at least one page).
