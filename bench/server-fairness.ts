@@ -47,8 +47,10 @@ function quantile(sorted: readonly number[], q: number): number {
 }
 
 interface Writers {
-  /** Sorted request latencies, ms. */
+  /** Sorted latencies of the requests answered 200, ms. */
   latencies: number[];
+  /** Requests not answered 200: status or error code, and when. */
+  failures: string[];
   seconds: number;
 }
 
@@ -59,6 +61,7 @@ interface Writers {
 async function runWriters(url: string, writers: number, nextBody: () => string | undefined, stop: () => boolean = () => false, onReady = (): void => {}): Promise<Writers> {
   const agent = new Agent({ connections: writers, pipelining: 1 });
   const latencies: number[] = [];
+  const failures: string[] = [];
   // Opens every writer's connection first (one small batch each, not timed): a load generator opening 128
   // connections at once waits seconds for some of them, which is not the server's fairness.
   const warm = batchBody('bench/fair-warm', 1);
@@ -69,23 +72,31 @@ async function runWriters(url: string, writers: number, nextBody: () => string |
     Array.from({ length: writers }, async () => {
       for (let body = nextBody(); body !== undefined && !stop(); body = nextBody()) {
         const t = performance.now();
-        const res = await request(`${url}/call/upsert_batch`, { method: 'POST', body, headers: JSON_TYPE, dispatcher: agent });
-        await res.body.dump();
-        latencies.push(performance.now() - t);
-        if (res.statusCode !== 200) throw new Error(`upsert_batch answered ${res.statusCode}`);
+        try {
+          const res = await request(`${url}/call/upsert_batch`, { method: 'POST', body, headers: JSON_TYPE, dispatcher: agent });
+          await res.body.dump();
+          if (res.statusCode === 200) latencies.push(performance.now() - t);
+          else failures.push(`${res.statusCode} after ${num(performance.now() - t)} ms`);
+        } catch (err) {
+          // e.g. ECONNRESET: a server whose loop was held past its headers timeout drops waiting requests.
+          failures.push(`${(err as { code?: string }).code ?? String(err)} after ${num(performance.now() - t)} ms`);
+        }
       }
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
   await agent.close();
-  return { latencies: latencies.sort((a, b) => a - b), seconds };
+  return { latencies: latencies.sort((a, b) => a - b), failures, seconds };
 }
 
 const rows: string[][] = [];
+/** The first failures seen, for the summary line. */
+const firstFailures = new Set<string>();
 const row = (label: string, w: Writers, base?: Writers): string[] => {
+  for (const f of w.failures.slice(0, 3)) firstFailures.add(f);
   const p50 = quantile(w.latencies, 0.5);
   const p99 = quantile(w.latencies, 0.99);
-  return [label, num(w.latencies.length), num(p50, 1), num(p99, 1), num(w.latencies.at(-1) ?? NaN, 1), ratio(p99, p50),
+  return [label, num(w.latencies.length), num(w.failures.length), num(p50, 1), num(p99, 1), num(w.latencies.at(-1) ?? NaN, 1), ratio(p99, p50),
     base ? ratio(p99, quantile(base.latencies, 0.99)) : '', num((w.latencies.length * CALLS_PER_BATCH) / w.seconds)];
 };
 
@@ -118,10 +129,14 @@ let stream: Promise<number> = Promise.resolve(NaN);
 function startStream(): void {
   const t0 = performance.now();
   stream = (async () => {
-    const res = await request(`${server.url}/calls/stream_query`, {
-      method: 'POST', body: JSON.stringify({ project_id: QUERY_PROJECT }), headers: { ...JSON_TYPE, accept: 'application/jsonl' },
-    });
-    for await (const chunk of res.body) for (const byte of chunk as Buffer) if (byte === 10) streamed++;
+    try {
+      const res = await request(`${server.url}/calls/stream_query`, {
+        method: 'POST', body: JSON.stringify({ project_id: QUERY_PROJECT }), headers: { ...JSON_TYPE, accept: 'application/jsonl' },
+      });
+      for await (const chunk of res.body) for (const byte of chunk as Buffer) if (byte === 10) streamed++;
+    } catch (err) {
+      console.log(`stream failed after ${num(streamed)} records: ${String(err)}`);
+    }
     return (performance.now() - t0) / 1000;
   })().finally(() => (streaming = false));
 }
@@ -133,12 +148,14 @@ rows.push(row(`${STREAM_WRITERS} writers during a ${num(STREAM_ROWS)}-call strea
 
 printTable(
   `Server fairness: upsert_batch latency (${CALLS_PER_BATCH} calls per batch, ${num(BATCHES)} batches per level, one connection per writer, server in a child process, file database) · ${contextLine()}`,
-  ['writers', 'requests', 'p50 ms', 'p99 ms', 'max ms', 'p99/p50', 'p99 / idle p99', 'calls/s'],
+  ['writers', 'answered', 'failed', 'p50 ms', 'p99 ms', 'max ms', 'p99/p50', 'p99 / idle p99', 'calls/s'],
   rows,
 );
 const at128 = rows[LEVELS.indexOf(128)]!;
-const p99OverP50 = Number.parseFloat(at128[5] ?? '');
+const p99OverP50 = Number.parseFloat(at128[6] ?? '');
 console.log(`stream: ${num(streamed)} records in ${num(streamSeconds, 1)} s (${num(streamed / streamSeconds)} records/s) · p99/p50 at 128 writers: ${verdict(p99OverP50 <= 5, '<= 5x')}`);
+const failed = rows.filter((r) => r[2] !== '0');
+if (failed.length > 0) console.log(`failed requests: ${failed.map((r) => `${r[0]}: ${r[2]}`).join('; ')} (${[...firstFailures].slice(0, 3).join(', ')})`);
 if (streamed !== STREAM_ROWS) {
   console.log(`CHECK FAILED: the stream answered ${streamed} records, expected ${STREAM_ROWS}`);
   process.exitCode = 1;
