@@ -2,7 +2,7 @@
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { newId } from '../src/internal/ids.js';
+import { callBatchItems } from './lib/call-batches.js';
 import { callsDatabase, QUERY_PROJECT } from './lib/calls-db.js';
 import { contextLine } from './lib/context-line.js';
 import { benchTempDir, startChildServer } from './lib/server.js';
@@ -20,20 +20,10 @@ const STREAM_ROWS = Number(process.env.BENCH_FAIRNESS_ROWS) || (QUICK ? 100_000 
 /** Upper bound of batches sent while the stream runs (the loop also stops when the stream ends). */
 const STREAM_MAX_BATCHES = QUICK ? 300 : 1_200;
 
-let clock = Date.now() - 3_600_000;
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** One upsert_batch body of `n` complete calls in `project`, shaped like what op() sends. */
-function batchBody(project: string, n: number): string {
-  const batch: Record<string, unknown>[] = [];
-  for (let i = 0; i < n; i++) {
-    const id = newId();
-    const started_at = new Date(clock++).toISOString();
-    batch.push({ mode: 'start', req: { start: { project_id: project, id, trace_id: id, op_name: 'add', started_at, inputs: { a: i, b: 2 }, attributes: {} } } });
-    batch.push({ mode: 'end', req: { end: { project_id: project, id, ended_at: started_at, output: i + 2, summary: { status_counts: { success: 1, error: 0 }, usage: {} } } } });
-  }
-  return JSON.stringify({ batch });
-}
+const batchBody = (project: string, n: number): string => JSON.stringify({ batch: callBatchItems(project, n) });
 
 /** Up to `n` bodies of `project`, made as they are asked for. */
 function counted(n: number, project: string): () => string | undefined {
