@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
-import { newId } from '../src/internal/ids.js';
+import { callBatchItems } from './lib/call-batches.js';
 import { contextLine } from './lib/context-line.js';
 import { benchTempDir, startChildServer } from './lib/server.js';
 import { countCompleteCalls } from './lib/stored.js';
@@ -15,20 +15,7 @@ const CALLS_PER_BATCH = 500; // 1,000 items: each call's start and end, as the S
 const IN_FLIGHT = 2;
 const PROJECT = 'bench/ingest';
 
-/** Start time of the next generated call: calls start 1 ms apart, in id order, as a traced program's do. */
-let clock = Date.now() - 3_600_000;
-
-/** One upsert_batch body of `n` complete calls, shaped like what op() sends (UUIDv7 ids, small inputs and output, a summary). */
-function batchItems(n: number): Record<string, unknown>[] {
-  const batch: Record<string, unknown>[] = [];
-  for (let i = 0; i < n; i++) {
-    const id = newId();
-    const started_at = new Date(clock++).toISOString();
-    batch.push({ mode: 'start', req: { start: { project_id: PROJECT, id, trace_id: id, op_name: 'add', started_at, inputs: { a: i, b: 2 }, attributes: {} } } });
-    batch.push({ mode: 'end', req: { end: { project_id: PROJECT, id, ended_at: started_at, output: i + 2, summary: { status_counts: { success: 1, error: 0 }, usage: {} } } } });
-  }
-  return batch;
-}
+const batchItems = (n: number): Record<string, unknown>[] => callBatchItems(PROJECT, n);
 const batchBody = (n: number): string => JSON.stringify({ batch: batchItems(n) });
 
 /**

@@ -5,9 +5,10 @@
 import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from '../../schema/calls.js';
-import { readJson, readJsonBody, validateBody } from '../http/request-body.js';
+import { parseJsonText, readJsonBody, validateBody } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';
 import { formatFromAccept, pageSize, recordStream } from './record-stream.js';
+import { TurnQueue } from './turn-queue.js';
 import { fastParseUpsertBatch } from './upsert-batch-parse.js';
 
 const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } as const;
@@ -20,6 +21,8 @@ const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } a
  */
 export function callRoutes(calls: CallStore, log: (line: string) => void): Hono {
   const app = new Hono();
+  /** Batch writes and stream pages take turns, one per event-loop turn, in arrival order (issue 11, item 6). */
+  const turns = new TurnQueue();
 
   app.post(ENDPOINTS.callStart, async (c) => {
     const body = await readJsonBody(c, CallStartReq);
@@ -27,9 +30,13 @@ export function callRoutes(calls: CallStore, log: (line: string) => void): Hono 
   });
 
   app.post(ENDPOINTS.callUpsertBatch, async (c) => {
-    const data = await readJson(c);
-    const body = fastParseUpsertBatch(data) ?? validateBody(CallUpsertBatchReq, data);
-    return c.json({ res: calls.upsertBatch(body.batch) });
+    const text = await c.req.text();
+    const res = await turns.run(() => {
+      const data = parseJsonText(text);
+      const body = fastParseUpsertBatch(data) ?? validateBody(CallUpsertBatchReq, data);
+      return calls.upsertBatch(body.batch);
+    });
+    return c.json({ res });
   });
 
   app.post(ENDPOINTS.callsStreamQuery, async (c) => {
@@ -38,12 +45,12 @@ export function callRoutes(calls: CallStore, log: (line: string) => void): Hono 
     const cursor = calls.queryCalls(body);
     let first;
     try {
-      first = cursor.next(pageSize(0));
+      first = await turns.run(() => cursor.next(pageSize(0)));
     } catch (err) {
       cursor.close();
       throw err;
     }
-    return new Response(recordStream(cursor, first, format, log), {
+    return new Response(recordStream(cursor, first, format, log, turns), {
       status: 200,
       headers: { 'content-type': CONTENT_TYPES[format], 'cache-control': 'no-store' },
     });

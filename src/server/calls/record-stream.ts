@@ -3,6 +3,7 @@
  * @module
  */
 import type { CallCursor } from './call-cursor.js';
+import type { TurnQueue } from './turn-queue.js';
 import type { WireRecord } from './columns.js';
 
 /** Records read from the cursor per pull, once the stream is under way. */
@@ -14,6 +15,27 @@ export const PAGE_SIZE = 200;
  */
 export function pageSize(pull: number): number {
   return Math.min(PAGE_SIZE, 16 * 4 ** pull);
+}
+
+/**
+ * Time one turn of a stream may spend reading, ms: pages are read until it is spent, so a stream read while
+ * writes queue gets about this much of each round of turns (a page of 200 takes a few ms).
+ */
+export const SLICE_MS = 20;
+
+/**
+ * Reads pages of `size` records until the cursor ends or `budgetMs` is spent (at least one page).
+ * @returns the records, and whether the cursor ended.
+ */
+function readSlice(cursor: CallCursor<WireRecord>, size: number, budgetMs = SLICE_MS): { records: WireRecord[]; done: boolean } {
+  const t0 = performance.now();
+  const records: WireRecord[] = [];
+  for (;;) {
+    const page = cursor.next(size);
+    records.push(...page);
+    if (page.length < size) return { records, done: true };
+    if (performance.now() - t0 >= budgetMs) return { records, done: false };
+  }
 }
 
 /** Wire format of a stream-query answer. */
@@ -36,12 +58,15 @@ export function formatFromAccept(accept: string | undefined): StreamFormat {
  * @param first - the first page, already read with `cursor.next(pageSize(0))`.
  * @param format - JSONL (`\n` after each record) or one JSON array.
  * @param log - receives a line when reading fails mid-stream (the connection is then cut).
+ * @param turns - where later pages wait for their turn, so a client reading fast does not hold the event
+ *   loop for the whole stream (without it, each page is read as soon as it is pulled).
  */
 export function recordStream(
   cursor: CallCursor<WireRecord>,
   first: WireRecord[],
   format: StreamFormat,
   log: (line: string) => void,
+  turns?: TurnQueue,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let page: WireRecord[] | null = first;
@@ -50,12 +75,13 @@ export function recordStream(
   const encode = (records: WireRecord[]): string =>
     records.map((r) => (format === 'jsonl' ? `${JSON.stringify(r)}\n` : `${count++ === 0 ? '' : ','}${JSON.stringify(r)}`)).join('');
   let started = false;
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       try {
         const size = pageSize(pulls++);
-        const records = page ?? cursor.next(size);
-        const done = records.length < size;
+        const { records, done } = page ? { records: page, done: page.length < size } : turns ? await turns.run(() => readSlice(cursor, size)) : readSlice(cursor, size, 0);
+        if (cancelled) return;
         page = null;
         let text = format === 'json' && !started ? '[' : '';
         started = true;
@@ -73,6 +99,7 @@ export function recordStream(
       }
     },
     cancel() {
+      cancelled = true;
       cursor.close();
     },
   });

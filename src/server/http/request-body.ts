@@ -18,7 +18,18 @@ import { PARSE_OPTIONS, issuesToDetail } from '../../schema/validate.js';
  * @throws HttpError 422 with type `json_invalid` for malformed JSON, `json_too_deep` past the depth limit.
  */
 export async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+  return parseJsonText(await c.req.text());
+}
+
+/**
+ * The synchronous half of {@link readJson}: parses a body already read as text (so a caller can read the
+ * body first and parse it later, e.g. in its turn of a `TurnQueue`).
+ *
+ * @param text - the request body.
+ * @returns the parsed JSON value.
+ * @throws HttpError 422 with type `json_invalid` for malformed JSON, `json_too_deep` past the depth limit.
+ */
+export function parseJsonText(text: string): unknown {
   const data = parseJson(text);
   if (data !== null && typeof data === 'object') BODY_BYTES.set(data, Buffer.byteLength(text));
   return data;
