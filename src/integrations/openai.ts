@@ -121,10 +121,16 @@ function specFor(client: object): PathSpec {
  *   without changing what the caller's iterator yields;
  * - summary: `usage[model]` (see `TokenUsage` in `instrument/usage-model.ts`), `time_to_first_token_ms`
  *   (streams: ms from the call's start to the first chunk read), `gen_ai.response.finish_reasons`,
- *   `gen_ai.response.model`, `gen_ai.response.id`, and `request_id` (the `x-request-id` header);
+ *   `gen_ai.response.model`, `gen_ai.response.id`, and `request_id` (the `x-request-id` header). These are
+ *   known only when the call ends, and a call's attributes are sent with its start (the call-start body of
+ *   the service interface; the end carries output and summary), so they are summary fields, under their
+ *   OpenTelemetry GenAI names;
  * - `.withResponse()` records the completion itself (not `{data, response}`); `.asResponse()` records the
  *   JSON body read from a clone; SDK errors are recorded and rethrown unchanged; `break` out of a stream
- *   ends the call as cancelled with what was received.
+ *   ends the call as cancelled with what was received. OpenAI reports a stream's usage only in its last
+ *   chunk, so a chat stream left before it records `requests: 1` and zero tokens: weft does not estimate
+ *   tokens it was not told of (the Responses API's `response.created` event carries no usage either);
+ * - `tee()` of a stream splits the traced stream: the call ends when the shared source is read to its end.
  * The `openai` package is not imported: weft works without it. Wrapping twice returns the same object.
  * @example const openai = wrapOpenAI(new OpenAI());
  * @see https://platform.openai.com/docs/api-reference
