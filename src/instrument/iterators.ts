@@ -36,6 +36,11 @@ function callMethod(it: AnyIterator, method: Method, args: unknown[]): unknown {
   return (f as (...a: unknown[]) => unknown).apply(it, args);
 }
 
+/** `it[method](...args)` in `ctx`, or (`undefined`) in the caller's own context; no rest array on the hot path. */
+function callIn(ctx: TraceContext | undefined, it: AnyIterator, method: Method, args: unknown[]): unknown {
+  return ctx === undefined ? callMethod(it, method, args) : runInContext(ctx, callMethod, it, method, args);
+}
+
 /** `fn(...args)` as a step of a stream observed by one whose context is `ctx`: in it, or (`undefined`) in the caller's own. */
 export function runStep<A extends unknown[], R>(ctx: TraceContext | undefined, fn: (...args: A) => R, ...args: A): R {
   return ctx === undefined ? fn(...args) : runInContext(ctx, fn, ...args);
@@ -113,7 +118,7 @@ export class TracedIterator extends Traced<Iterator<unknown>> implements Iterabl
     if (this.over) return callMethod(this.it, method, args);
     let r: unknown;
     try {
-      r = runStep(this.obs.ctx, callMethod, this.it, method, args);
+      r = callIn(this.obs.ctx, this.it, method, args);
     } catch (err) {
       this.fail(err);
       throw err;
@@ -160,7 +165,7 @@ export class TracedAsyncIterator extends Traced<AsyncIterator<unknown>> implemen
   private step(method: Method, args: unknown[]): Promise<IteratorResult<unknown>> {
     let pending: Promise<IteratorResult<unknown>>;
     try {
-      pending = runStep(this.obs.ctx, callMethod, this.it, method, args) as Promise<IteratorResult<unknown>>;
+      pending = callIn(this.obs.ctx, this.it, method, args) as Promise<IteratorResult<unknown>>;
     } catch (err) {
       if (!this.over) this.fail(err);
       throw err;
