@@ -1,5 +1,6 @@
 // Wrapper CPU: process CPU per streamed chat completion of 500 chunks through the real openai SDK: unwrapped, unwrapped asking for usage (as wrapOpenAI does), and wrapOpenAI exporting to the local server; the fake API and the server run in child processes.
 import OpenAI from 'openai';
+import { chatChunks } from '../test/helpers/fake-llm-openai.js';
 import { forkTs } from './lib/child.js';
 import { contextLine } from './lib/context-line.js';
 import { startChildServer } from './lib/server.js';
@@ -31,47 +32,78 @@ async function cpuOf(create: () => Promise<AsyncIterable<unknown>>): Promise<num
   return d.user + d.system;
 }
 
+/**
+ * weft's own part, with less noise: the same 500 chunks (with the usage weft asks for) from an in-process
+ * stand-in of the SDK's stream (an async generator of `JSON.parse`d lines, no sockets, no SSE decoding),
+ * read plain and through `wrapOpenAI` (it wraps any object with `chat.completions.create`). 5 streams per sample.
+ */
+const lines = chatChunks({ model: 'gpt-4o-mini', chunks: CHUNKS, kind: 'text', cut: false, includeUsage: true }).map((c) => JSON.stringify(c));
+const inProcess = {
+  chat: {
+    completions: {
+      create: (_body: unknown): Promise<AsyncIterable<unknown>> =>
+        Promise.resolve({
+          async *[Symbol.asyncIterator]() {
+            for (const l of lines) yield JSON.parse(l) as unknown;
+          },
+        }),
+    },
+  },
+};
+const inProcessTraced = weft.wrapOpenAI(inProcess);
+const STAND_IN_STREAMS = 5;
+async function cpuOfStandIn(client: typeof inProcess): Promise<number> {
+  const t = process.cpuUsage();
+  for (let k = 0; k < STAND_IN_STREAMS; k++) for await (const _ of await client.chat.completions.create(body)) void _;
+  const d = process.cpuUsage(t);
+  return (d.user + d.system) / STAND_IN_STREAMS;
+}
+
 const CASES = {
   plain: () => raw.chat.completions.create(body),
   usage: () => raw.chat.completions.create(bodyWithUsage),
   traced: () => wrapped.chat.completions.create(body),
+  standIn: () => cpuOfStandIn(inProcess),
+  standInTraced: () => cpuOfStandIn(inProcessTraced),
 };
 type Case = keyof typeof CASES;
-const ORDER: Case[] = ['plain', 'usage', 'traced'];
+const ORDER: Case[] = ['plain', 'usage', 'traced', 'standIn', 'standInTraced'];
+const run = (c: Case): Promise<number> => (c === 'standIn' || c === 'standInTraced' ? CASES[c]() : cpuOf(CASES[c]));
 
 const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
 const quantile = (xs: number[], q: number): number => sorted(xs)[Math.floor((xs.length - 1) * q)] ?? NaN;
 
-for (let i = 0; i < WARMUP; i++) for (const c of ORDER) await cpuOf(CASES[c]);
-const cpu: Record<Case, number[]> = { plain: [], usage: [], traced: [] };
+for (let i = 0; i < WARMUP; i++) for (const c of ORDER) await run(c);
+const cpu: Record<Case, number[]> = { plain: [], usage: [], traced: [], standIn: [], standInTraced: [] };
 for (let i = 0; i < ROUNDS; i++) {
-  // each round runs the three cases back to back, in turn forwards and backwards (ABC CBA), so drift in machine load and GC debt hit all alike
-  for (const c of i % 2 === 0 ? ORDER : [...ORDER].reverse()) cpu[c].push(await cpuOf(CASES[c]));
+  // each round runs the cases back to back, in turn forwards and backwards (ABC CBA), so drift in machine load and GC debt hit all alike
+  for (const c of i % 2 === 0 ? ORDER : [...ORDER].reverse()) cpu[c].push(await run(c));
 }
 const flushStart = process.cpuUsage();
 await weft.flush();
 const flushCpu = process.cpuUsage(flushStart);
-const flushPerCall = (flushCpu.user + flushCpu.system) / (ROUNDS + WARMUP);
+const flushPerCall = (flushCpu.user + flushCpu.system) / ((ROUNDS + WARMUP) * (1 + STAND_IN_STREAMS));
 
 const p = quantile(cpu.plain, 0.5);
 /** The paired differences to the unwrapped call of the same round (each pair ran back to back), which cancel drift in machine load. */
-const diffs = (c: Case): number[] => cpu[c].map((t, i) => t - (cpu.plain[i] ?? NaN));
-const row = (label: string, c: Case, extra: number): string[] => {
-  const d = diffs(c);
+const diffs = (c: Case, base: Case): number[] => cpu[c].map((t, i) => t - (cpu[base][i] ?? NaN));
+const row = (label: string, c: Case, extra: number, base: Case = 'plain'): string[] => {
+  const d = diffs(c, base);
   const added = quantile(d, 0.5) + extra;
   const spread = `${((quantile(d, 0.25) + extra) / p * 100).toFixed(1)}% .. ${((quantile(d, 0.75) + extra) / p * 100).toFixed(1)}%`;
-  return [label, num(p + added), num(added), `${((added / p) * 100).toFixed(1)}%`, spread, c === 'traced' ? verdict(added / p < 0.05, '< 5%') : ''];
+  return [label, num((base === 'plain' ? p : quantile(cpu[base], 0.5)) + added), num(added), `${((added / p) * 100).toFixed(1)}%`, spread, c === 'traced' ? verdict(added / p < 0.05, '< 5%') : ''];
 };
 printTable(
-  `Wrapper CPU per streamed completion of ${CHUNKS} chunks (${ROUNDS} rounds of the three cases back to back, alternating ABC/CBA; added = median of the differences to the same round's unwrapped call, spread = their interquartile range; fake API and server in child processes) · ${contextLine()}`,
+  `Wrapper CPU per streamed completion of ${CHUNKS} chunks (${ROUNDS} rounds of the cases back to back, alternating ABC/CBA; added = median of the differences to the same round's unwrapped call, spread = their interquartile range; fake API and server in child processes) · ${contextLine()}`,
   ['case', 'CPU µs/stream', 'added µs', 'added / unwrapped', 'spread (IQR)', 'target'],
   [
     ['openai SDK, unwrapped', num(p), '', '', '', ''],
     row('openai SDK, unwrapped, asking for usage itself (what wrapOpenAI sends)', 'usage', 0),
     row('wrapOpenAI, export to local server', 'traced', flushPerCall),
+    row(`weft's part alone: wrapOpenAI over an in-process stand-in of the stream (same chunks; added to the stand-in's ${num(quantile(cpu.standIn, 0.5))} µs)`, 'standInTraced', flushPerCall, 'standIn'),
   ],
 );
-console.log(`(the wrapOpenAI row includes the final flush's CPU spread over the ${ROUNDS + WARMUP} wrapped calls: ${num(flushPerCall)} µs each)`);
+console.log(`(the wrapOpenAI rows include the final flush's CPU spread over all wrapped calls: ${num(flushPerCall)} µs each; the last row's percentages are of the same run's unwrapped SDK call)`);
 await weft.shutdown();
 await server.close();
 fakeChild.disconnect();
