@@ -22,12 +22,19 @@ const body = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content
 /** What wrapOpenAI sends for `body`: usage asked for, so the API adds `"usage":null` to every chunk and a usage chunk. */
 const bodyWithUsage = { ...body, stream_options: { include_usage: true } };
 
-/** CPU µs (user + system) of one streamed completion read to the end. */
+/**
+ * One turn of the event loop, inside each timed window: weft serializes a call's events on the turn after it
+ * ends (`setImmediate`), which must count in the window of the call that caused it, not the next case's.
+ */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** CPU µs (user + system) of one streamed completion read to the end (and the event-loop turn after it). */
 async function cpuOf(create: () => Promise<AsyncIterable<unknown>>): Promise<number> {
   const t = process.cpuUsage();
   let n = 0;
   for await (const _ of await create()) n++;
   if (n < CHUNKS) throw new Error(`expected ${CHUNKS}+ chunks, got ${n}`);
+  await nextTurn();
   const d = process.cpuUsage(t);
   return d.user + d.system;
 }
@@ -55,6 +62,7 @@ const STAND_IN_STREAMS = 5;
 async function cpuOfStandIn(client: typeof inProcess): Promise<number> {
   const t = process.cpuUsage();
   for (let k = 0; k < STAND_IN_STREAMS; k++) for await (const _ of await client.chat.completions.create(body)) void _;
+  await nextTurn();
   const d = process.cpuUsage(t);
   return (d.user + d.system) / STAND_IN_STREAMS;
 }
