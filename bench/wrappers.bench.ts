@@ -1,13 +1,14 @@
-// Wrapper CPU: process CPU per streamed chat completion of 500 chunks through the real openai SDK, unwrapped vs wrapOpenAI (exporting to the local server); the fake API and the server run in child processes.
+// Wrapper CPU: process CPU per streamed chat completion of 500 chunks through the real openai SDK: unwrapped, unwrapped asking for usage (as wrapOpenAI does), and wrapOpenAI exporting to the local server; the fake API and the server run in child processes.
 import OpenAI from 'openai';
+import { chatChunks } from '../test/helpers/fake-llm-openai.js';
 import { forkTs } from './lib/child.js';
 import { contextLine } from './lib/context-line.js';
 import { startChildServer } from './lib/server.js';
-import { num, printTable, QUICK } from './lib/table.js';
+import { num, printTable, QUICK, verdict } from './lib/table.js';
 import { weft } from './lib/weft.js';
 
 const CHUNKS = 500;
-const ROUNDS = QUICK ? 16 : 60;
+const ROUNDS = QUICK ? 20 : 300;
 const WARMUP = 10;
 
 const fakeChild = forkTs(new URL('./wrappers-fake.ts', import.meta.url));
@@ -18,53 +19,105 @@ weft.init({ project: 'bench/wrappers', baseUrl: server.url });
 const raw = new OpenAI({ apiKey: 'sk-bench', baseURL, maxRetries: 0, defaultHeaders: { 'x-fake-chunks': String(CHUNKS) } });
 const wrapped = weft.wrapOpenAI(raw);
 const body = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'count' }], stream: true as const };
+/** What wrapOpenAI sends for `body`: usage asked for, so the API adds `"usage":null` to every chunk and a usage chunk. */
+const bodyWithUsage = { ...body, stream_options: { include_usage: true } };
 
-/** CPU µs (user + system) of one streamed completion read to the end. */
-async function cpuOf(client: OpenAI): Promise<number> {
+/**
+ * One turn of the event loop, inside each timed window: weft serializes a call's events on the turn after it
+ * ends (`setImmediate`), which must count in the window of the call that caused it, not the next case's.
+ */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** CPU µs (user + system) of one streamed completion read to the end (and the event-loop turn after it). */
+async function cpuOf(create: () => Promise<AsyncIterable<unknown>>): Promise<number> {
   const t = process.cpuUsage();
   let n = 0;
-  for await (const _ of await client.chat.completions.create(body)) n++;
+  for await (const _ of await create()) n++;
   if (n < CHUNKS) throw new Error(`expected ${CHUNKS}+ chunks, got ${n}`);
+  await nextTurn();
   const d = process.cpuUsage(t);
   return d.user + d.system;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-for (let i = 0; i < WARMUP; i++) {
-  await cpuOf(raw);
-  await cpuOf(wrapped);
+/**
+ * weft's own part, with less noise: the same 500 chunks (with the usage weft asks for) from an in-process
+ * stand-in of the SDK's stream (an async generator of `JSON.parse`d lines, no sockets, no SSE decoding),
+ * read plain and through `wrapOpenAI` (it wraps any object with `chat.completions.create`). 5 streams per sample.
+ */
+const lines = chatChunks({ model: 'gpt-4o-mini', chunks: CHUNKS, kind: 'text', cut: false, includeUsage: true }).map((c) => JSON.stringify(c));
+const inProcess = {
+  chat: {
+    completions: {
+      create: (_body: unknown): Promise<AsyncIterable<unknown>> =>
+        Promise.resolve({
+          async *[Symbol.asyncIterator]() {
+            for (const l of lines) yield JSON.parse(l) as unknown;
+          },
+        }),
+    },
+  },
+};
+const inProcessTraced = weft.wrapOpenAI(inProcess);
+const STAND_IN_STREAMS = 5;
+async function cpuOfStandIn(client: typeof inProcess): Promise<number> {
+  const t = process.cpuUsage();
+  for (let k = 0; k < STAND_IN_STREAMS; k++) for await (const _ of await client.chat.completions.create(body)) void _;
+  await nextTurn();
+  const d = process.cpuUsage(t);
+  return (d.user + d.system) / STAND_IN_STREAMS;
 }
-const plain: number[] = [];
-const traced: number[] = [];
-for (let i = 0; i < ROUNDS; i++) {
-  // alternate (ABBA), so drift in machine load and GC debt hit both alike
-  if (i % 2 === 0) {
-    plain.push(await cpuOf(raw));
-    traced.push(await cpuOf(wrapped));
-  } else {
-    traced.push(await cpuOf(wrapped));
-    plain.push(await cpuOf(raw));
+
+const CASES = {
+  plain: () => raw.chat.completions.create(body),
+  usage: () => raw.chat.completions.create(bodyWithUsage),
+  traced: () => wrapped.chat.completions.create(body),
+  standIn: () => cpuOfStandIn(inProcess),
+  standInTraced: () => cpuOfStandIn(inProcessTraced),
+};
+type Case = keyof typeof CASES;
+/** The SDK cases run first, the stand-in pair after them (its allocation-heavy samples would leave GC debt to whichever SDK case came next). */
+const PHASES: Case[][] = [
+  ['plain', 'usage', 'traced'],
+  ['standIn', 'standInTraced'],
+];
+const run = (c: Case): Promise<number> => (c === 'standIn' || c === 'standInTraced' ? CASES[c]() : cpuOf(CASES[c]));
+
+const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
+const quantile = (xs: number[], q: number): number => sorted(xs)[Math.floor((xs.length - 1) * q)] ?? NaN;
+
+const cpu: Record<Case, number[]> = { plain: [], usage: [], traced: [], standIn: [], standInTraced: [] };
+for (const cases of PHASES) {
+  for (let i = 0; i < WARMUP; i++) for (const c of cases) await run(c);
+  for (let i = 0; i < ROUNDS; i++) {
+    // each round runs the cases back to back, in turn forwards and backwards (ABC CBA), so drift in machine load and GC debt hit all alike
+    for (const c of i % 2 === 0 ? cases : [...cases].reverse()) cpu[c].push(await run(c));
   }
 }
 const flushStart = process.cpuUsage();
 await weft.flush();
 const flushCpu = process.cpuUsage(flushStart);
-const flushPerCall = (flushCpu.user + flushCpu.system) / (ROUNDS + WARMUP);
+const flushPerCall = (flushCpu.user + flushCpu.system) / ((ROUNDS + WARMUP) * (1 + STAND_IN_STREAMS));
 
-const p = median(plain);
-// the median of paired differences (each pair ran back to back), which cancels drift in machine load
-const added = median(traced.map((t, i) => t - (plain[i] ?? NaN))) + flushPerCall;
-const w = p + added - flushPerCall;
+const p = quantile(cpu.plain, 0.5);
+/** The paired differences to the unwrapped call of the same round (each pair ran back to back), which cancel drift in machine load. */
+const diffs = (c: Case, base: Case): number[] => cpu[c].map((t, i) => t - (cpu[base][i] ?? NaN));
+const row = (label: string, c: Case, extra: number, base: Case = 'plain'): string[] => {
+  const d = diffs(c, base);
+  const added = quantile(d, 0.5) + extra;
+  const spread = `${((quantile(d, 0.25) + extra) / p * 100).toFixed(1)}% .. ${((quantile(d, 0.75) + extra) / p * 100).toFixed(1)}%`;
+  return [label, num((base === 'plain' ? p : quantile(cpu[base], 0.5)) + added), num(added), `${((added / p) * 100).toFixed(1)}%`, spread, c === 'traced' ? verdict(added / p < 0.05, '< 5%') : ''];
+};
 printTable(
-  `Wrapper CPU per streamed completion of ${CHUNKS} chunks (median of ${ROUNDS} pairs run back to back, alternating ABBA; added = median of the pair differences; fake API and server in child processes) · ${contextLine()}`,
-  ['case', 'CPU µs/stream', 'added µs', 'added / unwrapped', 'target'],
+  `Wrapper CPU per streamed completion of ${CHUNKS} chunks (${ROUNDS} rounds of the SDK cases back to back, alternating ABC/CBA, then ${ROUNDS} of the stand-in pair; added = median of the differences to the same round's unwrapped call, spread = their interquartile range; fake API and server in child processes) · ${contextLine()}`,
+  ['case', 'CPU µs/stream', 'added µs', 'added / unwrapped', 'spread (IQR)', 'target'],
   [
-    ['openai SDK, unwrapped', num(p), '', '', ''],
-    ['wrapOpenAI, export to local server', num(w + flushPerCall), num(added), `${((added / p) * 100).toFixed(1)}%`, added / p < 0.05 ? '< 5% met' : '< 5% NOT met'],
+    ['openai SDK, unwrapped', num(p), '', '', '', ''],
+    row('openai SDK, unwrapped, asking for usage itself (what wrapOpenAI sends)', 'usage', 0),
+    row('wrapOpenAI, export to local server', 'traced', flushPerCall),
+    row(`weft's part alone: wrapOpenAI over an in-process stand-in of the stream (same chunks; added to the stand-in's ${num(quantile(cpu.standIn, 0.5))} µs)`, 'standInTraced', flushPerCall, 'standIn'),
   ],
 );
-console.log(`(the wrapped row includes the final flush's CPU spread over the ${ROUNDS + WARMUP} wrapped calls: ${num(flushPerCall)} µs each)`);
+console.log(`(the wrapOpenAI rows include the final flush's CPU spread over all wrapped calls: ${num(flushPerCall)} µs each; the last row's percentages are of the same run's unwrapped SDK call)`);
 await weft.shutdown();
 await server.close();
 fakeChild.disconnect();

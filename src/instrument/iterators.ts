@@ -6,7 +6,11 @@ import { runInContext, type TraceContext } from './context.js';
 
 /** What a traced stream reports to its call. Implementations never throw. */
 export interface StreamObserver {
-  /** The context the call's body runs in. */
+  /**
+   * The context each `next()` / `return()` / `throw()` of the stream runs in (the call's body's). `undefined`:
+   * the consumer's own, with no context switch per chunk; for streams whose steps run no traced code
+   * (an SDK reading a response body).
+   */
   readonly ctx: TraceContext | undefined;
   /** A chunk the consumer received. */
   chunk(value: unknown): void;
@@ -16,6 +20,11 @@ export interface StreamObserver {
   fail(err: unknown): void;
   /** The consumer stopped early (`break`, `return()`, `cancel()`). */
   cancel(): void;
+  /**
+   * Async iterators only: true for a chunk the consumer must not see (one a wrapper asked for and the caller
+   * did not; the observer records it itself). The iterator reads on instead of yielding it.
+   */
+  skip?(value: unknown): boolean;
 }
 
 type Method = 'next' | 'return' | 'throw';
@@ -25,6 +34,16 @@ type AnyIterator = Iterator<unknown> | AsyncIterator<unknown>;
 function callMethod(it: AnyIterator, method: Method, args: unknown[]): unknown {
   const f = it[method] as ((...a: unknown[]) => unknown) | undefined;
   return (f as (...a: unknown[]) => unknown).apply(it, args);
+}
+
+/** `it[method](...args)` in `ctx`, or (`undefined`) in the caller's own context; no rest array on the hot path. */
+function callIn(ctx: TraceContext | undefined, it: AnyIterator, method: Method, args: unknown[]): unknown {
+  return ctx === undefined ? callMethod(it, method, args) : runInContext(ctx, callMethod, it, method, args);
+}
+
+/** `fn(...args)` as a step of a stream observed by one whose context is `ctx`: in it, or (`undefined`) in the caller's own. */
+export function runStep<A extends unknown[], R>(ctx: TraceContext | undefined, fn: (...args: A) => R, ...args: A): R {
+  return ctx === undefined ? fn(...args) : runInContext(ctx, fn, ...args);
 }
 
 /** Reads `done` of an iterator result; `undefined` when it is not an object or reading throws. */
@@ -99,7 +118,7 @@ export class TracedIterator extends Traced<Iterator<unknown>> implements Iterabl
     if (this.over) return callMethod(this.it, method, args);
     let r: unknown;
     try {
-      r = runInContext(this.obs.ctx ?? {}, callMethod, this.it, method, args);
+      r = callIn(this.obs.ctx, this.it, method, args);
     } catch (err) {
       this.fail(err);
       throw err;
@@ -146,21 +165,29 @@ export class TracedAsyncIterator extends Traced<AsyncIterator<unknown>> implemen
   private step(method: Method, args: unknown[]): Promise<IteratorResult<unknown>> {
     let pending: Promise<IteratorResult<unknown>>;
     try {
-      pending = runInContext(this.obs.ctx ?? {}, callMethod, this.it, method, args) as Promise<IteratorResult<unknown>>;
+      pending = callIn(this.obs.ctx, this.it, method, args) as Promise<IteratorResult<unknown>>;
     } catch (err) {
       if (!this.over) this.fail(err);
       throw err;
     }
     if (this.over) return pending;
-    return Promise.resolve(pending).then(
-      (r) => {
-        if (!this.over && observe(this.obs, r, method)) this.over = true;
-        return r;
-      },
-      (err: unknown) => {
-        if (!this.over) this.fail(err);
-        throw err;
-      },
-    );
+    if (method === 'next') return Promise.resolve(pending).then(this.onNext, this.onError);
+    return Promise.resolve(pending).then((r) => {
+      if (!this.over && observe(this.obs, r, method)) this.over = true;
+      return r;
+    }, this.onError);
   }
+
+  /** A `next()` result: a chunk to skip (read on), a chunk, or the end. Made once per iterator, not per chunk. */
+  private readonly onNext = (r: IteratorResult<unknown>): IteratorResult<unknown> | Promise<IteratorResult<unknown>> => {
+    if (this.over) return r;
+    if (this.obs.skip !== undefined && doneOf(r) === false && this.obs.skip((r as IteratorYieldResult<unknown>).value)) return this.step('next', []);
+    if (observe(this.obs, r, 'next')) this.over = true;
+    return r;
+  };
+
+  private readonly onError = (err: unknown): never => {
+    if (!this.over) this.fail(err);
+    throw err;
+  };
 }

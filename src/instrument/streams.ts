@@ -3,8 +3,7 @@
  * and hands the caller a traced one that yields exactly the same chunks.
  * @module
  */
-import { runInContext } from './context.js';
-import { TracedAsyncIterator, TracedIterator, type StreamObserver } from './iterators.js';
+import { runStep, TracedAsyncIterator, TracedIterator, type StreamObserver } from './iterators.js';
 
 export type { StreamObserver } from './iterators.js';
 
@@ -60,7 +59,7 @@ function traceReadable(src: ReadableStream<unknown>, obs: StreamObserver): Reada
         reader ??= src.getReader();
         let r: ReadableStreamReadResult<unknown>;
         try {
-          r = await runInContext(obs.ctx ?? {}, readOnce, reader);
+          r = await runStep(obs.ctx, readOnce, reader);
         } catch (err) {
           obs.fail(err);
           controller.error(err);
@@ -93,7 +92,7 @@ const UNBOUND = new Set<PropertyKey>(['constructor']);
 function proxyAsyncIterable(target: AsyncIterable<unknown> & object, obs: StreamObserver): object {
   let used = false;
   const iterate = function tracedAsyncIterator(): AsyncIterator<unknown> {
-    const it = runInContext(obs.ctx ?? {}, () => target[Symbol.asyncIterator]());
+    const it = runStep(obs.ctx, () => target[Symbol.asyncIterator]());
     if (used) return it;
     used = true;
     return new TracedAsyncIterator(it, obs);

@@ -7,12 +7,11 @@ import { activeContext, runInContext } from '../instrument/context.js';
 import { InputKeys } from '../instrument/input-keys.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
 import { getSink } from '../instrument/sink.js';
-import { streamKind, wrapStream } from '../instrument/streams.js';
+import { streamKind, wrapStream, type StreamObserver } from '../instrument/streams.js';
 import { thenOf } from '../instrument/thenable.js';
 import { sampled } from '../instrument/trace-call.js';
 import { getTraceSettings } from '../instrument/trace-settings.js';
 import { usageByModel, type TokenUsage } from '../instrument/usage-model.js';
-import { filterStream } from './filter-stream.js';
 
 /** What a wrapper knows about one SDK method. */
 export interface LlmMethod {
@@ -49,6 +48,7 @@ export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function):
     const call = new LlmCall(spec, body as Record<string, unknown>);
     const active = startRecorded(call.op, args);
     if (active === undefined) return method.apply(owner, args);
+    call.active = active;
     call.startedAtMs = active.call.startedAtMs;
     const prepared = spec.prepare?.(body as Record<string, unknown>);
     const sent = prepared ? [prepared.body, ...args.slice(1)] : args;
@@ -86,9 +86,16 @@ function requestIdOf(value: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** The state of one model request: its op definition (hooks that see this state) and what the stream told. */
-class LlmCall {
+/**
+ * The state of one model request: its op definition (hooks that see this state) and what the stream told.
+ * It observes the stream for the call: no context switch per chunk (`ctx` is `undefined`: the SDK's steps
+ * read and parse the response body, no traced code runs in them), and the chunks `hide` picks are folded
+ * here and skipped.
+ */
+class LlmCall implements StreamObserver {
   readonly op: OpDefinition;
+  readonly ctx = undefined;
+  active!: ActiveCall;
   startedAtMs = 0;
   timeToFirstTokenMs: number | undefined;
   requestId: string | undefined;
@@ -120,9 +127,27 @@ class LlmCall {
     };
   }
 
-  /** A chunk the caller does not see: folded into what the recorded stream knows (its usage). */
-  foldHidden(chunk: unknown): void {
+  /** A chunk the caller does not see (`hide`): folded into what the recorded stream knows (its usage), and skipped. */
+  skip(chunk: unknown): boolean {
+    if (this.hide === undefined || !this.hide(chunk)) return false;
     this.hidden = this.spec.fold(this.hidden, chunk);
+    return true;
+  }
+
+  chunk(value: unknown): void {
+    this.active.chunk(value);
+  }
+
+  complete(): void {
+    this.active.complete();
+  }
+
+  fail(err: unknown): void {
+    this.active.fail(err);
+  }
+
+  cancel(): void {
+    this.active.cancel();
   }
 
   /** The fulfilled value (first time: ends the call, or hands on the traced stream); later settlements get theirs back. */
@@ -132,9 +157,7 @@ class LlmCall {
     this.first = value;
     this.requestId = requestIdOf(value) ?? response?.headers.get(this.spec.requestIdHeader) ?? undefined;
     if (streamKind(value) === 'asyncIterable') {
-      const hide = this.hide;
-      const src = hide ? filterStream(value as AsyncIterable<unknown> & object, (c) => hide(c) && (this.foldHidden(c), true)) : value;
-      this.handedOn = withTracedReadable(wrapStream('asyncIterable', src, active) as object, value as object);
+      this.handedOn = withTracedReadable(wrapStream('asyncIterable', value, this) as object, value as object);
     } else {
       this.handedOn = value;
       active.succeed(value);
@@ -161,16 +184,41 @@ class LlmCall {
 
 /**
  * The traced stream, whose `toReadableStream()` (the SDKs' helper for piping to a web response) reads
- * the traced iterator, so a stream consumed that way is recorded too.
+ * the traced iterator, so a stream consumed that way is recorded too; and so does `tee()`.
  */
 function withTracedReadable(traced: object, stream: object): object {
   return new Proxy(traced, {
     get(t, prop) {
-      if (prop !== 'toReadableStream') return Reflect.get(t, prop) as unknown;
+      if (prop !== 'toReadableStream' && prop !== 'tee') return Reflect.get(t, prop) as unknown;
       const f: unknown = Reflect.get(stream, prop);
-      return typeof f === 'function' ? () => f.call(t) as unknown : f;
+      if (typeof f !== 'function') return f;
+      return prop === 'tee' ? () => teeTraced(stream as SdkStream, f, t as AsyncIterable<unknown>) : () => f.call(t) as unknown;
     },
   });
+}
+
+/** The part of an SDK `Stream` (OpenAI, Anthropic) that its `tee()` reads: `iterator`, the factory of its source iterator. */
+interface SdkStream {
+  iterator?: unknown;
+}
+
+/**
+ * `tee()` of the SDK's stream whose two branches share the traced iterator: the SDK's `tee()` splits what
+ * `this.iterator()` returns (it has `#private` fields, so it runs on the stream itself), so that factory is
+ * swapped for the traced iterator while it runs. The call ends when the shared source is read to its end,
+ * whichever branch reads it; a branch left early does not end it (the SDK's branches have no `return()`).
+ * A stream without an own `iterator` factory is split untraced.
+ */
+function teeTraced(stream: SdkStream, tee: Function, traced: AsyncIterable<unknown>): unknown {
+  const own = Object.getOwnPropertyDescriptor(stream, 'iterator');
+  if (own === undefined || !own.writable || typeof own.value !== 'function') return tee.call(stream) as unknown;
+  const it = traced[Symbol.asyncIterator]();
+  stream.iterator = () => it;
+  try {
+    return tee.call(stream) as unknown;
+  } finally {
+    stream.iterator = own.value as unknown;
+  }
 }
 
 /** A request whose usage the provider did not report (yet): it still counts as one request. */

@@ -12,6 +12,23 @@ type Obj = Record<string, unknown>;
 const BASE = { provider: 'openai', requestIdHeader: 'x-request-id' } as const;
 
 /**
+ * A chunk the caller did not ask for: the final one holding usage (empty `choices`) is hidden; from the others the
+ * `usage: null` the API adds once usage is asked for is removed. Deleting an object's last-added property is cheap
+ * in V8 (the object goes back to the shape it had before it), and `usage` is the last property of the chunks the
+ * test and bench fake API writes; were it not, the chunk would only be slower to read, never different.
+ */
+function hideAddedUsage(chunk: unknown): boolean {
+  if (chunk === null || typeof chunk !== 'object') return false;
+  const c = chunk as { usage?: unknown; choices?: unknown };
+  const usage = c.usage;
+  if (usage === null) {
+    delete c.usage;
+    return false;
+  }
+  return usage !== undefined && Array.isArray(c.choices) && c.choices.length === 0;
+}
+
+/**
  * A streamed chat request without `stream_options.include_usage` is sent with it (else OpenAI reports no
  * usage for streams); the caller's iterator still yields what it would have: the extra final chunk
  * (empty `choices`, the usage) is folded into the call and skipped, and the `usage: null` the API then
@@ -23,12 +40,7 @@ function askForStreamUsage(body: Obj): ReturnType<NonNullable<LlmMethod['prepare
   if (body['stream'] !== true || opts?.['include_usage'] === true) return undefined;
   return {
     body: { ...body, stream_options: { ...opts, include_usage: true } },
-    hide: (chunk) => {
-      const c = chunk as Obj;
-      if (c['usage'] != null && Array.isArray(c['choices']) && c['choices'].length === 0) return true;
-      if ('usage' in c && c['usage'] === null) delete c['usage'];
-      return false;
-    },
+    hide: hideAddedUsage,
   };
 }
 
@@ -109,10 +121,16 @@ function specFor(client: object): PathSpec {
  *   without changing what the caller's iterator yields;
  * - summary: `usage[model]` (see `TokenUsage` in `instrument/usage-model.ts`), `time_to_first_token_ms`
  *   (streams: ms from the call's start to the first chunk read), `gen_ai.response.finish_reasons`,
- *   `gen_ai.response.model`, `gen_ai.response.id`, and `request_id` (the `x-request-id` header);
+ *   `gen_ai.response.model`, `gen_ai.response.id`, and `request_id` (the `x-request-id` header). These are
+ *   known only when the call ends, and a call's attributes are sent with its start (the call-start body of
+ *   the service interface; the end carries output and summary), so they are summary fields, under their
+ *   OpenTelemetry GenAI names;
  * - `.withResponse()` records the completion itself (not `{data, response}`); `.asResponse()` records the
  *   JSON body read from a clone; SDK errors are recorded and rethrown unchanged; `break` out of a stream
- *   ends the call as cancelled with what was received.
+ *   ends the call as cancelled with what was received. OpenAI reports a stream's usage only in its last
+ *   chunk, so a chat stream left before it records `requests: 1` and zero tokens: weft does not estimate
+ *   tokens it was not told of (the Responses API's `response.created` event carries no usage either);
+ * - `tee()` of a stream splits the traced stream: the call ends when the shared source is read to its end.
  * The `openai` package is not imported: weft works without it. Wrapping twice returns the same object.
  * @example const openai = wrapOpenAI(new OpenAI());
  * @see https://platform.openai.com/docs/api-reference

@@ -63,6 +63,21 @@ describe('wrapAnthropic', () => {
     expect(typeof (c.summary as Record<string, unknown>)['time_to_first_token_ms']).toBe('number');
   });
 
+  it('tee() of a streamed messages.create: both branches yield the same events, and the call is recorded with usage', async () => {
+    const { raw, wrapped } = clients();
+    const req = { ...body(), stream: true as const };
+    let branches: unknown[][] = [];
+    const calls = await traced(server(), 'an-tee', async () => {
+      const [left, right] = (await wrapped.messages.create(req)).tee();
+      branches = [await collect(left), await collect(right)];
+    });
+    const expected = await collect(await raw.messages.create(req));
+    expect(branches).toEqual([expected, expected]);
+    const c = one(calls, 'anthropic.messages.create');
+    expect(c.output).toMatchObject({ content: [{ type: 'text', text: streamedText(5) }], stop_reason: 'end_turn' });
+    expect(c.summary).toMatchObject({ status: 'success', usage: { [MODEL]: USAGE } });
+  });
+
   it('messages.stream keeps its events and finalMessage(), and records the tool use with its parsed input', async () => {
     const { wrapped } = clients();
     const texts: string[] = [];

@@ -131,6 +131,22 @@ describe('wrapOpenAI: chat.completions.create', () => {
     expect(one(calls, 'openai.chat.completions.create').output).toMatchObject({ choices: [{ message: { content: streamedText(5) } }] });
   });
 
+  it('tee() of a wrapped stream: both branches yield the SDK chunks, and the call is recorded once, with usage', async () => {
+    const { raw, wrapped } = clients();
+    const streamBody = { ...body(), stream: true as const };
+    let branches: unknown[][] = [];
+    const calls = await traced(server(), 'oa-tee', async () => {
+      const [left, right] = (await wrapped.chat.completions.create(streamBody)).tee();
+      branches = await Promise.all([collect(left), collect(right)]);
+    });
+    const expected = await collect(await raw.chat.completions.create(streamBody));
+    expect(branches[0]).toEqual(expected);
+    expect(branches[1]).toEqual(expected);
+    const c = one(calls, 'openai.chat.completions.create');
+    expect(c.output).toMatchObject({ choices: [{ message: { content: streamedText(5) }, finish_reason: 'stop' }] });
+    expect(c.summary).toMatchObject({ status: 'success', usage: { [MODEL]: CHAT_USAGE } });
+  });
+
   it('withResponse() of a stream hands back the traced stream', async () => {
     const { wrapped } = clients();
     const calls = await traced(server(), 'oa-with-response-stream', async () => {
