@@ -7,7 +7,7 @@ import { flush, init } from '../../src/index.js';
 import { WeftSpanExporter, WeftSpanProcessor, weftCallId, weftTraceId } from '../../src/otel/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
-import { useTestServer } from '../helpers/server.js';
+import { useTestServer, sqliteStore } from '../helpers/server.js';
 
 const server = useTestServer();
 const contextManager = new AsyncLocalStorageContextManager();
@@ -40,7 +40,7 @@ const byName = (calls: CallRecord[], name: string): CallRecord => {
 };
 /** `otel_dump` as stored (stream_query records do not carry it). */
 const otelDumpOf = (call: CallRecord): unknown => {
-  const row = server().store.connection.prepare('SELECT otel_dump FROM calls WHERE project_id = ? AND id = ?').get(call.project_id, call.id) as { otel_dump: string };
+  const row = sqliteStore(server()).connection.prepare('SELECT otel_dump FROM calls WHERE project_id = ? AND id = ?').get(call.project_id, call.id) as { otel_dump: string };
   return JSON.parse(row.otel_dump) as unknown;
 };
 const tick = () => new Promise((r) => setTimeout(r, 1));

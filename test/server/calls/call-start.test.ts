@@ -25,7 +25,7 @@ describe('POST /call/start', () => {
     expectUuidv7(a.trace_id);
     expect(a.id).not.toBe(b.id);
     expect(a.trace_id).not.toBe(b.trace_id);
-    expect(server.store.getCall(PROJECT, a.id)?.trace_id).toBe(a.trace_id);
+    expect((await server.store.getCall(PROJECT, a.id))?.trace_id).toBe(a.trace_id);
   });
 
   it('keeps the id and trace_id it is given', async () => {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { TrajectoryGroup } from '../../../src/schema/index.js';
-import { useTestServer } from '../../helpers/server.js';
+import { useTestServer, sqliteStore } from '../../helpers/server.js';
 import { useTestClient } from '../../helpers/client.js';
 import { post } from '../../helpers/server-http.js';
 import { expectIsoUtc, expectUuidv7 } from '../../helpers/shapes.js';
@@ -25,7 +25,7 @@ interface JobRow {
 }
 
 const jobRow = (id: string): JobRow | undefined =>
-  server().store.connection.prepare('SELECT * FROM training_jobs WHERE id = ?').get(id) as JobRow | undefined;
+  sqliteStore(server()).connection.prepare('SELECT * FROM training_jobs WHERE id = ?').get(id) as JobRow | undefined;
 
 describe('POST /v1/preview/training-jobs', () => {
   it('stores the job as queued with its groups and config and returns its UUID id', async () => {

@@ -1,0 +1,152 @@
+/**
+ * The ordered PostgreSQL schema migrations of `weft serve --db postgres://...`: the same tables as the SQLite
+ * migrations (db/migrations.ts, as of its migration 7), in PostgreSQL's types.
+ *
+ * Representation choices, so that answers are identical to the SQLite store's:
+ * - every text column is `COLLATE "C"`: comparisons and ORDER BY go by code point, as SQLite's BINARY collation;
+ * - timestamps stay the normalized ISO 8601 UTC text the SQLite store keeps (`2024-05-01T10:00:00.000Z`), which
+ *   sorts in time order and is answered as stored;
+ * - JSON the client sent is `json` (its text kept verbatim: key order, and `storage_size_bytes` counted on the
+ *   same text), read with the JSON operators (`->`, `#>`); the feedback payload, stored as SQLite JSONB there, is `jsonb`.
+ * @module
+ */
+import type { Migration } from './migrations.js';
+
+/** Every PostgreSQL migration, in order. Shipped migrations are never edited; add new ones at the end. */
+export const PG_MIGRATIONS: readonly Migration[] = [
+  {
+    id: 1,
+    name: 'create_schema',
+    sql: `
+      CREATE TABLE calls (
+        project_id   text COLLATE "C" NOT NULL,
+        id           text COLLATE "C" NOT NULL,
+        op_name      text COLLATE "C",
+        display_name text COLLATE "C",
+        trace_id     text COLLATE "C",
+        parent_id    text COLLATE "C",
+        thread_id    text COLLATE "C",
+        turn_id      text COLLATE "C",
+        started_at   text COLLATE "C",
+        ended_at     text COLLATE "C",
+        attributes   json,
+        inputs       json,
+        output       json,
+        exception    json,
+        summary      json,
+        otel_dump    json,
+        svc_user_id  text COLLATE "C",
+        svc_run_id   text COLLATE "C",
+        svc_run_step bigint,
+        PRIMARY KEY (project_id, id)
+      );
+      CREATE INDEX calls_started_at ON calls (project_id, started_at, id);
+      CREATE INDEX calls_trace ON calls (project_id, trace_id, started_at, id);
+      CREATE INDEX calls_parent ON calls (project_id, parent_id, started_at, id);
+      CREATE INDEX calls_op_name ON calls (project_id, op_name, started_at, id);
+      CREATE TABLE call_refs (
+        project_id text COLLATE "C" NOT NULL,
+        call_id    text COLLATE "C" NOT NULL,
+        kind       text COLLATE "C" NOT NULL CHECK (kind IN ('input', 'output')),
+        ref        text COLLATE "C" NOT NULL,
+        PRIMARY KEY (project_id, call_id, kind, ref)
+      );
+      CREATE INDEX call_refs_ref ON call_refs (project_id, kind, ref);
+      CREATE TABLE call_renames (
+        project_id   text COLLATE "C" NOT NULL,
+        call_id      text COLLATE "C" NOT NULL,
+        display_name text COLLATE "C",
+        PRIMARY KEY (project_id, call_id)
+      );
+      CREATE TABLE users (
+        id       text COLLATE "C" PRIMARY KEY,
+        username text COLLATE "C" NOT NULL
+      );
+      CREATE TABLE feedback (
+        seq            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id     text COLLATE "C" NOT NULL,
+        id             text COLLATE "C" NOT NULL,
+        feedback_type  text COLLATE "C" NOT NULL,
+        svc_ref        text COLLATE "C" NOT NULL,
+        call_id        text COLLATE "C",
+        payload        jsonb NOT NULL,
+        annotation_ref text COLLATE "C",
+        call_ref       text COLLATE "C",
+        creator        text COLLATE "C",
+        queue_id       text COLLATE "C",
+        runnable_ref   text COLLATE "C",
+        trigger_ref    text COLLATE "C",
+        svc_user_id    text COLLATE "C",
+        created_at     text COLLATE "C" NOT NULL,
+        UNIQUE (project_id, id)
+      );
+      CREATE INDEX feedback_created ON feedback (project_id, created_at);
+      CREATE INDEX feedback_type_created ON feedback (project_id, feedback_type, created_at);
+      CREATE INDEX feedback_call ON feedback (project_id, call_id);
+      CREATE TABLE tables (
+        project_id text COLLATE "C" NOT NULL,
+        digest     text COLLATE "C" NOT NULL,
+        row_count  bigint NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        PRIMARY KEY (project_id, digest)
+      );
+      CREATE TABLE table_rows (
+        project_id   text COLLATE "C" NOT NULL,
+        table_digest text COLLATE "C" NOT NULL,
+        row_index    bigint NOT NULL,
+        row_digest   text COLLATE "C" NOT NULL,
+        val          json NOT NULL,
+        PRIMARY KEY (project_id, table_digest, row_index)
+      );
+      CREATE INDEX table_rows_digest ON table_rows (project_id, table_digest, row_digest);
+      CREATE TABLE trajectories (
+        model_id      text COLLATE "C" NOT NULL,
+        split         text COLLATE "C" NOT NULL CHECK (split IN ('train', 'val', 'test')),
+        group_id      text COLLATE "C" NOT NULL,
+        position      bigint NOT NULL,
+        reward        double precision NOT NULL,
+        message_count bigint NOT NULL,
+        metrics       json NOT NULL,
+        trajectory    json NOT NULL,
+        logged_at     text COLLATE "C" NOT NULL,
+        PRIMARY KEY (model_id, group_id, position)
+      );
+      CREATE INDEX trajectories_split ON trajectories (model_id, split);
+      CREATE TABLE training_jobs (
+        id                  text COLLATE "C" PRIMARY KEY,
+        model_id            text COLLATE "C" NOT NULL,
+        status              text COLLATE "C" NOT NULL,
+        experimental_config json,
+        trajectory_groups   json NOT NULL,
+        group_count         bigint NOT NULL,
+        trajectory_count    bigint NOT NULL,
+        created_at          text COLLATE "C" NOT NULL
+      );
+      CREATE INDEX training_jobs_model ON training_jobs (model_id, created_at);
+      CREATE TABLE objects (
+        seq               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id        text COLLATE "C" NOT NULL,
+        object_id         text COLLATE "C" NOT NULL,
+        digest            text COLLATE "C" NOT NULL,
+        version_index     bigint NOT NULL,
+        kind              text COLLATE "C" NOT NULL,
+        base_object_class text COLLATE "C",
+        leaf_object_class text COLLATE "C",
+        val               json NOT NULL,
+        created_at        text COLLATE "C" NOT NULL,
+        wb_user_id        text COLLATE "C",
+        UNIQUE (project_id, object_id, digest),
+        UNIQUE (project_id, object_id, version_index)
+      );
+      CREATE INDEX objects_created ON objects (project_id, created_at);
+      CREATE TABLE files (
+        project_id text COLLATE "C" NOT NULL,
+        digest     text COLLATE "C" NOT NULL,
+        size_bytes bigint NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        content    bytea NOT NULL,
+        UNIQUE (project_id, digest)
+      );
+    `,
+  },
+];
