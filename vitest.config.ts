@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 /** Test files that run on both stores (the parameterization: same files, `WEFT_TEST_STORE=postgres`). */
 const BOTH_STORES = [
   'test/server/db/pg-*.test.ts',
+  'test/server/calls/*.test.ts',
 ];
 
 export default defineConfig({
