@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 const BOTH_STORES = [
   'test/server/db/pg-*.test.ts',
   'test/server/calls/*.test.ts',
+  'test/server/http/*.test.ts',
+  'test/otel/otlp-ingest.test.ts',
 ];
 
 export default defineConfig({
