@@ -149,4 +149,20 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // SQLite's sum() adds floats with Kahan-Babuska-Neumaier compensation; feedback stats sum with this aggregate
+    // (same steps, same order) so both stores answer the same bits.
+    id: 2,
+    name: 'feedback_kbn_sum',
+    sql: `
+      CREATE FUNCTION weft_kbn_step(state float8[], r float8) RETURNS float8[]
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $$ SELECT ARRAY[state[1] + r, state[2] + CASE WHEN abs(state[1]) > abs(r)
+          THEN (state[1] - (state[1] + r)) + r ELSE (r - (state[1] + r)) + state[1] END] $$;
+      CREATE FUNCTION weft_kbn_final(state float8[]) RETURNS float8
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $$ SELECT CASE WHEN state[2] = 'NaN'::float8 THEN state[1] ELSE state[1] + state[2] END $$;
+      CREATE AGGREGATE weft_kbn_sum(float8) (SFUNC = weft_kbn_step, STYPE = float8[], FINALFUNC = weft_kbn_final, INITCOND = '{0,0}');
+    `,
+  },
 ];
