@@ -40,7 +40,7 @@ export class PgObjectStore {
     const digest = objectDigest(obj.val);
     const { base, leaf } = objectClasses(obj.val, obj.builtin_object_class);
     await this.db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${obj.project_id}\u0000${obj.object_id}`]);
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [obj.project_id, obj.object_id]);
       await tx.query(INSERT_SQL, [
         obj.project_id, obj.object_id, digest, objectKind(obj.val), base, leaf, JSON.stringify(obj.val), now.toISOString(), obj.wb_user_id ?? null,
       ]);
