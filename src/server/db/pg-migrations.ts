@@ -150,11 +150,14 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // SQLite's sum() adds floats with Kahan-Babuska-Neumaier compensation; feedback stats sum with this aggregate
-    // (same steps, same order) so both stores answer the same bits.
+    // Feedback stats as the SQLite store computes them. SQLite's sum() adds floats with Kahan-Babuska-Neumaier
+    // compensation: weft_kbn_sum takes the same steps (in the caller's ORDER BY), so both stores answer the same
+    // bits. The payload becomes `json` like the other client JSON: its text is kept verbatim (include_feedback answers
+    // the keys in the client's order, as SQLite does) and a "\u0000" escape, which jsonb refuses, is stored.
     id: 2,
-    name: 'feedback_kbn_sum',
+    name: 'feedback_stats',
     sql: `
+      ALTER TABLE feedback ALTER COLUMN payload TYPE json USING payload::json;
       CREATE FUNCTION weft_kbn_step(state float8[], r float8) RETURNS float8[]
         LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $$ SELECT ARRAY[state[1] + r, state[2] + CASE WHEN abs(state[1]) > abs(r)

@@ -19,7 +19,7 @@ const RECORD_COLUMNS = `id, project_id, feedback_type, svc_ref, payload::text AS
 /** One multi-row insert of a whole batch: one array per column, rows in batch order; ids already stored are skipped. */
 const INSERT_SQL = `INSERT INTO feedback (project_id, id, feedback_type, svc_ref, call_id, payload, annotation_ref,
     call_ref, creator, queue_id, runnable_ref, trigger_ref, svc_user_id, created_at)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[],
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::json[], $7::text[],
     $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
   ON CONFLICT (project_id, id) DO NOTHING
   RETURNING project_id, id`;
@@ -45,7 +45,7 @@ function results(part: PartialStats, percentiles: readonly (number | null)[] | n
   return out;
 }
 
-/** Feedback of every project in one PostgreSQL database (the `feedback` table, payload as JSONB, `seq` in insert order). */
+/** Feedback of every project in one PostgreSQL database (the `feedback` table, payload as `json` since PG migration 2, `seq` in insert order). */
 export class PgFeedbackStore {
   /** @param db - the migrated database. */
   constructor(private readonly db: PgDatabase) {}
@@ -100,7 +100,7 @@ export class PgFeedbackStore {
 
   /**
    * Every feedback record about each of the given calls of one project, for `include_feedback`; the contract of
-   * the SQLite `FeedbackStore.forCalls` (payload keys come back in JSONB's order). One query, whatever the number of ids.
+   * the SQLite `FeedbackStore.forCalls`. One query, whatever the number of ids.
    *
    * @returns a map from call id to its records, oldest first (`created_at`, then `id`); calls without feedback are absent.
    */

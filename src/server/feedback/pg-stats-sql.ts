@@ -5,6 +5,7 @@
  * @module
  */
 import type { MetricValueType } from '../../schema/feedback.js';
+import { readableJson } from '../db/pg-json.js';
 import type { StatsMetric, StatsQuery } from './stats-sql.js';
 
 /** A bound parameter list; `bind` appends a value and returns its placeholder (`$n`). */
@@ -34,14 +35,14 @@ export function pathSteps(jsonPath: string): (string | number)[] {
   return steps;
 }
 
-/** Largest index `jsonb -> int` takes; a larger one finds nothing, as in SQLite. */
+/** Largest index `json -> int` takes; a larger one finds nothing, as in SQLite. */
 const MAX_INDEX = 2 ** 31 - 1;
 
-/** `payload -> $k::text -> $i::int ...`: an integer step indexes arrays only (NULL on an object), a key objects only. */
+/** `pl -> $k::text -> $i::int ...` (`json`): an integer step indexes arrays only (NULL on an object), a key objects only. */
 function valueAt(steps: readonly (string | number)[], params: Params): string {
-  let sql = 'payload';
+  let sql = 'pl';
   for (const step of steps) {
-    if (typeof step === 'number' && step > MAX_INDEX) return 'NULL::jsonb';
+    if (typeof step === 'number' && step > MAX_INDEX) return 'NULL::json';
     sql = `(${sql} -> ${typeof step === 'number' ? params.bind(step, '::int') : params.bind(step, '::text')})`;
   }
   return sql;
@@ -52,9 +53,9 @@ function valueAt(steps: readonly (string | number)[], params: Params): string {
  * numeric → JSON numbers only; boolean → true 1, false 0; categorical → 0 for any non-null value (only counted).
  */
 function valueSql(type: MetricValueType, x: string): string {
-  if (type === 'numeric') return `CASE WHEN jsonb_typeof(${x}) = 'number' THEN (${x})::float8 END`;
-  if (type === 'boolean') return `CASE jsonb_typeof(${x}) WHEN 'boolean' THEN CASE WHEN ${x} = 'true'::jsonb THEN 1::float8 ELSE 0::float8 END END`;
-  return `CASE WHEN jsonb_typeof(${x}) <> 'null' THEN 0::float8 END`;
+  if (type === 'numeric') return `CASE WHEN json_typeof(${x}) = 'number' THEN (${x} #>> '{}')::float8 END`;
+  if (type === 'boolean') return `CASE json_typeof(${x}) WHEN 'boolean' THEN CASE ${x}::text WHEN 'true' THEN 1::float8 ELSE 0::float8 END END`;
+  return `CASE WHEN json_typeof(${x}) <> 'null' THEN 0::float8 END`;
 }
 
 /**
@@ -120,7 +121,7 @@ export function pgStatsScan(query: StatsQuery, metrics: readonly StatsMetric[], 
   });
   const windowRow = metrics.some((m) => m.percentiles.length > 0);
   const grouped = `SELECT CASE WHEN grouping(b) = 0 THEN b END AS b, count(*)::int AS n${aggregates.map((a) => `, ${a}`).join('')}
-    FROM (SELECT ${bucket} AS b, created_at, seq${columns.map((c) => `, ${c}`).join('')} FROM feedback WHERE ${where.join(' AND ')}) f
+    FROM (SELECT ${bucket} AS b, created_at, seq${columns.map((c) => `, ${c}`).join('')} FROM feedback CROSS JOIN LATERAL (SELECT ${readableJson('payload')} AS pl) r WHERE ${where.join(' AND ')}) f
     GROUP BY ${windowRow ? 'GROUPING SETS ((b), ())' : 'b'}`;
   const outer = metrics.flatMap((m, j) => {
     const keep = [`c${j}`, `s${j}`, `lo${j}`, `hi${j}`];

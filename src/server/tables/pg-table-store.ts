@@ -9,6 +9,7 @@ import { parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
 import { HttpError } from '../http/http-error.js';
 import { type PgDatabase, pgRows } from '../db/pg-database.js';
+import { readableJson } from '../db/pg-json.js';
 import type { TableQuery } from './table-store.js';
 
 /** Rows per INSERT statement: one statement binds three arrays, so this only bounds the size of one message. */
@@ -33,7 +34,7 @@ interface RowRow {
  *   holding a double quote (refused by the SQLite store too).
  */
 function valPathSql(field: string, loc: string[], params: unknown[]): string {
-  let sql = 'val';
+  let sql = 'v';
   for (const seg of parseFieldPath(field, loc).segments) {
     if (seg.includes('"')) throw new QueryError(loc, `a path segment cannot contain a double quote: ${JSON.stringify(seg)}`);
     if (/^\d+$/.test(seg)) {
@@ -124,9 +125,10 @@ export class PgTableStore {
       params.push(wanted);
       where.push(`row_digest = ANY($${params.length}::text[])`);
     }
-    order.push('row_index ASC');
     params.push(q.limit ?? null, q.offset ?? 0);
-    const sql = `SELECT row_digest, val, row_index FROM table_rows WHERE ${where.join(' AND ')}
+    const readable = order.length > 0 ? ` CROSS JOIN LATERAL (SELECT ${readableJson('val')} AS v) r` : '';
+    order.push('row_index ASC');
+    const sql = `SELECT row_digest, val, row_index FROM table_rows${readable} WHERE ${where.join(' AND ')}
       ORDER BY ${order.join(', ')} LIMIT $${params.length - 1} OFFSET $${params.length}`;
     const rows = await pgRows<RowRow>(this.db.pool, sql, params);
     return rows.map((r) => ({ digest: r.row_digest, val: JSON.parse(r.val) as unknown, original_index: r.row_index }));

@@ -6,6 +6,7 @@
  */
 import type { Split, TrajectoryMetrics } from '../../schema/trajectories.js';
 import { type PgQueryable, pgRows } from '../db/pg-database.js';
+import { readableJson } from '../db/pg-json.js';
 
 /** The trajectories of a model, of one split (`$2`) or of all (`$2` NULL). */
 const SCOPE = `SELECT group_id, position, reward, message_count, metrics FROM trajectories
@@ -36,7 +37,7 @@ const METRIC_MEANS_SQL = `
        v AS (SELECT t.group_id, t.position, j.ord, j.key COLLATE "C" AS key,
                CASE json_typeof(j.value) WHEN 'boolean' THEN (CASE j.value::text WHEN 'true' THEN 1 ELSE 0 END)
                  ELSE (j.value #>> '{}')::float8 END AS x
-             FROM t, json_each(t.metrics) WITH ORDINALITY AS j(key, value, ord)
+             FROM t, json_each(${readableJson('t.metrics')}) WITH ORDINALITY AS j(key, value, ord)
              WHERE json_typeof(j.value) IN ('number', 'boolean'))
   SELECT key, ${avg('x', 'group_id, position, ord')} AS mean FROM v GROUP BY key ORDER BY key`;
 
