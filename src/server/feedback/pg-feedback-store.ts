@@ -6,6 +6,7 @@
 import { newId } from '../../internal/ids.js';
 import { percentileName, type FeedbackCreateRes, type FeedbackRecord, type FeedbackStatsBucket, type FeedbackStatsRes } from '../../schema/feedback.js';
 import { type PgDatabase, pgRows } from '../db/pg-database.js';
+import { pgJsonText } from '../db/pg-json.js';
 import { targetCallId, type FeedbackInput } from './feedback-store.js';
 import { pgStatsScan, type PgStatsRow } from './pg-stats-sql.js';
 import { combine, metricResults, type PartialStats } from './stats-aggregate.js';
@@ -64,7 +65,7 @@ export class PgFeedbackStore {
   async createBatch(items: readonly FeedbackInput[], now: () => Date = () => new Date()): Promise<FeedbackCreateRes[]> {
     const rows: InsertRow[] = items.map((item) => ({
       project_id: item.project_id, id: item.id ?? newId(), feedback_type: item.feedback_type, svc_ref: item.svc_ref,
-      call_id: targetCallId(item), payload: JSON.stringify(item.payload),
+      call_id: targetCallId(item), payload: pgJsonText(item.payload),
       annotation_ref: item.annotation_ref ?? null, call_ref: item.call_ref ?? null, creator: item.creator ?? null,
       queue_id: item.queue_id ?? null, runnable_ref: item.runnable_ref ?? null, trigger_ref: item.trigger_ref ?? null,
       svc_user_id: item.svc_user_id ?? null, created_at: now().toISOString(),

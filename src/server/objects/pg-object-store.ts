@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { ObjReadReq, ObjSchema } from '../../schema/objects.js';
 import { HttpError } from '../http/http-error.js';
 import { type PgDatabase, pgRows } from '../db/pg-database.js';
+import { pgJsonText } from '../db/pg-json.js';
 import { objectDigest } from './object-digest.js';
 import { type ObjInput, type ObjQuery, type ObjRow, objectClasses, objectKind, objectOrder, toObj } from './object-store.js';
 
@@ -42,7 +43,7 @@ export class PgObjectStore {
     await this.db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [obj.project_id, obj.object_id]);
       await tx.query(INSERT_SQL, [
-        obj.project_id, obj.object_id, digest, objectKind(obj.val), base, leaf, JSON.stringify(obj.val), now.toISOString(), obj.wb_user_id ?? null,
+        obj.project_id, obj.object_id, digest, objectKind(obj.val), base, leaf, pgJsonText(obj.val), now.toISOString(), obj.wb_user_id ?? null,
       ]);
     });
     return { digest };

@@ -9,7 +9,7 @@ import { parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
 import { HttpError } from '../http/http-error.js';
 import { type PgDatabase, pgRows } from '../db/pg-database.js';
-import { readableJson } from '../db/pg-json.js';
+import { pgJsonText, readableJson } from '../db/pg-json.js';
 import type { TableQuery } from './table-store.js';
 
 /** Rows per INSERT statement: one statement binds three arrays, so this only bounds the size of one message. */
@@ -92,7 +92,7 @@ export class PgTableStore {
         const vals: string[] = [];
         for (let i = at; i < end; i++) {
           indexes.push(i);
-          vals.push(JSON.stringify(rows[i]));
+          vals.push(pgJsonText(rows[i]));
         }
         await tx.query(
           `INSERT INTO table_rows (project_id, table_digest, row_index, row_digest, val)

@@ -6,6 +6,7 @@
 import { newId } from '../../internal/ids.js';
 import type { TrajectoryLogRes } from '../../schema/trajectories.js';
 import type { PgDatabase } from '../db/pg-database.js';
+import { pgJsonText } from '../db/pg-json.js';
 import { pgTrajectoryMetrics } from './pg-trajectory-metrics.js';
 import type { TrainingJob, TrainingJobInput, TrajectoryLog } from './training-store.js';
 
@@ -43,8 +44,8 @@ export class PgTrainingStore {
         cols.p.push(i);
         cols.r.push(t.reward);
         cols.m.push(t.messages_and_choices?.length ?? 0);
-        cols.mt.push(JSON.stringify(t.metrics ?? {}));
-        cols.t.push(JSON.stringify(t));
+        cols.mt.push(pgJsonText(t.metrics ?? {}));
+        cols.t.push(pgJsonText(t));
       });
     }
     const now = new Date().toISOString();
@@ -71,9 +72,9 @@ export class PgTrainingStore {
   async createJob(job: TrainingJobInput): Promise<TrainingJob> {
     const out: TrainingJob = { id: newId(), model_id: job.model_id, status: 'queued', created_at: new Date().toISOString() };
     const trajectories = job.trajectory_groups.reduce((n, g) => n + g.trajectories.length, 0);
-    const config = job.experimental_config == null ? null : JSON.stringify(job.experimental_config);
+    const config = job.experimental_config == null ? null : pgJsonText(job.experimental_config);
     await this.db.pool.query(INSERT_JOB_SQL, [
-      out.id, out.model_id, out.status, config, JSON.stringify(job.trajectory_groups),
+      out.id, out.model_id, out.status, config, pgJsonText(job.trajectory_groups),
       job.trajectory_groups.length, trajectories, out.created_at,
     ]);
     return out;

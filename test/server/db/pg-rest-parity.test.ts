@@ -198,3 +198,22 @@ describe('training and objects', () => {
     await both('/objs/query', { project_id: project, filter: { base_object_classes: ['Dataset'] }, metadata_only: true });
   });
 });
+
+describe('text PostgreSQL cannot hold (the documented differences)', () => {
+  it('answers 422 on PostgreSQL, never 500, for U+0000 in a text field (SQLite stores it)', async () => {
+    const body = { batch: [{ project_id: 'parity/nul', svc_ref: 'svc:///parity/nul/call/c1', feedback_type: 'a\u0000b', payload: {} }] };
+    expect((await post(sqlite.server, '/feedback/batch/create', body)).status).toBe(200);
+    const res = await post(postgres.server, '/feedback/batch/create', body);
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { detail: { msg: string }[] }).detail[0]!.msg).toMatch(/U\+0000/);
+  });
+
+  it('stores an unpaired surrogate as U+FFFD on PostgreSQL (same digests), and U+0000 inside JSON as is', async () => {
+    const rows = [{ s: 'a\ud800b', t: 'x\u0000y' }, { s: '\udc00', t: 'z' }];
+    const made = (await both('/table/create', { project_id: 'parity/sur', rows })) as { digest: string };
+    const read = async (s: Clocked): Promise<unknown> =>
+      ((await (await post(s.server, '/table/query', { project_id: 'parity/sur', digest: made.digest, sort_by: [{ field: 't' }] })).json()) as { rows: { val: unknown }[] }).rows.map((r) => r.val);
+    expect(await read(sqlite)).toEqual(rows);
+    expect(await read(postgres)).toEqual([{ s: 'a\ufffdb', t: 'x\u0000y' }, { s: '\ufffd', t: 'z' }]);
+  });
+});
