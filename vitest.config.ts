@@ -10,6 +10,10 @@ const BOTH_STORES = [
   'test/server/calls/*.test.ts',
   'test/server/http/*.test.ts',
   'test/otel/otlp-ingest.test.ts',
+  'test/server/feedback/*.test.ts',
+  'test/server/tables/*.test.ts',
+  'test/server/training/*.test.ts',
+  'test/weave/weave-endpoints.test.ts',
 ];
 
 export default defineConfig({

@@ -11,9 +11,13 @@ import { DEFAULT_PRICES, checkPriceTable } from './calls/prices.js';
 import type { CallsQuery } from './calls/query-sql.js';
 import type { StoredCallRecord } from './calls/records.js';
 import { openPgDatabase, type PgDatabase } from './db/pg-database.js';
-import { pendingOnPostgres } from './db/pg-pending.js';
 import { PgCallStore } from './calls/pg-call-store.js';
 import type { FeedbackStoreApi } from './feedback/feedback-store-api.js';
+import { PgFeedbackStore } from './feedback/pg-feedback-store.js';
+import { PgFileStore } from './objects/pg-file-store.js';
+import { PgObjectStore } from './objects/pg-object-store.js';
+import { PgTableStore } from './tables/pg-table-store.js';
+import { PgTrainingStore } from './training/pg-training-store.js';
 import type { FileStoreApi, ObjectStoreApi } from './objects/object-store-api.js';
 import type { ServerStore } from './server-store.js';
 import type { StoreOptions } from './store.js';
@@ -47,11 +51,11 @@ export class PgStore implements ServerStore {
   constructor(readonly db: PgDatabase, options: StoreOptions = {}) {
     this.appliedMigrations = db.appliedMigrations;
     const deps: PgStoreDeps = { db, prices: { ...DEFAULT_PRICES, ...checkPriceTable(options.prices ?? {}) }, options };
-    this.feedback = pendingOnPostgres<FeedbackStoreApi>('feedback');
-    this.tables = pendingOnPostgres<TableStoreApi>('tables');
-    this.training = pendingOnPostgres<TrainingStoreApi>('training');
-    this.objects = pendingOnPostgres<ObjectStoreApi>('objects');
-    this.files = pendingOnPostgres<FileStoreApi>('files');
+    this.feedback = new PgFeedbackStore(db);
+    this.tables = new PgTableStore(db);
+    this.training = new PgTrainingStore(db);
+    this.objects = new PgObjectStore(db);
+    this.files = new PgFileStore(db);
     this.calls = new PgCallStore(db, { prices: deps.prices, feedbackFor: (p, ids) => this.feedback.forCalls(p, ids), strictOrder: options.strictOrder });
   }
 
