@@ -217,3 +217,32 @@ describe('text PostgreSQL cannot hold (the documented differences)', () => {
     expect(await read(postgres)).toEqual([{ s: 'a\ufffdb', t: 'x\u0000y' }, { s: '\ufffd', t: 'z' }]);
   });
 });
+
+describe('two servers on one PostgreSQL database', () => {
+  it('number concurrent versions of one object without losing any, and agree on feedback ids and tables created at once', async () => {
+    const { freshPgDatabase } = await import('../../helpers/pg.js');
+    const database = await freshPgDatabase('two');
+    const servers = await Promise.all([0, 1].map(() => startTestServer({ db: database.url })));
+    try {
+      const project = 'two/servers';
+      const creates = Array.from({ length: 40 }, (_, i) => post(servers[i % 2]!, '/obj/create', { obj: { project_id: project, object_id: 'shared', val: { n: i } } }));
+      expect((await Promise.all(creates)).map((r) => r.status)).toEqual(Array(40).fill(200));
+      const objs = (await (await post(servers[0]!, '/objs/query', { project_id: project, metadata_only: true })).json()) as { objs: { version_index: number }[] };
+      expect(objs.objs.map((o) => o.version_index).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+
+      const id = '00000000-0000-7000-8000-00000000beef';
+      const fb = (payload: unknown) => ({ batch: [{ id, project_id: project, svc_ref: `svc:///${project}/call/c`, feedback_type: 't', payload }] });
+      const answers = await Promise.all(servers.map(async (s, i) => ((await (await post(s, '/feedback/batch/create', fb({ from: i }))).json()) as { res: unknown[] }).res[0]));
+      expect(answers[1]).toEqual(answers[0]);
+
+      const rows = Array.from({ length: 2000 }, (_, i) => ({ i }));
+      const tables = await Promise.all(servers.map(async (s) => (await post(s, '/table/create', { project_id: project, rows })).json()));
+      expect(tables[1]).toEqual(tables[0]);
+      const read = (await (await post(servers[1]!, '/table/query', { project_id: project, digest: (tables[0] as { digest: string }).digest })).json()) as { rows: unknown[] };
+      expect(read.rows).toHaveLength(2000);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      await database.drop();
+    }
+  });
+});
