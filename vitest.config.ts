@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
 /** Test files that run on both stores (the parameterization: same files, `WEFT_TEST_STORE=postgres`). */
 const BOTH_STORES = [
   'test/server/db/pg-*.test.ts',
+  'test/server/calls/*.test.ts',
+  'test/server/http/*.test.ts',
+  'test/otel/otlp-ingest.test.ts',
   'test/server/feedback/*.test.ts',
   'test/server/tables/*.test.ts',
   'test/server/training/*.test.ts',

@@ -12,6 +12,7 @@ import type { CallsQuery } from './calls/query-sql.js';
 import type { StoredCallRecord } from './calls/records.js';
 import { openPgDatabase, type PgDatabase } from './db/pg-database.js';
 import { pendingOnPostgres } from './db/pg-pending.js';
+import { PgCallStore } from './calls/pg-call-store.js';
 import type { FeedbackStoreApi } from './feedback/feedback-store-api.js';
 import { PgFeedbackStore } from './feedback/pg-feedback-store.js';
 import { PgFileStore } from './objects/pg-file-store.js';
@@ -51,13 +52,12 @@ export class PgStore implements ServerStore {
   constructor(readonly db: PgDatabase, options: StoreOptions = {}) {
     this.appliedMigrations = db.appliedMigrations;
     const deps: PgStoreDeps = { db, prices: { ...DEFAULT_PRICES, ...checkPriceTable(options.prices ?? {}) }, options };
-    void deps;
     this.feedback = new PgFeedbackStore(db);
     this.tables = new PgTableStore(db);
     this.training = new PgTrainingStore(db);
     this.objects = new PgObjectStore(db);
     this.files = new PgFileStore(db);
-    this.calls = pendingOnPostgres<CallStoreApi>('calls');
+    this.calls = new PgCallStore(db, { prices: deps.prices, feedbackFor: (p, ids) => this.feedback.forCalls(p, ids), strictOrder: options.strictOrder });
   }
 
   get closed(): boolean {

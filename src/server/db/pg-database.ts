@@ -27,8 +27,10 @@ const TYPES = {
 
 /** An open PostgreSQL database. */
 export interface PgDatabase {
-  /** The pool every store of the server shares. */
+  /** The pool every store of the server shares for writes and short reads. */
   readonly pool: pg.Pool;
+  /** A second pool for stream-query cursors, which hold a connection while a client reads, so they never starve writes. */
+  readonly cursorPool: pg.Pool;
   /** Names of the migrations this open applied (empty when the schema was current, or another server applied them). */
   readonly appliedMigrations: string[];
   /** Runs `fn` in one transaction on one client: committed when it resolves, rolled back when it throws. */
@@ -127,24 +129,27 @@ export interface PgDatabaseOptions {
  */
 export async function openPgDatabase(url: string, options: PgDatabaseOptions = {}): Promise<PgDatabase> {
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, types: TYPES });
+  const cursorPool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, types: TYPES });
   // An idle client's error (e.g. the server restarted) is reported on the pool; without a listener it would crash the process.
   pool.on('error', () => {});
+  cursorPool.on('error', () => {});
   let appliedMigrations: string[];
   try {
     appliedMigrations = await migratePg(pool);
   } catch (err) {
-    await pool.end().catch(() => {});
+    await Promise.all([pool.end().catch(() => {}), cursorPool.end().catch(() => {})]);
     throw err;
   }
   let closing: Promise<void> | undefined;
   let closed = false;
   return {
     pool,
+    cursorPool,
     appliedMigrations,
     transaction: (fn) => inTransaction(pool, fn),
     close() {
       closed = true;
-      closing ??= pool.end();
+      closing ??= Promise.all([pool.end(), cursorPool.end()]).then(() => {});
       return closing;
     },
     get closed() {

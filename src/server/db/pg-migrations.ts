@@ -150,11 +150,80 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    // SQL functions the calls query compiler (calls/pg-expr-sql.ts) relies on: SQLite's value semantics over jsonb.
+    // A JSON value read out of a column (json_extract in SQLite) is jsonb here, JSON null turned into SQL NULL;
+    // SQLite orders NULL < numbers (booleans are 1/0) < text (objects and arrays are their JSON text), and so do these.
+    id: 2,
+    name: 'weft_functions',
+    sql: String.raw`
+      -- $contains case_insensitive: NFC, upper, lower (ICU: full Unicode case mapping), then ς→σ and ß→ss (sql-functions.ts foldCase)
+      CREATE FUNCTION weft_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT replace(replace(lower(upper(normalize(t, NFC) COLLATE "und-x-icu")), 'ς', 'σ'), 'ß', 'ss') $f$;
+      -- storage class: 0 NULL, 1 number (and boolean), 2 text (and object/array)
+      CREATE FUNCTION weft_rank(v jsonb) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE WHEN v IS NULL OR jsonb_typeof(v) = 'null' THEN 0 WHEN jsonb_typeof(v) IN ('number', 'boolean') THEN 1 ELSE 2 END $f$;
+      CREATE FUNCTION weft_num(v jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE jsonb_typeof(v) WHEN 'number' THEN (v #>> '{}')::numeric WHEN 'boolean' THEN (CASE WHEN v = 'true' THEN 1 ELSE 0 END) END $f$;
+      CREATE FUNCTION weft_text(v jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE jsonb_typeof(v) WHEN 'null' THEN NULL WHEN 'string' THEN v #>> '{}' WHEN 'number' THEN v #>> '{}'
+          WHEN 'boolean' THEN (CASE WHEN v = 'true' THEN '1' ELSE '0' END) ELSE v::text END $f$;
+      -- SQLite's comparison of two values: NULL when either is NULL, else -1, 0, 1 (text by code point)
+      CREATE FUNCTION weft_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE WHEN weft_rank(a) = 0 OR weft_rank(b) = 0 THEN NULL
+          WHEN weft_rank(a) <> weft_rank(b) THEN sign(weft_rank(a) - weft_rank(b))::int
+          WHEN weft_rank(a) = 1 THEN sign(weft_num(a) - weft_num(b))::int
+          WHEN weft_text(a) COLLATE "C" < weft_text(b) COLLATE "C" THEN -1
+          WHEN weft_text(a) COLLATE "C" > weft_text(b) COLLATE "C" THEN 1 ELSE 0 END $f$;
+      -- SQLite's IS: NULL-safe equality
+      CREATE FUNCTION weft_is(a jsonb, b jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE WHEN weft_rank(a) = 0 OR weft_rank(b) = 0 THEN weft_rank(a) = weft_rank(b) ELSE weft_cmp(a, b) = 0 END $f$;
+      -- the leading number of a text, as SQLite's CAST(text AS REAL) reads it (0 when there is none)
+      CREATE FUNCTION weft_text_num(t text) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT COALESCE(substring(t from '^\s*([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)')::numeric, 0) $f$;
+      -- CAST(v AS REAL): NULL stays NULL
+      CREATE FUNCTION weft_real(v jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE weft_rank(v) WHEN 0 THEN NULL WHEN 1 THEN weft_num(v) ELSE weft_text_num(weft_text(v)) END $f$;
+      -- truthiness of a value in a boolean position (AND, OR, NOT): NULL stays NULL, else its number is non-zero
+      CREATE FUNCTION weft_truthy(v jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT weft_real(v) <> 0 $f$;
+      -- a boolean as SQLite's 1/0 (NULL stays NULL)
+      CREATE FUNCTION weft_b2j(b boolean) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE WHEN b THEN '1'::jsonb WHEN NOT b THEN '0'::jsonb END $f$;
+      -- $convert to bool (sql-functions.ts toBool): numbers non-zero; text 'true'/'1' in any case and spacing
+      CREATE FUNCTION weft_bool(v jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE weft_rank(v) WHEN 0 THEN NULL WHEN 1 THEN weft_b2j(weft_num(v) <> 0)
+          ELSE weft_b2j(lower(trim(weft_text(v))) IN ('true', '1')) END $f$;
+      -- a JSON value read out of a json column as the SQLite store sees it (json_extract): JSON null is NULL, an object or
+      -- array is its JSON text (verbatim, as sent), a string, number or boolean is itself
+      CREATE FUNCTION weft_jv(j json) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE json_typeof(j) WHEN 'null' THEN NULL WHEN 'object' THEN to_jsonb(j::text) WHEN 'array' THEN to_jsonb(j::text) ELSE j::jsonb END $f$;
+      -- a dotted path whose keys may contain dots (field-path.ts resolvePath): each object key tried whole first, then joined with the next segments
+      CREATE FUNCTION weft_get(root json, segs text[]) RETURNS json LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+        DECLARE len int := COALESCE(array_length(segs, 1), 0); r json;
+        BEGIN
+          IF root IS NULL THEN RETURN NULL; END IF;
+          IF len = 0 THEN RETURN root; END IF;
+          IF json_typeof(root) = 'array' THEN
+            IF segs[1] !~ '^\d{1,9}$' OR segs[1]::int >= json_array_length(root) THEN RETURN NULL; END IF;
+            RETURN weft_get(root -> segs[1]::int, segs[2:len]);
+          END IF;
+          IF json_typeof(root) <> 'object' THEN RETURN NULL; END IF;
+          FOR n IN 1..len LOOP
+            IF (root -> array_to_string(segs[1:n], '.')) IS NOT NULL THEN
+              r := weft_get(root -> array_to_string(segs[1:n], '.'), segs[n + 1:len]);
+              IF r IS NOT NULL THEN RETURN r; END IF;
+            END IF;
+          END LOOP;
+          RETURN NULL;
+        END $f$;
+    `,
+  },
+  {
     // Feedback stats as the SQLite store computes them. SQLite's sum() adds floats with Kahan-Babuska-Neumaier
     // compensation: weft_kbn_sum takes the same steps (in the caller's ORDER BY), so both stores answer the same
     // bits. The payload becomes `json` like the other client JSON: its text is kept verbatim (include_feedback answers
     // the keys in the client's order, as SQLite does) and a "\u0000" escape, which jsonb refuses, is stored.
-    id: 2,
+    id: 3,
     name: 'feedback_stats',
     sql: `
       ALTER TABLE feedback ALTER COLUMN payload TYPE json USING payload::json;

@@ -14,3 +14,11 @@ export type MaybePromise<T> = T | Promise<T>;
 export type AsyncApi<T, K extends keyof T> = {
   [P in K]: T[P] extends (...args: infer A) => infer R ? (...args: A) => MaybePromise<Awaited<R>> : never;
 };
+
+/**
+ * Runs `fn` on a value now, or once its Promise resolves: synchronous stores stay synchronous (no microtask),
+ * asynchronous ones chain.
+ */
+export function andThen<T, U>(value: MaybePromise<T>, fn: (value: T) => MaybePromise<U>): MaybePromise<U> {
+  return value instanceof Promise ? value.then(fn) : fn(value);
+}

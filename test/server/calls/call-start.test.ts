@@ -44,7 +44,7 @@ describe('POST /call/start', () => {
     const first = await startCall(body);
     const second = await startCall(body);
     expect(second).toEqual(first);
-    expect(server.store.countRows(PROJECT)).toBe((await query(server)).length);
+    expect(await server.store.countRows(PROJECT)).toBe((await query(server)).length);
     expect(await query(server, { filter: { call_ids: ['repeat-1'] } })).toHaveLength(1);
   });
 
