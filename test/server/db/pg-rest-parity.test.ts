@@ -128,6 +128,15 @@ describe('feedback', () => {
     expect(checked).toBe(70);
   });
 
+  it('answers the same at the limits: 64 metrics with 16 percentiles each, 10,000 buckets', async () => {
+    const many = Array.from({ length: 64 }, (_, i) => ({
+      json_path: i === 0 ? 'score' : `nested.list[${i - 1}]`, aggregations: ['sum', 'avg', 'min', 'max', 'count'],
+      percentiles: Array.from({ length: 16 }, (_, k) => (k * 100) / 15),
+    }));
+    await both('/feedback/stats', { project_id: project, start: SPANS[0]![0], end: SPANS[0]![1], timezone: 'Europe/London', metrics: many });
+    await both('/feedback/stats', { project_id: project, start: SPANS[0]![0], end: SPANS[0]![1], timezone: 'Asia/Kathmandu', granularity: 300, metrics: metrics.slice(0, 2) });
+  }, 120_000);
+
   it('answers the same records for include_feedback lookups and the same idempotent re-creates', async () => {
     const again = await both('/feedback/batch/create', { batch: [{ project_id: project, id: fbId(3), svc_ref: `svc:///${project}/call/c3`, feedback_type: 'x', payload: { z: 1, a: 'x\u0000' } }] }, [FIXED]);
     expect((again as { res: { payload: unknown }[] }).res[0]!.payload).not.toEqual({ z: 1, a: 'x\u0000' });
