@@ -14,6 +14,8 @@ const BOTH_STORES = [
   'test/server/tables/*.test.ts',
   'test/server/training/*.test.ts',
   'test/weave/weave-endpoints.test.ts',
+  'test/export/*.test.ts',
+  'test/api/**/*.test.ts',
 ];
 
 export default defineConfig({

@@ -11,7 +11,6 @@ import { DEFAULT_PRICES, checkPriceTable } from './calls/prices.js';
 import type { CallsQuery } from './calls/query-sql.js';
 import type { StoredCallRecord } from './calls/records.js';
 import { openPgDatabase, type PgDatabase } from './db/pg-database.js';
-import { pendingOnPostgres } from './db/pg-pending.js';
 import { PgCallStore } from './calls/pg-call-store.js';
 import type { FeedbackStoreApi } from './feedback/feedback-store-api.js';
 import { PgFeedbackStore } from './feedback/pg-feedback-store.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import { afterAll, beforeAll } from 'vitest';
-import { type RunningServer, type StartServerOptions, startServer, Store } from '../../src/server/index.js';
+import { type RunningServer, type StartServerOptions, startServer } from '../../src/server/index.js';
 import { freshPgDatabase, testStore } from './pg.js';
 
 /**
@@ -48,13 +48,4 @@ export function useTestServer(opts: StartServerOptions = {}): () => RunningServe
     if (!server) throw new Error('useTestServer(): the server starts in beforeAll; read it inside a test');
     return server;
   };
-}
-
-/**
- * The SQLite store of a server, for checks that read its tables directly.
- * @throws Error when the server runs on PostgreSQL (such a check needs its PostgreSQL form).
- */
-export function sqliteStore(server: RunningServer): Store {
-  if (!(server.store instanceof Store)) throw new Error('this check reads the SQLite tables directly; the server runs on PostgreSQL');
-  return server.store;
 }

@@ -53,8 +53,6 @@ const LIST_PAGE = 500;
 const ATTEMPTS = 4;
 /** SQLSTATEs worth retrying the whole transaction for: serialization_failure, deadlock_detected. */
 const RETRYABLE = new Set(['40001', '40P01']);
-/** SQLSTATEs of a text PostgreSQL cannot store (NUL character, invalid escapes); answered as 422. */
-const UNSTORABLE = new Set(['22021', '22P05', '22P02', '22025']);
 
 /** What a PostgreSQL call store needs besides the database. */
 export interface PgCallStoreOptions {
@@ -74,10 +72,7 @@ async function retrying<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (attempt < ATTEMPTS && code !== undefined && RETRYABLE.has(code)) continue;
-      if (code !== undefined && UNSTORABLE.has(code)) {
-        throw HttpError.validation([{ loc: ['body'], msg: `PostgreSQL cannot store this value: ${(err as Error).message}`, type: 'value_error.unstorable' }]);
-      }
-      throw err;
+      throw err; // text PostgreSQL cannot hold (U+0000) is answered 422 by the app's error handler (isUnstorableText)
     }
   }
 }
@@ -106,8 +101,8 @@ export class PgCallStore implements CallStoreApi {
 
   /**
    * Applies a batch of starts and ends in one transaction, in order: all of it is stored or none.
-   * @throws HttpError 422 with `strictOrder`, naming each end whose call has no stored start; 422 for a text
-   *   PostgreSQL cannot store (a NUL character).
+   * @throws HttpError 422 with `strictOrder`, naming each end whose call has no stored start; PostgreSQL's
+   *   error for text it cannot store (U+0000), which the app answers 422.
    */
   async upsertBatch(items: readonly UpsertItem[]): Promise<(CallStartRes | CallEndRes)[]> {
     if (this.options.strictOrder) {

@@ -10,6 +10,7 @@ import type pg from 'pg';
 import { newId } from '../../internal/ids.js';
 import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import { pgRows } from '../db/pg-database.js';
+import { pgJsonText } from '../db/pg-json.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
 import { extractRefs } from './call-refs.js';
 import type { EndInput, StartInput, UpsertItem } from './call-writes.js';
@@ -69,7 +70,7 @@ interface StagedCall {
 const keyOf = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;
 
 function json(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
+  return value === undefined || value === null ? null : pgJsonText(value);
 }
 
 /** Stored values of (project_id, id) pairs, by {@link keyOf}. */
@@ -123,10 +124,10 @@ export async function pgWriteItems(client: pg.PoolClient, items: readonly Upsert
       const id = start.id || newId();
       const traceId = start.trace_id || (traceOf(start.project_id, id) ?? (start.parent_id ? traceOf(start.project_id, start.parent_id) : undefined) ?? newId());
       const call = staged(start.project_id, id);
-      const inputsJson = JSON.stringify(start.inputs);
+      const inputsJson = pgJsonText(start.inputs);
       call.traceId = traceId;
       call.start = [start.op_name, start.display_name ?? null, traceId, start.parent_id ?? null, start.thread_id ?? null, start.turn_id ?? null,
-        normalizeTimestamp(start.started_at), JSON.stringify(start.attributes), inputsJson, json(start.otel_dump), start.svc_user_id ?? null,
+        normalizeTimestamp(start.started_at), pgJsonText(start.attributes), inputsJson, json(start.otel_dump), start.svc_user_id ?? null,
         start.svc_run_id ?? null, start.svc_run_step ?? null];
       call.inputs = { value: start.inputs, json: inputsJson };
       return { id, trace_id: traceId };
@@ -134,7 +135,7 @@ export async function pgWriteItems(client: pg.PoolClient, items: readonly Upsert
     const end: EndInput = item.req.end;
     const call = staged(end.project_id, end.id);
     const outputJson = json(end.output);
-    call.end = [normalizeTimestamp(end.ended_at), outputJson, json(end.exception), JSON.stringify(end.summary)];
+    call.end = [normalizeTimestamp(end.ended_at), outputJson, json(end.exception), pgJsonText(end.summary)];
     call.output = { value: end.output, json: outputJson };
     if (end.display_name !== undefined && end.display_name !== null) call.endName = end.display_name;
     return {};

@@ -46,7 +46,7 @@ function results(part: PartialStats, percentiles: readonly (number | null)[] | n
   return out;
 }
 
-/** Feedback of every project in one PostgreSQL database (the `feedback` table, payload as `json` since PG migration 3, `seq` in insert order). */
+/** Feedback of every project in one PostgreSQL database (the `feedback` table, payload as `json` since PG migration 2, `seq` in insert order). */
 export class PgFeedbackStore {
   /** @param db - the migrated database. */
   constructor(private readonly db: PgDatabase) {}

@@ -95,7 +95,7 @@ export interface PgStatsScan {
  * (ISO 8601 UTC; the first bucket starts at `start`). Filters as in the SQLite store: project, `created_at` range
  * (index `feedback_created`, or `feedback_type_created` with a type), `feedback_type`, `trigger_ref` exact or,
  * ending in `:*`, prefix. Sums add the values in `(created_at, seq)` order, the SQLite store's scan order, with its
- * summation (`weft_kbn_sum` of PG migration 3 where SQLite uses SQL `sum()`).
+ * summation (`weft_kbn_sum` of PG migration 2 where SQLite uses SQL `sum()`).
  * Only buckets holding rows are answered.
  */
 /*

@@ -1,7 +1,7 @@
 /**
  * Metrics over the stored trajectories of a model in PostgreSQL, per split or overall: the SQL of the SQLite
  * store's `trajectoryMetrics` (two-pass std), with its means (Kahan-Babuska-Neumaier sums in `(group_id, position)`
- * order, `weft_kbn_sum` of PG migration 3) so both stores answer the same numbers.
+ * order, `weft_kbn_sum` of PG migration 2) so both stores answer the same numbers.
  * @module
  */
 import type { Split, TrajectoryMetrics } from '../../schema/trajectories.js';
