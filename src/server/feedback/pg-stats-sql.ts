@@ -35,14 +35,14 @@ export function pathSteps(jsonPath: string): (string | number)[] {
   return steps;
 }
 
-/** Largest index `json -> int` takes; a larger one finds nothing, as in SQLite. */
+/** Largest index `jsonb -> int` takes; a larger one finds nothing, as in SQLite. */
 const MAX_INDEX = 2 ** 31 - 1;
 
-/** `pl -> $k::text -> $i::int ...` (`json`): an integer step indexes arrays only (NULL on an object), a key objects only. */
+/** `pl -> $k::text -> $i::int ...` (`jsonb`): an integer step indexes arrays only (NULL on an object), a key objects only. */
 function valueAt(steps: readonly (string | number)[], params: Params): string {
   let sql = 'pl';
   for (const step of steps) {
-    if (typeof step === 'number' && step > MAX_INDEX) return 'NULL::json';
+    if (typeof step === 'number' && step > MAX_INDEX) return 'NULL::jsonb';
     sql = `(${sql} -> ${typeof step === 'number' ? params.bind(step, '::int') : params.bind(step, '::text')})`;
   }
   return sql;
@@ -53,9 +53,9 @@ function valueAt(steps: readonly (string | number)[], params: Params): string {
  * numeric → JSON numbers only; boolean → true 1, false 0; categorical → 0 for any non-null value (only counted).
  */
 function valueSql(type: MetricValueType, x: string): string {
-  if (type === 'numeric') return `CASE WHEN json_typeof(${x}) = 'number' THEN (${x} #>> '{}')::float8 END`;
-  if (type === 'boolean') return `CASE json_typeof(${x}) WHEN 'boolean' THEN CASE ${x}::text WHEN 'true' THEN 1::float8 ELSE 0::float8 END END`;
-  return `CASE WHEN json_typeof(${x}) <> 'null' THEN 0::float8 END`;
+  if (type === 'numeric') return `CASE WHEN jsonb_typeof(${x}) = 'number' THEN (${x})::float8 END`;
+  if (type === 'boolean') return `CASE jsonb_typeof(${x}) WHEN 'boolean' THEN CASE WHEN ${x} = 'true'::jsonb THEN 1::float8 ELSE 0::float8 END END`;
+  return `CASE WHEN jsonb_typeof(${x}) <> 'null' THEN 0::float8 END`;
 }
 
 /**
@@ -98,6 +98,11 @@ export interface PgStatsScan {
  * summation (`weft_kbn_sum` of PG migration 2 where SQLite uses SQL `sum()`).
  * Only buckets holding rows are answered.
  */
+/*
+ * The payload (`json`, its text as sent) is parsed once per row into `pl`, a jsonb (`OFFSET 0` keeps the lateral
+ * subquery from being inlined into each metric's expressions, which would parse it once per use), and every metric
+ * reads `pl` with the binary jsonb operators.
+ */
 export function pgStatsScan(query: StatsQuery, metrics: readonly StatsMetric[], start: string, end: string, innerEdges: readonly string[]): PgStatsScan {
   const params = new Params();
   const where = [`project_id = ${params.bind(query.project_id)}`, `created_at >= ${params.bind(start)}`, `created_at < ${params.bind(end)}`];
@@ -113,15 +118,19 @@ export function pgStatsScan(query: StatsQuery, metrics: readonly StatsMetric[], 
   const aggregates = metrics.flatMap((m, j) => {
     const v = `v${j}`;
     // The SQLite store sums a metric with percentiles in JavaScript (plain addition) and others with SQL's sum()
-    // (Kahan-Babuska-Neumaier): the same additions, in its scan order, give the same bits here.
+    // (Kahan-Babuska-Neumaier): the same additions, in its scan order, give the same bits here. The rows reach the
+    // aggregates in that order from the sorted subquery (one sort for all metrics, where an ORDER BY inside each
+    // aggregate would sort once per aggregate: 8x slower on 100,000 rows). A subquery with ORDER BY is not flattened,
+    // and weft_kbn_sum has no combine function, so no parallel partial aggregation can reorder the rows.
     const sum = m.percentiles.length > 0 ? 'sum' : 'weft_kbn_sum';
-    const out = [`count(${v})::int AS c${j}`, `${sum}(${v} ORDER BY created_at, seq) AS s${j}`, `min(${v}) AS lo${j}`, `max(${v}) AS hi${j}`];
+    const out = [`count(${v})::int AS c${j}`, `${sum}(${v}) AS s${j}`, `min(${v}) AS lo${j}`, `max(${v}) AS hi${j}`];
     if (m.percentiles.length > 0) out.push(`array_agg(${v} ORDER BY ${v}) FILTER (WHERE ${v} IS NOT NULL) AS a${j}`);
     return out;
   });
   const windowRow = metrics.some((m) => m.percentiles.length > 0);
   const grouped = `SELECT CASE WHEN grouping(b) = 0 THEN b END AS b, count(*)::int AS n${aggregates.map((a) => `, ${a}`).join('')}
-    FROM (SELECT ${bucket} AS b, created_at, seq${columns.map((c) => `, ${c}`).join('')} FROM feedback CROSS JOIN LATERAL (SELECT ${readableJson('payload')} AS pl) r WHERE ${where.join(' AND ')}) f
+    FROM (SELECT ${bucket} AS b, created_at, seq${columns.map((c) => `, ${c}`).join('')} FROM feedback CROSS JOIN LATERAL (SELECT ${readableJson('payload')}::jsonb AS pl OFFSET 0) r WHERE ${where.join(' AND ')}
+      ORDER BY 1, created_at, seq) f
     GROUP BY ${windowRow ? 'GROUPING SETS ((b), ())' : 'b'}`;
   const outer = metrics.flatMap((m, j) => {
     const keep = [`c${j}`, `s${j}`, `lo${j}`, `hi${j}`];

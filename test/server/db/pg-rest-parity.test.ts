@@ -128,6 +128,15 @@ describe('feedback', () => {
     expect(checked).toBe(70);
   });
 
+  it('answers the same at the limits: 64 metrics with 16 percentiles each, 10,000 buckets', async () => {
+    const many = Array.from({ length: 64 }, (_, i) => ({
+      json_path: i === 0 ? 'score' : `nested.list[${i - 1}]`, aggregations: ['sum', 'avg', 'min', 'max', 'count'],
+      percentiles: Array.from({ length: 16 }, (_, k) => (k * 100) / 15),
+    }));
+    await both('/feedback/stats', { project_id: project, start: SPANS[0]![0], end: SPANS[0]![1], timezone: 'Europe/London', metrics: many });
+    await both('/feedback/stats', { project_id: project, start: SPANS[0]![0], end: SPANS[0]![1], timezone: 'Asia/Kathmandu', granularity: 300, metrics: metrics.slice(0, 2) });
+  }, 120_000);
+
   it('answers the same records for include_feedback lookups and the same idempotent re-creates', async () => {
     const again = await both('/feedback/batch/create', { batch: [{ project_id: project, id: fbId(3), svc_ref: `svc:///${project}/call/c3`, feedback_type: 'x', payload: { z: 1, a: 'x\u0000' } }] }, [FIXED]);
     expect((again as { res: { payload: unknown }[] }).res[0]!.payload).not.toEqual({ z: 1, a: 'x\u0000' });
@@ -215,5 +224,34 @@ describe('text PostgreSQL cannot hold (the documented differences)', () => {
       ((await (await post(s.server, '/table/query', { project_id: 'parity/sur', digest: made.digest, sort_by: [{ field: 't' }] })).json()) as { rows: { val: unknown }[] }).rows.map((r) => r.val);
     expect(await read(sqlite)).toEqual(rows);
     expect(await read(postgres)).toEqual([{ s: 'a\ufffdb', t: 'x\u0000y' }, { s: '\ufffd', t: 'z' }]);
+  });
+});
+
+describe('two servers on one PostgreSQL database', () => {
+  it('number concurrent versions of one object without losing any, and agree on feedback ids and tables created at once', async () => {
+    const { freshPgDatabase } = await import('../../helpers/pg.js');
+    const database = await freshPgDatabase('two');
+    const servers = await Promise.all([0, 1].map(() => startTestServer({ db: database.url })));
+    try {
+      const project = 'two/servers';
+      const creates = Array.from({ length: 40 }, (_, i) => post(servers[i % 2]!, '/obj/create', { obj: { project_id: project, object_id: 'shared', val: { n: i } } }));
+      expect((await Promise.all(creates)).map((r) => r.status)).toEqual(Array(40).fill(200));
+      const objs = (await (await post(servers[0]!, '/objs/query', { project_id: project, metadata_only: true })).json()) as { objs: { version_index: number }[] };
+      expect(objs.objs.map((o) => o.version_index).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+
+      const id = '00000000-0000-7000-8000-00000000beef';
+      const fb = (payload: unknown) => ({ batch: [{ id, project_id: project, svc_ref: `svc:///${project}/call/c`, feedback_type: 't', payload }] });
+      const answers = await Promise.all(servers.map(async (s, i) => ((await (await post(s, '/feedback/batch/create', fb({ from: i }))).json()) as { res: unknown[] }).res[0]));
+      expect(answers[1]).toEqual(answers[0]);
+
+      const rows = Array.from({ length: 2000 }, (_, i) => ({ i }));
+      const tables = await Promise.all(servers.map(async (s) => (await post(s, '/table/create', { project_id: project, rows })).json()));
+      expect(tables[1]).toEqual(tables[0]);
+      const read = (await (await post(servers[1]!, '/table/query', { project_id: project, digest: (tables[0] as { digest: string }).digest })).json()) as { rows: unknown[] };
+      expect(read.rows).toHaveLength(2000);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      await database.drop();
+    }
   });
 });
