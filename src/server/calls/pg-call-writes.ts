@@ -34,7 +34,8 @@ const UPSERT_SQL = `INSERT INTO calls (${COLUMNS.map(([c]) => c).join(', ')})
   ${[
     ...START_SET.map((c) => `${c} = CASE WHEN excluded.started_at IS NOT NULL THEN excluded.${c} ELSE calls.${c} END`),
     ...END_SET.map((c) => `${c} = CASE WHEN excluded.ended_at IS NOT NULL THEN excluded.${c} ELSE calls.${c} END`),
-  ].join(',\n  ')}`;
+  ].join(',\n  ')}
+  RETURNING project_id, id, xmax <> 0 AS updated`;
 
 const KEYS = 'unnest($1::text[], $2::text[]) AS k(project_id, id)';
 const TRACES_OF = `SELECT c.project_id, c.id, c.trace_id FROM ${KEYS} JOIN calls c ON c.project_id = k.project_id AND c.id = k.id
@@ -170,9 +171,15 @@ async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Prom
       for (const ref of extractRefs(value.value)) push(refs, call.projectId, call.id, kind, ref);
     }
   }
-  await client.query(UPSERT_SQL, columns);
+  // a row this upsert inserted has no refs yet: only rows that existed get their old refs deleted
+  const updated = new Set((await pgRows<{ project_id: string; id: string; updated: boolean }>(client, UPSERT_SQL, columns))
+    .filter((r) => r.updated).map((r) => keyOf(r.project_id, r.id)));
+  const stale: string[][] = [[], [], []];
+  refKeys[0]!.forEach((projectId, i) => {
+    if (updated.has(keyOf(projectId, refKeys[1]![i]!))) push(stale, projectId, refKeys[1]![i]!, refKeys[2]![i]!);
+  });
   if (names[0]!.length > 0) await client.query(SET_NAMES, names);
-  if (refKeys[0]!.length > 0) await client.query(DELETE_REFS, refKeys);
+  if (stale[0]!.length > 0) await client.query(DELETE_REFS, stale);
   if (refs[0]!.length > 0) await client.query(INSERT_REFS, refs);
   if (started[0]!.length > 0) await client.query(APPLY_RENAMES, started);
 }
