@@ -80,6 +80,8 @@ describe('weft serve', () => {
     expect(await exited(proc)).toBe(0);
     expect(out).toContain('Usage: weft serve');
     expect(out).toMatch(/--port <port>.*\(default: 6345\)/s);
-    expect(out).toContain('--db <path>');
+    expect(out).toContain('--db <path|url>');
+    expect(out).toContain('postgres://');
+    expect(out).toContain('WEFT_DB_URL');
   });
 });

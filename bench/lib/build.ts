@@ -52,6 +52,8 @@ export async function buildForBench(source = 'HEAD'): Promise<BenchBuild> {
     sourcemap: true,
     clean: true,
     silent: true,
+    // native and driver modules stay runtime imports, as in tsup.config.ts
+    external: ['better-sqlite3', 'pg'],
   });
   return { dir, label: `tsup build of ${commit}` };
 }

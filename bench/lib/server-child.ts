@@ -1,8 +1,9 @@
-// Child-process entry: runs the local weft server on a given SQLite file and reports its URL to the parent over IPC.
+// Child-process entry: runs the local weft server on a given SQLite file (or a postgres:// URL) and reports its URL to the parent over IPC.
 import { weftServer } from './weft.js';
 
 const dbPath = process.argv[2] ?? ':memory:';
-const server = await weftServer.startServer({ port: 0, host: '127.0.0.1', dbPath, log: (line) => process.stderr.write(`${line}\n`) });
+const where = /^postgres(ql)?:\/\//.test(dbPath) ? { db: dbPath } : { dbPath };
+const server = await weftServer.startServer({ port: 0, host: '127.0.0.1', ...where, log: (line) => process.stderr.write(`${line}\n`) });
 process.send?.({ url: server.url });
 process.once('SIGTERM', () => {
   void server.close().then(() => process.exit(0));

@@ -1,9 +1,9 @@
 /**
- * `weft serve`: runs the local reference server (SQLite) until SIGINT/SIGTERM.
+ * `weft serve`: runs the local reference server (SQLite, or PostgreSQL with `--db postgres://...`) until SIGINT/SIGTERM.
  * @module
  */
 import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './connection.js';
 import type { RunningServer } from '../server/index.js';
 import { loadPriceFile, type PriceTable } from '../server/calls/prices.js';
@@ -64,6 +64,7 @@ function describeStartError(err: unknown, opts: ServeOptions): string {
   if (code === 'EACCES') return `not allowed to listen on ${where}; pick a port above 1023 with --port`;
   if (code === 'EADDRNOTAVAIL') return `cannot bind ${opts.host}: no such local address; check --host`;
   if (typeof code === 'string' && code.startsWith('SQLITE_')) return `cannot open database ${opts.db}: ${(err as Error).message}`;
+  if (isPostgres(opts.db)) return `cannot open PostgreSQL database ${redactUrl(opts.db)}: ${err instanceof Error ? err.message : String(err)}`;
   return err instanceof Error ? err.message : String(err);
 }
 
@@ -78,19 +79,37 @@ async function openBrowser(url: string): Promise<void> {
   }
 }
 
+/** True for a `postgres://` / `postgresql://` URL. */
+function isPostgres(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db);
+}
+
+/** The URL without its password, for log lines. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://...';
+  }
+}
+
 /** Runs the server until SIGINT/SIGTERM, then closes it and the database and exits 0. */
 async function serve(opts: ServeOptions): Promise<void> {
-  const dbPath = opts.db === ':memory:' ? opts.db : path.resolve(opts.db);
+  const postgres = isPostgres(opts.db);
+  const dbPath = postgres || opts.db === ':memory:' ? opts.db : path.resolve(opts.db);
+  const where = postgres ? { db: opts.db } : { dbPath };
   let server: RunningServer;
   try {
     // loaded here, not at the top: the other commands run without the server's native SQLite module
     const { startServer } = await loadServer();
-    server = await startServer({ port: opts.port, host: opts.host, dbPath, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, log: (line) => console.error(line) });
+    server = await startServer({ port: opts.port, host: opts.host, ...where, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, log: (line) => console.error(line) });
   } catch (err) {
     console.error(`weft serve: ${describeStartError(err, opts)}`);
     process.exit(1);
   }
-  console.log(`weft server listening on ${server.url} (db: ${dbPath}; ${server.access})`);
+  console.log(`weft server listening on ${server.url} (db: ${postgres ? redactUrl(dbPath) : dbPath}; ${server.access})`);
   console.log(`trace viewer: ${server.url}/`);
   if (opts.open) await openBrowser(`${server.url}/`);
   let stopping = false;
@@ -113,10 +132,18 @@ async function serve(opts: ServeOptions): Promise<void> {
 /** The `serve` command. */
 export function serveCommand(): Command {
   return new Command('serve')
-    .description('Run the local reference server (SQLite) that speaks the service interface')
+    .description('Run the local reference server (SQLite, or PostgreSQL for several servers on one database) that speaks the service interface')
     .option('-p, --port <port>', 'TCP port to listen on; 0 picks a free port', parsePort, DEFAULT_PORT)
     .option('--host <host>', 'address to bind (loopback by default)', DEFAULT_HOST)
-    .option('--db <path>', "SQLite database file, created if missing (':memory:' for a throwaway one)", 'weft.db')
+    .addOption(
+      new Option(
+        '--db <path|url>',
+        "SQLite database file, created if missing (':memory:' for a throwaway one), or a PostgreSQL URL " +
+          'postgres://user:password@host:port/database (several servers may share it)',
+      )
+        .env('WEFT_DB_URL')
+        .default('weft.db'),
+    )
     .option(
       '--api-key <key>',
       'API key clients must send (Basic api:<key>; Bearer on /v1/preview/*); repeatable or comma separated; ' +

@@ -5,13 +5,19 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp, DEFAULT_MAX_BODY_BYTES } from './http/app.js';
-import { openStore, type Store } from './store.js';
+import { openStore } from './store.js';
+import { openPgStore } from './pg-store.js';
+import { isPostgresUrl } from './db/pg-database.js';
+import type { ServerStore } from './server-store.js';
 import { parseApiKeys } from './http/api-keys.js';
 import { describeAccess } from './http/auth.js';
 import type { PriceTable } from './calls/prices.js';
 
 export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './http/app.js';
 export { openStore, Store, type StoreOptions, type UpsertItem } from './store.js';
+export { openPgStore, PgStore } from './pg-store.js';
+export type { ServerStore } from './server-store.js';
+export { PG_MIGRATIONS } from './db/pg-migrations.js';
 export { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './calls/prices.js';
 export type { CallCursor } from './calls/call-cursor.js';
 export type { CallsQuery } from './calls/query-sql.js';
@@ -31,8 +37,14 @@ export interface StartServerOptions {
   port?: number;
   /** Address to bind. @defaultValue `'127.0.0.1'` (loopback only) */
   host?: string;
-  /** SQLite file, created if missing; `':memory:'` for a throwaway store. @defaultValue `'weft.db'` in the cwd */
+  /** SQLite file, created if missing; `':memory:'` for a throwaway store. Ignored when `db` is set. @defaultValue `'weft.db'` in the cwd */
   dbPath?: string;
+  /**
+   * A PostgreSQL database to run on instead of SQLite: `postgres://user:password@host:port/database`. Several
+   * servers may share one database (migrations run once, under an advisory lock). Env: `WEFT_DB_URL`, read when
+   * neither `db` nor `dbPath` is given. @defaultValue none (SQLite at `dbPath`)
+   */
+  db?: string;
   /** Largest request body, in bytes; larger ones get 413. @defaultValue 33554432 (32 MiB) */
   maxBodyBytes?: number;
   /** Receives log lines (unexpected errors). @defaultValue writes to stderr */
@@ -64,8 +76,8 @@ export interface RunningServer {
   url: string;
   /** The port actually bound (useful with `port: 0`). */
   port: number;
-  /** The store behind the server (for tests and tools). */
-  store: Store;
+  /** The store behind the server (for tests and tools): a `Store` on SQLite, a `PgStore` on PostgreSQL. */
+  store: ServerStore;
   /** How clients are admitted, for a start log line (e.g. `no API keys set: loopback clients only`); never the keys. */
   access: string;
   /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
@@ -82,8 +94,8 @@ function hostForUrl(host: string): string {
  * @param options - port, host, database path, body limit and logger; see {@link StartServerOptions}.
  * @returns once listening: the URL, port, store and a `close()`.
  * @throws the listen error (e.g. `code: 'EADDRINUSE'` when the port is busy; the store is closed again),
- *   or the SQLite error when the database cannot be opened or migrated, or a TypeError for a malformed
- *   `apiKeys` item (before anything is opened).
+ *   or the SQLite / PostgreSQL error when the database cannot be opened or migrated, or a TypeError for a
+ *   malformed `apiKeys` item or a `db` that is not a `postgres://` URL (before anything is opened).
  * @see service interface spec (spec/service-interface.md), "Endpoints"
  * @example
  * ```ts
@@ -96,7 +108,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const { port = DEFAULT_PORT, host = DEFAULT_HOST, dbPath = 'weft.db' } = options;
   const apiKeys = options.apiKeys ?? (process.env.WEFT_SERVER_API_KEYS ?? '').split(',');
   const access = describeAccess(parseApiKeys(apiKeys));
-  const store = openStore(dbPath, { prices: options.prices, users: options.users, strictOrder: options.strictOrder });
+  const dbUrl = options.db ?? (options.dbPath === undefined ? process.env.WEFT_DB_URL || undefined : undefined);
+  if (dbUrl !== undefined && !isPostgresUrl(dbUrl)) throw new TypeError(`db must be a postgres:// URL, got ${JSON.stringify(String(dbUrl).split('@').pop())}`);
+  const storeOptions = { prices: options.prices, users: options.users, strictOrder: options.strictOrder };
+  const store: ServerStore = dbUrl !== undefined ? await openPgStore(dbUrl, storeOptions) : openStore(dbPath, storeOptions);
   const app = createApp({ store, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, log: options.log, now: options.now, apiKeys });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   try {
@@ -108,7 +123,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       });
     });
   } catch (err) {
-    store.close();
+    await store.close();
     throw err;
   }
   const bound = (server.address() as AddressInfo).port;
@@ -116,8 +131,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       server.close(() => {
-        store.close();
-        resolve();
+        Promise.resolve(store.close()).then(resolve, (err: unknown) => {
+          (options.log ?? console.error)(`weft server: error while closing the database: ${String(err)}`);
+          resolve();
+        });
       });
       if ('closeAllConnections' in server) server.closeAllConnections();
     });

@@ -18,6 +18,7 @@ import { FileStore } from './objects/file-store.js';
 import { ObjectStore } from './objects/object-store.js';
 import { TableStore } from './tables/table-store.js';
 import { TrainingStore } from './training/training-store.js';
+import type { ServerStore } from './server-store.js';
 
 export type { UpsertItem };
 
@@ -42,7 +43,9 @@ export interface StoreOptions {
  * The server's database. Create with {@link openStore}. Methods are synchronous. The HTTP app hands each
  * resource's routes its store (`calls`, `feedback`, `tables`, `training`).
  */
-export class Store {
+export class Store implements ServerStore {
+  /** The engine: SQLite. */
+  readonly engine = 'sqlite' as const;
   /** Names of the migrations applied when this store was opened (empty when the schema was current). */
   readonly appliedMigrations: readonly string[];
   /** @internal Calls, and the users behind `include_usernames`. */

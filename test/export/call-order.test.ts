@@ -53,7 +53,7 @@ async function runInOrder(label: string, work: Workload, options: InitOptions = 
   expect(report).toMatchObject({ spooled: 0 });
   expect(server().store.calls.orderRefusals - refusedBefore).toBe(0);
   expect(report).toMatchObject({ dropped: 0, pending: 0 });
-  expect(server().store.countRows(project)).toBe(work.calls);
+  expect(await server().store.countRows(project)).toBe(work.calls);
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(work.calls);
   expect(new Set(records.map((r) => r.id)).size).toBe(work.calls);

@@ -27,7 +27,7 @@ async function runAndCount(label: string, options: InitOptions = {}): Promise<vo
   for (let i = 0; i < CALLS / 2; i++) parent(i);
   const report = await flush({ timeoutMs: 25_000 });
   expect(report).toEqual({ sent: 2 * CALLS, dropped: 0, spooled: 0, pending: 0 });
-  expect(server().store.countRows(project)).toBe(CALLS);
+  expect(await server().store.countRows(project)).toBe(CALLS);
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(CALLS);
   expect(new Set(records.map((r) => r.id)).size).toBe(CALLS);

@@ -43,7 +43,7 @@ it('SIGTERM with handleSignals: the pending calls are sent, then the process die
   const calls = 2_000;
   const p = spawnUntil({ MODE: 'signal', CALLS: String(calls), WEFT_PROJECT: project, WEFT_BASE_URL: server().url }, 'ready');
   await p.ready;
-  expect(server().store.countRows(project)).toBe(0); // nothing sent yet: the interval is 10 minutes
+  expect(await server().store.countRows(project)).toBe(0); // nothing sent yet: the interval is 10 minutes
   p.child.kill('SIGTERM');
   expect(await p.exited).toEqual({ code: null, signal: 'SIGTERM' }); // the default action still happened
   const records = await readCalls(server().url, project);

@@ -107,7 +107,7 @@ it('two processes replaying the same spool directory replay each event once betw
   const outs = await Promise.all([0, 1].map(() => run(process.execPath, ['--import', 'tsx', 'test/fixtures/export-child.ts'], { env, timeout: 30_000 })));
   const replayed = outs.map(({ stdout }) => (JSON.parse(stdout) as { stats: { replayed: number } }).stats.replayed);
   expect(replayed[0]! + replayed[1]!).toBe(EVENTS);
-  expect(server().store.countRows(project)).toBe(EVENTS);
+  expect(await server().store.countRows(project)).toBe(EVENTS);
   expect(readdirSync(dir)).toEqual([]);
 });
 
@@ -134,5 +134,5 @@ it('a replay cut off mid-segment goes on after the batches the server took: each
   expect(readdirSync(spoolDir)).toEqual([]);
   expect(proxy.counts.faulted).toBeGreaterThan(0);
   expect(getExportStats().replayed - before.replayed).toBe(N); // not more: taken batches were not sent again
-  expect(server().store.countRows(project)).toBe(N);
+  expect(await server().store.countRows(project)).toBe(N);
 });

@@ -1,20 +1,34 @@
 /**
- * Test helper shared by every suite: a real weft server on an ephemeral loopback port over `:memory:` SQLite.
+ * Test helper shared by every suite: a real weft server on an ephemeral loopback port, over `:memory:` SQLite, or,
+ * in the `postgres` vitest project (`WEFT_TEST_STORE=postgres`), over a fresh PostgreSQL database of its own.
  * @module
  */
 import { afterAll, beforeAll } from 'vitest';
 import { type RunningServer, type StartServerOptions, startServer } from '../../src/server/index.js';
+import { freshPgDatabase, testStore } from './pg.js';
 
 /**
- * Starts a server on `127.0.0.1`, port 0 (a free one), with an in-memory database. Close it with
- * `await server.close()` (e.g. in `afterAll`/`afterEach`).
+ * Starts a server on `127.0.0.1`, port 0 (a free one), with an empty database: `:memory:` SQLite, or a new
+ * PostgreSQL database (dropped by `close()`) when the run is on PostgreSQL and `opts` names no `dbPath` or `db`.
+ * Close it with `await server.close()` (e.g. in `afterAll`/`afterEach`).
  *
  * @param opts - overrides; `port`, `host` and `dbPath` default to `0`, `127.0.0.1` and `:memory:`; `apiKeys`
  *   to none (loopback clients only, whatever `WEFT_SERVER_API_KEYS` says).
  * @returns the running server; its `url` has no trailing slash.
  */
-export function startTestServer(opts: StartServerOptions = {}): Promise<RunningServer> {
-  return startServer({ port: 0, host: '127.0.0.1', dbPath: ':memory:', log: () => {}, apiKeys: [], ...opts });
+export async function startTestServer(opts: StartServerOptions = {}): Promise<RunningServer> {
+  const base: StartServerOptions = { port: 0, host: '127.0.0.1', dbPath: ':memory:', log: () => {}, apiKeys: [] };
+  if (testStore() !== 'postgres' || opts.dbPath !== undefined || opts.db !== undefined) return startServer({ ...base, ...opts });
+  const database = await freshPgDatabase('srv');
+  let server: RunningServer;
+  try {
+    server = await startServer({ ...base, db: database.url, ...opts });
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
+  const close = server.close;
+  return { ...server, close: async () => { await close(); await database.drop(); } };
 }
 
 /**

@@ -11,6 +11,7 @@ import type { CallRecord } from '../../src/schema/calls.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { startTestServer, useTestServer } from '../helpers/server.js';
+import { storeRows } from '../helpers/store-sql.js';
 
 const server = useTestServer();
 const path = '/otel/v1/traces';
@@ -151,7 +152,7 @@ describe('POST /otel/v1/traces with API keys', () => {
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(proto)] });
     provider.getTracer('keyed').startSpan('keyed').end();
     await provider.shutdown();
-    const rows = keyed.store.connection.prepare('SELECT op_name FROM calls WHERE project_id = ?').all('me/any') as { op_name: string }[];
+    const rows = await storeRows<{ op_name: string }>(keyed, 'SELECT op_name FROM calls WHERE project_id = ?', ['me/any']);
     expect(rows.map((r) => r.op_name)).toEqual(['keyed']);
   });
 });

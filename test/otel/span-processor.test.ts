@@ -8,6 +8,7 @@ import { WeftSpanExporter, WeftSpanProcessor, weftCallId, weftTraceId } from '..
 import type { CallRecord } from '../../src/schema/calls.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { useTestServer } from '../helpers/server.js';
+import { storeRows } from '../helpers/store-sql.js';
 
 const server = useTestServer();
 const contextManager = new AsyncLocalStorageContextManager();
@@ -39,9 +40,9 @@ const byName = (calls: CallRecord[], name: string): CallRecord => {
   return found[0]!;
 };
 /** `otel_dump` as stored (stream_query records do not carry it). */
-const otelDumpOf = (call: CallRecord): unknown => {
-  const row = server().store.connection.prepare('SELECT otel_dump FROM calls WHERE project_id = ? AND id = ?').get(call.project_id, call.id) as { otel_dump: string };
-  return JSON.parse(row.otel_dump) as unknown;
+const otelDumpOf = async (call: CallRecord): Promise<unknown> => {
+  const [row] = await storeRows<{ otel_dump: string }>(server(), 'SELECT otel_dump FROM calls WHERE project_id = ? AND id = ?', [call.project_id, call.id]);
+  return JSON.parse(row!.otel_dump) as unknown;
 };
 const tick = () => new Promise((r) => setTimeout(r, 1));
 
@@ -68,7 +69,7 @@ describe('WeftSpanProcessor', () => {
     expect(byName(calls, 'a.leaf').parent_id).toBe(weftCallId(ids!.trace, ids!.a));
     expect(new Set(calls.map((c) => c.trace_id))).toEqual(new Set([root.trace_id]));
     for (const c of calls) expect(c.ended_at).toBeTruthy();
-    expect(otelDumpOf(root)).toMatchObject({ name: 'root', span_id: ids!.root, trace_id: ids!.trace, scope: { name: 'weft-test' } });
+    expect(await otelDumpOf(root)).toMatchObject({ name: 'root', span_id: ids!.root, trace_id: ids!.trace, scope: { name: 'weft-test' } });
   });
 
   it('maps GenAI attributes to inputs, output and summary.usage', async () => {

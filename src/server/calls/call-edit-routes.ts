@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { CallUpdateReq, CallsDeleteReq } from '../../schema/call-edits.js';
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { readJsonBody } from '../http/request-body.js';
-import type { CallStore } from './call-store.js';
+import type { CallStoreApi } from './call-store-api.js';
 
 /**
  * Builds the call edit routes.
@@ -18,18 +18,18 @@ import type { CallStore } from './call-store.js';
  *
  * @param calls - the call store.
  */
-export function callEditRoutes(calls: CallStore): Hono {
+export function callEditRoutes(calls: CallStoreApi): Hono {
   const app = new Hono();
 
   app.post(WEAVE_ENDPOINTS.callUpdate, async (c) => {
     const body = await readJsonBody(c, CallUpdateReq);
-    calls.updateCall(body.project_id, body.call_id, body.display_name ?? null);
+    await calls.updateCall(body.project_id, body.call_id, body.display_name ?? null);
     return c.json({});
   });
 
   app.post(WEAVE_ENDPOINTS.callsDelete, async (c) => {
     const body = await readJsonBody(c, CallsDeleteReq);
-    calls.deleteCalls(body.project_id, body.call_ids);
+    await calls.deleteCalls(body.project_id, body.call_ids);
     return c.json({});
   });
 

@@ -3,6 +3,7 @@
  * @module
  */
 import type { StoredCallRecord } from './records.js';
+import { andThen, type MaybePromise } from '../db/store-api.js';
 
 /**
  * The calls of `@ids` (a JSON array) in project `@project` that have a descendant (by parent_id, any depth)
@@ -22,17 +23,19 @@ export const DESCENDANTS_FAILED_SQL = `WITH RECURSIVE below(root, id) AS (
  *
  * @param projectId - the queried project.
  * @param page - records as built by `rowToRecord` (changed in place).
- * @param failed - which of the given ids have a failed descendant.
+ * @param failed - which of the given ids have a failed descendant (a Promise of them on PostgreSQL).
+ * @returns nothing, or a Promise when `failed` answered one.
  */
 export function markDescendantErrors(
   projectId: string,
   page: readonly StoredCallRecord[],
-  failed: (projectId: string, ids: readonly string[]) => Set<string>,
-): void {
+  failed: (projectId: string, ids: readonly string[]) => MaybePromise<Set<string>>,
+): MaybePromise<void> {
   const candidates = page.filter((r) => r.summary.status === 'success' && r.summary['status_counts'] === undefined);
   if (candidates.length === 0) return;
-  const hit = failed(projectId, candidates.map((r) => r.id));
-  for (const r of candidates) if (hit.has(r.id)) r.summary.status = 'descendant_error';
+  return andThen(failed(projectId, candidates.map((r) => r.id)), (hit) => {
+    for (const r of candidates) if (hit.has(r.id)) r.summary.status = 'descendant_error';
+  });
 }
 
 /**

@@ -6,11 +6,12 @@
 import { resolvePath } from '../db/field-path.js';
 import { type ColumnPath, setAt, type WireRecord } from './columns.js';
 import type { StoredCallRecord } from './records.js';
+import { andThen, type MaybePromise } from '../db/store-api.js';
 
 const CALL_REF = /^svc:\/\/\/([^/]+\/[^/]+)\/call\/([^/]+)$/;
 
 /** The started calls of one project with the given ids (the call store answers it). */
-export type CallsById = (projectId: string, ids: readonly string[]) => StoredCallRecord[];
+export type CallsById = (projectId: string, ids: readonly string[]) => MaybePromise<StoredCallRecord[]>;
 
 /** The call id of a ref to a call of `projectId`, else undefined (object refs, other projects, non-refs). */
 function callIdOf(value: unknown, projectId: string): string | undefined {
@@ -35,10 +36,13 @@ function refsAt(record: WireRecord, path: ColumnPath): { keys: (string | number)
  * @param callsById - reads the referenced calls.
  * @param records - the page; changed in place.
  * @param paths - parsed `expand_columns`.
+ * @returns nothing, or a Promise when `callsById` answers Promises (PostgreSQL).
  */
-export function expandRefs(callsById: CallsById, records: WireRecord[], paths: readonly ColumnPath[]): void {
+export function expandRefs(callsById: CallsById, records: WireRecord[], paths: readonly ColumnPath[]): MaybePromise<void> {
   const ordered = [...paths].sort((a, b) => a.below.length - b.below.length);
-  for (const path of ordered) {
+  const step = (n: number): MaybePromise<void> => {
+    const path = ordered[n];
+    if (!path) return;
     const spots = records.flatMap((record) => {
       const found = refsAt(record, path);
       return found ? [{ record, ...found, project: String(record['project_id']) }] : [];
@@ -51,16 +55,25 @@ export function expandRefs(callsById: CallsById, records: WireRecord[], paths: r
       }
     }
     const calls = new Map<string, WireRecord>();
-    for (const [project, ids] of wanted) {
-      for (const call of callsById(project, [...ids])) calls.set(`${project}\n${call.id}`, call);
-    }
-    for (const spot of spots) {
-      const swap = (v: unknown): unknown => {
-        const id = callIdOf(v, spot.project);
-        const call = id === undefined ? undefined : calls.get(`${spot.project}\n${id}`);
-        return call ? structuredClone(call) : v;
-      };
-      setAt(spot.record, spot.keys, Array.isArray(spot.value) ? spot.value.map(swap) : swap(spot.value));
-    }
-  }
+    const read = (projects: [string, Set<string>][]): MaybePromise<void> => {
+      const [first, ...more] = projects;
+      if (!first) return;
+      return andThen(callsById(first[0], [...first[1]]), (found) => {
+        for (const call of found) calls.set(`${first[0]}\n${call.id}`, call);
+        return read(more);
+      });
+    };
+    return andThen(read([...wanted]), () => {
+      for (const spot of spots) {
+        const swap = (v: unknown): unknown => {
+          const id = callIdOf(v, spot.project);
+          const call = id === undefined ? undefined : calls.get(`${spot.project}\n${id}`);
+          return call ? structuredClone(call) : v;
+        };
+        setAt(spot.record, spot.keys, Array.isArray(spot.value) ? spot.value.map(swap) : swap(spot.value));
+      }
+      return step(n + 1);
+    });
+  };
+  return step(0);
 }

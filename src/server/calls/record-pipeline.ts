@@ -10,6 +10,7 @@ import { markDescendantErrors } from './descendant-errors.js';
 import { costsOf, type PriceTable } from './prices.js';
 import type { CallsQuery } from './query-sql.js';
 import type { StoredCallRecord } from './records.js';
+import { andThen, type MaybePromise } from '../db/store-api.js';
 
 /** What the pipeline reads besides the records: lookups the stores answer, and the prices. */
 export interface PipelineDeps {
@@ -25,15 +26,31 @@ export interface PipelineDeps {
   descendantFailed(projectId: string, ids: readonly string[]): Set<string>;
 }
 
+/** The same lookups answering Promises (the PostgreSQL store). */
+export type AsyncPipelineDeps = {
+  [K in keyof PipelineDeps]: PipelineDeps[K] extends (...args: infer A) => infer R ? (...args: A) => MaybePromise<R> : PipelineDeps[K];
+};
+
 /** Maps one page of records to the answered records. */
 export type RecordPipeline = (page: StoredCallRecord[]) => WireRecord[];
+/** Maps one page of records to the answered records, possibly later (asynchronous lookups). */
+export type AsyncRecordPipeline = (page: StoredCallRecord[]) => MaybePromise<WireRecord[]>;
 
 type Additions = { top: WireRecord; summary: WireRecord };
 
 /** The `include_*` additions of every record of a page, by position. */
-function additions(q: CallsQuery, deps: PipelineDeps, page: readonly StoredCallRecord[]): Additions[] {
-  const names = q.include_usernames ? deps.usernames(page.flatMap((r) => (r.svc_user_id ? [r.svc_user_id] : []))) : undefined;
-  const feedback = q.include_feedback ? deps.feedbackFor(q.project_id, page.map((r) => r.id)) : undefined;
+function additions(q: CallsQuery, deps: AsyncPipelineDeps, page: readonly StoredCallRecord[]): MaybePromise<Additions[]> {
+  return andThen(q.include_usernames ? deps.usernames(page.flatMap((r) => (r.svc_user_id ? [r.svc_user_id] : []))) : undefined, (names) =>
+    andThen(q.include_feedback ? deps.feedbackFor(q.project_id, page.map((r) => r.id)) : undefined, (feedback) => additionsOf(q, deps, page, names, feedback)));
+}
+
+function additionsOf(
+  q: CallsQuery,
+  deps: AsyncPipelineDeps,
+  page: readonly StoredCallRecord[],
+  names: Map<string, string> | undefined,
+  feedback: Map<string, FeedbackRecord[]> | undefined,
+): Additions[] {
   return page.map((r) => {
     const top: WireRecord = {};
     const summary: WireRecord = {};
@@ -56,22 +73,23 @@ function additions(q: CallsQuery, deps: PipelineDeps, page: readonly StoredCallR
  *
  * @param q - the validated query.
  * @param deps - prices and the lookups of users, feedback and referenced calls.
- * @returns the page mapper.
+ * @returns the page mapper: synchronous over synchronous lookups (SQLite), else answering Promises (PostgreSQL).
  * @throws QueryError (→ 422) for an unknown column in `columns` or `expand_columns`.
  */
-export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipeline {
+export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipeline;
+export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRecordPipeline;
+export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRecordPipeline {
   const project = compileColumns(q.columns);
   const expand = q.expand_columns ? parseColumns(q.expand_columns, ['expand_columns']) : [];
   const expanding = expand.length > 0 && q.return_expanded_column_values !== false;
   const adding = Boolean(q.include_costs || q.include_feedback || q.include_usernames || q.include_storage_size || q.include_total_storage_size);
   const sized = Boolean(q.include_storage_size || q.include_total_storage_size);
   return function answer(page) {
-    markDescendantErrors(q.project_id, page, deps.descendantFailed);
     const records = page as unknown as WireRecord[];
-    if (expanding) expandRefs(deps.callsById, records, expand);
-    if (!adding) return project ? records.map(project) : records;
-    const adds = additions(q, deps, page);
-    return records.map((record, i) => {
+    const expanded = andThen(markDescendantErrors(q.project_id, page, deps.descendantFailed), () =>
+      expanding ? expandRefs(deps.callsById, records, expand) : undefined);
+    if (!adding) return andThen(expanded, () => (project ? records.map(project) : records));
+    return andThen(expanded, () => andThen(additions(q, deps, page), (adds) => records.map((record, i) => {
       const out = project ? project(record) : record;
       const { top, summary } = adds[i]!;
       if (Object.keys(summary).length > 0) out['summary'] = { ...(out['summary'] as WireRecord | undefined), ...summary };
@@ -81,6 +99,6 @@ export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipelin
         delete out['total_storage_size_bytes'];
       }
       return Object.assign(out, top);
-    });
+    })));
   };
 }

@@ -2,7 +2,8 @@
  * Streams a call cursor as JSONL or as a JSON array, one page per pull, so a slow reader holds back the query.
  * @module
  */
-import type { CallCursor } from './call-cursor.js';
+import type { CallCursorApi } from './call-store-api.js';
+import type { MaybePromise } from '../db/store-api.js';
 import type { TurnQueue } from './turn-queue.js';
 import type { WireRecord } from './columns.js';
 
@@ -23,18 +24,29 @@ export function pageSize(pull: number): number {
  */
 export const SLICE_MS = 20;
 
+type Slice = { records: WireRecord[]; done: boolean };
+
 /**
- * Reads pages of `size` records until the cursor ends or `budgetMs` is spent (at least one page).
+ * Reads pages of `size` records until the cursor ends or `budgetMs` is spent (at least one page). A synchronous
+ * cursor (SQLite) is read without yielding; an asynchronous one (PostgreSQL) page by page with awaits.
  * @returns the records, and whether the cursor ended.
  */
-function readSlice(cursor: CallCursor<WireRecord>, size: number, budgetMs = SLICE_MS): { records: WireRecord[]; done: boolean } {
+function readSlice(cursor: CallCursorApi<WireRecord>, size: number, budgetMs = SLICE_MS): MaybePromise<Slice> {
   const t0 = performance.now();
   const records: WireRecord[] = [];
-  for (;;) {
-    const page = cursor.next(size);
+  const take = (page: WireRecord[]): Slice | undefined => {
     records.push(...page);
     if (page.length < size) return { records, done: true };
     if (performance.now() - t0 >= budgetMs) return { records, done: false };
+    return undefined;
+  };
+  for (;;) {
+    const page = cursor.next(size);
+    if (page instanceof Promise) return page.then(async function more(p): Promise<Slice> {
+      return take(p) ?? more(await cursor.next(size));
+    });
+    const slice = take(page);
+    if (slice) return slice;
   }
 }
 
@@ -62,7 +74,7 @@ export function formatFromAccept(accept: string | undefined): StreamFormat {
  *   loop for the whole stream (without it, each page is read as soon as it is pulled).
  */
 export function recordStream(
-  cursor: CallCursor<WireRecord>,
+  cursor: CallCursorApi<WireRecord>,
   first: WireRecord[],
   format: StreamFormat,
   log: (line: string) => void,
@@ -80,7 +92,7 @@ export function recordStream(
     async pull(controller) {
       try {
         const size = pageSize(pulls++);
-        const { records, done } = page ? { records: page, done: page.length < size } : turns ? await turns.run(() => readSlice(cursor, size)) : readSlice(cursor, size, 0);
+        const { records, done } = page ? { records: page, done: page.length < size } : turns ? await turns.run(() => readSlice(cursor, size)) : await readSlice(cursor, size, 0);
         if (cancelled) return;
         page = null;
         let text = format === 'json' && !started ? '[' : '';
@@ -89,18 +101,18 @@ export function recordStream(
         if (done) text += format === 'json' ? ']' : '';
         if (text) controller.enqueue(encoder.encode(text));
         if (done) {
-          cursor.close();
+          await cursor.close();
           controller.close();
         }
       } catch (err) {
-        cursor.close();
+        await Promise.resolve(cursor.close()).catch(() => {});
         log(`weft server: stream_query failed mid-stream: ${err instanceof Error ? err.stack : String(err)}`);
         controller.error(err);
       }
     },
     cancel() {
       cancelled = true;
-      cursor.close();
+      return Promise.resolve(cursor.close()).catch(() => {});
     },
   });
 }

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { WeaveFeedbackCreateReq } from '../../schema/weave-feedback.js';
 import { readJsonBody } from '../http/request-body.js';
-import type { FeedbackStore } from './feedback-store.js';
+import type { FeedbackStoreApi } from './feedback-store-api.js';
 
 /**
  * Builds the route: the item is stored as one `/feedback/batch/create` item would be (ids, `created_at`,
@@ -15,11 +15,11 @@ import type { FeedbackStore } from './feedback-store.js';
  * @param feedback - where feedback is written.
  * @param now - the server clock (`created_at`).
  */
-export function feedbackCreateRoute(feedback: FeedbackStore, now: () => Date): Hono {
+export function feedbackCreateRoute(feedback: FeedbackStoreApi, now: () => Date): Hono {
   const app = new Hono();
   app.post(WEAVE_ENDPOINTS.feedbackCreate, async (c) => {
     const item = await readJsonBody(c, WeaveFeedbackCreateReq);
-    const [res] = feedback.createBatch([item], now);
+    const [res] = await feedback.createBatch([item], now);
     return c.json({ ...res!, wb_user_id: res!.svc_user_id ?? null });
   });
   return app;

@@ -6,7 +6,7 @@ import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { FeedbackBatchCreateReq, FeedbackStatsReq } from '../../schema/feedback.js';
 import { readJsonBody } from '../http/request-body.js';
-import type { FeedbackStore } from './feedback-store.js';
+import type { FeedbackStoreApi } from './feedback-store-api.js';
 
 /**
  * Builds the feedback routes over the feedback store.
@@ -18,17 +18,17 @@ import type { FeedbackStore } from './feedback-store.js';
  * @param feedback - where feedback is written and read.
  * @param now - the server clock (feedback `created_at`, the default stats `end`).
  */
-export function feedbackRoutes(feedback: FeedbackStore, now: () => Date): Hono {
+export function feedbackRoutes(feedback: FeedbackStoreApi, now: () => Date): Hono {
   const app = new Hono();
 
   app.post(ENDPOINTS.feedbackBatchCreate, async (c) => {
     const body = await readJsonBody(c, FeedbackBatchCreateReq);
-    return c.json({ res: feedback.createBatch(body.batch, now) });
+    return c.json({ res: await feedback.createBatch(body.batch, now) });
   });
 
   app.post(ENDPOINTS.feedbackStats, async (c) => {
     const body = await readJsonBody(c, FeedbackStatsReq);
-    return c.json(feedback.stats(body, now()));
+    return c.json(await feedback.stats(body, now()));
   });
 
   return app;

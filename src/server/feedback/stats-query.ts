@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type { FeedbackStatsBucket, FeedbackStatsRes } from '../../schema/feedback.js';
 import { HttpError } from '../http/http-error.js';
 import { combine, metricResults, type PartialStats } from './stats-aggregate.js';
-import { planBuckets, zonedIso } from './stats-buckets.js';
+import { type BucketPlan, planBuckets, zonedIso } from './stats-buckets.js';
 import { metricsOf, prepareScan, type StatsQuery } from './stats-sql.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
 
@@ -23,6 +23,34 @@ function joined(runs: readonly Float64Array[]): Float64Array {
   return out;
 }
 
+/** The window of a stats request: `start` and `end` (normalized ISO 8601 UTC) and its bucket plan. */
+export interface StatsWindow {
+  start: string;
+  end: string;
+  plan: BucketPlan;
+}
+
+/**
+ * Resolves the window of a stats request and plans its buckets (shared by the SQLite and PostgreSQL stores).
+ * @param now - the end when `query.end` is absent.
+ * @throws HttpError 422 when `start` is not before the end.
+ */
+export function statsWindow(query: StatsQuery, now: Date): StatsWindow {
+  const start = normalizeTimestamp(query.start);
+  const end = query.end != null ? normalizeTimestamp(query.end) : now.toISOString();
+  if (end <= start) {
+    throw HttpError.validation([{ loc: ['body', 'start'], msg: `start must be before the end (${end}, now when end is omitted)`, type: 'value_error' }]);
+  }
+  return { start, end, plan: planBuckets(Date.parse(start), Date.parse(end), query.granularity ?? undefined, query.timezone) };
+}
+
+/** The time range `[lo, hi)` (ISO 8601 UTC) of bucket `i`: its edges, clipped to the window's `start` and `end`. */
+export function bucketRange(plan: BucketPlan, i: number, start: string, end: string): [string, string] {
+  const lo = i === 0 ? start : new Date(plan.edges[i]!).toISOString();
+  const hi = i + 2 === plan.edges.length ? end : new Date(plan.edges[i + 1]!).toISOString();
+  return [lo, hi];
+}
+
 /**
  * Computes feedback stats over `[start, end)`: rows with `start <= created_at < end` that pass the filters.
  *
@@ -36,20 +64,14 @@ function joined(runs: readonly Float64Array[]): Float64Array {
  * @see the interface spec, endpoint 6 "Feedback statistics"
  */
 export function feedbackStats(db: Database.Database, query: StatsQuery, now: Date): FeedbackStatsRes {
-  const start = normalizeTimestamp(query.start);
-  const end = query.end != null ? normalizeTimestamp(query.end) : now.toISOString();
-  if (end <= start) {
-    throw HttpError.validation([{ loc: ['body', 'start'], msg: `start must be before the end (${end}, now when end is omitted)`, type: 'value_error' }]);
-  }
-  const plan = planBuckets(Date.parse(start), Date.parse(end), query.granularity ?? undefined, query.timezone);
+  const { start, end, plan } = statsWindow(query, now);
   const metrics = metricsOf(query);
   const scan = prepareScan(db, query, metrics);
   const parts: PartialStats[][] = metrics.map(() => []);
   const runs: Float64Array[][] = metrics.map(() => []);
   const buckets: FeedbackStatsBucket[] = [];
   for (let i = 0; i + 1 < plan.edges.length; i++) {
-    const lo = i === 0 ? start : new Date(plan.edges[i]!).toISOString();
-    const hi = i + 2 === plan.edges.length ? end : new Date(plan.edges[i + 1]!).toISOString();
+    const [lo, hi] = bucketRange(plan, i, start, end);
     const { count, metrics: scans } = scan(lo, hi);
     const bucket: FeedbackStatsBucket = { timestamp: zonedIso(plan.edges[i]!, query.timezone), count };
     metrics.forEach((m, j) => {

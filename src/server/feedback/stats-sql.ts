@@ -14,6 +14,8 @@ export type StatsQuery = z.output<typeof FeedbackStatsReq>;
 /** One requested metric, resolved. */
 export interface StatsMetric extends MetricAggregations {
   slug: string;
+  /** The request's `json_path`, e.g. `scores.helpfulness`. */
+  jsonPath: string;
   /** SQLite JSON path, e.g. `$."scores"."helpfulness"`. */
   path: string;
   valueType: MetricValueType;
@@ -28,6 +30,7 @@ export function sqlJsonPath(jsonPath: string): string {
 export function metricsOf(query: StatsQuery): StatsMetric[] {
   return (query.metrics ?? []).map((m) => ({
     slug: metricSlug(m.json_path),
+    jsonPath: m.json_path,
     path: sqlJsonPath(m.json_path),
     valueType: m.value_type,
     aggregations: m.aggregations ?? DEFAULT_AGGREGATIONS[m.value_type],

@@ -12,7 +12,7 @@ import { errorHandler, notFound } from './http-error.js';
 import { callRoutes } from '../calls/call-routes.js';
 import { feedbackRoutes } from '../feedback/feedback-routes.js';
 import { OTLP_MEDIA_TYPES, otlpRoutes } from '../otlp/otlp-routes.js';
-import type { Store } from '../store.js';
+import type { ServerStore } from '../server-store.js';
 import { tableRoutes } from '../tables/table-routes.js';
 import { trainingRoutes } from '../training/training-routes.js';
 import { objectRoutes } from '../objects/object-routes.js';
@@ -28,7 +28,7 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** Options of {@link createApp}. */
 export interface AppOptions {
   /** The database; each resource's routes get its store (`store.calls`, `store.feedback`, ...). */
-  store: Store;
+  store: ServerStore;
   /** Largest accepted request body, in bytes; larger ones get 413. @defaultValue 32 MiB ({@link DEFAULT_MAX_BODY_BYTES}) */
   maxBodyBytes?: number;
   /** Receives one line per unexpected error. @defaultValue writes to stderr */

@@ -7,8 +7,7 @@ import { FileContentReq, FileCreateForm, ObjCreateReq, ObjQueryReq, ObjReadReq }
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { HttpError } from '../http/http-error.js';
 import { readJsonBody, validateBody } from '../http/request-body.js';
-import type { FileStore } from './file-store.js';
-import type { ObjectStore } from './object-store.js';
+import type { FileStoreApi, ObjectStoreApi } from './object-store-api.js';
 
 /**
  * Builds the object and file routes.
@@ -23,22 +22,22 @@ import type { ObjectStore } from './object-store.js';
  * @param files - file contents.
  * @param now - the server clock (`created_at`).
  */
-export function objectRoutes(objects: ObjectStore, files: FileStore, now: () => Date): Hono {
+export function objectRoutes(objects: ObjectStoreApi, files: FileStoreApi, now: () => Date): Hono {
   const app = new Hono();
 
   app.post(WEAVE_ENDPOINTS.objCreate, async (c) => {
     const body = await readJsonBody(c, ObjCreateReq);
-    return c.json(objects.create(body.obj, now()));
+    return c.json(await objects.create(body.obj, now()));
   });
 
   app.post(WEAVE_ENDPOINTS.objRead, async (c) => {
     const body = await readJsonBody(c, ObjReadReq);
-    return c.json({ obj: objects.read(body) });
+    return c.json({ obj: await objects.read(body) });
   });
 
   app.post(WEAVE_ENDPOINTS.objsQuery, async (c) => {
     const body = await readJsonBody(c, ObjQueryReq);
-    return c.json({ objs: objects.query(body) });
+    return c.json({ objs: await objects.query(body) });
   });
 
   app.post(WEAVE_ENDPOINTS.fileCreate, async (c) => {
@@ -54,12 +53,12 @@ export function objectRoutes(objects: ObjectStore, files: FileStore, now: () => 
     if (!(file instanceof Blob)) {
       throw HttpError.validation([{ loc: ['body', 'file'], msg: 'a file part named "file" is required', type: 'missing' }]);
     }
-    return c.json(files.create(project_id, new Uint8Array(await file.arrayBuffer()), now()));
+    return c.json(await files.create(project_id, new Uint8Array(await file.arrayBuffer()), now()));
   });
 
   app.post(WEAVE_ENDPOINTS.fileContent, async (c) => {
     const body = await readJsonBody(c, FileContentReq);
-    const bytes = files.content(body.project_id, body.digest);
+    const bytes = await files.content(body.project_id, body.digest);
     return c.body(new Uint8Array(bytes), 200, { 'content-type': 'application/octet-stream' });
   });
 

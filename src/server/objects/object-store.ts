@@ -26,7 +26,8 @@ const INSERT_SQL = `INSERT INTO objects (project_id, object_id, digest, version_
 /** Sort fields of `/objs/query` and their columns. */
 const SORT_COLUMNS: Record<string, string> = { object_id: 'object_id', created_at: 'created_at', version_index: 'version_index', digest: 'digest' };
 
-interface ObjRow {
+/** A selected object row (shared with the PostgreSQL store): the columns, `is_latest` as 1 / 0, `val` as JSON text when selected. */
+export interface ObjRow {
   project_id: string;
   object_id: string;
   digest: string;
@@ -64,9 +65,26 @@ export function objectClasses(val: unknown, builtin?: string | null): { base: st
   return { base: typeof above === 'string' ? above : leaf, leaf };
 }
 
-function toObj(row: ObjRow, val: unknown): ObjSchema {
+/** The wire object of a selected row and its parsed value. */
+export function toObj(row: ObjRow, val: unknown): ObjSchema {
   const { val: _text, wb_user_id, is_latest, ...rest } = row;
   return { ...rest, deleted_at: null, is_latest: is_latest ? 1 : 0, val, ...(wb_user_id ? { wb_user_id } : {}) };
+}
+
+/**
+ * The ORDER BY terms of `/objs/query` (both stores): `sort_by` fields, then oldest first (`created_at`, `object_id`, `version_index`).
+ * @throws HttpError 422 for a sort field outside {@link SORT_COLUMNS}.
+ */
+export function objectOrder(q: ObjQuery): string[] {
+  const order = (q.sort_by ?? []).map((s, i) => {
+    const column = SORT_COLUMNS[s.field];
+    if (!column) {
+      throw HttpError.validation([{ loc: ['body', 'sort_by', String(i), 'field'], msg: `sort field must be one of ${Object.keys(SORT_COLUMNS).join(', ')}`, type: 'value_error' }]);
+    }
+    return `${column} ${s.order === 'desc' ? 'DESC' : 'ASC'}`;
+  });
+  order.push('created_at ASC', 'object_id ASC', 'version_index ASC');
+  return order;
 }
 
 /** Object versions of every project in one SQLite database (the `objects` table of migration 7). */
@@ -135,14 +153,7 @@ export class ObjectStore {
     inList('leaf_object_class', f.leaf_object_classes);
     if (f.is_op !== undefined && f.is_op !== null) where.push(f.is_op ? "kind = 'op'" : "kind = 'object'");
     if (f.latest_only) where.push('is_latest');
-    const order = (q.sort_by ?? []).map((s, i) => {
-      const column = SORT_COLUMNS[s.field];
-      if (!column) {
-        throw HttpError.validation([{ loc: ['body', 'sort_by', String(i), 'field'], msg: `sort field must be one of ${Object.keys(SORT_COLUMNS).join(', ')}`, type: 'value_error' }]);
-      }
-      return `${column} ${s.order === 'desc' ? 'DESC' : 'ASC'}`;
-    });
-    order.push('created_at ASC', 'object_id ASC', 'version_index ASC');
+    const order = objectOrder(q);
     const val = q.metadata_only ? '' : ', val';
     const sql = `SELECT * FROM (SELECT ${COLUMNS}${val} FROM objects) WHERE ${where.join(' AND ')}
       ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;

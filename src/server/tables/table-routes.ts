@@ -6,7 +6,7 @@ import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { TableCreateReq, TableQueryReq, WeaveTableCreateReq } from '../../schema/tables.js';
 import { readJson, readJsonBody, validateBody } from '../http/request-body.js';
-import type { TableStore } from './table-store.js';
+import type { TableStoreApi } from './table-store-api.js';
 
 /**
  * Builds the table routes over the table store.
@@ -18,19 +18,19 @@ import type { TableStore } from './table-store.js';
  *
  * @param tables - where tables are written and read.
  */
-export function tableRoutes(tables: TableStore): Hono {
+export function tableRoutes(tables: TableStoreApi): Hono {
   const app = new Hono();
 
   app.post(ENDPOINTS.tableCreate, async (c) => {
     const data = await readJson(c);
     const weaveShape = data !== null && typeof data === 'object' && 'table' in data;
     const body = weaveShape ? validateBody(WeaveTableCreateReq, data).table : validateBody(TableCreateReq, data);
-    return c.json(tables.create(body.project_id, body.rows));
+    return c.json(await tables.create(body.project_id, body.rows));
   });
 
   app.post(ENDPOINTS.tableQuery, async (c) => {
     const body = await readJsonBody(c, TableQueryReq);
-    return c.json({ rows: tables.query(body) });
+    return c.json({ rows: await tables.query(body) });
   });
 
   return app;

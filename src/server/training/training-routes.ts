@@ -7,7 +7,7 @@ import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { TrainingJobCreateReq, TrajectoryLogReq } from '../../schema/trajectories.js';
 import { readJsonBody } from '../http/request-body.js';
-import type { TrainingStore } from './training-store.js';
+import type { TrainingStoreApi } from './training-store-api.js';
 
 /**
  * Builds the training routes over the training store.
@@ -21,17 +21,17 @@ import type { TrainingStore } from './training-store.js';
  *
  * @param training - where trajectories and jobs are stored.
  */
-export function trainingRoutes(training: TrainingStore): Hono {
+export function trainingRoutes(training: TrainingStoreApi): Hono {
   const app = new Hono();
 
   app.post(ENDPOINTS.trajectoryLog, async (c) => {
     const body = await readJsonBody(c, TrajectoryLogReq);
-    return c.json(training.logTrajectories(c.req.param('model_id'), body));
+    return c.json(await training.logTrajectories(c.req.param('model_id'), body));
   });
 
   app.post(ENDPOINTS.trainingJobCreate, async (c) => {
     const body = await readJsonBody(c, TrainingJobCreateReq);
-    return c.json(training.createJob(body));
+    return c.json(await training.createJob(body));
   });
 
   return app;

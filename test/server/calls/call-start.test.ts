@@ -25,7 +25,7 @@ describe('POST /call/start', () => {
     expectUuidv7(a.trace_id);
     expect(a.id).not.toBe(b.id);
     expect(a.trace_id).not.toBe(b.trace_id);
-    expect(server.store.getCall(PROJECT, a.id)?.trace_id).toBe(a.trace_id);
+    expect((await server.store.getCall(PROJECT, a.id))?.trace_id).toBe(a.trace_id);
   });
 
   it('keeps the id and trace_id it is given', async () => {
@@ -44,7 +44,7 @@ describe('POST /call/start', () => {
     const first = await startCall(body);
     const second = await startCall(body);
     expect(second).toEqual(first);
-    expect(server.store.countRows(PROJECT)).toBe((await query(server)).length);
+    expect(await server.store.countRows(PROJECT)).toBe((await query(server)).length);
     expect(await query(server, { filter: { call_ids: ['repeat-1'] } })).toHaveLength(1);
   });
 

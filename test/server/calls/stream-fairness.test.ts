@@ -6,7 +6,9 @@ import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/server/index.js';
+import { openPgDatabase } from '../../../src/server/db/pg-database.js';
 import { killGroup, spawnCli } from '../../helpers/child-processes.js';
+import { type FreshDatabase, freshPgDatabase, testStore } from '../../helpers/pg.js';
 
 const CALLS = 60_000;
 const PROJECT = 'fair/stream';
@@ -14,6 +16,7 @@ const PROJECT = 'fair/stream';
 let dir = '';
 let child: ChildProcess | undefined;
 let url = '';
+let database: FreshDatabase | undefined;
 
 /** Writes `CALLS` complete calls straight into a migrated file database (seconds faster than over HTTP). */
 function seed(dbPath: string): void {
@@ -31,10 +34,27 @@ function seed(dbPath: string): void {
   store.close();
 }
 
+/** The same calls, written by SQL into a migrated PostgreSQL database. */
+async function seedPg(url: string): Promise<void> {
+  const db = await openPgDatabase(url);
+  await db.pool.query(`INSERT INTO calls (project_id, id, op_name, trace_id, started_at, ended_at, attributes, inputs, output, summary)
+    SELECT $1, id, 'f', id, at, at, '{}', json_build_object('i', i, 'text', repeat('x', 100))::text::json, '1', '{}'
+    FROM (SELECT i, 'call-' || lpad(i::text, 6, '0') AS id,
+      to_char((timestamptz '2026-11-01T00:00:00Z' + i * interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+      FROM generate_series(0, $2::int - 1) AS i) s`, [PROJECT, CALLS]);
+  await db.close();
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'weft-fair-'));
-  const dbPath = path.join(dir, 'calls.db');
-  seed(dbPath);
+  let dbPath = path.join(dir, 'calls.db');
+  if (testStore() === 'postgres') {
+    database = await freshPgDatabase('fair');
+    dbPath = database.url;
+    await seedPg(dbPath);
+  } else {
+    seed(dbPath);
+  }
   // The server runs in its own process (the built CLI), so this test's client is not on its event loop.
   child = spawnCli(['serve', '--port', '0', '--db', dbPath], { stdio: ['ignore', 'pipe', 'pipe'] });
   url = await new Promise<string>((resolve, reject) => {
@@ -48,9 +68,10 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-afterAll(() => {
+afterAll(async () => {
   if (child) killGroup(child);
   rmSync(dir, { recursive: true, force: true });
+  await database?.drop();
 });
 
 describe('a long stream_query read at full speed', () => {

@@ -121,7 +121,7 @@ describe('include_usernames', () => {
   });
 
   it('sees users added while the server runs', async () => {
-    server().store.setUsers({ 'u-unknown': 'Late Comer' });
+    await server().store.setUsers({ 'u-unknown': 'Late Comer' });
     const { child } = await byId({ include_usernames: true });
     expect(child!.svc_user_name).toBe('Late Comer');
   });

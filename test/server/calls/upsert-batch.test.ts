@@ -42,7 +42,7 @@ describe('POST /call/upsert_batch', () => {
   it('keeps an end that arrives before its start, hidden until the start lands', async () => {
     await batch(server, [endItem(end('early', { output: 'done', exception: { type: 'E', message: 'boom' } }))]);
     expect(await query(server)).toEqual([]);
-    expect(server.store.countRows(PROJECT)).toBe(1);
+    expect(await server.store.countRows(PROJECT)).toBe(1);
     await batch(server, [startItem(start({ id: 'early', op_name: 'late_start' }))]);
     const records = await query(server);
     expect(records).toHaveLength(1);
@@ -58,7 +58,7 @@ describe('POST /call/upsert_batch', () => {
     const second = await batch(server, items);
     await batch(server, [items[1]!, items[0]!]);
     expect(second).toEqual(first);
-    expect(server.store.countRows(PROJECT)).toBe(1);
+    expect(await server.store.countRows(PROJECT)).toBe(1);
     const records = await query(server);
     expect(ids(records)).toEqual(['r']);
     expect(records[0]).toMatchObject({ trace_id: 't', output: 1, ended_at: '2024-05-01T10:00:01.000Z' });
@@ -69,7 +69,7 @@ describe('POST /call/upsert_batch', () => {
       batch: [startItem(start({ id: 'ok' })), startItem(start({ id: 'bad', started_at: 'yesterday' }))],
     });
     expect(res.status).toBe(422);
-    expect(server.store.countRows(PROJECT)).toBe(0);
+    expect(await server.store.countRows(PROJECT)).toBe(0);
   });
 
   it('accepts an empty batch', async () => {

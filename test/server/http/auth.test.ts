@@ -91,7 +91,7 @@ describe('with API keys', () => {
     const end = { project_id: 'acme/c', id: 'x', ended_at: new Date().toISOString(), summary: {} };
     await expect(client.calls.upsertBatch({ batch: [{ mode: 'start', req: startReq('acme/a') }, { mode: 'end', req: { end } }] }))
       .rejects.toMatchObject({ status: 403, body: { detail: 'this API key is not granted project "acme/c"' } });
-    expect(server().store.countRows('acme/c')).toBe(0);
+    expect(await server().store.countRows('acme/c')).toBe(0);
   });
 
   it('lets any valid key use the preview endpoints (they carry no project)', async () => {
@@ -164,7 +164,7 @@ describe('without API keys: loopback clients only', () => {
           });
       expect(remote.status).toBe(403);
       expect(((await remote.json()) as { detail: string }).detail).toMatch(/loopback clients only/);
-      expect(open.store.countRows('x/y')).toBe(1);
+      expect(await open.store.countRows('x/y')).toBe(1);
     } finally {
       await open.close();
     }

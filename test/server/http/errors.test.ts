@@ -81,7 +81,7 @@ describe('other error statuses', () => {
     const res = await post(server, '/call/start', { start: big });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { detail: string }).detail).toContain(String(64 * 1024));
-    expect(server.store.countRows(PROJECT)).toBe(0);
+    expect(await server.store.countRows(PROJECT)).toBe(0);
     const ok = await post(server, '/call/start', { start: start({ inputs: { blob: 'x'.repeat(1024) } }) });
     expect(ok.status).toBe(200);
   });

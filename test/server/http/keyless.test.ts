@@ -38,7 +38,7 @@ describe('keyless mode: browsers are refused', () => {
     const project = uniqueProject('keyless');
     const res = await rawStart(project, 'evil', { 'content-type': 'text/plain', origin: 'http://evil.example', host: 'evil.example' });
     expect(res.status).toBe(403);
-    expect(server().store.countRows(project)).toBe(0);
+    expect(await server().store.countRows(project)).toBe(0);
   });
 
   it('answers 403 to a Host that is not loopback (DNS rebinding), whatever the rest', async () => {
@@ -48,7 +48,7 @@ describe('keyless mode: browsers are refused', () => {
       expect(res.status, host).toBe(403);
       expect(res.detail).toMatch(/loopback host/);
     }
-    expect(server().store.countRows(project)).toBe(0);
+    expect(await server().store.countRows(project)).toBe(0);
   });
 
   it('serves every loopback Host: localhost, *.localhost, 127.x, [::1], with or without a port', async () => {
@@ -56,7 +56,7 @@ describe('keyless mode: browsers are refused', () => {
     const port = server().port;
     const hosts = [own(), `localhost:${port}`, 'LOCALHOST', `app.localhost:${port}`, '127.9.8.7', `[::1]:${port}`, '[::1]'];
     for (const [i, host] of hosts.entries()) expect((await rawStart(project, `h${i}`, { ...JSON_TYPE, host })).status, host).toBe(200);
-    expect(server().store.countRows(project)).toBe(hosts.length);
+    expect(await server().store.countRows(project)).toBe(hosts.length);
   });
 
   it("answers 403 to an Origin other than the server's own, and serves its own origin and no Origin", async () => {
@@ -69,7 +69,7 @@ describe('keyless mode: browsers are refused', () => {
     }
     expect((await rawStart(project, 'same', { ...JSON_TYPE, host: own(), origin: `http://${own()}` })).status).toBe(200);
     expect((await rawStart(project, 'none', { ...JSON_TYPE, host: own() })).status).toBe(200);
-    expect(server().store.countRows(project)).toBe(2);
+    expect(await server().store.countRows(project)).toBe(2);
   });
 });
 
@@ -83,7 +83,7 @@ describe('request bodies must be application/json (every mode)', () => {
     }
     expect((await rawStart(project, 'a', { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
     expect((await rawStart(project, 'b', { 'content-type': 'Application/JSON;charset="UTF-8"' })).status).toBe(200);
-    expect(server().store.countRows(project)).toBe(2);
+    expect(await server().store.countRows(project)).toBe(2);
   });
 
   it('answers 415 with API keys too, after the credentials check', async () => {

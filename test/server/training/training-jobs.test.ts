@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { TrajectoryGroup } from '../../../src/schema/index.js';
 import { useTestServer } from '../../helpers/server.js';
+import { storeRows } from '../../helpers/store-sql.js';
 import { useTestClient } from '../../helpers/client.js';
 import { post } from '../../helpers/server-http.js';
 import { expectIsoUtc, expectUuidv7 } from '../../helpers/shapes.js';
@@ -24,8 +25,8 @@ interface JobRow {
   trajectory_groups: string;
 }
 
-const jobRow = (id: string): JobRow | undefined =>
-  server().store.connection.prepare('SELECT * FROM training_jobs WHERE id = ?').get(id) as JobRow | undefined;
+const jobRow = async (id: string): Promise<JobRow | undefined> =>
+  (await storeRows<JobRow>(server(), 'SELECT * FROM training_jobs WHERE id = ?', [id]))[0];
 
 describe('POST /v1/preview/training-jobs', () => {
   it('stores the job as queued with its groups and config and returns its UUID id', async () => {
@@ -35,7 +36,7 @@ describe('POST /v1/preview/training-jobs', () => {
     expectUuidv7(job.id);
     expect(job).toMatchObject({ model_id: model, status: 'queued' });
     expectIsoUtc(job.created_at);
-    const row = jobRow(job.id)!;
+    const row = (await jobRow(job.id))!;
     expect(row).toMatchObject({ model_id: model, status: 'queued', group_count: 2, trajectory_count: 3 });
     expect(JSON.parse(row.experimental_config!)).toEqual(config);
     expect(JSON.parse(row.trajectory_groups)).toEqual(GROUPS);
@@ -46,7 +47,7 @@ describe('POST /v1/preview/training-jobs', () => {
     const a = await client().trainingJobs.create({ model_id: model, trajectory_groups: GROUPS });
     const b = await client().trainingJobs.create({ model_id: model, trajectory_groups: GROUPS, experimental_config: null });
     expect(a.id).not.toBe(b.id);
-    expect(jobRow(a.id)?.experimental_config).toBeNull();
+    expect((await jobRow(a.id))?.experimental_config).toBeNull();
   });
 
   it('answers 422 with one detail item per bad field', async () => {

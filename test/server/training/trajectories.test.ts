@@ -4,6 +4,7 @@ import { max, mean, min, standardDeviation } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import type { TrajectoryGroup, TrajectoryMetrics } from '../../../src/schema/index.js';
 import { useTestServer } from '../../helpers/server.js';
+import { storeRows } from '../../helpers/store-sql.js';
 import { useTestClient } from '../../helpers/client.js';
 import { post } from '../../helpers/server-http.js';
 
@@ -102,9 +103,8 @@ describe('POST /v1/preview/models/{model_id}/log', () => {
   it('stores every trajectory with its split and group', async () => {
     const model = `model with spaces/${randomUUID()}`;
     await client().trajectories.log(model, { split: 'train', trajectory_groups: TRAIN.map(group) });
-    const rows = server().store.connection
-      .prepare('SELECT split, group_id, position, reward FROM trajectories WHERE model_id = ? ORDER BY group_id, position')
-      .all(model) as { split: string; group_id: string; reward: number }[];
+    const rows = await storeRows<{ split: string; group_id: string; reward: number }>(server(),
+      'SELECT split, group_id, position, reward FROM trajectories WHERE model_id = ? ORDER BY group_id, position', [model]);
     expect(rows.map((r) => r.reward)).toEqual(TRAIN.flat().map((t) => t.reward));
     expect(new Set(rows.map((r) => r.group_id)).size).toBe(3);
     expect(new Set(rows.map((r) => r.split))).toEqual(new Set(['train']));
@@ -118,8 +118,8 @@ describe('POST /v1/preview/models/{model_id}/log', () => {
       const { detail } = (await res.json()) as { detail: { loc: string[]; type: string }[] };
       expect(detail.map((d) => d.loc)).toContainEqual(['body', 'split']);
     }
-    const n = server().store.connection.prepare('SELECT count(*) AS n FROM trajectories WHERE model_id = ?').get(model) as { n: number };
-    expect(n.n).toBe(0);
+    const [n] = await storeRows<{ n: number }>(server(), 'SELECT count(*) AS n FROM trajectories WHERE model_id = ?', [model]);
+    expect(n!.n).toBe(0);
   });
 
   it('answers 422 for no groups, an empty group, a missing or non-numeric reward, and malformed JSON', async () => {

@@ -1,0 +1,122 @@
+// PostgreSQL ingest (issue 16, item 4): calls/s through POST /call/upsert_batch into one PostgreSQL database with 1
+// server process, then with 2 server processes on the same database (each with the same requests in flight), next
+// to a floor: the same rows written in-process with node-postgres, one multi-row INSERT per batch. Runs a throwaway
+// cluster (scripts/pg-cluster.sh, durable settings: fsync and synchronous_commit on, as a deployment would run).
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { request } from 'undici';
+import { callBatchItems } from './lib/call-batches.js';
+import { contextLine } from './lib/context-line.js';
+import { startChildServer } from './lib/server.js';
+import { num, printTable, QUICK } from './lib/table.js';
+
+const CALLS = QUICK ? 10_000 : 30_000;
+const CALLS_PER_BATCH = 500;
+const IN_FLIGHT_PER_SERVER = 2;
+const PROJECT = 'bench/pg-ingest';
+const SCRIPT = fileURLToPath(new URL('../scripts/pg-cluster.sh', import.meta.url));
+
+const out = execFileSync('bash', [SCRIPT, 'start'], { encoding: 'utf8', env: { ...process.env, PG_CLUSTER_DURABLE: '1' } });
+const vars = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+const clusterUrl = vars['WEFT_TEST_PG_URL']!;
+let created = 0;
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  await client.connect();
+  await client.query(sql);
+  await client.end();
+}
+
+/** A new empty database on the cluster; returns its URL. */
+async function freshDatabase(): Promise<string> {
+  const name = `bench_${created++}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(clusterUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function countCalls(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query('SELECT count(*)::int AS n FROM calls WHERE project_id = $1 AND started_at IS NOT NULL AND ended_at IS NOT NULL', [PROJECT]);
+  await client.end();
+  return (rows[0] as { n: number }).n;
+}
+
+async function send(url: string, body: string): Promise<void> {
+  const res = await request(`${url}/call/upsert_batch`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  await res.body.dump();
+  if (res.statusCode !== 200) throw new Error(`upsert_batch answered ${res.statusCode}`);
+}
+
+/** Ingests CALLS calls through `servers` server processes on one fresh database; returns calls/s and how many were stored. */
+async function ingest(servers: number): Promise<{ perSec: number; stored: number }> {
+  const db = await freshDatabase();
+  const children = [];
+  for (let i = 0; i < servers; i++) children.push(await startChildServer(db));
+  const bodies = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => JSON.stringify({ batch: callBatchItems(PROJECT, CALLS_PER_BATCH) }));
+  for (const c of children) await send(c.url, JSON.stringify({ batch: callBatchItems('bench/warm-up', 20) }));
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    children.flatMap((c) => Array.from({ length: IN_FLIGHT_PER_SERVER }, async () => {
+      while (next < bodies.length) await send(c.url, bodies[next++] ?? '');
+    })),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  for (const c of children) await c.close();
+  return { perSec: CALLS / seconds, stored: await countCalls(db) };
+}
+
+/** The floor: the same rows, one multi-row INSERT (unnest of arrays) per batch, in-process, 2 connections. */
+async function rawPerSec(): Promise<number> {
+  const url = await freshDatabase();
+  (await startChildServer(url).then(async (c) => c.close())); // migrate through a server
+  const pool = new pg.Pool({ connectionString: url, max: IN_FLIGHT_PER_SERVER });
+  const batches = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => callBatchItems(PROJECT, CALLS_PER_BATCH));
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: IN_FLIGHT_PER_SERVER }, async () => {
+    while (next < batches.length) {
+      const items = batches[next++]!;
+      const cols: unknown[][] = Array.from({ length: 10 }, () => []);
+      for (let i = 0; i < items.length; i += 2) {
+        const s = (items[i] as { req: { start: Record<string, unknown> } }).req.start;
+        const e = (items[i + 1] as { req: { end: Record<string, unknown> } }).req.end;
+        [s['project_id'], s['id'], s['op_name'], s['trace_id'], s['started_at'], JSON.stringify(s['attributes']), JSON.stringify(s['inputs']),
+          e['ended_at'], JSON.stringify(e['output']), JSON.stringify(e['summary'])].forEach((v, k) => cols[k]!.push(v));
+      }
+      await pool.query(`INSERT INTO calls (project_id, id, op_name, trace_id, started_at, attributes, inputs, ended_at, output, summary)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::json[], $7::json[], $8::text[], $9::json[], $10::json[])`, cols);
+    }
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  await pool.end();
+  return CALLS / seconds;
+}
+
+try {
+  const one = await ingest(1);
+  const two = await ingest(2);
+  const raw = await rawPerSec();
+  printTable(
+    `PostgreSQL ingest: ${num(CALLS)} calls (start + end) in batches of ${CALLS_PER_BATCH} calls, ${IN_FLIGHT_PER_SERVER} requests in flight per server, one database (PostgreSQL 15, durable) · ${contextLine()}`,
+    ['figure', 'value', 'ratio'],
+    [
+      ['1 server process, calls/s', num(one.perSec), '1.00x'],
+      ['2 server processes, calls/s', num(two.perSec), `${num(two.perSec / one.perSec, 2)}x`],
+      ['floor: node-postgres multi-row INSERT of the same rows, in-process, calls/s', num(raw), ''],
+      ['1 server / floor', `${num(one.perSec / raw, 2)}x`, ''],
+      ['calls stored / sent (1 server, 2 servers)', `${num(one.stored)}/${num(CALLS)}, ${num(two.stored)}/${num(CALLS)}`, ''],
+    ],
+  );
+  if (one.stored !== CALLS || two.stored !== CALLS) {
+    console.log('CHECK FAILED: not every call was stored');
+    process.exitCode = 1;
+  }
+} finally {
+  execFileSync('bash', [SCRIPT, 'stop', vars['WEFT_PG_DIR']!]);
+}

@@ -1,0 +1,215 @@
+/**
+ * The calls of one PostgreSQL database (spec endpoints 7, 5 and 3, the Weave-compat edits, OTLP ingest): the
+ * PostgreSQL implementation of `CallStoreApi`, with the same answers as the SQLite `CallStore`. Several servers may
+ * write and read one database at once. The only PostgreSQL code that runs SQL on `calls`, `call_refs`,
+ * `call_renames` and `users`.
+ * @module
+ */
+import type pg from 'pg';
+import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
+import type { FeedbackRecord } from '../../schema/feedback.js';
+import { inTransaction, type PgDatabase, pgRows } from '../db/pg-database.js';
+import type { MaybePromise } from '../db/store-api.js';
+import type { Prepare } from '../db/statement-cache.js';
+import { HttpError } from '../http/http-error.js';
+import type { CallCursorApi, CallStoreApi } from './call-store-api.js';
+import type { EndInput, StartInput, UpsertItem } from './call-writes.js';
+import type { WireRecord } from './columns.js';
+import { openPgCursor } from './pg-call-cursor.js';
+import { pgStartedCalls, pgWriteItems } from './pg-call-writes.js';
+import { PG_DESCENDANTS_FAILED_SQL } from './pg-descendant-errors.js';
+import { compilePgCallsQuery } from './pg-query-sql.js';
+import type { PriceTable } from './prices.js';
+import type { CallsQuery } from './query-sql.js';
+import { recordPipeline } from './record-pipeline.js';
+import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+import { endsBeforeStart } from './strict-order.js';
+
+const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
+const GET_CALL = `${SELECT_CALLS} WHERE project_id = $1 AND id = $2 AND started_at IS NOT NULL`;
+const CALLS_BY_IDS = `${SELECT_CALLS} WHERE project_id = $1 AND id = ANY($2::text[]) AND started_at IS NOT NULL`;
+const COUNT_ROWS = 'SELECT count(*) AS n FROM calls WHERE project_id = $1';
+const UPSERT_USERS = `INSERT INTO users (id, username) SELECT * FROM unnest($1::text[], $2::text[])
+  ON CONFLICT (id) DO UPDATE SET username = excluded.username`;
+const USERNAMES = 'SELECT id, username FROM users WHERE id = ANY($1::text[])';
+/** Distinct project ids by a loose index scan (one index probe per project). */
+const PROJECT_IDS = `WITH RECURSIVE p(id) AS (SELECT min(project_id) FROM calls
+  UNION ALL SELECT (SELECT min(project_id) FROM calls WHERE project_id > p.id) FROM p WHERE p.id IS NOT NULL)
+  SELECT id FROM p WHERE id IS NOT NULL`;
+const RENAME = 'UPDATE calls SET display_name = $3 WHERE project_id = $1 AND id = $2 AND started_at IS NOT NULL';
+const KEEP_RENAME = `INSERT INTO call_renames (project_id, call_id, display_name) VALUES ($1, $2, $3)
+  ON CONFLICT (project_id, call_id) DO UPDATE SET display_name = excluded.display_name`;
+const SUBTREE = `WITH RECURSIVE doomed(id) AS (
+    SELECT v COLLATE "C" FROM unnest($2::text[]) AS v
+    UNION SELECT c.id FROM calls c JOIN doomed d ON c.parent_id = d.id WHERE c.project_id = $1
+  )`;
+const DELETE_SUBTREES = `${SUBTREE}, refs AS (DELETE FROM call_refs WHERE project_id = $1 AND call_id IN (SELECT id FROM doomed)),
+  renames AS (DELETE FROM call_renames WHERE project_id = $1 AND call_id IN (SELECT id FROM doomed))
+  DELETE FROM calls WHERE project_id = $1 AND id IN (SELECT id FROM doomed)`;
+
+/** Records read per page by {@link PgCallStore.listCalls}. */
+const LIST_PAGE = 500;
+/** Attempts of a batch whose transaction PostgreSQL aborted to resolve a deadlock or serialization conflict. */
+const ATTEMPTS = 4;
+/** SQLSTATEs worth retrying the whole transaction for: serialization_failure, deadlock_detected. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/** What a PostgreSQL call store needs besides the database. */
+export interface PgCallStoreOptions {
+  /** Model prices for `include_costs`, merged over `DEFAULT_PRICES`. */
+  prices: PriceTable;
+  /** Feedback about calls of one project, by call id, oldest first (`include_feedback`). */
+  feedbackFor(projectId: string, callIds: readonly string[]): MaybePromise<Map<string, FeedbackRecord[]>>;
+  /** Refuse (422) a batch end whose call has no stored start (see `StoreOptions.strictOrder`). */
+  strictOrder?: boolean;
+}
+
+/** Runs `fn` in a transaction, again when PostgreSQL aborted it for a deadlock or serialization conflict. */
+async function retrying<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(pool, fn);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (attempt < ATTEMPTS && code !== undefined && RETRYABLE.has(code)) continue;
+      throw err; // text PostgreSQL cannot hold (U+0000) is answered 422 by the app's error handler (isUnstorableText)
+    }
+  }
+}
+
+/** Calls of every project in one PostgreSQL database. Every method answers a Promise. */
+export class PgCallStore implements CallStoreApi {
+  private readonly cursors = new Set<CallCursorApi<unknown>>();
+  /** Ends refused by `strictOrder` so far (each counted once per refused batch). */
+  orderRefusals = 0;
+
+  /**
+   * @param db - the open, migrated database.
+   * @param options - prices, the feedback lookup, strictOrder.
+   */
+  constructor(private readonly db: PgDatabase, private readonly options: PgCallStoreOptions) {}
+
+  /** Stores a call start (upsert on project_id + id); `id` and `trace_id` generated (UUIDv7) when absent. */
+  async startCall(start: StartInput): Promise<CallStartRes> {
+    return (await this.upsertBatch([{ mode: 'start', req: { start } }]))[0] as CallStartRes;
+  }
+
+  /** Stores a call end (upsert on project_id + id); works before the start has arrived. */
+  async endCall(end: EndInput): Promise<CallEndRes> {
+    return (await this.upsertBatch([{ mode: 'end', req: { end } }]))[0] as CallEndRes;
+  }
+
+  /**
+   * Applies a batch of starts and ends in one transaction, in order: all of it is stored or none.
+   * @throws HttpError 422 with `strictOrder`, naming each end whose call has no stored start; PostgreSQL's
+   *   error for text it cannot store (U+0000), which the app answers 422.
+   */
+  async upsertBatch(items: readonly UpsertItem[]): Promise<(CallStartRes | CallEndRes)[]> {
+    if (this.options.strictOrder) {
+      const started = await pgStartedCalls(this.db.pool, items);
+      const prepare = (() => ({ get: (projectId: string, id: string) => (started(projectId, id) ? {} : undefined) })) as unknown as Prepare;
+      const refused = endsBeforeStart(prepare, items);
+      this.orderRefusals += refused.length;
+      if (refused.length > 0) throw HttpError.validation(refused);
+    }
+    return retrying(this.db.pool, (client) => pgWriteItems(client, items));
+  }
+
+  /**
+   * Opens a cursor over the calls matching a stream query: a snapshot read through a server-side cursor.
+   * @throws QueryError for an unknown sort, query or column field (the app answers 422), before any connection is taken.
+   */
+  async queryCalls(query: CallsQuery): Promise<CallCursorApi<WireRecord>> {
+    const compiled = compilePgCallsQuery(query);
+    const pipeline = recordPipeline(query, {
+      prices: this.options.prices,
+      usernames: (ids) => this.usernames(ids),
+      feedbackFor: (projectId, callIds) => this.options.feedbackFor(projectId, callIds),
+      callsById: (projectId, ids) => this.callsById(projectId, ids),
+      descendantFailed: (projectId, ids) => this.descendantFailed(projectId, ids),
+    });
+    const inner = await openPgCursor(this.db.cursorPool, compiled, () => void this.cursors.delete(inner));
+    this.cursors.add(inner);
+    return {
+      next: async (max) => {
+        const page = await inner.next(max);
+        return page.length === 0 ? [] : pipeline(page);
+      },
+      close: () => inner.close(),
+    };
+  }
+
+  /** Sets the `display_name` of a call (`null` clears it); a call whose start has not arrived gets it when it does. */
+  async updateCall(projectId: string, id: string, displayName: string | null): Promise<void> {
+    await retrying(this.db.pool, async (client) => {
+      if ((await client.query(RENAME, [projectId, id, displayName])).rowCount === 0) await client.query(KEEP_RENAME, [projectId, id, displayName]);
+    });
+  }
+
+  /** Deletes calls with all their descendants (and their refs and pending renames), in one transaction. @returns how many calls were deleted. */
+  async deleteCalls(projectId: string, ids: readonly string[]): Promise<number> {
+    return retrying(this.db.pool, async (client) => (await client.query(DELETE_SUBTREES, [projectId, ids])).rowCount ?? 0);
+  }
+
+  /** Reads every call matching a query into an array. */
+  async listCalls(query: CallsQuery): Promise<WireRecord[]> {
+    const cursor = await this.queryCalls(query);
+    const out: WireRecord[] = [];
+    try {
+      for (let page = await cursor.next(LIST_PAGE); page.length > 0; page = await cursor.next(LIST_PAGE)) out.push(...page);
+    } finally {
+      await cursor.close();
+    }
+    return out;
+  }
+
+  /** One started call by id, or undefined (also while only its end has arrived). */
+  async getCall(projectId: string, id: string): Promise<StoredCallRecord | undefined> {
+    const [row] = await pgRows<CallRow>(this.db.pool, GET_CALL, [projectId, id]);
+    return row && rowToRecord(row);
+  }
+
+  /** Number of stored rows of a project, including ends still waiting for their start. */
+  async countRows(projectId: string): Promise<number> {
+    return (await pgRows<{ n: number }>(this.db.pool, COUNT_ROWS, [projectId]))[0]!.n;
+  }
+
+  /**
+   * Stores (or renames) users, all or none.
+   * @throws TypeError naming the user id when an id or a name is empty.
+   */
+  async setUsers(users: Readonly<Record<string, string>>): Promise<void> {
+    const entries = Object.entries(users);
+    for (const [id, name] of entries) {
+      if (!id || typeof name !== 'string' || name === '') {
+        throw new TypeError(`users: expected a non-empty user id and name, got ${JSON.stringify(id)} → ${JSON.stringify(name)}`);
+      }
+    }
+    if (entries.length > 0) await retrying(this.db.pool, (client) => client.query(UPSERT_USERS, [entries.map((e) => e[0]), entries.map((e) => e[1])]));
+  }
+
+  /** The ids of the projects holding at least one call, sorted. */
+  async projectIds(): Promise<string[]> {
+    return (await pgRows<{ id: string }>(this.db.pool, PROJECT_IDS)).map((r) => r.id);
+  }
+
+  /** Closes the open cursors (before the pool ends). */
+  async close(): Promise<void> {
+    await Promise.all([...this.cursors].map((c) => Promise.resolve(c.close()).catch(() => {})));
+  }
+
+  private async usernames(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await pgRows<{ id: string; username: string }>(this.db.pool, USERNAMES, [[...new Set(ids)]]);
+    return new Map(rows.map((r) => [r.id, r.username]));
+  }
+
+  private async descendantFailed(projectId: string, ids: readonly string[]): Promise<Set<string>> {
+    const rows = await pgRows<{ root: string }>(this.db.pool, PG_DESCENDANTS_FAILED_SQL, [projectId, ids]);
+    return new Set(rows.map((r) => r.root));
+  }
+
+  private async callsById(projectId: string, ids: readonly string[]): Promise<StoredCallRecord[]> {
+    return (await pgRows<CallRow>(this.db.pool, CALLS_BY_IDS, [projectId, ids])).map(rowToRecord);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Idempotent writes of call starts and ends on PostgreSQL (the twin of call-writes.ts): a batch is staged in memory,
+ * then written in a few multi-row statements inside the caller's transaction. Start and end of one call merge into
+ * one row whichever arrives first, also when they arrive concurrently through different servers: one
+ * `INSERT ... ON CONFLICT DO UPDATE` sets only the half each row carries, and rows are written in key order so
+ * concurrent batches lock rows in the same order.
+ * @module
+ */
+import type pg from 'pg';
+import { newId } from '../../internal/ids.js';
+import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
+import { pgRows } from '../db/pg-database.js';
+import { pgJsonText } from '../db/pg-json.js';
+import { normalizeTimestamp } from '../db/timestamps.js';
+import { extractRefs } from './call-refs.js';
+import type { EndInput, StartInput, UpsertItem } from './call-writes.js';
+
+/** Columns of the upsert, in order, with their PostgreSQL array types. */
+const COLUMNS = [
+  ['project_id', 'text'], ['id', 'text'],
+  ['op_name', 'text'], ['display_name', 'text'], ['trace_id', 'text'], ['parent_id', 'text'], ['thread_id', 'text'], ['turn_id', 'text'],
+  ['started_at', 'text'], ['attributes', 'json'], ['inputs', 'json'], ['otel_dump', 'json'], ['svc_user_id', 'text'], ['svc_run_id', 'text'],
+  ['svc_run_step', 'bigint'],
+  ['ended_at', 'text'], ['output', 'json'], ['exception', 'json'], ['summary', 'json'],
+] as const;
+const START_SET = ['op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'started_at', 'attributes', 'inputs', 'otel_dump',
+  'svc_user_id', 'svc_run_id', 'svc_run_step'];
+const END_SET = ['ended_at', 'output', 'exception', 'summary'];
+
+/** A row carries a start when its started_at is set and an end when its ended_at is (both are required fields); only that half is replaced. */
+const UPSERT_SQL = `INSERT INTO calls (${COLUMNS.map(([c]) => c).join(', ')})
+  SELECT * FROM unnest(${COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')})
+  ON CONFLICT (project_id, id) DO UPDATE SET
+  ${[
+    ...START_SET.map((c) => `${c} = CASE WHEN excluded.started_at IS NOT NULL THEN excluded.${c} ELSE calls.${c} END`),
+    ...END_SET.map((c) => `${c} = CASE WHEN excluded.ended_at IS NOT NULL THEN excluded.${c} ELSE calls.${c} END`),
+  ].join(',\n  ')}
+  RETURNING project_id, id, xmax <> 0 AS updated`;
+
+const KEYS = 'unnest($1::text[], $2::text[]) AS k(project_id, id)';
+const TRACES_OF = `SELECT c.project_id, c.id, c.trace_id FROM ${KEYS} JOIN calls c ON c.project_id = k.project_id AND c.id = k.id
+  WHERE c.trace_id IS NOT NULL`;
+const STARTED_OF = `SELECT c.project_id, c.id FROM ${KEYS} JOIN calls c ON c.project_id = k.project_id AND c.id = k.id
+  WHERE c.started_at IS NOT NULL`;
+const SET_NAMES = `UPDATE calls c SET display_name = v.name FROM unnest($1::text[], $2::text[], $3::text[]) AS v(project_id, id, name)
+  WHERE c.project_id = v.project_id AND c.id = v.id`;
+const DELETE_REFS = `DELETE FROM call_refs r USING unnest($1::text[], $2::text[], $3::text[]) AS v(project_id, call_id, kind)
+  WHERE r.project_id = v.project_id AND r.call_id = v.call_id AND r.kind = v.kind`;
+const INSERT_REFS = `INSERT INTO call_refs (project_id, call_id, kind, ref)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`;
+/** Pending `/call/update` renames of calls whose start this batch wrote: applied, then dropped. */
+const APPLY_RENAMES = `WITH applied AS (
+    UPDATE calls c SET display_name = r.display_name FROM call_renames r, ${KEYS}
+    WHERE r.project_id = k.project_id AND r.call_id = k.id AND c.project_id = k.project_id AND c.id = k.id AND c.started_at IS NOT NULL
+    RETURNING c.project_id, c.id)
+  DELETE FROM call_renames r USING applied a WHERE r.project_id = a.project_id AND r.call_id = a.id`;
+
+type Value = string | number | null;
+
+interface StagedCall {
+  projectId: string;
+  id: string;
+  traceId?: string;
+  start?: Value[];
+  inputs?: { value: unknown; json: string };
+  end?: Value[];
+  output?: { value: unknown; json: string | null };
+  endName?: string;
+}
+
+const keyOf = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : pgJsonText(value);
+}
+
+/** Stored values of (project_id, id) pairs, by {@link keyOf}. */
+async function lookup<R extends { project_id: string; id: string }>(client: pg.PoolClient, sql: string, pairs: readonly [string, string][]): Promise<Map<string, R>> {
+  if (pairs.length === 0) return new Map();
+  const rows = await pgRows<R>(client, sql, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
+  return new Map(rows.map((r) => [keyOf(r.project_id, r.id), r]));
+}
+
+/**
+ * The (project_id, id) pairs of calls with a stored start, among the ends of `items` (for `strictOrder`).
+ * @returns a predicate over (project_id, id).
+ */
+export async function pgStartedCalls(client: pg.PoolClient | pg.Pool, items: readonly UpsertItem[]): Promise<(projectId: string, id: string) => boolean> {
+  const pairs = items.flatMap((item): [string, string][] => (item.mode === 'end' ? [[item.req.end.project_id, item.req.end.id]] : []));
+  const started = pairs.length === 0 ? new Map() : await lookup(client as pg.PoolClient, STARTED_OF, pairs);
+  return (projectId, id) => started.has(keyOf(projectId, id));
+}
+
+/**
+ * Stores a batch of starts and ends with the effect of applying them one by one, in order (the contract of
+ * `writeItems` in call-writes.ts: same ids, trace ids, merges and renames). Run it inside a transaction.
+ *
+ * @param client - a client inside a transaction.
+ * @param items - validated batch items.
+ * @returns one result per item, in order: `{id, trace_id}` for a start, `{}` for an end.
+ */
+export async function pgWriteItems(client: pg.PoolClient, items: readonly UpsertItem[]): Promise<(CallStartRes | CallEndRes)[]> {
+  // trace ids a start without one may inherit: its own call's, else its parent's, as stored before the batch
+  const wanted: [string, string][] = [];
+  for (const item of items) {
+    if (item.mode !== 'start' || item.req.start.trace_id) continue;
+    const s = item.req.start;
+    if (s.id) wanted.push([s.project_id, s.id]);
+    if (s.parent_id) wanted.push([s.project_id, s.parent_id]);
+  }
+  const stored = await lookup<{ project_id: string; id: string; trace_id: string }>(client, TRACES_OF, wanted);
+  const calls = new Map<string, StagedCall>();
+  const staged = (projectId: string, id: string): StagedCall => {
+    const key = keyOf(projectId, id);
+    let call = calls.get(key);
+    if (!call) calls.set(key, (call = { projectId, id }));
+    return call;
+  };
+  const traceOf = (projectId: string, id: string): string | undefined =>
+    calls.get(keyOf(projectId, id))?.traceId ?? stored.get(keyOf(projectId, id))?.trace_id;
+
+  const res = items.map((item): CallStartRes | CallEndRes => {
+    if (item.mode === 'start') {
+      const start: StartInput = item.req.start;
+      const id = start.id || newId();
+      const traceId = start.trace_id || (traceOf(start.project_id, id) ?? (start.parent_id ? traceOf(start.project_id, start.parent_id) : undefined) ?? newId());
+      const call = staged(start.project_id, id);
+      const inputsJson = pgJsonText(start.inputs);
+      call.traceId = traceId;
+      call.start = [start.op_name, start.display_name ?? null, traceId, start.parent_id ?? null, start.thread_id ?? null, start.turn_id ?? null,
+        normalizeTimestamp(start.started_at), pgJsonText(start.attributes), inputsJson, json(start.otel_dump), start.svc_user_id ?? null,
+        start.svc_run_id ?? null, start.svc_run_step ?? null];
+      call.inputs = { value: start.inputs, json: inputsJson };
+      return { id, trace_id: traceId };
+    }
+    const end: EndInput = item.req.end;
+    const call = staged(end.project_id, end.id);
+    const outputJson = json(end.output);
+    call.end = [normalizeTimestamp(end.ended_at), outputJson, json(end.exception), pgJsonText(end.summary)];
+    call.output = { value: end.output, json: outputJson };
+    if (end.display_name !== undefined && end.display_name !== null) call.endName = end.display_name;
+    return {};
+  });
+  await flush(client, [...calls.values()].sort((a, b) => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+  return res;
+}
+
+/** Writes staged calls (sorted by key): the upsert, end names, refs, pending renames. */
+async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Promise<void> {
+  if (sorted.length === 0) return;
+  const columns: Value[][] = COLUMNS.map(() => []);
+  const names: string[][] = [[], [], []];
+  const refKeys: string[][] = [[], [], []];
+  const refs: string[][] = [[], [], [], []];
+  const started: string[][] = [[], []];
+  const push = (into: string[][], ...values: string[]): void => values.forEach((v, i) => into[i]!.push(v));
+  const noStart = Array<Value>(START_SET.length).fill(null);
+  const noEnd = Array<Value>(END_SET.length).fill(null);
+  for (const call of sorted) {
+    const start = call.start ? [...call.start] : noStart;
+    // an end's display_name replaces the start's (call-writes.ts applies it after the upsert)
+    if (call.start && call.endName !== undefined) start[1] = call.endName;
+    const row = [call.projectId, call.id, ...start, ...(call.end ?? noEnd)];
+    row.forEach((v, i) => columns[i]!.push(v));
+    if (!call.start && call.endName !== undefined) push(names, call.projectId, call.id, call.endName);
+    if (call.start) push(started, call.projectId, call.id);
+    for (const [kind, value] of [['input', call.inputs], ['output', call.output]] as const) {
+      if (!value) continue;
+      push(refKeys, call.projectId, call.id, kind);
+      if (!value.json?.includes('svc:///')) continue;
+      for (const ref of extractRefs(value.value)) push(refs, call.projectId, call.id, kind, ref);
+    }
+  }
+  // a row this upsert inserted has no refs yet: only rows that existed get their old refs deleted
+  const updated = new Set((await pgRows<{ project_id: string; id: string; updated: boolean }>(client, UPSERT_SQL, columns))
+    .filter((r) => r.updated).map((r) => keyOf(r.project_id, r.id)));
+  const stale: string[][] = [[], [], []];
+  refKeys[0]!.forEach((projectId, i) => {
+    if (updated.has(keyOf(projectId, refKeys[1]![i]!))) push(stale, projectId, refKeys[1]![i]!, refKeys[2]![i]!);
+  });
+  if (names[0]!.length > 0) await client.query(SET_NAMES, names);
+  if (stale[0]!.length > 0) await client.query(DELETE_REFS, stale);
+  if (refs[0]!.length > 0) await client.query(INSERT_REFS, refs);
+  if (started[0]!.length > 0) await client.query(APPLY_RENAMES, started);
+}

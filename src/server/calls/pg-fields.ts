@@ -1,0 +1,92 @@
+/**
+ * Maps a dotted field path of a call to PostgreSQL SQL (the PostgreSQL twin of fields.ts): a value in the SQLite
+ * store's semantics (jsonb, see the `weft_*` functions of db/pg-migrations.ts) and the keys to sort it by.
+ * @module
+ */
+import { jsonPath, parseFieldPath } from '../db/field-path.js';
+import { QueryError } from '../db/query-error.js';
+import { JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
+import { PG_DESCENDANT_FAILED_SQL } from './pg-descendant-errors.js';
+
+/** Positional parameters of a statement being built: `add` binds a value and returns its `$n`. */
+export class PgParams {
+  readonly values: unknown[] = [];
+
+  /** Binds `value`; the same placeholder may be used several times. */
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** A compiled field. */
+export interface PgField {
+  /** jsonb (or NULL) holding the value as the SQLite store compares it: numbers, booleans as 1/0, text. */
+  value: string;
+  /** Plain text column (for the index-friendly `=` on a text literal); undefined otherwise. */
+  textColumn?: string;
+  /** SQL expressions to ORDER BY, in order, for an ascending sort (`desc` flips each). */
+  sort(desc: boolean): string[];
+}
+
+/** SQL of `summary.status`: the same rule as `deriveStatus` in records.ts. */
+const STATUS_SQL = `(CASE WHEN calls.ended_at IS NULL THEN 'running'
+  WHEN calls.exception IS NOT NULL THEN 'error'
+  WHEN (calls.summary::jsonb -> 'cancelled') IN ('true'::jsonb, '1'::jsonb) THEN 'cancelled'
+  WHEN weft_cmp(COALESCE(weft_jv(calls.summary #> '{status_counts,error}'), '0'::jsonb), '0'::jsonb) > 0 THEN 'descendant_error'
+  WHEN ${PG_DESCENDANT_FAILED_SQL} THEN 'descendant_error'
+  ELSE 'success' END)`;
+
+/** SQL of `summary.latency_ms`: milliseconds between started_at and ended_at, NULL while running. */
+const LATENCY_SQL = `(CASE WHEN calls.ended_at IS NULL THEN NULL
+  ELSE round(extract(epoch FROM (calls.ended_at::timestamptz - calls.started_at::timestamptz)) * 1000)::bigint END)`;
+
+const nullsSort = (sql: string) => (desc: boolean) => [desc ? `${sql} DESC NULLS LAST` : `${sql} ASC NULLS FIRST`];
+
+/** Sort keys of a jsonb value in SQLite's order: NULL, then numbers, then text by code point. */
+function valueSort(value: string): (desc: boolean) => string[] {
+  return (desc) => {
+    const dir = desc ? 'DESC' : 'ASC';
+    return [`weft_rank(${value}) ${dir}`, `weft_num(${value}) ${dir}`, `(CASE WHEN weft_rank(${value}) = 2 THEN weft_text(${value}) END) COLLATE "C" ${dir}`];
+  };
+}
+
+/** Server-derived fields that exist only in records, computed in SQL. */
+const DERIVED: Record<string, PgField> = {
+  'summary.status': { value: `to_jsonb(${STATUS_SQL})`, sort: nullsSort(STATUS_SQL) },
+  'summary.latency_ms': { value: `to_jsonb(${LATENCY_SQL})`, sort: nullsSort(LATENCY_SQL) },
+};
+
+/**
+ * Compiles a field path into PostgreSQL SQL. Paths resolve as in `fieldSql` (fields.ts): a quoted segment is one
+ * key; an unquoted path of two or more segments is read as written first, then with segments joined to match keys
+ * holding dots (`weft_get`). Values never enter the SQL text.
+ *
+ * @param path - as for `fieldSql`.
+ * @param params - the statement's parameters; appended to.
+ * @param loc - location of the path in the request, for errors.
+ * @throws QueryError for an unknown column or a malformed path (the same errors as `fieldSql`).
+ */
+export function pgField(path: string, params: PgParams, loc: string[]): PgField {
+  const derived = DERIVED[path];
+  if (derived !== undefined) return derived;
+  const { segments, quoted } = parseFieldPath(path, loc);
+  const [column = '', ...rest] = segments;
+  if (rest.length === 0 && PLAIN_COLUMNS.has(column)) {
+    const sql = `calls.${column}`;
+    return { value: `to_jsonb(${sql})`, textColumn: column === 'svc_run_step' ? undefined : sql, sort: nullsSort(sql) };
+  }
+  if (rest.length === 0 && JSON_COLUMNS.has(column)) {
+    // SQLite compares a JSON column as its text
+    const sql = `calls.${column}::text`;
+    return { value: `to_jsonb(${sql})`, sort: nullsSort(`${sql} COLLATE "C"`) };
+  }
+  if (!JSON_COLUMNS.has(column)) {
+    const known = [...PLAIN_COLUMNS, ...JSON_COLUMNS].join(', ');
+    throw new QueryError(loc, `unknown field ${JSON.stringify(path)}; expected one of ${known}, or a dotted path inside a JSON column`);
+  }
+  jsonPath(rest, loc); // the same refusals as the SQLite store (e.g. a segment holding a double quote)
+  const direct = `weft_jv(calls.${column} #> ${params.add(rest)}::text[])`;
+  const value = quoted || (rest.length < 2 && !/^\d+$/.test(rest[0]!)) ? direct : `COALESCE(${direct}, weft_jv(weft_get(calls.${column}, ${params.add(rest)}::text[])))`;
+  return { value, sort: valueSort(value) };
+}

@@ -1,0 +1,245 @@
+/**
+ * The ordered PostgreSQL schema migrations of `weft serve --db postgres://...`: the same tables as the SQLite
+ * migrations (db/migrations.ts, as of its migration 7), in PostgreSQL's types.
+ *
+ * Representation choices, so that answers are identical to the SQLite store's:
+ * - every text column is `COLLATE "C"`: comparisons and ORDER BY go by code point, as SQLite's BINARY collation;
+ * - timestamps stay the normalized ISO 8601 UTC text the SQLite store keeps (`2024-05-01T10:00:00.000Z`), which
+ *   sorts in time order and is answered as stored;
+ * - JSON the client sent is `json` (its text kept verbatim: key order, and `storage_size_bytes` counted on the
+ *   same text), read with the JSON operators (`->`, `#>`); the feedback payload, stored as SQLite JSONB there, is `jsonb`.
+ * @module
+ */
+import type { Migration } from './migrations.js';
+
+/** Every PostgreSQL migration, in order. Shipped migrations are never edited; add new ones at the end. */
+export const PG_MIGRATIONS: readonly Migration[] = [
+  {
+    id: 1,
+    name: 'create_schema',
+    sql: `
+      CREATE TABLE calls (
+        project_id   text COLLATE "C" NOT NULL,
+        id           text COLLATE "C" NOT NULL,
+        op_name      text COLLATE "C",
+        display_name text COLLATE "C",
+        trace_id     text COLLATE "C",
+        parent_id    text COLLATE "C",
+        thread_id    text COLLATE "C",
+        turn_id      text COLLATE "C",
+        started_at   text COLLATE "C",
+        ended_at     text COLLATE "C",
+        attributes   json,
+        inputs       json,
+        output       json,
+        exception    json,
+        summary      json,
+        otel_dump    json,
+        svc_user_id  text COLLATE "C",
+        svc_run_id   text COLLATE "C",
+        svc_run_step bigint,
+        PRIMARY KEY (project_id, id)
+      );
+      CREATE INDEX calls_started_at ON calls (project_id, started_at, id);
+      CREATE INDEX calls_trace ON calls (project_id, trace_id, started_at, id);
+      CREATE INDEX calls_parent ON calls (project_id, parent_id, started_at, id);
+      CREATE INDEX calls_op_name ON calls (project_id, op_name, started_at, id);
+      CREATE TABLE call_refs (
+        project_id text COLLATE "C" NOT NULL,
+        call_id    text COLLATE "C" NOT NULL,
+        kind       text COLLATE "C" NOT NULL CHECK (kind IN ('input', 'output')),
+        ref        text COLLATE "C" NOT NULL,
+        PRIMARY KEY (project_id, call_id, kind, ref)
+      );
+      CREATE INDEX call_refs_ref ON call_refs (project_id, kind, ref);
+      CREATE TABLE call_renames (
+        project_id   text COLLATE "C" NOT NULL,
+        call_id      text COLLATE "C" NOT NULL,
+        display_name text COLLATE "C",
+        PRIMARY KEY (project_id, call_id)
+      );
+      CREATE TABLE users (
+        id       text COLLATE "C" PRIMARY KEY,
+        username text COLLATE "C" NOT NULL
+      );
+      CREATE TABLE feedback (
+        seq            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id     text COLLATE "C" NOT NULL,
+        id             text COLLATE "C" NOT NULL,
+        feedback_type  text COLLATE "C" NOT NULL,
+        svc_ref        text COLLATE "C" NOT NULL,
+        call_id        text COLLATE "C",
+        payload        jsonb NOT NULL,
+        annotation_ref text COLLATE "C",
+        call_ref       text COLLATE "C",
+        creator        text COLLATE "C",
+        queue_id       text COLLATE "C",
+        runnable_ref   text COLLATE "C",
+        trigger_ref    text COLLATE "C",
+        svc_user_id    text COLLATE "C",
+        created_at     text COLLATE "C" NOT NULL,
+        UNIQUE (project_id, id)
+      );
+      CREATE INDEX feedback_created ON feedback (project_id, created_at);
+      CREATE INDEX feedback_type_created ON feedback (project_id, feedback_type, created_at);
+      CREATE INDEX feedback_call ON feedback (project_id, call_id);
+      CREATE TABLE tables (
+        project_id text COLLATE "C" NOT NULL,
+        digest     text COLLATE "C" NOT NULL,
+        row_count  bigint NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        PRIMARY KEY (project_id, digest)
+      );
+      CREATE TABLE table_rows (
+        project_id   text COLLATE "C" NOT NULL,
+        table_digest text COLLATE "C" NOT NULL,
+        row_index    bigint NOT NULL,
+        row_digest   text COLLATE "C" NOT NULL,
+        val          json NOT NULL,
+        PRIMARY KEY (project_id, table_digest, row_index)
+      );
+      CREATE INDEX table_rows_digest ON table_rows (project_id, table_digest, row_digest);
+      CREATE TABLE trajectories (
+        model_id      text COLLATE "C" NOT NULL,
+        split         text COLLATE "C" NOT NULL CHECK (split IN ('train', 'val', 'test')),
+        group_id      text COLLATE "C" NOT NULL,
+        position      bigint NOT NULL,
+        reward        double precision NOT NULL,
+        message_count bigint NOT NULL,
+        metrics       json NOT NULL,
+        trajectory    json NOT NULL,
+        logged_at     text COLLATE "C" NOT NULL,
+        PRIMARY KEY (model_id, group_id, position)
+      );
+      CREATE INDEX trajectories_split ON trajectories (model_id, split);
+      CREATE TABLE training_jobs (
+        id                  text COLLATE "C" PRIMARY KEY,
+        model_id            text COLLATE "C" NOT NULL,
+        status              text COLLATE "C" NOT NULL,
+        experimental_config json,
+        trajectory_groups   json NOT NULL,
+        group_count         bigint NOT NULL,
+        trajectory_count    bigint NOT NULL,
+        created_at          text COLLATE "C" NOT NULL
+      );
+      CREATE INDEX training_jobs_model ON training_jobs (model_id, created_at);
+      CREATE TABLE objects (
+        seq               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project_id        text COLLATE "C" NOT NULL,
+        object_id         text COLLATE "C" NOT NULL,
+        digest            text COLLATE "C" NOT NULL,
+        version_index     bigint NOT NULL,
+        kind              text COLLATE "C" NOT NULL,
+        base_object_class text COLLATE "C",
+        leaf_object_class text COLLATE "C",
+        val               json NOT NULL,
+        created_at        text COLLATE "C" NOT NULL,
+        wb_user_id        text COLLATE "C",
+        UNIQUE (project_id, object_id, digest),
+        UNIQUE (project_id, object_id, version_index)
+      );
+      CREATE INDEX objects_created ON objects (project_id, created_at);
+      CREATE TABLE files (
+        project_id text COLLATE "C" NOT NULL,
+        digest     text COLLATE "C" NOT NULL,
+        size_bytes bigint NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        content    bytea NOT NULL,
+        UNIQUE (project_id, digest)
+      );
+    `,
+  },
+  {
+    // Feedback stats as the SQLite store computes them. SQLite's sum() adds floats with Kahan-Babuska-Neumaier
+    // compensation: weft_kbn_sum takes the same steps (in the order rows reach it), so both stores answer the same
+    // bits. The payload becomes `json` like the other client JSON: its text is kept verbatim (include_feedback answers
+    // the keys in the client's order, as SQLite does) and a "\u0000" escape, which jsonb refuses, is stored.
+    id: 2,
+    name: 'feedback_stats',
+    sql: `
+      ALTER TABLE feedback ALTER COLUMN payload TYPE json USING payload::json;
+      -- PL/pgSQL: about 3x faster per row than a SQL-language step, which an aggregate cannot inline.
+      CREATE FUNCTION weft_kbn_step(state float8[], r float8) RETURNS float8[]
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+        DECLARE s float8 := state[1]; t float8 := s + r;
+        BEGIN
+          IF abs(s) > abs(r) THEN state[2] := state[2] + ((s - t) + r); ELSE state[2] := state[2] + ((r - t) + s); END IF;
+          state[1] := t;
+          RETURN state;
+        END $$;
+      CREATE FUNCTION weft_kbn_final(state float8[]) RETURNS float8
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $$ SELECT CASE WHEN state[2] = 'NaN'::float8 THEN state[1] ELSE state[1] + state[2] END $$;
+      CREATE AGGREGATE weft_kbn_sum(float8) (SFUNC = weft_kbn_step, STYPE = float8[], FINALFUNC = weft_kbn_final, INITCOND = '{0,0}');
+    `,
+  },
+  {
+    // SQL functions the calls query compiler (calls/pg-expr-sql.ts) relies on: SQLite's value semantics over jsonb.
+    // A JSON value read out of a column (json_extract in SQLite) is jsonb here, JSON null turned into SQL NULL;
+    // SQLite orders NULL < numbers (booleans are 1/0) < text (objects and arrays are their JSON text), and so do these.
+    id: 3,
+    name: 'weft_functions',
+    sql: String.raw`
+      -- $contains case_insensitive: NFC, upper, lower (ICU: full Unicode case mapping), then ς→σ and ß→ss (sql-functions.ts foldCase)
+      CREATE FUNCTION weft_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT replace(replace(lower(upper(normalize(t, NFC) COLLATE "und-x-icu")), 'ς', 'σ'), 'ß', 'ss') $f$;
+      -- storage class: 0 NULL, 1 number (and boolean), 2 text (and object/array)
+      CREATE FUNCTION weft_rank(v jsonb) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE WHEN v IS NULL OR jsonb_typeof(v) = 'null' THEN 0 WHEN jsonb_typeof(v) IN ('number', 'boolean') THEN 1 ELSE 2 END $f$;
+      CREATE FUNCTION weft_num(v jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE jsonb_typeof(v) WHEN 'number' THEN (v #>> '{}')::numeric WHEN 'boolean' THEN (CASE WHEN v = 'true' THEN 1 ELSE 0 END) END $f$;
+      CREATE FUNCTION weft_text(v jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE jsonb_typeof(v) WHEN 'null' THEN NULL WHEN 'string' THEN v #>> '{}' WHEN 'number' THEN v #>> '{}'
+          WHEN 'boolean' THEN (CASE WHEN v = 'true' THEN '1' ELSE '0' END) ELSE v::text END $f$;
+      -- SQLite's comparison of two values: NULL when either is NULL, else -1, 0, 1 (text by code point)
+      CREATE FUNCTION weft_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE WHEN weft_rank(a) = 0 OR weft_rank(b) = 0 THEN NULL
+          WHEN weft_rank(a) <> weft_rank(b) THEN sign(weft_rank(a) - weft_rank(b))::int
+          WHEN weft_rank(a) = 1 THEN sign(weft_num(a) - weft_num(b))::int
+          WHEN weft_text(a) COLLATE "C" < weft_text(b) COLLATE "C" THEN -1
+          WHEN weft_text(a) COLLATE "C" > weft_text(b) COLLATE "C" THEN 1 ELSE 0 END $f$;
+      -- SQLite's IS: NULL-safe equality
+      CREATE FUNCTION weft_is(a jsonb, b jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE WHEN weft_rank(a) = 0 OR weft_rank(b) = 0 THEN weft_rank(a) = weft_rank(b) ELSE weft_cmp(a, b) = 0 END $f$;
+      -- the leading number of a text, as SQLite's CAST(text AS REAL) reads it (0 when there is none)
+      CREATE FUNCTION weft_text_num(t text) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT COALESCE(substring(t from '^\s*([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)')::numeric, 0) $f$;
+      -- CAST(v AS REAL): NULL stays NULL
+      CREATE FUNCTION weft_real(v jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE weft_rank(v) WHEN 0 THEN NULL WHEN 1 THEN weft_num(v) ELSE weft_text_num(weft_text(v)) END $f$;
+      -- truthiness of a value in a boolean position (AND, OR, NOT): NULL stays NULL, else its number is non-zero
+      CREATE FUNCTION weft_truthy(v jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT weft_real(v) <> 0 $f$;
+      -- a boolean as SQLite's 1/0 (NULL stays NULL)
+      CREATE FUNCTION weft_b2j(b boolean) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE WHEN b THEN '1'::jsonb WHEN NOT b THEN '0'::jsonb END $f$;
+      -- $convert to bool (sql-functions.ts toBool): numbers non-zero; text 'true'/'1' in any case and spacing
+      CREATE FUNCTION weft_bool(v jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE weft_rank(v) WHEN 0 THEN NULL WHEN 1 THEN weft_b2j(weft_num(v) <> 0)
+          ELSE weft_b2j(lower(trim(weft_text(v))) IN ('true', '1')) END $f$;
+      -- a JSON value read out of a json column as the SQLite store sees it (json_extract): JSON null is NULL, an object or
+      -- array is its JSON text (verbatim, as sent), a string, number or boolean is itself
+      CREATE FUNCTION weft_jv(j json) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE json_typeof(j) WHEN 'null' THEN NULL WHEN 'object' THEN to_jsonb(j::text) WHEN 'array' THEN to_jsonb(j::text) ELSE j::jsonb END $f$;
+      -- a dotted path whose keys may contain dots (field-path.ts resolvePath): each object key tried whole first, then joined with the next segments
+      CREATE FUNCTION weft_get(root json, segs text[]) RETURNS json LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+        DECLARE len int := COALESCE(array_length(segs, 1), 0); r json;
+        BEGIN
+          IF root IS NULL THEN RETURN NULL; END IF;
+          IF len = 0 THEN RETURN root; END IF;
+          IF json_typeof(root) = 'array' THEN
+            IF segs[1] !~ '^\d{1,9}$' OR segs[1]::int >= json_array_length(root) THEN RETURN NULL; END IF;
+            RETURN weft_get(root -> segs[1]::int, segs[2:len]);
+          END IF;
+          IF json_typeof(root) <> 'object' THEN RETURN NULL; END IF;
+          FOR n IN 1..len LOOP
+            IF (root -> array_to_string(segs[1:n], '.')) IS NOT NULL THEN
+              r := weft_get(root -> array_to_string(segs[1:n], '.'), segs[n + 1:len]);
+              IF r IS NOT NULL THEN RETURN r; END IF;
+            END IF;
+          END LOOP;
+          RETURN NULL;
+        END $f$;
+    `,
+  },
+];

@@ -1,0 +1,12 @@
+/**
+ * What the object and file routes need of their stores, implemented on SQLite and on PostgreSQL.
+ * @module
+ */
+import type { AsyncApi } from '../db/store-api.js';
+import type { FileStore } from './file-store.js';
+import type { ObjectStore } from './object-store.js';
+
+/** Object versions of one database: `create`, `read`, `query`; each may answer a Promise. */
+export type ObjectStoreApi = AsyncApi<ObjectStore, 'create' | 'read' | 'query'>;
+/** Files of one database: `create` and `content`; each may answer a Promise. */
+export type FileStoreApi = AsyncApi<FileStore, 'create' | 'content'>;
