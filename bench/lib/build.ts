@@ -50,6 +50,8 @@ export async function buildForBench(source = 'HEAD'): Promise<BenchBuild> {
     sourcemap: true,
     clean: true,
     silent: true,
+    // an optional dependency is bundled by default; the native SQLite module must stay a runtime import (as in tsup.config.ts)
+    external: ['better-sqlite3'],
   });
   return { dir, label: `tsup build of ${commit}` };
 }
