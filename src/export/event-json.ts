@@ -15,102 +15,138 @@ const PLAIN_TEST_MAX = 256;
 /** Nesting below which plain objects and arrays are written here; deeper parts go to `JSON.stringify`. */
 const MAX_DEPTH = 4;
 
-/** Keys written once per process: `"key":` of every field of a start or end event. */
+/** Texts kept per process (bounded): `"key":` of object keys, and strings that repeat (project ids, op names). */
 const KEY_TEXT = new Map<string, string>();
+const REPEATED = new Map<string, string>();
+const KEPT_MAX = 4096;
 
 /** Frozen values (the shared empty attributes, the leaf summaries) and their JSON, by identity: they cannot change. */
 const FROZEN = new WeakMap<object, string>();
 
-/** Texts of short strings that repeat (project ids, op names), bounded. */
-const REPEATED = new Map<string, string>();
-const REPEATED_MAX = 4096;
-
 /**
- * Writes JSON like `JSON.stringify` (same text for JSON-safe values: plain objects, arrays, strings,
- * finite numbers, booleans, null; other values are written by `JSON.stringify` itself). Tracks
- * whether everything written was plain ASCII, so the UTF-8 length is known without counting it.
+ * Writes JSON like `JSON.stringify` (the same text for every value; plain objects, arrays, strings,
+ * finite numbers, booleans and null are written here, other values by `JSON.stringify` itself) as
+ * pieces joined once at the end, so no intermediate strings are made. Tracks whether everything
+ * written was ASCII, so the UTF-8 length is known without counting it. One writer per thread: not reentrant.
  */
-export class EventWriter {
+class PieceWriter {
+  private readonly parts: string[] = [];
   /** Every character written so far is ASCII (then its UTF-8 length is its length). */
-  ascii = true;
+  private ascii = true;
 
-  /** `"key":` of an object key. */
-  key(k: string): string {
+  /** Starts a new text. */
+  reset(): void {
+    this.parts.length = 0;
+    this.ascii = true;
+  }
+
+  /** The text written since {@link reset}, flat, and its UTF-8 length. */
+  finish(): { json: string; bytes: number } {
+    const json = this.parts.join('');
+    this.parts.length = 0;
+    return { json, bytes: this.ascii ? json.length : Buffer.byteLength(json) };
+  }
+
+  raw(text: string): void {
+    this.parts.push(text);
+  }
+
+  /** `"key":` of an object key (kept, bounded). */
+  key(k: string): void {
     let text = KEY_TEXT.get(k);
     if (text === undefined) {
-      text = `${this.string(k)}:`;
-      if (KEY_TEXT.size < REPEATED_MAX) KEY_TEXT.set(k, text);
+      text = `${this.quoted(k)}:`;
+      if (KEY_TEXT.size < KEPT_MAX) KEY_TEXT.set(k, text);
     }
-    return text;
+    this.parts.push(text);
   }
 
   /** A string expected to repeat (project id, op name): its JSON is kept (bounded). */
-  repeated(s: string): string {
+  repeated(s: string): void {
     let text = REPEATED.get(s);
     if (text === undefined) {
-      text = this.string(s);
-      if (REPEATED.size < REPEATED_MAX && s.length <= PLAIN_TEST_MAX) REPEATED.set(s, text);
-      return text;
-    }
-    if (text.length !== s.length + 2) this.ascii = false; // escaped, maybe non-ASCII
-    return text;
+      text = this.quoted(s);
+      if (REPEATED.size < KEPT_MAX && s.length <= PLAIN_TEST_MAX) REPEATED.set(s, text);
+    } else if (text.length !== s.length + 2) this.ascii = false; // escaped: maybe not ASCII
+    this.parts.push(text);
   }
 
-  /** A string's JSON. */
-  string(s: string): string {
+  string(s: string): void {
+    if (s.length <= PLAIN_TEST_MAX && PLAIN.test(s)) this.parts.push('"', s, '"');
+    else {
+      this.ascii = false;
+      this.parts.push(JSON.stringify(s));
+    }
+  }
+
+  private quoted(s: string): string {
     if (s.length <= PLAIN_TEST_MAX && PLAIN.test(s)) return `"${s}"`;
     this.ascii = false;
     return JSON.stringify(s);
   }
 
   /**
-   * Any value's JSON, or `undefined` where `JSON.stringify` gives none (undefined, a function, a symbol).
+   * Writes a value that `JSON.stringify` writes (not undefined, a function or a symbol: see {@link skipped}).
    * @throws what `JSON.stringify` throws (a cycle, a BigInt).
    */
-  value(v: unknown, depth = 0): string | undefined {
+  value(v: unknown, depth: number): void {
     switch (typeof v) {
       case 'string':
         return this.string(v);
       case 'number':
-        return Number.isFinite(v) ? `${v}` : 'null';
+        return void this.parts.push(Number.isFinite(v) ? `${v}` : 'null');
       case 'boolean':
-        return v ? 'true' : 'false';
+        return void this.parts.push(v ? 'true' : 'false');
       case 'object':
-        if (v === null) return 'null';
+        if (v === null) return void this.parts.push('null');
         return this.object(v, depth);
       default:
         return this.other(v);
     }
   }
 
-  private object(v: object, depth: number): string | undefined {
+  private object(v: object, depth: number): void {
     const frozen = FROZEN.get(v);
-    if (frozen !== undefined) return frozen;
+    if (frozen !== undefined) return void this.parts.push(frozen);
     if (depth >= MAX_DEPTH || typeof (v as { toJSON?: unknown }).toJSON === 'function') return this.other(v);
+    const parts = this.parts;
     if (Array.isArray(v)) {
-      let out = '[';
-      for (let i = 0; i < v.length; i++) out += `${i === 0 ? '' : ','}${this.value(v[i], depth + 1) ?? 'null'}`;
-      return `${out}]`;
+      parts.push('[');
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) parts.push(',');
+        const x: unknown = v[i];
+        if (skipped(x)) parts.push('null');
+        else this.value(x, depth + 1);
+      }
+      return void parts.push(']');
     }
-    const proto = Object.getPrototypeOf(v);
+    const proto: unknown = Object.getPrototypeOf(v);
     if (proto !== Object.prototype && proto !== null) return this.other(v);
-    let out = '{';
+    const from = parts.length;
+    parts.push('{');
     let first = true;
     for (const k of Object.keys(v)) {
-      const text = this.value((v as Record<string, unknown>)[k], depth + 1);
-      if (text === undefined) continue;
-      out += first ? `${this.key(k)}${text}` : `,${this.key(k)}${text}`;
+      const x = (v as Record<string, unknown>)[k];
+      if (skipped(x)) continue;
+      if (!first) parts.push(',');
       first = false;
+      this.key(k);
+      this.value(x, depth + 1);
     }
-    out += '}';
-    if (depth === 0 && Object.isFrozen(v) && isDeepFrozen(v)) FROZEN.set(v, out);
-    return out;
+    parts.push('}');
+    if (depth === 0 && isDeepFrozen(v)) FROZEN.set(v, parts.slice(from).join(''));
   }
 
-  private other(v: unknown): string | undefined {
+  private other(v: unknown): void {
     this.ascii = false;
-    return JSON.stringify(v);
+    const text = JSON.stringify(v);
+    this.parts.push(text === undefined ? 'null' : text);
   }
+}
+
+/** Values an object key is left out for (and an array writes as `null`). */
+function skipped(v: unknown): boolean {
+  return v === undefined || typeof v === 'function' || typeof v === 'symbol';
 }
 
 /** True when `v` and everything in it is frozen (so its JSON can be kept by identity). */
@@ -120,32 +156,32 @@ function isDeepFrozen(v: object): boolean {
   return true;
 }
 
+const writer = new PieceWriter();
+const OPEN = { start: '{"mode":"start","req":{"start":{', end: '{"mode":"end","req":{"end":{' } as const;
+
 /**
  * The JSON text of an upsert_batch item `{"mode": mode, "req": {[mode]: event}}`, the same as
- * `JSON.stringify` of it, and its UTF-8 length.
+ * `JSON.stringify` of it, as one flat string, and its UTF-8 length.
  * @throws what `JSON.stringify` throws on a value in the event (a cycle, a BigInt).
  */
 export function eventItemJson(mode: 'start' | 'end', event: object): { json: string; bytes: number } {
-  const w = new EventWriter();
-  let body = '';
-  for (const k of Object.keys(event)) {
-    const v = (event as Record<string, unknown>)[k];
-    const text = k === 'project_id' || k === 'op_name' ? (typeof v === 'string' ? w.repeated(v) : w.value(v)) : w.value(v);
-    if (text === undefined) continue;
-    body += body === '' ? `${w.key(k)}${text}` : `,${w.key(k)}${text}`;
+  const w = writer;
+  w.reset();
+  try {
+    w.raw(OPEN[mode]);
+    let first = true;
+    for (const k of Object.keys(event)) {
+      const v = (event as Record<string, unknown>)[k];
+      if (skipped(v)) continue;
+      if (!first) w.raw(',');
+      first = false;
+      w.key(k);
+      if ((k === 'project_id' || k === 'op_name') && typeof v === 'string') w.repeated(v);
+      else w.value(v, 0);
+    }
+    w.raw('}}}');
+    return w.finish();
+  } finally {
+    w.reset();
   }
-  const json = mode === 'start' ? `{"mode":"start","req":{"start":{${body}}}}` : `{"mode":"end","req":{"end":{${body}}}}`;
-  flatten(json);
-  return { json, bytes: w.ascii ? json.length : Buffer.byteLength(json) };
 }
-
-/**
- * Makes V8 copy a string built by concatenation (a tree of pieces) into one flat string, now: an event's
- * text is kept until its batch is delivered, and a kept tree costs the garbage collector one object per
- * piece (3x the CPU of the flat text on this path, measured). Reading a character flattens it.
- */
-function flatten(s: string): void {
-  flattened ^= s.charCodeAt(0); // kept in a variable, so the read is not optimized away
-}
-
-let flattened = 0;
