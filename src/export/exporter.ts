@@ -26,6 +26,13 @@ import { countDrop, stats, warnUnreportedDrops, type DropReason } from './export
 const STAGE_MAX = 16_384;
 
 /**
+ * Staged events serialized and queued per turn of the event loop when draining in the background: a
+ * bounded slice (about 1-2 ms on a loaded 2-CPU machine), then the loop gets a turn before the next
+ * slice, so a burst of calls never holds it for long at once (issue 16 item 4). flush() drains all.
+ */
+const DRAIN_SLICE = 512;
+
+/**
  * Sends call events to `POST /call/upsert_batch` through its own `client`. Events go to memory; with
  * a `spoolDir`, those memory cannot hold and batches undelivered after the retry budget go to the
  * disk spool, and from then on every new event too, until the spool is replayed. An exporter
@@ -52,7 +59,7 @@ export class CallExporter implements CallSink {
   private drainScheduled = false;
   private readonly drainStaged = (): void => {
     try {
-      this.drain();
+      this.drain(DRAIN_SLICE);
     } catch (err) {
       diag.warn(`could not queue call events: ${safeMessage(err)}`); // never an uncaught error in the user's process
     }
@@ -114,12 +121,20 @@ export class CallExporter implements CallSink {
     }
   }
 
-  /** Serializes and queues the staged events, in order. */
-  private drain(): void {
+  /**
+   * Serializes and queues the staged events, in order: all of them, or the first `max` (then the
+   * rest on a later turn of the event loop).
+   */
+  private drain(max = Infinity): void {
     this.drainScheduled = false;
-    const items = this.staged;
+    let items = this.staged;
     if (items.length === 0) return;
-    this.staged = [];
+    if (items.length > max) {
+      this.staged = items.slice(max);
+      items = items.slice(0, max);
+      this.drainScheduled = true;
+      setImmediate(this.drainStaged);
+    } else this.staged = [];
     stats.queueItems -= items.length;
     for (const event of items) this.take(event);
   }

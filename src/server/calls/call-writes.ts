@@ -100,20 +100,31 @@ function rowValues(calls: readonly StagedCall[], at: number, rows: number): Valu
 
 /** Calls of one batch, staged in memory so each call is written once, whatever its items' order. */
 class BatchWriter {
-  private readonly calls = new Map<string, StagedCall>();
+  /** Staged calls in first-seen order. */
+  private readonly calls: StagedCall[] = [];
+  /** The same, by project id then call id (no key string is built per item). */
+  private readonly byProject = new Map<string, Map<string, StagedCall>>();
 
   constructor(private readonly prepare: Prepare) {}
 
+  private find(projectId: string, id: string): StagedCall | undefined {
+    return this.byProject.get(projectId)?.get(id);
+  }
+
   private staged(projectId: string, id: string): StagedCall {
-    const key = `${projectId.length}:${projectId}${id}`;
-    let call = this.calls.get(key);
-    if (!call) this.calls.set(key, (call = { projectId, id }));
+    let ids = this.byProject.get(projectId);
+    if (!ids) this.byProject.set(projectId, (ids = new Map()));
+    let call = ids.get(id);
+    if (!call) {
+      ids.set(id, (call = { projectId, id }));
+      this.calls.push(call);
+    }
     return call;
   }
 
   /** The trace id a call already has: staged in this batch, else stored. */
   private traceOf(projectId: string, id: string): string | undefined {
-    const staged = this.calls.get(`${projectId.length}:${projectId}${id}`)?.traceId;
+    const staged = this.find(projectId, id)?.traceId;
     if (staged) return staged;
     return (this.prepare(TRACE_OF).get(projectId, id) as { trace_id: string } | undefined)?.trace_id;
   }
@@ -158,19 +169,20 @@ class BatchWriter {
     const full: StagedCall[] = [];
     const startOnly: StagedCall[] = [];
     const endOnly: StagedCall[] = [];
-    for (const call of this.calls.values()) (call.start ? (call.end ? full : startOnly) : endOnly).push(call);
+    for (const call of this.calls) (call.start ? (call.end ? full : startOnly) : endOnly).push(call);
     this.upsertRows(CALL_SQL, full);
     this.upsertRows(START_SQL, startOnly);
     this.upsertRows(END_SQL, endOnly);
-    for (const call of this.calls.values()) {
+    for (const call of this.calls) {
       const key = [call.projectId, call.id];
       if (call.endName !== undefined) this.prepare(SET_NAME).run(call.endName, ...key);
       const stored = refsStored(call.projectId);
       if (call.inputs) this.replaceRefs(call, 'input', call.inputs, stored);
       if (call.output) this.replaceRefs(call, 'output', call.output, stored);
     }
-    applyPendingRenames(this.prepare, [...this.calls.values()].filter((call) => call.start));
-    this.calls.clear();
+    applyPendingRenames(this.prepare, this.calls.filter((call) => call.start));
+    this.calls.length = 0;
+    this.byProject.clear();
   }
 
   /** Upserts staged calls of one kind (`sql`: its texts by rows per statement), several rows per statement. */
