@@ -15,7 +15,7 @@ const PLAIN_TEST_MAX = 256;
 /** Nesting below which plain objects and arrays are written here; deeper parts go to `JSON.stringify`. */
 const MAX_DEPTH = 4;
 
-/** Texts kept per process (bounded): `"key":` of object keys, and strings that repeat (project ids, op names). */
+/** Texts kept per process (bounded): `"key":` of object keys, and strings that repeat (project ids, op names); plain ASCII ones only. */
 const KEY_TEXT = new Map<string, string>();
 const REPEATED = new Map<string, string>();
 const KEPT_MAX = 4096;
@@ -35,25 +35,29 @@ class TextWriter {
   /** `"key":` of an object key (kept, bounded). */
   key(k: string): string {
     let text = KEY_TEXT.get(k);
-    if (text === undefined) {
-      text = `${this.string(k)}:`;
-      if (KEY_TEXT.size < KEPT_MAX) KEY_TEXT.set(k, text);
-    }
+    if (text !== undefined) return text;
+    if (!isPlain(k)) return `${this.escaped(k)}:`;
+    text = `"${k}":`;
+    if (KEY_TEXT.size < KEPT_MAX) KEY_TEXT.set(k, text);
     return text;
   }
 
   /** A string expected to repeat (project id, op name): its JSON is kept (bounded). */
   repeated(s: string): string {
     let text = REPEATED.get(s);
-    if (text === undefined) {
-      text = this.string(s);
-      if (REPEATED.size < KEPT_MAX && s.length <= PLAIN_TEST_MAX) REPEATED.set(s, text);
-    } else if (text.length !== s.length + 2) this.ascii = false; // escaped: maybe not ASCII
+    if (text !== undefined) return text;
+    if (!isPlain(s)) return this.escaped(s);
+    text = `"${s}"`;
+    if (REPEATED.size < KEPT_MAX) REPEATED.set(s, text);
     return text;
   }
 
   string(s: string): string {
-    if (s.length <= PLAIN_TEST_MAX && PLAIN.test(s)) return `"${s}"`;
+    return isPlain(s) ? `"${s}"` : this.escaped(s);
+  }
+
+  /** A string that is not plain ASCII: written by `JSON.stringify` (escapes, lone surrogates), maybe not ASCII. */
+  private escaped(s: string): string {
     this.ascii = false;
     return JSON.stringify(s);
   }
@@ -108,6 +112,11 @@ class TextWriter {
     this.ascii = false;
     return JSON.stringify(v) ?? 'null';
   }
+}
+
+/** Whether `s` is written as it is between quotes, all ASCII (only short strings are tested). */
+function isPlain(s: string): boolean {
+  return s.length <= PLAIN_TEST_MAX && PLAIN.test(s);
 }
 
 /** Values an object key is left out for (and an array writes as `null`). */
