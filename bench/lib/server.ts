@@ -31,7 +31,9 @@ export function startChildServer(dbPath?: string): Promise<ChildServer> {
 }
 
 function spawnServer(dbPath: string, cleanup: () => void): Promise<ChildServer> {
-  const child = forkTs(new URL('./server-child.ts', import.meta.url), [dbPath]);
+  // WEFT_BENCH_SERVER_PROF=<dir>: the server child writes a V8 CPU profile there when it stops (node --cpu-prof)
+  const profDir = process.env.WEFT_BENCH_SERVER_PROF;
+  const child = forkTs(new URL('./server-child.ts', import.meta.url), [dbPath], profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);

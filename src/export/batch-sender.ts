@@ -31,8 +31,8 @@ export interface BatchEndpoint {
   readonly items: string;
 }
 
-/** `calls.upsertBatchRaw()` (spec endpoint 5): start and end events. */
-export const CALLS_ENDPOINT: BatchEndpoint = { post: (client, body, opts) => client.calls.upsertBatchRaw(body, opts), items: 'call event(s)' };
+/** `calls.upsertBatchUnread()` (spec endpoint 5): start and end events; the answer's ids are not needed (the events carry them). */
+export const CALLS_ENDPOINT: BatchEndpoint = { post: (client, body, opts) => client.calls.upsertBatchUnread(body, opts), items: 'call event(s)' };
 
 /** `feedback.createRaw()` (spec endpoint 2): feedback items. */
 export const FEEDBACK_ENDPOINT: BatchEndpoint = { post: (client, body, opts) => client.feedback.createRaw(body, opts), items: 'feedback item(s)' };

@@ -2,7 +2,8 @@
  * Serializes a call event once for export, truncating one that is over the batch byte limit with a marker.
  * @module
  */
-import type { UpsertBatchItem } from '../schema/calls.js';
+import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
+import { eventItemJson } from './event-json.js';
 import { BODY_OVERHEAD_BYTES, type Entry } from './batcher.js';
 
 /** Longest exception message or stack kept in a truncated end event, in characters. */
@@ -20,11 +21,28 @@ export type TruncationMarker = {
  * @returns the entry, or `undefined` when the item cannot be serialized or is still too large.
  */
 export function toCallEntry(item: UpsertBatchItem, maxBatchBytes: number): Entry | undefined {
+  return item.mode === 'start' ? callEventEntry('start', item.req.start, maxBatchBytes) : callEventEntry('end', item.req.end, maxBatchBytes);
+}
+
+/**
+ * {@link toCallEntry} of the item `{mode, req: {[mode]: event}}` without building it: the event is
+ * written once into its item's JSON text (`event-json.ts`).
+ */
+export function callEventEntry(mode: 'start', event: StartedCallSchemaForInsert, maxBatchBytes: number): Entry | undefined;
+export function callEventEntry(mode: 'end', event: EndedCallSchemaForInsert, maxBatchBytes: number): Entry | undefined;
+export function callEventEntry(mode: 'start' | 'end', event: StartedCallSchemaForInsert | EndedCallSchemaForInsert, maxBatchBytes: number): Entry | undefined {
   const limit = maxBatchBytes - BODY_OVERHEAD_BYTES - 1;
-  const id = item.mode === 'start' ? item.req.start.id : item.req.end.id;
-  const call = id ? { id, end: item.mode === 'end' } : undefined;
-  const entry = serialize(item, call);
-  if (!entry || entry.bytes <= limit) return entry;
+  const id = event.id;
+  const call = id ? { id, end: mode === 'end' } : undefined;
+  let entry: Entry | undefined;
+  try {
+    const { json, bytes } = eventItemJson(mode, event);
+    entry = { json, bytes, call };
+  } catch {
+    return undefined;
+  }
+  if (entry.bytes <= limit) return entry;
+  const item = (mode === 'start' ? { mode, req: { start: event } } : { mode, req: { end: event } }) as UpsertBatchItem;
   const smaller = serialize(truncated(item, limit), call);
   return smaller && smaller.bytes <= limit ? smaller : undefined;
 }

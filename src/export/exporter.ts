@@ -6,11 +6,11 @@ import { setTimeout as timeUp } from 'node:timers/promises';
 import type { Client } from '../api/client.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
-import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
+import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
 import type { CallSink, ExportReport } from '../instrument/sink.js';
 import { Batcher, type Delivery, type Entry } from './batcher.js';
-import { toCallEntry } from './call-entry.js';
+import { callEventEntry } from './call-entry.js';
 import { CallOrder } from './call-order.js';
 import { BatchSender } from './batch-sender.js';
 import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
@@ -24,6 +24,13 @@ import { countDrop, stats, warnUnreportedDrops, type DropReason } from './export
  * yields can hold unserialized (the memory caps apply once events are serialized).
  */
 const STAGE_MAX = 16_384;
+
+/**
+ * Staged events serialized and queued per turn of the event loop when draining in the background: a
+ * bounded slice (about 1-2 ms on a loaded 2-CPU machine), then the loop gets a turn before the next
+ * slice, so a burst of calls never holds it for long at once (issue 16 item 4). flush() drains all.
+ */
+const DRAIN_SLICE = 512;
 
 /**
  * Sends call events to `POST /call/upsert_batch` through its own `client`. Events go to memory; with
@@ -52,7 +59,7 @@ export class CallExporter implements CallSink {
   private drainScheduled = false;
   private readonly drainStaged = (): void => {
     try {
-      this.drain();
+      this.drain(DRAIN_SLICE);
     } catch (err) {
       diag.warn(`could not queue call events: ${safeMessage(err)}`); // never an uncaught error in the user's process
     }
@@ -114,32 +121,38 @@ export class CallExporter implements CallSink {
     }
   }
 
-  /** Serializes and queues the staged events, in order. */
-  private drain(): void {
+  /**
+   * Serializes and queues the staged events, in order: all of them, or the first `max` (then the
+   * rest on a later turn of the event loop).
+   */
+  private drain(max = Infinity): void {
     this.drainScheduled = false;
-    const items = this.staged;
+    let items = this.staged;
     if (items.length === 0) return;
-    this.staged = [];
+    if (items.length > max) {
+      this.staged = items.slice(max);
+      items = items.slice(0, max);
+      this.drainScheduled = true;
+      setImmediate(this.drainStaged);
+    } else this.staged = [];
     stats.queueItems -= items.length;
     for (const event of items) this.take(event);
   }
 
   /** Queues one event (an end event is told apart by its required `ended_at`). */
   private take(event: StartedCallSchemaForInsert | EndedCallSchemaForInsert): void {
-    if ('ended_at' in event) this.takeEnd({ mode: 'end', req: { end: event } });
-    else this.takeStart({ mode: 'start', req: { start: event } });
+    if ('ended_at' in event) this.takeEnd(event);
+    else this.takeStart(event);
   }
 
-  private takeStart(item: UpsertBatchItem & { mode: 'start' }): void {
-    const { start } = item.req;
+  private takeStart(start: StartedCallSchemaForInsert): void {
     this.openCalls++;
-    const dropped = this.accept(item, false);
+    const dropped = this.accept('start', start, false);
     if (dropped && start.id) this.droppedStarts.set(start.id, dropped);
     else if (this.tracksRoots && start.id && (start.parent_id === undefined || start.parent_id === null)) this.roots.add(start.id);
   }
 
-  private takeEnd(item: UpsertBatchItem & { mode: 'end' }): void {
-    const { end } = item.req;
+  private takeEnd(end: EndedCallSchemaForInsert): void {
     this.openCalls--;
     const startDropped = this.droppedStarts.get(end.id);
     if (startDropped) {
@@ -148,7 +161,7 @@ export class CallExporter implements CallSink {
       this.drop(startDropped, 1, 'the start of the call was dropped');
       return;
     }
-    this.accept(item, true);
+    this.accept('end', end, true);
     if (this.roots.delete(end.id)) this.rootEnded();
   }
 
@@ -199,11 +212,11 @@ export class CallExporter implements CallSink {
   }
 
   /** Serializes and queues one event; returns why it was dropped, or `undefined` when kept. */
-  private accept(item: UpsertBatchItem, reserved: boolean): DropReason | undefined {
+  private accept(mode: 'start' | 'end', event: StartedCallSchemaForInsert | EndedCallSchemaForInsert, reserved: boolean): DropReason | undefined {
     stats.queued++;
-    if (this.closed) return this.afterShutdown(item, reserved);
+    if (this.closed) return this.afterShutdown(mode, event, reserved);
     if (!this.spill.spool && this.batcher.isFull(reserved)) return this.queueFull();
-    const entry = toCallEntry(item, this.options.maxBatchBytes);
+    const entry = this.entryOf(mode, event);
     if (!entry) return this.drop('oversize', 1, `an event could not be serialized under maxBatchBytes (${this.options.maxBatchBytes})`);
     // an end whose start is still in memory goes through memory too, where it is kept behind its start
     const viaMemory = !this.spill.spooling || (entry.call?.end === true && this.order.holdsStart(entry.call.id));
@@ -218,12 +231,18 @@ export class CallExporter implements CallSink {
    * After `shutdown()`, new calls are not recorded, but the end of a call already started is still
    * sent (at once, in memory only), so it does not stay `running` on the server for good.
    */
-  private afterShutdown(item: UpsertBatchItem, reserved: boolean): DropReason | undefined {
+  private afterShutdown(mode: 'start' | 'end', event: StartedCallSchemaForInsert | EndedCallSchemaForInsert, reserved: boolean): DropReason | undefined {
     if (!reserved) return this.drop('shutdown', 1, 'weft was shut down');
-    const entry = toCallEntry(item, this.options.maxBatchBytes);
+    const entry = this.entryOf(mode, event);
     if (!entry || !this.batcher.offer(entry, true)) return this.drop('shutdown', 1, 'weft was shut down and the memory queue is full');
     this.batcher.sendNow();
     return undefined;
+  }
+
+  /** The event written once as its batch item's JSON (see `call-entry.ts`). */
+  private entryOf(mode: 'start' | 'end', event: StartedCallSchemaForInsert | EndedCallSchemaForInsert): Entry | undefined {
+    const max = this.options.maxBatchBytes;
+    return mode === 'start' ? callEventEntry('start', event as StartedCallSchemaForInsert, max) : callEventEntry('end', event as EndedCallSchemaForInsert, max);
   }
 
   private queueFull(): DropReason {

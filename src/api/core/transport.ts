@@ -94,6 +94,14 @@ export class Transport {
     return parsed.data;
   }
 
+  /**
+   * POSTs an already serialized JSON body like {@link postJson}, but reads a 2xx answer's body without
+   * parsing it (for senders that need only the status, e.g. the exporter's batches).
+   */
+  async postUnread(path: string, payload: string | Buffer, opts: RequestOptions = {}): Promise<void> {
+    await this.send(path, payload, 'application/json', opts, (r) => r.body.dump());
+  }
+
   /** POSTs `body` and returns the open response body for incremental reading (e.g. JSONL). */
   async stream(path: string, body: unknown, accept: string, opts: RequestOptions = {}): Promise<Readable> {
     const { value } = await this.send(path, JSON.stringify(body), accept, opts, async (r) => r.body as unknown as Readable);

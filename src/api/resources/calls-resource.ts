@@ -59,6 +59,16 @@ export class CallsResource extends APIResource {
   }
 
   /**
+   * {@link upsertBatchRaw} for a sender that needs only the outcome (the exporter): the answer of a
+   * success is read and discarded, not parsed (its ids are those the items carry).
+   * @throws {APIError} (or a subclass; `ValidationError` naming the invalid items) when the server answers an error.
+   * @see The interface spec, endpoint 5 "Start calls in batch"
+   */
+  async upsertBatchUnread(body: string | Buffer, opts?: RequestOptions): Promise<void> {
+    return this.transport.postUnread(ENDPOINTS.callUpsertBatch, body, opts);
+  }
+
+  /**
    * Queries calls as a stream of records parsed incrementally from JSONL (nothing is buffered
    * whole). The request is sent when iteration starts; the result can be iterated once, and
    * leaving the loop early aborts the request. Default order: `started_at` asc, then `id` asc.

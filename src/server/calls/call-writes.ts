@@ -24,16 +24,32 @@ const START_COLUMNS = ['op_name', 'display_name', 'trace_id', 'parent_id', 'thre
 /** Columns an end sets (after the key), in the order {@link endValues} binds them. */
 const END_COLUMNS = ['ended_at', 'output', 'exception', 'summary'] as const;
 
-/** Insert of a row's key and `columns`; on a stored row, replaces only those columns (the other half of the call is kept). */
-function upsertSql(columns: readonly string[]): string {
+/**
+ * Insert of `rows` rows of a key and `columns` each, in one statement; on a stored row, replaces only those
+ * columns (the other half of the call is kept). The rows of one statement must have distinct keys.
+ */
+function upsertSql(columns: readonly string[], rows: number): string {
   const all = [...KEY_COLUMNS, ...columns];
-  return `INSERT INTO calls (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})
+  const row = `(${all.map(() => '?').join(', ')})`;
+  return `INSERT INTO calls (${all.join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}
     ON CONFLICT (project_id, id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
 }
 
-const START_SQL = upsertSql(START_COLUMNS);
-const END_SQL = upsertSql(END_COLUMNS);
-const CALL_SQL = upsertSql([...START_COLUMNS, ...END_COLUMNS]);
+/**
+ * Rows per multi-row upsert, largest first: a batch's rows of one kind are written in statements of 64
+ * rows, then 8, then 1 (at most 3 statement texts per kind, 64 x 19 = 1,216 parameters at most, under
+ * SQLite's 32,766).
+ */
+const ROWS_PER_STATEMENT = [64, 8, 1] as const;
+
+/** The upsert texts of one kind of row (start only, end only, both) by rows per statement. */
+function upsertTexts(columns: readonly string[]): Map<number, string> {
+  return new Map(ROWS_PER_STATEMENT.map((n) => [n, upsertSql(columns, n)]));
+}
+
+const START_SQL = upsertTexts(START_COLUMNS);
+const END_SQL = upsertTexts(END_COLUMNS);
+const CALL_SQL = upsertTexts([...START_COLUMNS, ...END_COLUMNS]);
 const SET_NAME = 'UPDATE calls SET display_name = ? WHERE project_id = ? AND id = ?';
 const TRACE_OF = 'SELECT trace_id FROM calls WHERE project_id = ? AND id = ? AND trace_id IS NOT NULL';
 const ANY_REF = 'SELECT 1 FROM call_refs WHERE project_id = ? LIMIT 1';
@@ -70,22 +86,45 @@ function endValues(end: EndInput, outputJson: string | null): Value[] {
   return [normalizeTimestamp(end.ended_at), outputJson, json(end.exception), JSON.stringify(end.summary)];
 }
 
+/** The parameters of `rows` staged calls from `at`: each call's key, then its start and/or end values. */
+function rowValues(calls: readonly StagedCall[], at: number, rows: number): Value[] {
+  const out: Value[] = [];
+  for (let i = at; i < at + rows; i++) {
+    const call = calls[i] as StagedCall;
+    out.push(call.projectId, call.id);
+    if (call.start) for (const v of call.start) out.push(v);
+    if (call.end) for (const v of call.end) out.push(v);
+  }
+  return out;
+}
+
 /** Calls of one batch, staged in memory so each call is written once, whatever its items' order. */
 class BatchWriter {
-  private readonly calls = new Map<string, StagedCall>();
+  /** Staged calls in first-seen order. */
+  private readonly calls: StagedCall[] = [];
+  /** The same, by project id then call id (no key string is built per item). */
+  private readonly byProject = new Map<string, Map<string, StagedCall>>();
 
   constructor(private readonly prepare: Prepare) {}
 
+  private find(projectId: string, id: string): StagedCall | undefined {
+    return this.byProject.get(projectId)?.get(id);
+  }
+
   private staged(projectId: string, id: string): StagedCall {
-    const key = `${projectId.length}:${projectId}${id}`;
-    let call = this.calls.get(key);
-    if (!call) this.calls.set(key, (call = { projectId, id }));
+    let ids = this.byProject.get(projectId);
+    if (!ids) this.byProject.set(projectId, (ids = new Map()));
+    let call = ids.get(id);
+    if (!call) {
+      ids.set(id, (call = { projectId, id }));
+      this.calls.push(call);
+    }
     return call;
   }
 
   /** The trace id a call already has: staged in this batch, else stored. */
   private traceOf(projectId: string, id: string): string | undefined {
-    const staged = this.calls.get(`${projectId.length}:${projectId}${id}`)?.traceId;
+    const staged = this.find(projectId, id)?.traceId;
     if (staged) return staged;
     return (this.prepare(TRACE_OF).get(projectId, id) as { trace_id: string } | undefined)?.trace_id;
   }
@@ -127,18 +166,33 @@ class BatchWriter {
       if (any === undefined) withRefs.set(projectId, (any = this.prepare(ANY_REF).get(projectId) !== undefined));
       return any;
     };
-    for (const call of this.calls.values()) {
+    const full: StagedCall[] = [];
+    const startOnly: StagedCall[] = [];
+    const endOnly: StagedCall[] = [];
+    for (const call of this.calls) (call.start ? (call.end ? full : startOnly) : endOnly).push(call);
+    this.upsertRows(CALL_SQL, full);
+    this.upsertRows(START_SQL, startOnly);
+    this.upsertRows(END_SQL, endOnly);
+    for (const call of this.calls) {
       const key = [call.projectId, call.id];
-      if (call.start && call.end) this.prepare(CALL_SQL).run(...key, ...call.start, ...call.end);
-      else if (call.start) this.prepare(START_SQL).run(...key, ...call.start);
-      else if (call.end) this.prepare(END_SQL).run(...key, ...call.end);
       if (call.endName !== undefined) this.prepare(SET_NAME).run(call.endName, ...key);
       const stored = refsStored(call.projectId);
       if (call.inputs) this.replaceRefs(call, 'input', call.inputs, stored);
       if (call.output) this.replaceRefs(call, 'output', call.output, stored);
     }
-    applyPendingRenames(this.prepare, [...this.calls.values()].filter((call) => call.start));
-    this.calls.clear();
+    applyPendingRenames(this.prepare, this.calls.filter((call) => call.start));
+    this.calls.length = 0;
+    this.byProject.clear();
+  }
+
+  /** Upserts staged calls of one kind (`sql`: its texts by rows per statement), several rows per statement. */
+  private upsertRows(sql: Map<number, string>, calls: readonly StagedCall[]): void {
+    let at = 0;
+    for (const rows of ROWS_PER_STATEMENT) {
+      if (calls.length - at < rows) continue;
+      const statement = this.prepare(sql.get(rows) as string);
+      for (; calls.length - at >= rows; at += rows) statement.run(rowValues(calls, at, rows));
+    }
   }
 
   /** Replaces a call's refs of one kind; skips the delete when the project has no refs at all, and the scan when the JSON holds no `svc:///`. */
