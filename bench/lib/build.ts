@@ -44,8 +44,6 @@ export async function buildForBench(source = 'HEAD'): Promise<BenchBuild> {
       ...(existsSync(`${base}src/otel/index.ts`) ? { 'otel/index': `${base}src/otel/index.ts` } : {}),
     },
     format: ['esm'],
-    // as in tsup.config.ts: an optional dependency is bundled unless named; the native SQLite module must stay external
-    external: ['better-sqlite3'],
     outDir: dir,
     target: 'node20',
     dts: false,
