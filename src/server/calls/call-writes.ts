@@ -56,10 +56,10 @@ const ANY_REF = 'SELECT 1 FROM call_refs WHERE project_id = ? LIMIT 1';
 const DELETE_REFS = 'DELETE FROM call_refs WHERE project_id = ? AND call_id = ? AND kind = ?';
 const INSERT_REF = 'INSERT OR IGNORE INTO call_refs (project_id, call_id, kind, ref) VALUES (?, ?, ?, ?)';
 
-type Value = string | number | null;
+export type Value = string | number | null;
 
 /** The last start and the last end of one call seen in a batch, as column values and JSON texts. */
-interface StagedCall {
+export interface StagedCall {
   projectId: string;
   id: string;
   /** Trace id the start resolved to (undefined while only an end is staged). */

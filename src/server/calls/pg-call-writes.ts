@@ -13,7 +13,7 @@ import { pgRows } from '../db/pg-database.js';
 import { pgJsonText } from '../db/pg-json.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
 import { extractRefs } from './call-refs.js';
-import type { EndInput, StartInput, UpsertItem } from './call-writes.js';
+import type { EndInput, StagedCall, StartInput, UpsertItem, Value } from './call-writes.js';
 
 /** Columns of the upsert, in order, with their PostgreSQL array types. */
 const COLUMNS = [
@@ -54,19 +54,6 @@ const APPLY_RENAMES = `WITH applied AS (
     WHERE r.project_id = k.project_id AND r.call_id = k.id AND c.project_id = k.project_id AND c.id = k.id AND c.started_at IS NOT NULL
     RETURNING c.project_id, c.id)
   DELETE FROM call_renames r USING applied a WHERE r.project_id = a.project_id AND r.call_id = a.id`;
-
-type Value = string | number | null;
-
-interface StagedCall {
-  projectId: string;
-  id: string;
-  traceId?: string;
-  start?: Value[];
-  inputs?: { value: unknown; json: string };
-  end?: Value[];
-  output?: { value: unknown; json: string | null };
-  endName?: string;
-}
 
 const keyOf = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;
 

@@ -4,27 +4,11 @@
  */
 import { pgOperation } from './pg-expr-sql.js';
 import { PgParams, pgField } from './pg-fields.js';
-import type { CallsQuery } from './query-sql.js';
+import { LIST_FILTERS, REF_FILTERS, type CallsQuery } from './query-sql.js';
 import { CALL_COLUMNS } from './records.js';
 import { STORED_COLUMNS } from './storage-size.js';
 
 type Filter = NonNullable<CallsQuery['filter']>;
-
-const LIST_FILTERS: [keyof Filter, string][] = [
-  ['call_ids', 'id'],
-  ['op_names', 'op_name'],
-  ['parent_ids', 'parent_id'],
-  ['thread_ids', 'thread_id'],
-  ['trace_ids', 'trace_id'],
-  ['turn_ids', 'turn_id'],
-  ['svc_run_ids', 'svc_run_id'],
-  ['svc_user_ids', 'svc_user_id'],
-];
-
-const REF_FILTERS: [keyof Filter, 'input' | 'output'][] = [
-  ['input_refs', 'input'],
-  ['output_refs', 'output'],
-];
 
 /** Bytes of a stored row: the UTF-8 length of each column's text (JSON as stored, integers as digits), as storage-size.ts counts. */
 function rowBytesSql(alias: string): string {

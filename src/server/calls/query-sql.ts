@@ -27,7 +27,7 @@ export interface CompiledCallsQuery {
 type Filter = NonNullable<CallsQuery['filter']>;
 
 /** CallsFilter list fields that match a column exactly. */
-const LIST_FILTERS: [keyof Filter, string][] = [
+export const LIST_FILTERS: [keyof Filter, string][] = [
   ['call_ids', 'id'],
   ['op_names', 'op_name'],
   ['parent_ids', 'parent_id'],
@@ -38,7 +38,8 @@ const LIST_FILTERS: [keyof Filter, string][] = [
   ['svc_user_ids', 'svc_user_id'],
 ];
 
-const REF_FILTERS: [keyof Filter, 'input' | 'output'][] = [
+/** CallsFilter fields that match calls holding a ref in their inputs or output. */
+export const REF_FILTERS: [keyof Filter, 'input' | 'output'][] = [
   ['input_refs', 'input'],
   ['output_refs', 'output'],
 ];

@@ -30,8 +30,20 @@ const FOR_CALLS_SQL = `SELECT call_id, ${RECORD_COLUMNS} FROM feedback
   WHERE project_id = ? AND call_id IN (SELECT value FROM json_each(?))
   ORDER BY created_at, id`;
 
-/** A selected row: the record's columns, `payload` still JSON text, plus the matched `call_id`. */
-type Row = Record<string, unknown> & { call_id: string; payload: string };
+/** A stored feedback row read for `include_feedback`: its columns, the call it is about, the payload as JSON text. */
+export type FeedbackRow = Record<string, unknown> & { call_id: string; payload: string };
+
+/** Groups feedback rows (already in their order) by call id, each payload parsed; shared by both stores. */
+export function feedbackByCall(rows: Iterable<FeedbackRow>): Map<string, FeedbackRecord[]> {
+  const out = new Map<string, FeedbackRecord[]>();
+  for (const { call_id, ...row } of rows) {
+    const record = { ...row, payload: JSON.parse(row.payload) as Record<string, unknown> } as FeedbackRecord;
+    const list = out.get(call_id);
+    if (list) list.push(record);
+    else out.set(call_id, [record]);
+  }
+  return out;
+}
 
 /**
  * The call a feedback item is about: the id in `svc_ref` when that is a call ref, else the id in `call_ref`,
@@ -98,16 +110,8 @@ export class FeedbackStore {
    *   feedback are absent from the map.
    */
   forCalls(projectId: string, callIds: readonly string[]): Map<string, FeedbackRecord[]> {
-    const out = new Map<string, FeedbackRecord[]>();
-    if (callIds.length === 0) return out;
-    const rows = this.statements.prepare(FOR_CALLS_SQL).all(projectId, JSON.stringify(callIds)) as Row[];
-    for (const { call_id, ...row } of rows) {
-      const record = { ...row, payload: JSON.parse(row.payload) as Record<string, unknown> } as FeedbackRecord;
-      const list = out.get(call_id);
-      if (list) list.push(record);
-      else out.set(call_id, [record]);
-    }
-    return out;
+    if (callIds.length === 0) return new Map();
+    return feedbackByCall(this.statements.prepare(FOR_CALLS_SQL).all(projectId, JSON.stringify(callIds)) as FeedbackRow[]);
   }
 
   /**

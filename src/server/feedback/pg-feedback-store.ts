@@ -7,7 +7,7 @@ import { newId } from '../../internal/ids.js';
 import { percentileName, type FeedbackCreateRes, type FeedbackRecord, type FeedbackStatsBucket, type FeedbackStatsRes } from '../../schema/feedback.js';
 import { type PgDatabase, pgRows } from '../db/pg-database.js';
 import { pgJsonText } from '../db/pg-json.js';
-import { targetCallId, type FeedbackInput } from './feedback-store.js';
+import { feedbackByCall, targetCallId, type FeedbackInput, type FeedbackRow } from './feedback-store.js';
 import { pgStatsScan, type PgStatsRow } from './pg-stats-sql.js';
 import { combine, metricResults, type PartialStats } from './stats-aggregate.js';
 import { zonedIso } from './stats-buckets.js';
@@ -106,16 +106,8 @@ export class PgFeedbackStore {
    * @returns a map from call id to its records, oldest first (`created_at`, then `id`); calls without feedback are absent.
    */
   async forCalls(projectId: string, callIds: readonly string[]): Promise<Map<string, FeedbackRecord[]>> {
-    const out = new Map<string, FeedbackRecord[]>();
-    if (callIds.length === 0) return out;
-    const rows = await pgRows<Record<string, unknown> & { call_id: string; payload: string }>(this.db.pool, FOR_CALLS_SQL, [projectId, [...new Set(callIds)]]);
-    for (const { call_id, ...row } of rows) {
-      const record = { ...row, payload: JSON.parse(row.payload) as Record<string, unknown> } as FeedbackRecord;
-      const list = out.get(call_id);
-      if (list) list.push(record);
-      else out.set(call_id, [record]);
-    }
-    return out;
+    if (callIds.length === 0) return new Map();
+    return feedbackByCall(await pgRows<FeedbackRow>(this.db.pool, FOR_CALLS_SQL, [projectId, [...new Set(callIds)]]));
   }
 
   /**
