@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tooDeepAt } from '../../../src/schema/json-depth.js';
 import { LIMITS } from '../../../src/schema/limits.js';
+import { testStore } from '../../helpers/pg.js';
 import { useTestServer } from '../../helpers/server.js';
 import { PROJECT, end, endItem, post, start } from '../../helpers/server-http.js';
 
@@ -53,6 +54,13 @@ const bodies = fc.oneof(
   hostileList.map((n) => ['/feedback/stats', JSON.stringify({ project_id: PROJECT, start: DAY, metrics: Array.from({ length: Math.min(n, 20_000) }, (_, i) => ({ json_path: `m${i}`, percentiles: [50] })) })] as const),
 );
 
+/**
+ * The bound on one answer, in ms. PostgreSQL plans a maximal hostile `$expr` / `sort_by` (hundreds of KB of SQL) in about
+ * 0.5 s idle, and a query the client gave up on keeps running until it ends, so on a loaded CI machine a later request can
+ * wait several seconds behind it (8.2 s seen on Node 22 in CI): the bound still catches a hang, not the planner's work.
+ */
+const ANSWER_BOUND_MS = testStore() === 'postgres' ? 30_000 : 5000;
+
 interface Detail {
   loc: unknown;
   msg: unknown;
@@ -60,13 +68,13 @@ interface Detail {
 }
 
 describe('hostile bodies on every endpoint', () => {
-  it('answer 2xx or 4xx with a well-formed, bounded detail, never 5xx, within 5 s', async () => {
+  it('answer 2xx or 4xx with a well-formed, bounded detail, never 5xx, within a bound (5 s; 30 s on PostgreSQL)', async () => {
     await fc.assert(
       fc.asyncProperty(bodies, async ([path, body]) => {
         const t0 = performance.now();
         const res = await post(server(), path, body);
         const text = await res.text();
-        expect(performance.now() - t0, `${path} took too long`).toBeLessThan(5000);
+        expect(performance.now() - t0, `${path} took too long`).toBeLessThan(ANSWER_BOUND_MS);
         expect(res.status, `${path} ${text.slice(0, 300)}`).toBeLessThan(500);
         if (res.status >= 400) {
           const detail = (JSON.parse(text) as { detail: unknown }).detail;
@@ -87,7 +95,7 @@ describe('hostile bodies on every endpoint', () => {
       }),
       { numRuns: 150 },
     );
-  }, 120_000);
+  }, testStore() === 'postgres' ? 600_000 : 120_000);
 });
 
 /** The depth of a JSON value, recursively (the reference; only for small values). */
