@@ -23,6 +23,8 @@ const START_COLUMNS = ['op_name', 'display_name', 'trace_id', 'parent_id', 'thre
   'otel_dump', 'svc_user_id', 'svc_run_id', 'svc_run_step'] as const;
 /** Columns an end sets (after the key), in the order {@link endValues} binds them. */
 const END_COLUMNS = ['ended_at', 'output', 'exception', 'summary'] as const;
+/** Where `display_name` is in a start's values ({@link StagedCall.start}). */
+export const START_NAME_AT = START_COLUMNS.indexOf('display_name');
 
 /**
  * Insert of `rows` rows of a key and `columns` each, in one statement; on a stored row, replaces only those
@@ -32,7 +34,12 @@ function upsertSql(columns: readonly string[], rows: number): string {
   const all = [...KEY_COLUMNS, ...columns];
   const row = `(${all.map(() => '?').join(', ')})`;
   return `INSERT INTO calls (${all.join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}
-    ON CONFLICT (project_id, id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+    ON CONFLICT (project_id, id) DO UPDATE SET ${columns.map(setColumn).join(', ')}`;
+}
+
+/** The update of one column of a stored row: a start's `display_name` only fills an empty name (see {@link writeItems}). */
+function setColumn(column: string): string {
+  return column === 'display_name' ? 'display_name = coalesce(display_name, excluded.display_name)' : `${column} = excluded.${column}`;
 }
 
 /**
@@ -143,8 +150,11 @@ class BatchWriter {
     const traceId = this.resolveTraceId(start, id);
     const call = this.staged(start.project_id, id);
     const inputsJson = JSON.stringify(start.inputs);
+    const startName = call.start?.[START_NAME_AT] ?? null;
     call.traceId = traceId;
     call.start = startValues(start, traceId, inputsJson);
+    // the first named start of the batch names the call (a later start only fills an empty name)
+    if (startName !== null) call.start[START_NAME_AT] = startName;
     call.inputs = { value: start.inputs, json: inputsJson };
     return { id, trace_id: traceId };
   }
@@ -207,8 +217,16 @@ class BatchWriter {
 /**
  * Stores a batch of starts and ends with the effect of applying them one by one, in order: a start
  * replaces the start fields of its call, an end the end fields (an end may come first; its row waits,
- * invisible to queries, until the start lands); an end's `display_name`, when given, replaces the call's. Each call is written once however many items it has,
+ * invisible to queries, until the start lands). Each call is written once however many items it has,
  * with `started_at` / `ended_at` normalized to UTC. Run it inside a transaction.
+ *
+ * `display_name` does not depend on batching or on the order starts and ends arrive in
+ * (docs/interface-notes.md, "Call starts and ends"):
+ * - an end's `display_name`, when given, replaces the call's name, whether its start is stored or not yet;
+ * - a start's `display_name` only fills a call without a name: a start never clears a name, nor replaces
+ *   an end's (an end carrying a name that arrives before its start keeps it) or an earlier start's;
+ * - a `/call/update` rename replaces the name (`renameCall` in call-edit-writes.ts); one for a call whose start is not stored
+ *   waits in `call_renames` and is applied after the start lands ({@link applyPendingRenames}).
  *
  * @param prepare - statement source of a read-write connection.
  * @param items - validated batch items.

@@ -13,7 +13,7 @@ import { pgRows } from '../db/pg-database.js';
 import { pgJsonText } from '../db/pg-json.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
 import { extractRefs } from './call-refs.js';
-import type { EndInput, StagedCall, StartInput, UpsertItem, Value } from './call-writes.js';
+import { type EndInput, type StagedCall, START_NAME_AT, type StartInput, type UpsertItem, type Value } from './call-writes.js';
 
 /** Columns of the upsert, in order, with their PostgreSQL array types. */
 const COLUMNS = [
@@ -27,12 +27,17 @@ const START_SET = ['op_name', 'display_name', 'trace_id', 'parent_id', 'thread_i
   'svc_user_id', 'svc_run_id', 'svc_run_step'];
 const END_SET = ['ended_at', 'output', 'exception', 'summary'];
 
-/** A row carries a start when its started_at is set and an end when its ended_at is (both are required fields); only that half is replaced. */
+/**
+ * A row carries a start when its started_at is set and an end when its ended_at is (both are required fields); only
+ * that half is replaced. A row's display_name is its end's name, else its start's: stored as is by an insert; on a
+ * stored row the start's only fills an empty name and the end's is set afterwards ({@link SET_NAMES}).
+ */
 const UPSERT_SQL = `INSERT INTO calls (${COLUMNS.map(([c]) => c).join(', ')})
   SELECT * FROM unnest(${COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')})
   ON CONFLICT (project_id, id) DO UPDATE SET
   ${[
-    ...START_SET.map((c) => `${c} = CASE WHEN excluded.started_at IS NOT NULL THEN excluded.${c} ELSE calls.${c} END`),
+    // a start's display_name only fills an empty name (writeItems in call-writes.ts)
+    ...START_SET.map((c) => `${c} = CASE WHEN excluded.started_at IS NOT NULL THEN ${c === 'display_name' ? 'coalesce(calls.display_name, excluded.display_name)' : `excluded.${c}`} ELSE calls.${c} END`),
     ...END_SET.map((c) => `${c} = CASE WHEN excluded.ended_at IS NOT NULL THEN excluded.${c} ELSE calls.${c} END`),
   ].join(',\n  ')}
   RETURNING project_id, id, xmax <> 0 AS updated`;
@@ -113,10 +118,13 @@ export async function pgWriteItems(client: pg.PoolClient, items: readonly Upsert
       const traceId = start.trace_id || (traceOf(start.project_id, id) ?? (start.parent_id ? traceOf(start.project_id, start.parent_id) : undefined) ?? newId());
       const call = staged(start.project_id, id);
       const inputsJson = pgJsonText(start.inputs);
+      const startName = call.start?.[START_NAME_AT] ?? null;
       call.traceId = traceId;
       call.start = [start.op_name, start.display_name ?? null, traceId, start.parent_id ?? null, start.thread_id ?? null, start.turn_id ?? null,
         normalizeTimestamp(start.started_at), pgJsonText(start.attributes), inputsJson, json(start.otel_dump), start.svc_user_id ?? null,
         start.svc_run_id ?? null, start.svc_run_step ?? null];
+      // the first named start of the batch names the call (a later start only fills an empty name)
+      if (startName !== null) call.start[START_NAME_AT] = startName;
       call.inputs = { value: start.inputs, json: inputsJson };
       return { id, trace_id: traceId };
     }
@@ -144,12 +152,11 @@ async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Prom
   const noStart = Array<Value>(START_SET.length).fill(null);
   const noEnd = Array<Value>(END_SET.length).fill(null);
   for (const call of sorted) {
-    const start = call.start ? [...call.start] : noStart;
-    // an end's display_name replaces the start's (call-writes.ts applies it after the upsert)
-    if (call.start && call.endName !== undefined) start[1] = call.endName;
+    const start = call.start ? [...call.start] : [...noStart];
+    // an end's display_name replaces the start's: inserted with the row, set after the upsert on a stored row
+    if (call.endName !== undefined) start[START_NAME_AT] = call.endName;
     const row = [call.projectId, call.id, ...start, ...(call.end ?? noEnd)];
     row.forEach((v, i) => columns[i]!.push(v));
-    if (!call.start && call.endName !== undefined) push(names, call.projectId, call.id, call.endName);
     if (call.start) push(started, call.projectId, call.id);
     for (const [kind, value] of [['input', call.inputs], ['output', call.output]] as const) {
       if (!value) continue;
@@ -161,6 +168,7 @@ async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Prom
   // a row this upsert inserted has no refs yet: only rows that existed get their old refs deleted
   const updated = new Set((await pgRows<{ project_id: string; id: string; updated: boolean }>(client, UPSERT_SQL, columns))
     .filter((r) => r.updated).map((r) => keyOf(r.project_id, r.id)));
+  for (const call of sorted) if (call.endName !== undefined && updated.has(keyOf(call.projectId, call.id))) push(names, call.projectId, call.id, call.endName);
   const stale: string[][] = [[], [], []];
   refKeys[0]!.forEach((projectId, i) => {
     if (updated.has(keyOf(projectId, refKeys[1]![i]!))) push(stale, projectId, refKeys[1]![i]!, refKeys[2]![i]!);

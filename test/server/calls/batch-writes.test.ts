@@ -1,54 +1,34 @@
-// Property test of the batch writer: one batch stores exactly what its items applied one request at a time store (rows and refs).
+// Property test of the batch writer: one batch stores exactly what its items applied one request at a time store
+// (rows and refs); and the display_name rule that makes it hold (an end's name wins over its start's, whichever
+// arrives first; a start without a name never clears one), checked over HTTP on the run's store (SQLite or PostgreSQL).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openStore, type Store, type UpsertItem } from '../../../src/server/index.js';
+import { openStore, type Store } from '../../../src/server/index.js';
+import { batchItems, namedIds } from '../../helpers/batch-items.js';
+import { useTestServer } from '../../helpers/server.js';
+import { batch, end, endItem, type Json, post, query, start, startItem } from '../../helpers/server-http.js';
 
-const project = fc.constantFrom('e/p', 'e/q');
-const callId = fc.constantFrom('a', 'b', 'c', 'd');
-const maybeRef = fc.constantFrom({}, { q: 'plain' }, { doc: 'svc:///e/p/object/doc:1' }, { see: ['svc:///e/p/call/a.', 'svc:///e/p/object/x:2'] });
-const at = fc.integer({ min: 0, max: 59 }).map((s) => `2024-05-01T12:00:${String(s).padStart(2, '0')}+02:00`);
-
-const startItem = fc
-  .record({
-    project_id: project, id: callId, op_name: fc.constantFrom('f', 'g'), started_at: at, attributes: fc.constantFrom({}, { k: 1 }),
-    inputs: maybeRef, trace_id: fc.constantFrom(undefined, 't1', 't2'), parent_id: fc.constantFrom(undefined, 'a', 'b'),
-    display_name: fc.constantFrom(undefined, 'shown'),
-  })
-  .map((start): UpsertItem => ({ mode: 'start', req: { start } }));
-const endItem = fc
-  .record({
-    project_id: project, id: callId, ended_at: at, output: fc.oneof(maybeRef, fc.constant(undefined)),
-    exception: fc.constantFrom(undefined, 'boom'), summary: fc.constantFrom({}, { status_counts: { success: 1 } }),
-  })
-  .map((end): UpsertItem => ({ mode: 'end', req: { end } }));
-const items = fc.array(fc.oneof(startItem, endItem), { maxLength: 12 });
-
-/** Rows, refs and answers, with generated ids (UUIDv7) named by first appearance: each store generates its own. */
+/** Rows, refs and answers, generated ids named by first appearance. */
 function snapshot(store: Store, answers: unknown[]): string {
   const db = store.connection;
-  const state = {
+  return namedIds({
     calls: db.prepare('SELECT * FROM calls ORDER BY project_id, id').all(),
     refs: db.prepare('SELECT * FROM call_refs ORDER BY project_id, call_id, kind, ref').all(),
     answers,
-  };
-  const names = new Map<string, string>();
-  return JSON.stringify(state).replace(/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => {
-    if (!names.has(id)) names.set(id, `generated-${names.size}`);
-    return names.get(id) ?? id;
   });
 }
 
 describe('upsertBatch', () => {
   it('stores what the same items store one at a time, in order (rows, refs, answers)', () => {
     fc.assert(
-      fc.property(items, items, (before, batch) => {
+      fc.property(batchItems, batchItems, (before, items) => {
         const together = openStore(':memory:');
         const apart = openStore(':memory:');
         try {
           together.upsertBatch(before);
           apart.upsertBatch(before);
-          const a = together.upsertBatch(batch);
-          const b = batch.map((item) => apart.upsertBatch([item])[0]);
+          const a = together.upsertBatch(items);
+          const b = items.map((item) => apart.upsertBatch([item])[0]);
           expect(snapshot(together, a)).toBe(snapshot(apart, b));
         } finally {
           together.close();
@@ -57,5 +37,55 @@ describe('upsertBatch', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('display_name of a call with a start and an end', () => {
+  const server = useTestServer();
+  let n = 0;
+
+  /** Sends `steps` (each a batch of items, or a rename) for a fresh call and answers its stored display_name. */
+  async function nameAfter(...steps: ((id: string) => Json[] | { rename: string | null })[]): Promise<unknown> {
+    const id = `dn-${n++}`;
+    for (const step of steps) {
+      const s = step(id);
+      if (Array.isArray(s)) await batch(server(), s);
+      else expect((await post(server(), '/call/update', { project_id: start()['project_id'], call_id: id, display_name: s.rename })).status).toBe(200);
+    }
+    const [record] = await query(server(), { filter: { call_ids: [id] } });
+    expect(record, 'the call is stored').toBeDefined();
+    return record!['display_name'];
+  }
+  const named = (name?: string) => (id: string): Json => startItem(start({ id, ...(name === undefined ? {} : { display_name: name }) }));
+  const ended = (name?: string) => (id: string): Json => endItem(end(id, name === undefined ? {} : { display_name: name }));
+  const items = (...fs: ((id: string) => Json)[]) => (id: string): Json[] => fs.map((f) => f(id));
+  const rename = (name: string | null) => (): { rename: string | null } => ({ rename: name });
+
+  it('an end named "renamed" then its start without a name: "renamed", in one batch and in two requests (the counterexample)', async () => {
+    expect(await nameAfter(items(ended('renamed'), named()))).toBe('renamed');
+    expect(await nameAfter(items(ended('renamed')), items(named()))).toBe('renamed');
+  });
+
+  it("an end's name wins over its start's, whichever arrives first, batched or not", async () => {
+    expect(await nameAfter(items(named('shown'), ended('renamed')))).toBe('renamed');
+    expect(await nameAfter(items(ended('renamed'), named('shown')))).toBe('renamed');
+    expect(await nameAfter(items(named('shown')), items(ended('renamed')))).toBe('renamed');
+    expect(await nameAfter(items(ended('renamed')), items(named('shown')))).toBe('renamed');
+  });
+
+  it('an end without a name keeps the start\'s; a repeated start without a name, or with another, keeps the name', async () => {
+    expect(await nameAfter(items(ended()), items(named('shown')))).toBe('shown');
+    expect(await nameAfter(items(named('shown')), items(ended()), items(named()))).toBe('shown');
+    expect(await nameAfter(items(named('shown')), items(named('other')))).toBe('shown');
+    expect(await nameAfter(items(named(), named('other')))).toBe('other');
+    expect(await nameAfter(items(named()), items(ended()))).toBeNull();
+  });
+
+  it('the last named end wins; a rename replaces the name and a later start does not undo it', async () => {
+    expect(await nameAfter(items(ended('first')), items(named('shown')), items(ended('renamed')))).toBe('renamed');
+    expect(await nameAfter(items(named('shown'), ended('renamed')), rename('edited'), items(named('shown')))).toBe('edited');
+    expect(await nameAfter(items(named('shown')), rename(null), items(ended()))).toBeNull();
+    // a rename that arrives before its start waits for it, and wins over the start's and an earlier end's name
+    expect(await nameAfter(items(ended('renamed')), rename('edited'), items(named('shown')))).toBe('edited');
   });
 });
