@@ -60,6 +60,28 @@ const APPLY_RENAMES = `WITH applied AS (
     RETURNING c.project_id, c.id)
   DELETE FROM call_renames r USING applied a WHERE r.project_id = a.project_id AND r.call_id = a.id`;
 
+/**
+ * Transaction-scoped advisory locks of calls, one per (project_id, id) (the two-int4 key space, apart from the
+ * migrations' bigint lock), taken in one order so two transactions locking several calls cannot deadlock on them.
+ * A batch takes those of the calls it starts before writing them and a `/call/update` takes its call's before
+ * renaming it: the later of the two waits for the earlier to commit, then sees its row (READ COMMITTED: each
+ * statement reads what was committed when it began), so a rename racing its call's start through another server is
+ * applied instead of being left pending (each transaction would otherwise miss the other's uncommitted row).
+ */
+const LOCK_CALLS = `SELECT count(pg_advisory_xact_lock(h.p, h.i)) FROM (
+    SELECT DISTINCT hashtext(k.project_id) AS p, hashtext(k.id) AS i FROM ${KEYS} ORDER BY 1, 2) h`;
+
+/**
+ * Takes the advisory locks of calls (see {@link LOCK_CALLS}) until the transaction ends. Run inside a transaction,
+ * before any read or write of those calls' rows.
+ *
+ * @param client - a client inside a transaction.
+ * @param pairs - (project_id, call id) pairs, any order, repeats allowed.
+ */
+export async function pgLockCalls(client: pg.PoolClient, pairs: readonly (readonly [string, string])[]): Promise<void> {
+  if (pairs.length > 0) await client.query(LOCK_CALLS, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
+}
+
 const keyOf = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;
 
 function json(value: unknown): string | null {
@@ -92,6 +114,8 @@ export async function pgStartedCalls(client: pg.PoolClient | pg.Pool, items: rea
  * @returns one result per item, in order: `{id, trace_id}` for a start, `{}` for an end.
  */
 export async function pgWriteItems(client: pg.PoolClient, items: readonly UpsertItem[]): Promise<(CallStartRes | CallEndRes)[]> {
+  // a pending rename of a call this batch starts is applied below: lock out a concurrent /call/update of it first
+  await pgLockCalls(client, items.flatMap((item): [string, string][] => (item.mode === 'start' && item.req.start.id ? [[item.req.start.project_id, item.req.start.id]] : [])));
   // trace ids a start without one may inherit: its own call's, else its parent's, as stored before the batch
   const wanted: [string, string][] = [];
   for (const item of items) {
