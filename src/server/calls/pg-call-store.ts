@@ -16,7 +16,7 @@ import type { CallCursorApi, CallStoreApi } from './call-store-api.js';
 import type { EndInput, StartInput, UpsertItem } from './call-writes.js';
 import type { WireRecord } from './columns.js';
 import { openPgCursor } from './pg-call-cursor.js';
-import { pgLockCalls, pgStartedCalls, pgWriteItems } from './pg-call-writes.js';
+import { pgLockForRename, pgStartedCalls, pgWriteItems } from './pg-call-writes.js';
 import { PG_DESCENDANTS_FAILED_SQL } from './pg-descendant-errors.js';
 import { compilePgCallsQuery } from './pg-query-sql.js';
 import type { PriceTable } from './prices.js';
@@ -141,12 +141,12 @@ export class PgCallStore implements CallStoreApi {
 
   /**
    * Sets the `display_name` of a call (`null` clears it); a call whose start has not arrived gets it when it does,
-   * also when that start is being written concurrently through another server (both take the call's advisory lock).
+   * also when that start is being written concurrently through another server (a project advisory lock, pg-call-writes.ts).
    */
   async updateCall(projectId: string, id: string, displayName: string | null): Promise<void> {
     await retrying(this.db.pool, async (client) => {
-      // waits for a batch starting this call through any server to commit (pgLockCalls), so either sees the other
-      await pgLockCalls(client, [[projectId, id]]);
+      // waits for the batches starting calls of the project through any server to commit, so either sees the other
+      await pgLockForRename(client, projectId);
       if ((await client.query(RENAME, [projectId, id, displayName])).rowCount === 0) await client.query(KEEP_RENAME, [projectId, id, displayName]);
     });
   }

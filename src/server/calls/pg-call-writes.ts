@@ -27,20 +27,36 @@ const START_SET = ['op_name', 'display_name', 'trace_id', 'parent_id', 'thread_i
   'svc_user_id', 'svc_run_id', 'svc_run_step'];
 const END_SET = ['ended_at', 'output', 'exception', 'summary'];
 
+const COLUMN_NAMES = COLUMNS.map(([c]) => c);
+/** `$n` of the upsert's parameter array of a column. */
+const param = (column: string): string => `$${COLUMN_NAMES.indexOf(column as (typeof COLUMN_NAMES)[number]) + 1}`;
+
 /**
+ * The batch's upsert, in one statement with the drop of the pending `/call/update` renames of the calls it starts.
+ *
  * A row carries a start when its started_at is set and an end when its ended_at is (both are required fields); only
  * that half is replaced. A row's display_name is its end's name, else its start's: stored as is by an insert; on a
- * stored row the start's only fills an empty name and the end's is set afterwards ({@link SET_NAMES}).
+ * stored row the start's only fills an empty name, and the end's is set afterwards ({@link SET_NAMES}), as is a
+ * pending rename (it replaces both). Answers only the rows that existed (`updated`: their old refs are deleted and
+ * their end's name set) or had a pending rename (`renamed`, `rename`): none when a batch brings new calls.
  */
-const UPSERT_SQL = `INSERT INTO calls (${COLUMNS.map(([c]) => c).join(', ')})
-  SELECT * FROM unnest(${COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')})
-  ON CONFLICT (project_id, id) DO UPDATE SET
-  ${[
+const UPSERT_SQL = `WITH pending AS (
+    DELETE FROM call_renames r USING unnest(${param('project_id')}::text[], ${param('id')}::text[], ${param('started_at')}::text[]) AS s(project_id, id, started_at)
+    WHERE s.started_at IS NOT NULL AND r.project_id = s.project_id AND r.call_id = s.id
+    RETURNING r.project_id, r.call_id, r.display_name),
+  up AS (
+    INSERT INTO calls (${COLUMN_NAMES.join(', ')})
+    SELECT * FROM unnest(${COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')})
+    ON CONFLICT (project_id, id) DO UPDATE SET
+    ${[
     // a start's display_name only fills an empty name (writeItems in call-writes.ts)
     ...START_SET.map((c) => `${c} = CASE WHEN excluded.started_at IS NOT NULL THEN ${c === 'display_name' ? 'coalesce(calls.display_name, excluded.display_name)' : `excluded.${c}`} ELSE calls.${c} END`),
     ...END_SET.map((c) => `${c} = CASE WHEN excluded.ended_at IS NOT NULL THEN excluded.${c} ELSE calls.${c} END`),
-  ].join(',\n  ')}
-  RETURNING project_id, id, xmax <> 0 AS updated`;
+  ].join(',\n    ')}
+    RETURNING project_id, id, xmax <> 0 AS updated)
+  SELECT up.project_id, up.id, up.updated, p.call_id IS NOT NULL AS renamed, p.display_name AS rename
+  FROM up LEFT JOIN pending p ON p.project_id = up.project_id AND p.call_id = up.id
+  WHERE up.updated OR p.call_id IS NOT NULL`;
 
 const KEYS = 'unnest($1::text[], $2::text[]) AS k(project_id, id)';
 const TRACES_OF = `SELECT c.project_id, c.id, c.trace_id FROM ${KEYS} JOIN calls c ON c.project_id = k.project_id AND c.id = k.id
@@ -53,33 +69,43 @@ const DELETE_REFS = `DELETE FROM call_refs r USING unnest($1::text[], $2::text[]
   WHERE r.project_id = v.project_id AND r.call_id = v.call_id AND r.kind = v.kind`;
 const INSERT_REFS = `INSERT INTO call_refs (project_id, call_id, kind, ref)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`;
-/** Pending `/call/update` renames of calls whose start this batch wrote: applied, then dropped. */
-const APPLY_RENAMES = `WITH applied AS (
-    UPDATE calls c SET display_name = r.display_name FROM call_renames r, ${KEYS}
-    WHERE r.project_id = k.project_id AND r.call_id = k.id AND c.project_id = k.project_id AND c.id = k.id AND c.started_at IS NOT NULL
-    RETURNING c.project_id, c.id)
-  DELETE FROM call_renames r USING applied a WHERE r.project_id = a.project_id AND r.call_id = a.id`;
+/** Namespace (first int4 key) of the per-project advisory locks of call writes: 'weft' in ASCII. */
+const LOCK_SPACE = 0x77656674;
 
 /**
- * Transaction-scoped advisory locks of calls, one per (project_id, id) (the two-int4 key space, apart from the
- * migrations' bigint lock), taken in one order so two transactions locking several calls cannot deadlock on them.
- * A batch takes those of the calls it starts before writing them and a `/call/update` takes its call's before
- * renaming it: the later of the two waits for the earlier to commit, then sees its row (READ COMMITTED: each
- * statement reads what was committed when it began), so a rename racing its call's start through another server is
- * applied instead of being left pending (each transaction would otherwise miss the other's uncommitted row).
+ * A batch that starts calls of a project holds the project's advisory lock shared, a `/call/update` of one of its calls
+ * exclusive, each until its transaction ends: batches never wait for each other, and a rename and a batch starting
+ * calls of its project never overlap. The later of the two waits for the earlier to commit, then sees its rows (READ
+ * COMMITTED: each statement reads what was committed when it began), so a rename racing its call's start through
+ * another server is applied, not left pending forever (each transaction would otherwise miss the other's uncommitted
+ * row). One lock per project, not per call: a batch of 10,000 calls must not fill PostgreSQL's lock table
+ * (`max_locks_per_transaction` x `max_connections` entries shared by all sessions). A rename waits for the batches of
+ * its project in flight, and holds new ones back for the few ms of its own transaction.
  */
-const LOCK_CALLS = `SELECT count(pg_advisory_xact_lock(h.p, h.i)) FROM (
-    SELECT DISTINCT hashtext(k.project_id) AS p, hashtext(k.id) AS i FROM ${KEYS} ORDER BY 1, 2) h`;
+const LOCK_PROJECTS_SHARED = `SELECT count(pg_advisory_xact_lock_shared(${LOCK_SPACE}, h)) FROM (
+    SELECT DISTINCT hashtext(p) AS h FROM unnest($1::text[]) AS p ORDER BY 1) l`;
+const LOCK_PROJECT = `SELECT pg_advisory_xact_lock(${LOCK_SPACE}, hashtext($1))`;
 
 /**
- * Takes the advisory locks of calls (see {@link LOCK_CALLS}) until the transaction ends. Run inside a transaction,
- * before any read or write of those calls' rows.
+ * Locks out `/call/update` renames in the projects of the calls a batch starts (see {@link LOCK_PROJECTS_SHARED}),
+ * until the transaction ends. Run inside the batch's transaction, before it reads or writes those calls.
  *
  * @param client - a client inside a transaction.
- * @param pairs - (project_id, call id) pairs, any order, repeats allowed.
+ * @param projectIds - projects of the started calls, any order, repeats allowed.
  */
-export async function pgLockCalls(client: pg.PoolClient, pairs: readonly (readonly [string, string])[]): Promise<void> {
-  if (pairs.length > 0) await client.query(LOCK_CALLS, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
+async function lockStartedProjects(client: pg.PoolClient, projectIds: readonly string[]): Promise<void> {
+  if (projectIds.length > 0) await client.query(LOCK_PROJECTS_SHARED, [projectIds]);
+}
+
+/**
+ * Waits for the batches starting calls of a project to commit, and holds new ones back, until the transaction ends
+ * (see {@link LOCK_PROJECTS_SHARED}). Run inside a rename's transaction, before it reads or writes the call.
+ *
+ * @param client - a client inside a transaction.
+ * @param projectId - the renamed call's project.
+ */
+export async function pgLockForRename(client: pg.PoolClient, projectId: string): Promise<void> {
+  await client.query(LOCK_PROJECT, [projectId]);
 }
 
 const keyOf = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;
@@ -115,7 +141,9 @@ export async function pgStartedCalls(client: pg.PoolClient | pg.Pool, items: rea
  */
 export async function pgWriteItems(client: pg.PoolClient, items: readonly UpsertItem[]): Promise<(CallStartRes | CallEndRes)[]> {
   // a pending rename of a call this batch starts is applied below: lock out a concurrent /call/update of it first
-  await pgLockCalls(client, items.flatMap((item): [string, string][] => (item.mode === 'start' && item.req.start.id ? [[item.req.start.project_id, item.req.start.id]] : [])));
+  const startedProjects = new Set<string>();
+  for (const item of items) if (item.mode === 'start' && item.req.start.id) startedProjects.add(item.req.start.project_id);
+  await lockStartedProjects(client, [...startedProjects]);
   // trace ids a start without one may inherit: its own call's, else its parent's, as stored before the batch
   const wanted: [string, string][] = [];
   for (const item of items) {
@@ -164,14 +192,12 @@ export async function pgWriteItems(client: pg.PoolClient, items: readonly Upsert
   return res;
 }
 
-/** Writes staged calls (sorted by key): the upsert, end names, refs, pending renames. */
+/** Writes staged calls (sorted by key): the upsert with the drop of pending renames, then names and refs. */
 async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Promise<void> {
   if (sorted.length === 0) return;
   const columns: Value[][] = COLUMNS.map(() => []);
-  const names: string[][] = [[], [], []];
   const refKeys: string[][] = [[], [], []];
   const refs: string[][] = [[], [], [], []];
-  const started: string[][] = [[], []];
   const push = (into: string[][], ...values: string[]): void => values.forEach((v, i) => into[i]!.push(v));
   const noStart = Array<Value>(START_SET.length).fill(null);
   const noEnd = Array<Value>(END_SET.length).fill(null);
@@ -181,7 +207,6 @@ async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Prom
     if (call.endName !== undefined) start[START_NAME_AT] = call.endName;
     const row = [call.projectId, call.id, ...start, ...(call.end ?? noEnd)];
     row.forEach((v, i) => columns[i]!.push(v));
-    if (call.start) push(started, call.projectId, call.id);
     for (const [kind, value] of [['input', call.inputs], ['output', call.output]] as const) {
       if (!value) continue;
       push(refKeys, call.projectId, call.id, kind);
@@ -189,10 +214,21 @@ async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Prom
       for (const ref of extractRefs(value.value)) push(refs, call.projectId, call.id, kind, ref);
     }
   }
+  const answered = await pgRows<{ project_id: string; id: string; updated: boolean; renamed: boolean; rename: string | null }>(client, UPSERT_SQL, columns);
+  if (answered.length === 0) {
+    if (refs[0]!.length > 0) await client.query(INSERT_REFS, refs);
+    return;
+  }
   // a row this upsert inserted has no refs yet: only rows that existed get their old refs deleted
-  const updated = new Set((await pgRows<{ project_id: string; id: string; updated: boolean }>(client, UPSERT_SQL, columns))
-    .filter((r) => r.updated).map((r) => keyOf(r.project_id, r.id)));
-  for (const call of sorted) if (call.endName !== undefined && updated.has(keyOf(call.projectId, call.id))) push(names, call.projectId, call.id, call.endName);
+  const updated = new Set(answered.filter((r) => r.updated).map((r) => keyOf(r.project_id, r.id)));
+  const renamed = new Map(answered.filter((r) => r.renamed).map((r) => [keyOf(r.project_id, r.id), r.rename]));
+  // names set after the upsert: a pending rename (over the end's name), else the end's name of a stored row
+  const names: (string | null)[][] = [[], [], []];
+  for (const call of sorted) {
+    const key = keyOf(call.projectId, call.id);
+    if (renamed.has(key)) push(names as string[][], call.projectId, call.id, renamed.get(key) as string);
+    else if (call.endName !== undefined && updated.has(key)) push(names as string[][], call.projectId, call.id, call.endName);
+  }
   const stale: string[][] = [[], [], []];
   refKeys[0]!.forEach((projectId, i) => {
     if (updated.has(keyOf(projectId, refKeys[1]![i]!))) push(stale, projectId, refKeys[1]![i]!, refKeys[2]![i]!);
@@ -200,5 +236,4 @@ async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Prom
   if (names[0]!.length > 0) await client.query(SET_NAMES, names);
   if (stale[0]!.length > 0) await client.query(DELETE_REFS, stale);
   if (refs[0]!.length > 0) await client.query(INSERT_REFS, refs);
-  if (started[0]!.length > 0) await client.query(APPLY_RENAMES, started);
 }
