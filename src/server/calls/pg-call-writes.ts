@@ -215,25 +215,24 @@ async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Prom
     }
   }
   const answered = await pgRows<{ project_id: string; id: string; updated: boolean; renamed: boolean; rename: string | null }>(client, UPSERT_SQL, columns);
-  if (answered.length === 0) {
-    if (refs[0]!.length > 0) await client.query(INSERT_REFS, refs);
-    return;
-  }
   // a row this upsert inserted has no refs yet: only rows that existed get their old refs deleted
   const updated = new Set(answered.filter((r) => r.updated).map((r) => keyOf(r.project_id, r.id)));
   const renamed = new Map(answered.filter((r) => r.renamed).map((r) => [keyOf(r.project_id, r.id), r.rename]));
   // names set after the upsert: a pending rename (over the end's name), else the end's name of a stored row
-  const names: (string | null)[][] = [[], [], []];
+  const names: [string[], string[], (string | null)[]] = [[], [], []];
   for (const call of sorted) {
     const key = keyOf(call.projectId, call.id);
-    if (renamed.has(key)) push(names as string[][], call.projectId, call.id, renamed.get(key) as string);
-    else if (call.endName !== undefined && updated.has(key)) push(names as string[][], call.projectId, call.id, call.endName);
+    const name = renamed.has(key) ? renamed.get(key) : updated.has(key) ? call.endName : undefined;
+    if (name === undefined) continue;
+    names[0].push(call.projectId);
+    names[1].push(call.id);
+    names[2].push(name);
   }
   const stale: string[][] = [[], [], []];
   refKeys[0]!.forEach((projectId, i) => {
     if (updated.has(keyOf(projectId, refKeys[1]![i]!))) push(stale, projectId, refKeys[1]![i]!, refKeys[2]![i]!);
   });
-  if (names[0]!.length > 0) await client.query(SET_NAMES, names);
+  if (names[0].length > 0) await client.query(SET_NAMES, names);
   if (stale[0]!.length > 0) await client.query(DELETE_REFS, stale);
   if (refs[0]!.length > 0) await client.query(INSERT_REFS, refs);
 }
