@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       }
     }
     printTable(
-      `CPU per traced call by layer, ${num(N)} calls in bursts of 100, ${ROUNDS} rounds alternating (server answers at once, in this process) · ${contextLine()}`,
+      `CPU per traced call by layer, ${num(N)} calls in bursts of 100, ${ROUNDS} rounds alternating (server in another process, answering at once) · ${contextLine()}`,
       ['source', 'layer', 'ns/call each round', 'best', 'added by the layer', 'of which system'],
       rows,
     );
