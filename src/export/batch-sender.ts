@@ -8,6 +8,7 @@ import { isRetryableError } from '../api/core/retry.js';
 import type { RequestOptions } from '../api/core/transport.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { Delivery, Entry } from './batcher.js';
+import { batchBody } from './entry-chunks.js';
 import type { ExportOptions } from './export-options.js';
 import { invalidItemIndexes } from './invalid-items.js';
 import { countDrop, stats, warnRateLimited } from './export-stats.js';
@@ -26,7 +27,7 @@ type RetryOptions = Pick<ExportOptions, 'maxRetries' | 'retryInitialDelayMs' | '
 
 /** A batch endpoint: the client's raw method for a serialized `{"batch": [...]}` body, and what its items are called in diagnostics. */
 export interface BatchEndpoint {
-  post(client: Client, body: string, opts: RequestOptions): Promise<unknown>;
+  post(client: Client, body: string | Buffer, opts: RequestOptions): Promise<unknown>;
   /** Plural noun for warnings, e.g. `call event(s)`. */
   readonly items: string;
 }
@@ -88,8 +89,8 @@ export class BatchSender {
   }
 
   private async request(batch: Entry[], signal: AbortSignal): Promise<void> {
-    const body = `{"batch":[${batch.map((e) => e.json).join(',')}]}`;
-    const bytes = Buffer.byteLength(body);
+    const body = batchBody(batch);
+    const bytes = body.length;
     stats.inFlightRequests++;
     stats.inFlightBytes += bytes;
     try {

@@ -5,6 +5,7 @@
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
 import { eventItemJson } from './event-json.js';
 import { BODY_OVERHEAD_BYTES, type Entry } from './batcher.js';
+import { packedEntry } from './entry-chunks.js';
 
 /** Longest exception message or stack kept in a truncated end event, in characters. */
 const KEPT_EXCEPTION_CHARS = 4096;
@@ -26,7 +27,8 @@ export function toCallEntry(item: UpsertBatchItem, maxBatchBytes: number): Entry
 
 /**
  * {@link toCallEntry} of the item `{mode, req: {[mode]: event}}` without building it: the event is
- * written once into its item's JSON text (`event-json.ts`).
+ * written once into its item's JSON text (`event-json.ts`), whose bytes are kept in a shared buffer
+ * (`entry-chunks.ts`).
  */
 export function callEventEntry(mode: 'start', event: StartedCallSchemaForInsert, maxBatchBytes: number): Entry | undefined;
 export function callEventEntry(mode: 'end', event: EndedCallSchemaForInsert, maxBatchBytes: number): Entry | undefined;
@@ -34,14 +36,13 @@ export function callEventEntry(mode: 'start' | 'end', event: StartedCallSchemaFo
   const limit = maxBatchBytes - BODY_OVERHEAD_BYTES - 1;
   const id = event.id;
   const call = id ? { id, end: mode === 'end' } : undefined;
-  let entry: Entry | undefined;
+  let text: { json: string; bytes: number };
   try {
-    const { json, bytes } = eventItemJson(mode, event);
-    entry = { json, bytes, call };
+    text = eventItemJson(mode, event);
   } catch {
     return undefined;
   }
-  if (entry.bytes <= limit) return entry;
+  if (text.bytes <= limit) return packedEntry(text.json, text.bytes, call);
   const item = (mode === 'start' ? { mode, req: { start: event } } : { mode, req: { end: event } }) as UpsertBatchItem;
   const smaller = serialize(truncated(item, limit), call);
   return smaller && smaller.bytes <= limit ? smaller : undefined;

@@ -26,11 +26,15 @@ import { countDrop, stats, warnUnreportedDrops, type DropReason } from './export
 const STAGE_MAX = 16_384;
 
 /**
- * Staged events serialized and queued per turn of the event loop when draining in the background: a
- * bounded slice (about 1-2 ms on a loaded 2-CPU machine), then the loop gets a turn before the next
- * slice, so a burst of calls never holds it for long at once (issue 16 item 4). flush() drains all.
+ * Time the background drain serializes and queues staged events in one turn of the event loop, ms:
+ * then the loop gets a turn before the next slice, so a burst of calls never holds it for long at once
+ * (issue 16 item 4: the loop's p99 delay while exporting). A slice bounded by a count instead took
+ * 1-2 ms or far more depending on the machine's load and the events' size. flush() drains all.
  */
-const DRAIN_SLICE = 512;
+const DRAIN_SLICE_MS = 1;
+
+/** Events serialized between two looks at the clock while draining. */
+const DRAIN_CLOCK_EVERY = 32;
 
 /**
  * Sends call events to `POST /call/upsert_batch` through its own `client`. Events go to memory; with
@@ -59,7 +63,7 @@ export class CallExporter implements CallSink {
   private drainScheduled = false;
   private readonly drainStaged = (): void => {
     try {
-      this.drain(DRAIN_SLICE);
+      this.drain(DRAIN_SLICE_MS);
     } catch (err) {
       diag.warn(`could not queue call events: ${safeMessage(err)}`); // never an uncaught error in the user's process
     }
@@ -122,21 +126,28 @@ export class CallExporter implements CallSink {
   }
 
   /**
-   * Serializes and queues the staged events, in order: all of them, or the first `max` (then the
-   * rest on a later turn of the event loop).
+   * Serializes and queues the staged events, in order: all of them, or those it gets to within
+   * `budgetMs` (then the rest on a later turn of the event loop).
    */
-  private drain(max = Infinity): void {
+  private drain(budgetMs = Infinity): void {
     this.drainScheduled = false;
-    let items = this.staged;
+    const items = this.staged;
     if (items.length === 0) return;
-    if (items.length > max) {
-      this.staged = items.slice(max);
-      items = items.slice(0, max);
+    this.staged = []; // events staged meanwhile (by a toJSON making a traced call) go after these
+    const until = budgetMs === Infinity ? Infinity : performance.now() + budgetMs;
+    let i = 0;
+    while (i < items.length) {
+      const end = Math.min(items.length, i + DRAIN_CLOCK_EVERY);
+      stats.queueItems -= end - i;
+      for (; i < end; i++) this.take(items[i]!);
+      if (i < items.length && performance.now() >= until) break;
+    }
+    if (i === items.length) return;
+    this.staged = this.staged.length === 0 ? items.slice(i) : [...items.slice(i), ...this.staged];
+    if (!this.drainScheduled) {
       this.drainScheduled = true;
       setImmediate(this.drainStaged);
-    } else this.staged = [];
-    stats.queueItems -= items.length;
-    for (const event of items) this.take(event);
+    }
   }
 
   /** Queues one event (an end event is told apart by its required `ended_at`). */

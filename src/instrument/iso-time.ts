@@ -10,6 +10,9 @@ const MS_TAIL: readonly string[] = Array.from({ length: 1000 }, (_, i) => `${Str
 const MAX_TIME = 8.64e15;
 
 let cachedSecond = Number.NaN;
+/** The last timestamp returned and its ms: calls made in the same ms share one string (read once, not rebuilt and copied per event). */
+let lastMs = Number.NaN;
+let lastIso = '';
 /** `new Date(cachedSecond * 1000).toISOString()` without its last 4 characters (`mmmZ`). */
 let cachedPrefix = '';
 
@@ -19,6 +22,7 @@ let cachedPrefix = '';
  * @throws {RangeError} when `ms` is not a valid time (as `toISOString()` does).
  */
 export function isoTime(ms: number): string {
+  if (ms === lastMs) return lastIso;
   const second = Math.floor(ms / 1000);
   if (second !== cachedSecond) {
     const iso = new Date(second * 1000).toISOString();
@@ -27,5 +31,8 @@ export function isoTime(ms: number): string {
   }
   // Fractions of a ms and times past the valid range (±8.64e15 ms) take the slow path, which truncates or throws alike.
   const tail = ms <= MAX_TIME && ms >= -MAX_TIME ? MS_TAIL[ms - second * 1000] : undefined;
-  return tail === undefined ? new Date(ms).toISOString() : cachedPrefix + tail;
+  const iso = tail === undefined ? new Date(ms).toISOString() : cachedPrefix + tail;
+  lastMs = ms;
+  lastIso = iso;
+  return iso;
 }

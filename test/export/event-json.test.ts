@@ -12,7 +12,7 @@ describe('eventItemJson', () => {
   it('writes the same text and byte length as JSON.stringify for any JSON-like event', () => {
     const value = fc.oneof(
       fc.jsonValue(),
-      fc.constantFrom(undefined, NaN, Infinity, -0, 1e21, '\u{1F600}', '\ud800', 'a"b\\c\n', 'é'),
+      fc.constantFrom(undefined, NaN, Infinity, -0, 1e21, '\u{1F600}', '\ud800', 'a"b\\c\n', 'é', 'x'.repeat(200), 'é'.repeat(200), 'y'.repeat(70_000)),
       fc.date({ noInvalidDate: true }),
       fc.array(fc.constantFrom(undefined, () => 1, Symbol('s'))),
     );
