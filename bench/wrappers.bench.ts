@@ -81,6 +81,8 @@ async function cpuOfStandIn(client: typeof inProcess): Promise<number> {
 }
 
 const CASES = {
+  plainBare: () => raw.chat.completions.create(body),
+  usageBare: () => raw.chat.completions.create(bodyWithUsage),
   plain: () => raw.chat.completions.create(body),
   usage: () => raw.chat.completions.create(bodyWithUsage),
   traced: () => wrapped.chat.completions.create(body),
@@ -88,8 +90,14 @@ const CASES = {
   standInTraced: () => cpuOfStandIn(inProcessTraced),
 };
 type Case = keyof typeof CASES;
-/** The SDK cases run first, the stand-in pair after them (its allocation-heavy samples would leave GC debt to whichever SDK case came next). */
+/**
+ * First the unwrapped SDK before weft has traced anything: on Node 20 `AsyncLocalStorage` turns on promise hooks
+ * for the whole process at its first `run()` (weft's first call) and they stay on, so from then on the unwrapped
+ * SDK pays a hook per promise too. Then the SDK cases, then the stand-in pair (its allocation-heavy samples
+ * would leave GC debt to whichever SDK case came next).
+ */
 const PHASES: Case[][] = [
+  ['plainBare', 'usageBare'],
   ['plain', 'usage', 'traced'],
   ['standIn', 'standInTraced'],
 ];
@@ -98,7 +106,7 @@ const run = (c: Case): Promise<number> => (c === 'standIn' || c === 'standInTrac
 const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
 const quantile = (xs: number[], q: number): number => sorted(xs)[Math.floor((xs.length - 1) * q)] ?? NaN;
 
-const cpu: Record<Case, number[]> = { plain: [], usage: [], traced: [], standIn: [], standInTraced: [] };
+const cpu: Record<Case, number[]> = { plainBare: [], usageBare: [], plain: [], usage: [], traced: [], standIn: [], standInTraced: [] };
 for (const cases of PHASES) {
   for (let i = 0; i < WARMUP; i++) for (const c of cases) await run(c);
   for (let i = 0; i < ROUNDS; i++) {
@@ -129,6 +137,18 @@ printTable(
     row('wrapOpenAI, export to local server', 'traced', flushPerCall),
     row('... weft\'s part through the SDK: wrapOpenAI minus the SDK asking for usage itself (same rounds)', 'traced', flushPerCall, 'usage'),
     row(`weft's part alone: wrapOpenAI over an in-process stand-in of the stream (same chunks; added to the stand-in's ${num(quantile(cpu.standIn, 0.5))} µs)`, 'standInTraced', flushPerCall, 'standIn'),
+  ],
+);
+const bare = quantile(cpu.plainBare, 0.5);
+const pctOfBare = (x: number): string => `${((x / bare) * 100).toFixed(1)}%`;
+printTable(
+  `The same against the unwrapped SDK before weft traced anything (no AsyncLocalStorage promise hooks yet; ${ROUNDS} rounds of the bare pair before all others, so these are differences of medians of different rounds, not paired)`,
+  ['case', 'CPU µs/stream (median)', 'added µs', 'added / unwrapped before weft', 'target'],
+  [
+    ['openai SDK, unwrapped, before weft traced anything', num(bare), '', '', ''],
+    ['... asking for usage itself', num(quantile(cpu.usageBare, 0.5)), num(quantile(cpu.usageBare, 0.5) - bare), pctOfBare(quantile(cpu.usageBare, 0.5) - bare), ''],
+    ['openai SDK, unwrapped, once weft has traced a call (promise hooks on)', num(p), num(p - bare), pctOfBare(p - bare), ''],
+    ['wrapOpenAI, export to local server', num(quantile(cpu.traced, 0.5) + flushPerCall), num(quantile(cpu.traced, 0.5) + flushPerCall - bare), pctOfBare(quantile(cpu.traced, 0.5) + flushPerCall - bare), verdict((quantile(cpu.traced, 0.5) + flushPerCall - bare) / bare < 0.05, '< 5%')],
   ],
 );
 console.log(`(the wrapOpenAI rows include the final flush's CPU spread over all wrapped calls: ${num(flushPerCall)} µs each; the last row's percentages are of the same run's unwrapped SDK call)`);
