@@ -21,11 +21,16 @@ export interface StreamObserver {
   /** The consumer stopped early (`break`, `return()`, `cancel()`). */
   cancel(): void;
   /**
-   * Async iterators only: true for a chunk the consumer must not see (one a wrapper asked for and the caller
-   * did not; the observer records it itself). The iterator reads on instead of yielding it.
+   * Async iterators only: what the consumer gets for a chunk read from the source: the chunk itself, a
+   * replacement (the same chunk without what a wrapper asked for and the caller did not), or {@link SKIP}
+   * for a chunk the consumer must not see at all (the observer records it itself; the iterator reads on).
+   * Called before {@link StreamObserver.chunk}, which then gets the value handed on.
    */
-  skip?(value: unknown): boolean;
+  pass?(value: unknown): unknown;
 }
+
+/** What {@link StreamObserver.pass} returns for a chunk the consumer must not see. */
+export const SKIP: unique symbol = Symbol('weft.skipChunk');
 
 type Method = 'next' | 'return' | 'throw';
 type AnyIterator = Iterator<unknown> | AsyncIterator<unknown>;
@@ -139,8 +144,22 @@ export class TracedAsyncIterator extends Traced<AsyncIterator<unknown>> implemen
     return this;
   }
 
-  next(...args: [] | [unknown]): Promise<IteratorResult<unknown>> {
-    return this.step('next', args);
+  next(value?: unknown): Promise<IteratorResult<unknown>> {
+    // `arguments`, not a rest array: nothing allocated per chunk; no argument is passed on when none was given
+    if (arguments.length === 0) return this.obs.ctx === undefined && !this.over ? this.nextPlain() : this.step('next', []);
+    return this.step('next', [value]);
+  }
+
+  /** The common step (no argument, no context to switch to): the source's `next()` and one `then` observing it. */
+  private nextPlain(): Promise<IteratorResult<unknown>> {
+    let pending: Promise<IteratorResult<unknown>>;
+    try {
+      pending = this.it.next();
+    } catch (err) {
+      this.fail(err);
+      throw err;
+    }
+    return Promise.resolve(pending).then(this.onNext, this.onError);
   }
 
   return(value?: unknown): Promise<IteratorResult<unknown>> {
@@ -181,8 +200,24 @@ export class TracedAsyncIterator extends Traced<AsyncIterator<unknown>> implemen
   /** A `next()` result: a chunk to skip (read on), a chunk, or the end. Made once per iterator, not per chunk. */
   private readonly onNext = (r: IteratorResult<unknown>): IteratorResult<unknown> | Promise<IteratorResult<unknown>> => {
     if (this.over) return r;
-    if (this.obs.skip !== undefined && doneOf(r) === false && this.obs.skip((r as IteratorYieldResult<unknown>).value)) return this.step('next', []);
-    if (observe(this.obs, r, 'next')) this.over = true;
+    const obs = this.obs;
+    const done = doneOf(r);
+    if (done === undefined) return r;
+    if (done) {
+      this.over = true;
+      obs.complete();
+      return r;
+    }
+    let value = (r as IteratorYieldResult<unknown>).value;
+    if (obs.pass !== undefined) {
+      const passed = obs.pass(value);
+      if (passed === SKIP) return this.next();
+      if (passed !== value) {
+        value = passed;
+        r = { done: false, value };
+      }
+    }
+    obs.chunk(value);
     return r;
   };
 

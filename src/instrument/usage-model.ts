@@ -50,7 +50,10 @@ function usageOf(input: number, output: number, total: number | undefined, parts
     total_tokens: total !== undefined && total > 0 ? total : input + output,
     requests: 1,
   };
-  for (const [k, v] of Object.entries(parts)) if (v) (u as unknown as Record<string, number>)[k] = v;
+  for (const k in parts) {
+    const v = parts[k as keyof TokenUsage];
+    if (v) u[k as keyof TokenUsage] = v;
+  }
   return u;
 }
 

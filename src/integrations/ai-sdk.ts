@@ -63,6 +63,7 @@ function summaryOf(r: unknown, requestModel: string | undefined, ttft: number | 
   const extra: Obj = { usage: usageByModel(model, usage) };
   if (typeof o['finishReason'] === 'string') extra['gen_ai.response.finish_reasons'] = [o['finishReason']];
   if (typeof model === 'string') extra['gen_ai.response.model'] = model;
+  if (typeof response['id'] === 'string') extra['gen_ai.response.id'] = response['id'];
   if (ttft !== undefined) extra['time_to_first_token_ms'] = ttft;
   return extra;
 }

@@ -7,6 +7,7 @@ import { activeContext, runInContext } from '../instrument/context.js';
 import { InputKeys } from '../instrument/input-keys.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
 import { getSink } from '../instrument/sink.js';
+import { SKIP } from '../instrument/iterators.js';
 import { streamKind, wrapStream, type StreamObserver } from '../instrument/streams.js';
 import { thenOf } from '../instrument/thenable.js';
 import { sampled } from '../instrument/trace-call.js';
@@ -25,9 +26,11 @@ export interface LlmMethod {
   readonly requestIdHeader: string;
   /**
    * The request actually sent when it differs from the caller's (e.g. asking for stream usage), with
-   * `hide`: true for a chunk the caller did not ask for and must not see (it is still folded into usage).
+   * `pass`: what the caller's iterator yields for a chunk of the stream: the chunk, the same chunk
+   * without what the caller did not ask for, or `SKIP` (`instrument/iterators.ts`) for a chunk the caller
+   * must not see (it is still folded into usage). Made per request, so it may keep state across chunks.
    */
-  prepare?(body: Record<string, unknown>): { body: Record<string, unknown>; hide: (chunk: unknown) => boolean } | undefined;
+  prepare?(body: Record<string, unknown>): { body: Record<string, unknown>; pass: (chunk: unknown) => unknown } | undefined;
   /** Folds one stream chunk or event into a response-shaped value (`undefined` at first). */
   fold(acc: unknown, chunk: unknown): unknown;
   /** The recorded output of a response (or of a folded stream). @defaultValue the response */
@@ -52,7 +55,7 @@ export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function):
     call.startedAtMs = active.call.startedAtMs;
     const prepared = spec.prepare?.(body as Record<string, unknown>);
     const sent = prepared ? [prepared.body, ...args.slice(1)] : args;
-    call.hide = prepared?.hide;
+    call.strip = prepared?.pass;
     let result: unknown;
     try {
       result = runInContext(active.ctx, () => method.apply(owner, sent) as unknown);
@@ -89,8 +92,8 @@ function requestIdOf(value: unknown): string | undefined {
 /**
  * The state of one model request: its op definition (hooks that see this state) and what the stream told.
  * It observes the stream for the call: no context switch per chunk (`ctx` is `undefined`: the SDK's steps
- * read and parse the response body, no traced code runs in them), and the chunks `hide` picks are folded
- * here and skipped.
+ * read and parse the response body, no traced code runs in them), and the chunks `strip` hides are folded
+ * here and skipped (`pass`).
  */
 class LlmCall implements StreamObserver {
   readonly op: OpDefinition;
@@ -99,7 +102,7 @@ class LlmCall implements StreamObserver {
   startedAtMs = 0;
   timeToFirstTokenMs: number | undefined;
   requestId: string | undefined;
-  hide: ((chunk: unknown) => boolean) | undefined;
+  strip: ((chunk: unknown) => unknown) | undefined;
   private hidden: unknown;
   private handedOn: unknown;
   private first: unknown;
@@ -127,11 +130,13 @@ class LlmCall implements StreamObserver {
     };
   }
 
-  /** A chunk the caller does not see (`hide`): folded into what the recorded stream knows (its usage), and skipped. */
-  skip(chunk: unknown): boolean {
-    if (this.hide === undefined || !this.hide(chunk)) return false;
-    this.hidden = this.spec.fold(this.hidden, chunk);
-    return true;
+  /** What the caller gets for `chunk` (`strip`, else the chunk); one it must not see is folded into what the recorded stream knows (its usage). */
+  pass(chunk: unknown): unknown {
+    const strip = this.strip;
+    if (strip === undefined) return chunk;
+    const passed = strip(chunk);
+    if (passed === SKIP) this.hidden = this.spec.fold(this.hidden, chunk);
+    return passed;
   }
 
   chunk(value: unknown): void {

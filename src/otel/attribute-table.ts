@@ -27,7 +27,17 @@ export interface MappedAttributes {
   model: string | undefined;
   /** Token counts; `undefined` when the span has none. */
   usage: SpanUsage | undefined;
-  /** The span's attributes less those read into `inputs` and `output` (kept whole under `otel_dump`). */
+  /**
+   * Facts of the response, known only when the span ends, for the call's `summary` under their OpenTelemetry
+   * GenAI names (where the wrappers record them too): `gen_ai.response.model`, `gen_ai.response.id` (strings)
+   * and `gen_ai.response.finish_reasons` (string[]); from the `gen_ai.response.*` attributes, else the Vercel AI
+   * SDK's `ai.response.model` / `ai.response.id` / `ai.response.finishReason`. Empty when the span has none.
+   */
+  response: Record<string, unknown>;
+  /**
+   * The span's attributes less those read into `inputs` and `output` and the `gen_ai.response.*` ones (in
+   * `response`); all are kept whole under `otel_dump`.
+   */
   attributes: Record<string, unknown>;
   /** Conventions whose attributes were used, in table order (for tests and diagnostics). */
   conventions: Convention[];
@@ -139,6 +149,32 @@ const TOTAL_TOKENS: readonly Source<number>[] = [
   { convention: 'vercel_ai', keys: [], read: num('ai.usage.totalTokens') },
 ];
 
+/**
+ * The summary fields of {@link MappedAttributes.response}: a call's attributes go out with its start (service
+ * interface, `StartedCallSchemaForInsert`), so what is known only at the end is summary in both routes.
+ * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/ (`gen_ai.response.*`)
+ */
+export const RESPONSE_KEYS = ['gen_ai.response.model', 'gen_ai.response.id', 'gen_ai.response.finish_reasons'] as const;
+
+function strings(v: unknown): string[] | undefined {
+  if (typeof v === 'string') return v === '' ? undefined : [v];
+  if (!Array.isArray(v)) return undefined;
+  const out = v.filter((x): x is string => typeof x === 'string');
+  return out.length > 0 ? out : undefined;
+}
+
+/** The response facts of a span (see {@link MappedAttributes.response}). */
+function responseFields(a: Attrs): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const model = a['gen_ai.response.model'] ?? a['ai.response.model'];
+  if (typeof model === 'string' && model !== '') out['gen_ai.response.model'] = model;
+  const id = a['gen_ai.response.id'] ?? a['ai.response.id'];
+  if (typeof id === 'string' && id !== '') out['gen_ai.response.id'] = id;
+  const reasons = strings(a['gen_ai.response.finish_reasons']) ?? strings(a['ai.response.finishReason']);
+  if (reasons) out['gen_ai.response.finish_reasons'] = reasons;
+  return out;
+}
+
 /** The first source of `sources` that reads a value; its keys (and those it reports) go into `consumed`. */
 function first<T>(sources: readonly Source<T>[], attrs: Attrs, used: Set<Convention>, consumed?: Set<string>): T | undefined {
   for (const s of sources) {
@@ -173,8 +209,9 @@ export function mapAttributes(attrs: Attrs): MappedAttributes {
     if (completion !== undefined) usage.completion_tokens = completion;
     if (total !== undefined) usage.total_tokens = total;
   }
+  for (const k of RESPONSE_KEYS) consumed.add(k);
   const attributes: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(attrs)) if (!consumed.has(k)) attributes[k] = v;
   const conventions = (['gen_ai', 'gen_ai_legacy', 'openinference', 'openllmetry', 'vercel_ai'] as const).filter((c) => used.has(c));
-  return { inputs, output, model, usage, attributes, conventions };
+  return { inputs, output, model, usage, response: responseFields(attrs), attributes, conventions };
 }

@@ -65,11 +65,16 @@ export function spanException(span: SpanRecord): CallException | undefined {
   return exception;
 }
 
-/** The end item of a span's call: `ended_at`, output by the table or the exception, and the summary (usage by model, status count). */
+/**
+ * The end item of a span's call: `ended_at`, output by the table or the exception, and the summary (usage by
+ * model, status count, and the `gen_ai.response.*` facts: a call's attributes go out with its start, so what
+ * is known only at the end is summary, as the wrappers record it).
+ */
 export function spanEnd(span: SpanRecord, projectId: string, mapped: MappedAttributes = mapAttributes(span.attributes)): EndedCallSchemaForInsert {
   const exception = spanException(span);
   const summary: Record<string, unknown> = { status_counts: { success: exception ? 0 : 1, error: exception ? 1 : 0 } };
   if (mapped.usage) summary.usage = { [mapped.model ?? UNKNOWN_MODEL]: { ...mapped.usage } };
+  Object.assign(summary, mapped.response);
   const end: EndedCallSchemaForInsert = {
     project_id: projectId,
     id: weftCallId(span.traceId, span.spanId),

@@ -80,6 +80,47 @@ describe('wrapOpenAI: chat.completions.create', () => {
     expect(one(calls, 'openai.chat.completions.create').summary).toMatchObject({ usage: { [MODEL]: CHAT_USAGE } });
   });
 
+  it('hides usage: null also when it is not the last field of a chunk (a copy with the same fields in order)', async () => {
+    // the API adds fields after usage (e.g. `obfuscation`); an in-process stand-in of the SDK (wrapOpenAI wraps any client shape)
+    const sent: Record<string, unknown>[] = [];
+    const chunk = (content: string, withUsage: boolean): Record<string, unknown> => ({
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      model: MODEL,
+      choices: [{ index: 0, delta: { content }, finish_reason: null }],
+      ...(withUsage ? { usage: null } : {}),
+      obfuscation: 'x1',
+    });
+    const client = {
+      chat: {
+        completions: {
+          create: (b: Record<string, unknown>) => {
+            sent.push(b);
+            const withUsage = (b['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true;
+            return Promise.resolve({
+              async *[Symbol.asyncIterator]() {
+                yield chunk('a', withUsage);
+                yield chunk('b', withUsage);
+                if (withUsage) yield { id: 'c1', object: 'chat.completion.chunk', model: MODEL, choices: [], usage: OPENAI_USAGE, obfuscation: 'x2' };
+              },
+            });
+          },
+        },
+      },
+    };
+    const streamBody = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true };
+    let chunks: Record<string, unknown>[] = [];
+    const calls = await traced(server(), 'oa-usage-not-last', async () => {
+      chunks = await collect((await wrapOpenAI(client).chat.completions.create(streamBody)) as AsyncIterable<Record<string, unknown>>);
+    });
+    const unwrapped = await collect((await client.chat.completions.create(streamBody)) as AsyncIterable<Record<string, unknown>>);
+    expect(sent[0]!['stream_options']).toEqual({ include_usage: true });
+    expect(sent[1]!['stream_options']).toBeUndefined();
+    expect(chunks).toEqual(unwrapped);
+    expect(chunks.map((c) => Object.keys(c))).toEqual(unwrapped.map((c) => Object.keys(c)));
+    expect(one(calls, 'openai.chat.completions.create').summary).toMatchObject({ usage: { [MODEL]: CHAT_USAGE } });
+  });
+
   it('assembles streamed tool calls and refusals', async () => {
     const { wrapped } = clients();
     const calls = await traced(server(), 'oa-tool', async () => {

@@ -37,6 +37,20 @@ describe('mapAttributes: one exchange as each producer records it', () => {
     expect(Object.keys(legacy.attributes).filter((k) => k.startsWith('gen_ai.prompt.'))).toEqual([]);
   });
 
+  it('takes the response facts (gen_ai.response.*, else the Vercel AI SDK ai.response.*) out of attributes, for the summary', () => {
+    const mapped = mapAttributes({
+      'gen_ai.request.model': 'gpt-4o-mini',
+      'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+      'gen_ai.response.id': 'chatcmpl-9',
+      'gen_ai.response.finish_reasons': ['stop', 'length'],
+    });
+    expect(mapped.response).toEqual({ 'gen_ai.response.model': 'gpt-4o-mini-2024-07-18', 'gen_ai.response.id': 'chatcmpl-9', 'gen_ai.response.finish_reasons': ['stop', 'length'] });
+    expect(mapped.attributes).toEqual({ 'gen_ai.request.model': 'gpt-4o-mini' });
+    const vercel = mapAttributes({ 'ai.response.model': 'm-1', 'ai.response.id': 'r-1', 'ai.response.finishReason': 'tool-calls' });
+    expect(vercel.response).toEqual({ 'gen_ai.response.model': 'm-1', 'gen_ai.response.id': 'r-1', 'gen_ai.response.finish_reasons': ['tool-calls'] });
+    expect(mapAttributes({ 'gen_ai.response.finish_reasons': [1, ''], 'gen_ai.response.id': 3 }).response).toEqual({ 'gen_ai.response.finish_reasons': [''] });
+  });
+
   it('reads OpenLLMetry workflow spans (traceloop.entity.*) as inputs and output', () => {
     const mapped = mapAttributes(fixtures.openllmetry_workflow!);
     expect(mapped.inputs).toEqual({ args: ['What is 2+2?'], kwargs: {} });
