@@ -2,7 +2,9 @@
 // backend and a cursor connection, and a statement past the cursor pool's statement_timeout answers a clear 503.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPgCursor } from '../../../src/server/calls/pg-call-cursor.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
+import { HttpError } from '../../../src/server/http/http-error.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
 import { type FreshDatabase, freshPgDatabase } from '../../helpers/pg.js';
 import { post } from '../../helpers/server-http.js';
@@ -101,4 +103,71 @@ describe('a stream_query whose client went away (PostgreSQL)', () => {
     expect(after.ms).toBeLessThan(baseline + heavy.ms / 4);
     expect(await until(async () => (await heavyBackends()) === 0, 2000), 'a given-up heavy statement is still running').toBe(true);
   }, 120_000);
+});
+
+describe('a cursor closed while its statement runs (PostgreSQL)', () => {
+  it('cancels the statement and does not hand its connection back to the pool', async () => {
+    const db = await openPgDatabase(database.url, { maxConnections: 1 });
+    try {
+      const sql = `SELECT calls.* FROM calls WHERE calls.project_id = $1 AND pg_sleep(0.01) IS NOT NULL ORDER BY calls.id`;
+      const cursor = await openPgCursor(db.cursorPool, { sql, params: [PROJECT] }, { onClose: () => {}, cancelPool: db.pool, statementTimeoutMs: 0 });
+      const t0 = performance.now();
+      const page = Promise.resolve(cursor.next(CALLS)).then(
+        () => 'rows',
+        (err: unknown) => (err instanceof HttpError ? err.status : String(err)),
+      );
+      expect(await until(async () => (await heavyBackends()) === 1, 5000)).toBe(true);
+      await cursor.close();
+      expect(await page).toBe(503);
+      // CALLS * 10 ms of sleep when not cancelled
+      expect(performance.now() - t0).toBeLessThan((CALLS * 10) / 4);
+      expect(await heavyBackends()).toBe(0);
+      // the one-connection pool is not poisoned: a new cursor reads
+      const next = await openPgCursor(db.cursorPool, { sql: 'SELECT calls.* FROM calls WHERE project_id = $1 ORDER BY id', params: [PROJECT] }, { onClose: () => {}, cancelPool: db.pool, statementTimeoutMs: 0 });
+      expect(await next.next(3)).toHaveLength(3);
+      await next.close();
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('the statement timeout of stream queries (PostgreSQL)', () => {
+  let timed500: RunningServer;
+  beforeAll(async () => {
+    process.env['WEFT_PG_STATEMENT_TIMEOUT_MS'] = '500';
+    try {
+      timed500 = await startServer({ port: 0, host: '127.0.0.1', db: database.url, log: () => {}, apiKeys: [] });
+    } finally {
+      delete process.env['WEFT_PG_STATEMENT_TIMEOUT_MS'];
+    }
+  });
+  afterAll(async () => {
+    await timed500?.close();
+  });
+
+  it('answers a statement past it 503 with a detail naming the timeout, and the server keeps serving', async () => {
+    const res = await post(timed500, '/calls/stream_query', HEAVY);
+    const body = (await res.json()) as { detail: unknown };
+    expect(res.status).toBe(503);
+    expect(body.detail).toMatch(/statement timeout \(500 ms, WEFT_PG_STATEMENT_TIMEOUT_MS\)/);
+    const small = await post(timed500, '/calls/stream_query', SMALL);
+    expect(small.status).toBe(200);
+    expect((await small.text()).split('\n')).toHaveLength(2);
+  }, 60_000);
+
+  it('cuts statements, not streams: a stream read slowly for longer than the timeout ends whole', async () => {
+    const res = await post(timed500, '/calls/stream_query', { project_id: PROJECT });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const t0 = performance.now();
+    let text = '';
+    const decoder = new TextDecoder();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      text += decoder.decode(r.value, { stream: true });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(performance.now() - t0).toBeGreaterThan(500);
+    expect(text.trim().split('\n')).toHaveLength(CALLS);
+  }, 60_000);
 });
