@@ -6,7 +6,8 @@
  * @module
  */
 import type pg from 'pg';
-import { cancelBackend, isCanceledStatement } from '../db/pg-database.js';
+import { cancelBackend } from '../db/pg-database.js';
+import { isCanceledStatement } from '../db/pg-json.js';
 import { HttpError } from '../http/http-error.js';
 import type { CallCursorApi } from './call-store-api.js';
 import type { PgCompiledQuery } from './pg-query-sql.js';

@@ -30,11 +30,12 @@ export interface PgDatabase {
   /** The pool every store of the server shares for writes and short reads. */
   readonly pool: pg.Pool;
   /**
-   * A second pool for stream-query cursors, which hold a connection while a client reads, so they never starve writes.
-   * Its statements (each `DECLARE` and each `FETCH` of a page, not a whole stream) are cut after {@link PgDatabase.statementTimeoutMs}.
+   * A second pool for long reads: stream-query cursors, which hold a connection while a client reads, and feedback
+   * stats, so they never starve writes. Its statements (a stats scan; each `DECLARE` and each `FETCH` of a page, not a
+   * whole stream) are cut after {@link PgDatabase.statementTimeoutMs}.
    */
   readonly cursorPool: pg.Pool;
-  /** PostgreSQL's `statement_timeout` of the cursor pool's connections, in ms (0: none). */
+  /** PostgreSQL's `statement_timeout` of the long-read pool's connections, in ms (0: none). */
   readonly statementTimeoutMs: number;
   /** Names of the migrations this open applied (empty when the schema was current, or another server applied them). */
   readonly appliedMigrations: string[];
@@ -67,14 +68,6 @@ export async function pgRows<R>(db: PgQueryable, sql: string, params: readonly u
  */
 export async function cancelBackend(pool: pg.Pool, pid: number): Promise<boolean> {
   return (await pgRows<{ ok: boolean }>(pool, 'SELECT pg_cancel_backend($1) AS ok', [pid]))[0]?.ok === true;
-}
-
-/** SQLSTATE query_canceled: a statement cut by `statement_timeout` or cancelled by `pg_cancel_backend`. */
-const QUERY_CANCELED = '57014';
-
-/** True for PostgreSQL's error of a statement cut by `statement_timeout` (or cancelled by someone else). */
-export function isCanceledStatement(err: unknown): boolean {
-  return err instanceof Error && (err as { code?: unknown }).code === QUERY_CANCELED;
 }
 
 /** True for a `postgres://` or `postgresql://` URL (what `--db` / `WEFT_DB_URL` take). */
