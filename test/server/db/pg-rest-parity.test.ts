@@ -324,6 +324,15 @@ describe('calls: $expr edge cases', () => {
     }
   });
 
+  it('sorts the same with a field repeated (PostgreSQL reads each once)', async () => {
+    const sorts = [
+      [{ field: 'inputs.d' }, { field: 'inputs.d', order: 'desc' }, { field: 'op_name', order: 'desc' }],
+      [{ field: 'op_name', order: 'desc' }, { field: 'inputs.f' }, { field: 'op_name' }, { field: 'inputs.f', order: 'desc' }],
+      Array.from({ length: 32 }, (_, i) => ({ field: 'inputs.o.0', order: i % 2 ? 'desc' : 'asc' })),
+    ];
+    for (const sort_by of sorts) await expr({ $eq: [lit(1), lit(1)] }, { sort_by });
+  });
+
   it('reads a value holding \\u0000 without an error', async () => {
     expect(await expr({ $contains: { input: f('inputs.x'), substr: lit('b') } })).toEqual(['0']);
     await expr({ $gt: [f('inputs.x'), lit('a')] });
@@ -331,3 +340,4 @@ describe('calls: $expr edge cases', () => {
     await expr({ $eq: [lit(1), lit(1)] }, { sort_by: [{ field: 'inputs.x' }, { field: 'id' }] });
   });
 });
+
