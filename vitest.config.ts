@@ -10,6 +10,11 @@ const BOTH_STORES = [
   'test/server/calls/*.test.ts',
   'test/server/http/*.test.ts',
   'test/otel/otlp-ingest.test.ts',
+  // the OTel exporter, Weave SDK and CLI tests that talk to a server (serve-open only checks --open, on :memory:)
+  'test/otel/otel-context.test.ts',
+  'test/otel/span-processor.test.ts',
+  'test/weave/weave-sdk.test.ts',
+  'test/cli/calls-commands.test.ts',
   'test/server/feedback/*.test.ts',
   'test/server/tables/*.test.ts',
   'test/server/training/*.test.ts',

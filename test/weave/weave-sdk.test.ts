@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
 import { killGroup, spawnCli, spawnTracked } from '../helpers/child-processes.js';
+import { type FreshDatabase, freshPgDatabase, testStore } from '../helpers/pg.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 type Json = Record<string, unknown>;
@@ -17,10 +18,13 @@ type Json = Record<string, unknown>;
 let dir: string;
 let serve: ChildProcess;
 let url: string;
+let database: FreshDatabase | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'weft-weave-'));
-  serve = spawnCli(['serve', '--port', '0', '--db', path.join(dir, 'weft.db')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // in the postgres project the child server gets a fresh PostgreSQL database of the test cluster
+  if (testStore() === 'postgres') database = await freshPgDatabase('weave');
+  serve = spawnCli(['serve', '--port', '0', '--db', database?.url ?? path.join(dir, 'weft.db')], { stdio: ['ignore', 'pipe', 'pipe'] });
   url = await new Promise<string>((resolve, reject) => {
     let out = '';
     serve.stdout!.on('data', (chunk: Buffer) => {
@@ -38,6 +42,7 @@ afterAll(async () => {
     killGroup(serve, 'SIGTERM');
     await exited;
   }
+  await database?.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

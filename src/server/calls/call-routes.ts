@@ -42,7 +42,8 @@ export function callRoutes(calls: CallStoreApi, log: (line: string) => void): Ho
   app.post(ENDPOINTS.callsStreamQuery, async (c) => {
     const body = await readJsonBody(c, CallsQueryReq);
     const format = formatFromAccept(c.req.header('accept'));
-    const cursor = await calls.queryCalls(body);
+    // the request's signal aborts when the client closes the connection before the answer ends
+    const cursor = await calls.queryCalls(body, c.req.raw.signal);
     let first;
     try {
       first = await turns.run(() => cursor.next(pageSize(0)));

@@ -25,8 +25,11 @@ export interface CallStoreApi {
   startCall(start: StartInput): MaybePromise<CallStartRes>;
   endCall(end: EndInput): MaybePromise<CallEndRes>;
   upsertBatch(items: readonly UpsertItem[]): MaybePromise<(CallStartRes | CallEndRes)[]>;
-  /** Opens a cursor; a query error (QueryError) is thrown (or rejected) before any row is read. */
-  queryCalls(query: CallsQuery): MaybePromise<CallCursorApi<WireRecord>>;
+  /**
+   * Opens a cursor; a query error (QueryError) is thrown (or rejected) before any row is read. `signal` aborts when
+   * nobody waits for the answer any more: a store whose statements run off the event loop (PostgreSQL) cancels them.
+   */
+  queryCalls(query: CallsQuery, signal?: AbortSignal): MaybePromise<CallCursorApi<WireRecord>>;
   updateCall(projectId: string, id: string, displayName: string | null): MaybePromise<void>;
   deleteCalls(projectId: string, ids: readonly string[]): MaybePromise<number>;
   listCalls(query: CallsQuery): MaybePromise<WireRecord[]>;

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Operand, Operation } from '../../schema/query.js';
-import { fieldSql } from './fields.js';
+import { fieldSql, JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
 import { QueryError } from '../db/query-error.js';
 
 type Params = unknown[];
@@ -41,11 +41,6 @@ function operand(o: Operand, params: Params, loc: string[]): string {
   return `(${operation(o, params, loc)})`;
 }
 
-function list(items: Operand[], joiner: string, empty: string, params: Params, loc: string[]): string {
-  if (items.length === 0) return empty;
-  return items.map((x, i) => operand(x, params, [...loc, String(i)])).join(joiner);
-}
-
 /**
  * Joins terms with `AND` / `OR` as a balanced tree of parentheses, so SQLite's expression tree grows with
  * the log of the term count, not the count (it refuses trees deeper than 1000).
@@ -59,6 +54,29 @@ function balanced(items: Operand[], joiner: string, empty: string, params: Param
     return `(${join(lo, mid)})${joiner}(${join(mid, hi)})`;
   };
   return join(0, parts.length);
+}
+
+/**
+ * True when `o` is a plain column and `other` a literal of the same storage class (text column and string, or
+ * `svc_run_step` and number or boolean): SQLite's affinity changes nothing then, and the bare column keeps its index.
+ */
+function sameClass(o: Operand, other: Operand): boolean {
+  if (!('$getField' in o) || !('$literal' in other)) return false;
+  const path = o.$getField;
+  const v = other.$literal;
+  if (path === 'svc_run_step') return typeof v === 'number' || typeof v === 'boolean';
+  return (PLAIN_COLUMNS.has(path) || JSON_COLUMNS.has(path)) && typeof v === 'string';
+}
+
+/**
+ * An operand of a comparison with its column affinity removed (unary `+`): values compare by storage class, NULL <
+ * numbers < text, as JSON values do and as the PostgreSQL store compares (weft_cmp). With affinity, SQLite converted
+ * the other side first: a text column against a number literal compared as text with the number's REAL text
+ * (`op_name = 10` against '10.0', never true), an INTEGER column or a `$convert` against text as numbers.
+ */
+function compared(o: Operand, other: Operand, params: Params, loc: string[]): string {
+  const sql = operand(o, params, loc);
+  return '$literal' in o || sameClass(o, other) ? sql : `+${sql}`;
 }
 
 const COMPARE = { $eq: 'IS', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
@@ -81,15 +99,17 @@ export function operation(op: Operation, params: Params, loc: string[]): string 
   for (const key of Object.keys(COMPARE) as (keyof typeof COMPARE)[]) {
     if (key in op) {
       const [a, b] = (op as Record<typeof key, [Operand, Operand]>)[key];
-      const left = operand(a, params, [...loc, key, '0']);
-      return `${left} ${COMPARE[key]} ${operand(b, params, [...loc, key, '1'])}`;
+      const left = compared(a, b, params, [...loc, key, '0']);
+      return `${left} ${COMPARE[key]} ${compared(b, a, params, [...loc, key, '1'])}`;
     }
   }
   if ('$in' in op) {
     const [needle, hay] = op.$in;
     if (hay.length === 0) return '0';
-    const left = operand(needle, params, [...loc, '$in', '0']);
-    return `${left} IN (${list(hay, ', ', '', params, [...loc, '$in', '1'])})`;
+    const sql = operand(needle, params, [...loc, '$in', '0']);
+    const left = '$literal' in needle || hay.every((h) => sameClass(needle, h)) ? sql : `+${sql}`;
+    const items = hay.map((h, i) => compared(h, needle, params, [...loc, '$in', '1', String(i)]));
+    return `${left} IN (${items.join(', ')})`;
   }
   if ('$contains' in op) {
     const c = op.$contains;

@@ -59,7 +59,13 @@ export function fieldSql(path: string, params: unknown[], loc: string[]): string
     throw new QueryError(loc, `unknown field ${JSON.stringify(path)}; expected one of ${known}, or a dotted path inside a JSON column`);
   }
   params.push(jsonPath(rest, loc));
-  if (quoted || (rest.length < 2 && !/^\d+$/.test(rest[0]!))) return `json_extract(${column}, ?)`;
+  const numeric = rest.some((seg) => /^\d+$/.test(seg));
+  if (quoted && numeric) {
+    // a numeric segment indexes an array and, on an object, names a key (as PostgreSQL's #> reads it)
+    params.push(JSON.stringify(rest));
+    return `COALESCE(json_extract(${column}, ?), weft_get_exact(${column}, ?))`;
+  }
+  if (quoted || (rest.length < 2 && !numeric)) return `json_extract(${column}, ?)`;
   params.push(JSON.stringify(rest));
   return `COALESCE(json_extract(${column}, ?), weft_get(${column}, ?))`;
 }

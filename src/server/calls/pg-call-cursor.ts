@@ -1,35 +1,123 @@
 /**
  * A stream-query cursor on PostgreSQL: a server-side cursor (`DECLARE ... CURSOR`) in a read-only REPEATABLE READ
  * transaction on its own connection, so a stream reads one consistent snapshot page by page (as the SQLite
- * store's snapshot cursor does) and never blocks writers.
+ * store's snapshot cursor does) and never blocks writers. A cursor whose reader went away (its request aborted, or
+ * its stream closed while a statement runs) cancels that statement instead of letting it run to its end.
  * @module
  */
 import type pg from 'pg';
+import { cancelBackend } from '../db/pg-database.js';
+import { isCanceledStatement } from '../db/pg-json.js';
+import { HttpError } from '../http/http-error.js';
 import type { CallCursorApi } from './call-store-api.js';
 import type { PgCompiledQuery } from './pg-query-sql.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 
+/** Options of {@link openPgCursor}. */
+export interface PgCursorOptions {
+  /** Called once when the cursor closes (or fails to open). */
+  onClose: () => void;
+  /** Pool whose connection sends `pg_cancel_backend` when the cursor is abandoned mid-statement. */
+  cancelPool: pg.Pool;
+  /** Aborted when nobody waits for the answer any more (the HTTP request closed): the running statement is cancelled. */
+  signal?: AbortSignal;
+  /** The cursor pool's `statement_timeout` in ms, named in the error of a statement it cut. */
+  statementTimeoutMs: number;
+}
+
+/** The error of a cursor abandoned by its reader: the app answers it 503 (to a client that is gone), with no log line. */
+function abandoned(): HttpError {
+  return new HttpError(503, 'the request was closed before its answer; its PostgreSQL statement was cancelled');
+}
+
+/** The error of a statement PostgreSQL cut at `statement_timeout` (or an administrator cancelled): answered 503 with this detail. */
+function timedOut(ms: number): HttpError {
+  return new HttpError(
+    503,
+    `the query's PostgreSQL statement ran longer than the server's statement timeout (${ms} ms, WEFT_PG_STATEMENT_TIMEOUT_MS) and was cancelled; narrow the query (filter, $expr, limit) or raise the timeout`,
+  );
+}
+
 /**
  * Opens a cursor over a compiled query.
  *
+ * When `signal` aborts, or `close()` is called while a statement runs (a stream cancelled by its client), the
+ * running statement is cancelled with `pg_cancel_backend` (sent on `cancelPool`) and the connection is destroyed,
+ * not returned to the pool: a cancel that arrives late can only hit this connection, never another request's.
+ *
  * @param pool - the pool to take the cursor's connection from (held until the cursor closes).
  * @param q - the compiled query (with its LIMIT/OFFSET).
- * @param onClose - called once when the cursor closes.
- * @throws the PostgreSQL error of the query (the connection is released first).
+ * @param options - the close callback, the cancel pool and the abort signal.
+ * @throws the PostgreSQL error of the query (the connection is released first); HttpError 503 when `signal`
+ *   aborted before the cursor was open, or when the `DECLARE` ran past the statement timeout (`next()` throws the
+ *   same for a `FETCH`).
  */
-export async function openPgCursor(pool: pg.Pool, q: PgCompiledQuery, onClose: () => void): Promise<CallCursorApi<StoredCallRecord>> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    await client.query(`DECLARE weft_calls NO SCROLL CURSOR FOR ${q.sql}`, q.params);
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    client.release();
+export async function openPgCursor(pool: pg.Pool, q: PgCompiledQuery, options: PgCursorOptions): Promise<CallCursorApi<StoredCallRecord>> {
+  const { onClose, cancelPool, signal, statementTimeoutMs } = options;
+  if (signal?.aborted) {
     onClose();
-    throw err;
+    throw abandoned();
   }
   let open = true;
-  // operations run one after another: a close arriving while a page is read waits for it
+  let aborted = false;
+  /** The statement on the wire, if any. */
+  let running: Promise<unknown> | undefined;
+  let client: pg.PoolClient | undefined;
+
+  const onAbort = (): void => void abort();
+  const finish = (destroy: boolean): void => {
+    signal?.removeEventListener('abort', onAbort);
+    client?.release(destroy ? true : undefined);
+    onClose();
+  };
+  /** Runs one statement, remembered as the running one; after an abort, answers the abandonment instead of its error. */
+  const statement = async <T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
+    if (aborted) throw abandoned();
+    const run = fn(client!);
+    running = run;
+    try {
+      return await run;
+    } catch (err) {
+      if (aborted) throw abandoned();
+      if (isCanceledStatement(err)) throw timedOut(statementTimeoutMs);
+      throw err;
+    } finally {
+      running = undefined;
+    }
+  };
+  /** Cancels the running statement (if any), then destroys the connection. */
+  async function abort(): Promise<void> {
+    if (!open) return;
+    open = false;
+    aborted = true;
+    const inFlight = running;
+    // node-postgres sets processID from the BackendKeyData message; its typings do not declare it
+    const pid = (client as { processID?: number } | undefined)?.processID;
+    if (inFlight && typeof pid === 'number') {
+      await cancelBackend(cancelPool, pid).catch(() => {});
+    }
+    await inFlight?.catch(() => {});
+    finish(true);
+  }
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  try {
+    client = await pool.connect();
+    if (aborted) {
+      client.release();
+      throw abandoned();
+    }
+    await statement((c) => c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
+    await statement((c) => c.query(`DECLARE weft_calls NO SCROLL CURSOR FOR ${q.sql}`, q.params));
+  } catch (err) {
+    if (open) {
+      open = false;
+      await client?.query('ROLLBACK').catch(() => {});
+      finish(false);
+    }
+    throw err;
+  }
+  // operations run one after another: a close arriving between pages waits for the page being read
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = queue.then(fn, fn);
@@ -40,21 +128,23 @@ export async function openPgCursor(pool: pg.Pool, q: PgCompiledQuery, onClose: (
     if (!open) return;
     open = false;
     try {
-      if (!broken) await client.query('COMMIT');
+      if (!broken) await client!.query('COMMIT');
     } catch {
       broken = true;
     } finally {
-      client.release(broken ? true : undefined);
-      onClose();
+      finish(broken);
     }
   };
   return {
     next: (max) =>
       serial(async () => {
-        if (!open) return [];
+        if (!open) {
+          if (aborted) throw abandoned();
+          return [];
+        }
         let rows: CallRow[];
         try {
-          rows = (await client.query<CallRow>(`FETCH FORWARD ${Math.max(1, Math.floor(max))} FROM weft_calls`)).rows;
+          rows = (await statement((c) => c.query<CallRow>(`FETCH FORWARD ${Math.max(1, Math.floor(max))} FROM weft_calls`))).rows;
         } catch (err) {
           await end(true);
           throw err;
@@ -62,6 +152,7 @@ export async function openPgCursor(pool: pg.Pool, q: PgCompiledQuery, onClose: (
         if (rows.length < max) await end(false);
         return rows.map(rowToRecord);
       }),
-    close: () => serial(() => end(false)),
+    // a close while a statement runs comes from a reader that left (a cancelled stream): cancel it, do not wait
+    close: () => (running ? abort() : serial(() => end(false))),
   };
 }

@@ -116,10 +116,11 @@ export class PgCallStore implements CallStoreApi {
   }
 
   /**
-   * Opens a cursor over the calls matching a stream query: a snapshot read through a server-side cursor.
+   * Opens a cursor over the calls matching a stream query: a snapshot read through a server-side cursor. When
+   * `signal` aborts (the client went away), the running statement is cancelled (see `openPgCursor`).
    * @throws QueryError for an unknown sort, query or column field (the app answers 422), before any connection is taken.
    */
-  async queryCalls(query: CallsQuery): Promise<CallCursorApi<WireRecord>> {
+  async queryCalls(query: CallsQuery, signal?: AbortSignal): Promise<CallCursorApi<WireRecord>> {
     const compiled = compilePgCallsQuery(query);
     const pipeline = recordPipeline(query, {
       prices: this.options.prices,
@@ -128,14 +129,22 @@ export class PgCallStore implements CallStoreApi {
       callsById: (projectId, ids) => this.callsById(projectId, ids),
       descendantFailed: (projectId, ids) => this.descendantFailed(projectId, ids),
     });
-    const inner = await openPgCursor(this.db.cursorPool, compiled, () => void this.cursors.delete(inner));
-    this.cursors.add(inner);
+    // onClose may run before openPgCursor returns (a cursor that failed to open): nothing to forget then
+    let inner: CallCursorApi<StoredCallRecord> | undefined;
+    inner = await openPgCursor(this.db.cursorPool, compiled, {
+      onClose: () => void (inner && this.cursors.delete(inner)),
+      cancelPool: this.db.pool,
+      signal,
+      statementTimeoutMs: this.db.statementTimeoutMs,
+    });
+    const cursor = inner;
+    this.cursors.add(cursor);
     return {
       next: async (max) => {
-        const page = await inner.next(max);
+        const page = await cursor.next(max);
         return page.length === 0 ? [] : pipeline(page);
       },
-      close: () => inner.close(),
+      close: () => cursor.close(),
     };
   }
 

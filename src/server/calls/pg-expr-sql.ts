@@ -29,7 +29,7 @@ function literal(value: unknown, params: PgParams): Compiled {
 
 /** `$convert` targets, as SQLite's CASTs (expr-sql.ts). */
 const CONVERT: Record<string, (sql: string) => string> = {
-  double: (s) => `to_jsonb(weft_real(${s}))`,
+  double: (s) => `weft_dbl(${s})`,
   int: (s) => `to_jsonb(trunc(weft_real(${s})))`,
   string: (s) => `to_jsonb(weft_text(${s}))`,
   bool: (s) => `weft_bool(${s})`,

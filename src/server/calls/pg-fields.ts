@@ -32,8 +32,8 @@ export interface PgField {
 /** SQL of `summary.status`: the same rule as `deriveStatus` in records.ts. */
 const STATUS_SQL = `(CASE WHEN calls.ended_at IS NULL THEN 'running'
   WHEN calls.exception IS NOT NULL THEN 'error'
-  WHEN (calls.summary::jsonb -> 'cancelled') IN ('true'::jsonb, '1'::jsonb) THEN 'cancelled'
-  WHEN weft_cmp(COALESCE(weft_jv(calls.summary #> '{status_counts,error}'), '0'::jsonb), '0'::jsonb) > 0 THEN 'descendant_error'
+  WHEN weft_jv(weft_nonul(calls.summary) -> 'cancelled') IN ('true'::jsonb, '1'::jsonb) THEN 'cancelled'
+  WHEN weft_cmp(COALESCE(weft_jv(weft_nonul(calls.summary) #> '{status_counts,error}'), '0'::jsonb), '0'::jsonb) > 0 THEN 'descendant_error'
   WHEN ${PG_DESCENDANT_FAILED_SQL} THEN 'descendant_error'
   ELSE 'success' END)`;
 
@@ -86,7 +86,14 @@ export function pgField(path: string, params: PgParams, loc: string[]): PgField 
     throw new QueryError(loc, `unknown field ${JSON.stringify(path)}; expected one of ${known}, or a dotted path inside a JSON column`);
   }
   jsonPath(rest, loc); // the same refusals as the SQLite store (e.g. a segment holding a double quote)
-  const direct = `weft_jv(calls.${column} #> ${params.add(rest)}::text[])`;
-  const value = quoted || (rest.length < 2 && !/^\d+$/.test(rest[0]!)) ? direct : `COALESCE(${direct}, weft_jv(weft_get(calls.${column}, ${params.add(rest)}::text[])))`;
+  // PostgreSQL's JSON operators fail on a document holding a \u0000 escape: weft_nonul reads it with \u0001 in its place
+  const doc = `weft_nonul(calls.${column})`;
+  // #> reads a signed or space-led number ("-1": from the end) as an array index; SQLite's paths read it as a key only
+  if (rest.some((seg) => !/^\d+$/.test(seg) && /^\s*[+-]?\d+$/.test(seg))) {
+    const value = `weft_jv(${quoted ? 'weft_get_exact' : 'weft_get'}(${doc}, ${params.add(rest)}::text[]))`;
+    return { value, sort: valueSort(value) };
+  }
+  const direct = `weft_jv(${doc} #> ${params.add(rest)}::text[])`;
+  const value = quoted || (rest.length < 2 && !/^\d+$/.test(rest[0]!)) ? direct : `COALESCE(${direct}, weft_jv(weft_get(${doc}, ${params.add(rest)}::text[])))`;
   return { value, sort: valueSort(value) };
 }

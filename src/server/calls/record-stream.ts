@@ -106,7 +106,8 @@ export function recordStream(
         }
       } catch (err) {
         await Promise.resolve(cursor.close()).catch(() => {});
-        log(`weft server: stream_query failed mid-stream: ${err instanceof Error ? err.stack : String(err)}`);
+        // a cursor closed by cancel() (the client left) fails the page being read: nothing to report then
+        if (!cancelled) log(`weft server: stream_query failed mid-stream: ${err instanceof Error ? err.stack : String(err)}`);
         controller.error(err);
       }
     },

@@ -29,8 +29,14 @@ const TYPES = {
 export interface PgDatabase {
   /** The pool every store of the server shares for writes and short reads. */
   readonly pool: pg.Pool;
-  /** A second pool for stream-query cursors, which hold a connection while a client reads, so they never starve writes. */
+  /**
+   * A second pool for long reads: stream-query cursors, which hold a connection while a client reads, and feedback
+   * stats, so they never starve writes. Its statements (a stats scan; each `DECLARE` and each `FETCH` of a page, not a
+   * whole stream) are cut after {@link PgDatabase.statementTimeoutMs}.
+   */
   readonly cursorPool: pg.Pool;
+  /** PostgreSQL's `statement_timeout` of the long-read pool's connections, in ms (0: none). */
+  readonly statementTimeoutMs: number;
   /** Names of the migrations this open applied (empty when the schema was current, or another server applied them). */
   readonly appliedMigrations: string[];
   /** Runs `fn` in one transaction on one client: committed when it resolves, rolled back when it throws. */
@@ -50,6 +56,18 @@ export interface PgDatabase {
  */
 export async function pgRows<R>(db: PgQueryable, sql: string, params: readonly unknown[] = []): Promise<R[]> {
   return (await db.query(sql, params as unknown[])).rows as R[];
+}
+
+/**
+ * Cancels the statement a backend is running (`pg_cancel_backend`), sent on a connection of `pool`; the statement
+ * then fails with SQLSTATE 57014. A backend running nothing is unaffected.
+ *
+ * @param pool - a pool of the same database and role (or one allowed to signal it).
+ * @param pid - the backend's process id (`client.processID` of node-postgres).
+ * @returns whether PostgreSQL signalled the backend (false when it no longer exists).
+ */
+export async function cancelBackend(pool: pg.Pool, pid: number): Promise<boolean> {
+  return (await pgRows<{ ok: boolean }>(pool, 'SELECT pg_cancel_backend($1) AS ok', [pid]))[0]?.ok === true;
 }
 
 /** True for a `postgres://` or `postgresql://` URL (what `--db` / `WEFT_DB_URL` take). */
@@ -119,6 +137,30 @@ export async function migratePg(pool: pg.Pool, migrations: readonly Migration[] 
 export interface PgDatabaseOptions {
   /** Most connections the pool opens. @defaultValue 10 */
   maxConnections?: number;
+  /**
+   * PostgreSQL's `statement_timeout` for the stream-query cursors, in ms: each statement (the `DECLARE` that plans the
+   * query, each `FETCH` of one page) is cut after this long, so a runaway `$expr` cannot hold a backend for ever; a
+   * long stream is many short statements and is never cut by it. 0 turns it off.
+   * @defaultValue `WEFT_PG_STATEMENT_TIMEOUT_MS`, else {@link DEFAULT_STATEMENT_TIMEOUT_MS}
+   */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * Default `statement_timeout` of stream-query statements: 60 s. The slowest legitimate statement is the first
+ * `FETCH` of a query sorted on a JSON path, which sorts every matching row before the first page; 60 s leaves
+ * room for millions of rows on a loaded machine.
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 60_000;
+
+/** The statement timeout from options, then the environment, then the default. @throws TypeError for a negative or non-integer value. */
+function statementTimeout(option: number | undefined): number {
+  const env = process.env['WEFT_PG_STATEMENT_TIMEOUT_MS'];
+  const ms = option ?? (env ? Number(env) : DEFAULT_STATEMENT_TIMEOUT_MS);
+  if (!Number.isInteger(ms) || ms < 0) {
+    throw new TypeError(`statementTimeoutMs (WEFT_PG_STATEMENT_TIMEOUT_MS) must be a non-negative integer of ms, got ${String(option ?? env)}`);
+  }
+  return ms;
 }
 
 /**
@@ -126,10 +168,12 @@ export interface PgDatabaseOptions {
  *
  * @param url - `postgres://user:password@host:port/database` (any libpq-style URL node-postgres accepts).
  * @throws the connection error (e.g. `ECONNREFUSED`, or PostgreSQL's "database ... does not exist") or a migration's error; the pool is ended then.
+ *   TypeError for a bad `statementTimeoutMs`.
  */
 export async function openPgDatabase(url: string, options: PgDatabaseOptions = {}): Promise<PgDatabase> {
+  const statementTimeoutMs = statementTimeout(options.statementTimeoutMs);
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, types: TYPES });
-  const cursorPool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, types: TYPES });
+  const cursorPool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, types: TYPES, statement_timeout: statementTimeoutMs });
   // An idle client's error (e.g. the server restarted) is reported on the pool; without a listener it would crash the process.
   pool.on('error', () => {});
   cursorPool.on('error', () => {});
@@ -145,6 +189,7 @@ export async function openPgDatabase(url: string, options: PgDatabaseOptions = {
   return {
     pool,
     cursorPool,
+    statementTimeoutMs,
     appliedMigrations,
     transaction: (fn) => inTransaction(pool, fn),
     close() {

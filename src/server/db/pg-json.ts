@@ -40,3 +40,11 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 export function isUnstorableText(err: unknown): boolean {
   return err instanceof Error && UNSTORABLE_TEXT.has((err as { code?: unknown }).code as string);
 }
+
+/** SQLSTATE query_canceled: a statement cut by `statement_timeout` or cancelled by `pg_cancel_backend`. */
+const QUERY_CANCELED = '57014';
+
+/** True for PostgreSQL's error of a statement cut by `statement_timeout` (or cancelled by someone else). */
+export function isCanceledStatement(err: unknown): boolean {
+  return err instanceof Error && (err as { code?: unknown }).code === QUERY_CANCELED;
+}

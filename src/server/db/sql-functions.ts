@@ -31,10 +31,10 @@ function toSql(value: unknown): string | number | null {
 }
 
 /** Reads a dotted path whose keys may contain dots (see `resolvePath`) from a JSON column's text. */
-function getPath(json: unknown, segments: unknown): string | number | null {
+function getPath(json: unknown, segments: unknown, exact = false): string | number | null {
   if (typeof json !== 'string' || typeof segments !== 'string') return null;
   try {
-    return toSql(resolvePath(JSON.parse(json), JSON.parse(segments) as string[])?.value);
+    return toSql(resolvePath(JSON.parse(json), JSON.parse(segments) as string[], exact)?.value);
   } catch {
     return null;
   }
@@ -42,7 +42,8 @@ function getPath(json: unknown, segments: unknown): string | number | null {
 
 /**
  * Registers, as deterministic functions: `weft_fold(text)` ({@link foldCase}), `weft_bool(x)` and
- * `weft_get(json_text, segments_json)` (a path lookup that can reach keys holding dots).
+ * `weft_get(json_text, segments_json)` (a path lookup that can reach keys holding dots) and `weft_get_exact` (the
+ * same, segments never joined: a quoted path whose numeric segment names an object's key).
  *
  * @param db - an open connection; registering twice replaces the functions.
  */
@@ -51,4 +52,5 @@ export function registerSqlFunctions(db: Database.Database): void {
   db.function('weft_fold', opts, (s: unknown) => (s === null || s === undefined ? null : foldCase(String(s))));
   db.function('weft_bool', opts, (x: unknown) => toBool(x));
   db.function('weft_get', opts, (json: unknown, segments: unknown) => getPath(json, segments));
+  db.function('weft_get_exact', opts, (json: unknown, segments: unknown) => getPath(json, segments, true));
 }

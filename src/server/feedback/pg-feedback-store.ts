@@ -123,7 +123,8 @@ export class PgFeedbackStore {
     const metrics = metricsOf(query);
     const inner = plan.edges.slice(1, -1).map((ms) => new Date(ms).toISOString());
     const scan = pgStatsScan(query, metrics, start, end, inner);
-    const rows = await pgRows<PgStatsRow>(this.db.pool, scan.sql, scan.params);
+    // a long read: on the cursor pool, whose statement_timeout bounds it (answered 503 by the app)
+    const rows = await pgRows<PgStatsRow>(this.db.cursorPool, scan.sql, scan.params);
     const byBucket = new Map<number, PgStatsRow>();
     let windowRow: PgStatsRow | undefined;
     for (const row of rows) {

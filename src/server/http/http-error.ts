@@ -6,7 +6,7 @@ import type { ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { QueryError } from '../db/query-error.js';
-import { isUnstorableText } from '../db/pg-json.js';
+import { isCanceledStatement, isUnstorableText } from '../db/pg-json.js';
 
 import type { DetailItem } from '../../schema/validate.js';
 
@@ -39,7 +39,7 @@ export const notFound: NotFoundHandler = (c) => c.json({ detail: 'Not Found' }, 
 
 /**
  * Builds the error handler: {@link HttpError} → its status and `{detail}`; a query naming an unknown
- * field → 422; text PostgreSQL cannot store (U+0000) → 422; anything else → a log line (with stack) and 500 `{detail}`, never a crash.
+ * field → 422; text PostgreSQL cannot store (U+0000) → 422; a PostgreSQL statement cut by its timeout → 503; anything else → a log line (with stack) and 500 `{detail}`, never a crash.
  *
  * @param log - receives one line per unexpected error.
  */
@@ -52,6 +52,9 @@ export function errorHandler(log: (line: string) => void): ErrorHandler {
     if (err instanceof HTTPException) return err.getResponse();
     if (isUnstorableText(err)) {
       return c.json({ detail: [{ loc: ['body'], msg: 'the PostgreSQL store cannot hold the character U+0000 in text', type: 'value_error' }] }, 422);
+    }
+    if (isCanceledStatement(err)) {
+      return c.json({ detail: 'the PostgreSQL statement of this request ran longer than the statement timeout (WEFT_PG_STATEMENT_TIMEOUT_MS) and was cancelled' }, 503);
     }
     log(`weft server: ${c.req.method} ${c.req.path} failed: ${err.stack ?? String(err)}`);
     return c.json({ detail: `Internal Server Error: ${err.message}` }, 500);

@@ -255,3 +255,89 @@ describe('two servers on one PostgreSQL database', () => {
     }
   });
 });
+
+describe('calls: $expr edge cases', () => {
+  const project = 'parity/expr';
+  const call = (i: number, op: string, inputs: unknown) => ({
+    mode: 'start',
+    req: { start: { project_id: project, id: `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`, trace_id: `t${i}`, op_name: op, started_at: `2026-01-01T00:00:0${i}.000Z`, attributes: {}, inputs } },
+  });
+
+  beforeAll(async () => {
+    const batch = [
+      call(0, '10', { o: { '0': 'zero', '1': 'one' }, d: 3, f: 0.1, x: 'a\u0000b', arr: ['p', 'q'] }),
+      call(1, '9', { o: { a: 1 }, d: 2.5, f: 1 / 3, x: 'plain', arr: [] }),
+      call(2, 'op', { o: ['first'], d: '4', f: 1e20, x: null }),
+      call(3, 'true', { o: { '00': 'double zero' }, d: true, f: -0, x: 'a' }),
+    ];
+    await both('/call/upsert_batch', { batch });
+  });
+
+  /** The last digit of each record's id, or the whole body when it is not records. */
+  const ids = (text: string): string[] =>
+    text.startsWith('{"id"') ? text.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id.slice(-1)) : text === '' ? [] : [text.slice(0, 200)];
+  const expr = async (e: unknown, extra: Record<string, unknown> = {}): Promise<string[]> => {
+    const texts: string[] = [];
+    for (const s of [sqlite, postgres]) {
+      const res = await post(s.server, '/calls/stream_query', { project_id: project, query: { $expr: e }, ...extra });
+      texts.push(`${res.status} ${await res.text()}`);
+    }
+    const what = `${JSON.stringify(e)} ${JSON.stringify(extra)}`;
+    expect(`${what}: ${texts[1]!.slice(0, 4)}${ids(texts[1]!.slice(4)).join(',')}`).toBe(`${what}: ${texts[0]!.slice(0, 4)}${ids(texts[0]!.slice(4)).join(',')}`);
+    expect(texts[1], what).toBe(texts[0]);
+    return ids(texts[0]!.slice(4));
+  };
+  const f = (p: string) => ({ $getField: p });
+  const lit = (v: unknown) => ({ $literal: v });
+
+  it('compares a text column with a number literal', async () => {
+    for (const op of ['$eq', '$gt', '$gte', '$lt', '$lte']) {
+      for (const v of [10, 9, 9.5, true, 0]) {
+        await expr({ [op]: [f('op_name'), lit(v)] });
+        await expr({ [op]: [lit(v), f('op_name')] });
+      }
+    }
+    await expr({ $in: [f('op_name'), [lit(10), lit(9), lit('op')]] });
+    await expr({ $eq: [f('op_name'), { $convert: { input: f('inputs.d'), to: 'double' } }] });
+  });
+
+  it('gives a double the same text form', async () => {
+    for (const p of ['inputs.d', 'inputs.f', 'op_name']) {
+      // not 'e+' nor '0.0': SQLite writes 1e20 as '1.0e+20', PostgreSQL's numeric as '100000000000000000000.0' (a known difference)
+      for (const sub of ['.0', '3.0', '0.1', '0.33', '-0', '2.5', '.5']) {
+        await expr({ $contains: { input: { $convert: { input: f(p), to: 'double' } }, substr: lit(sub) } });
+        await expr({ $eq: [{ $convert: { input: { $convert: { input: f(p), to: 'double' } }, to: 'string' } }, lit(sub)] });
+      }
+    }
+  });
+
+  it('reads a numeric path step on an object', async () => {
+    const paths = ['inputs.o.0', 'inputs.o.1', 'inputs.o.00', 'inputs.o."0"', 'inputs."o"."0"', 'inputs.arr.0', 'inputs.arr.1', 'inputs.arr."0"', 'inputs."arr".1',
+      'inputs.arr.-1', 'inputs.arr."-1"', 'inputs.arr.+1', 'inputs.arr. 1', 'inputs.o.-1', 'inputs.0', 'inputs."0"'];
+    for (const p of paths) {
+      await expr({ $eq: [f(p), lit('zero')] });
+      await expr({ $eq: [f(p), lit('first')] });
+      await expr({ $eq: [f(p), lit('p')] });
+      await expr({ $eq: [f(p), lit('q')] });
+      await expr({ $eq: [{ $convert: { input: f(p), to: 'exists' } }, lit(true)] });
+      await expr({ $eq: [lit(1), lit(1)] }, { sort_by: [{ field: p }, { field: 'id' }] });
+    }
+  });
+
+  it('sorts the same with a field repeated (PostgreSQL reads each once)', async () => {
+    const sorts = [
+      [{ field: 'inputs.d' }, { field: 'inputs.d', order: 'desc' }, { field: 'op_name', order: 'desc' }],
+      [{ field: 'op_name', order: 'desc' }, { field: 'inputs.f' }, { field: 'op_name' }, { field: 'inputs.f', order: 'desc' }],
+      Array.from({ length: 32 }, (_, i) => ({ field: 'inputs.o.0', order: i % 2 ? 'desc' : 'asc' })),
+    ];
+    for (const sort_by of sorts) await expr({ $eq: [lit(1), lit(1)] }, { sort_by });
+  });
+
+  it('reads a value holding \\u0000 without an error', async () => {
+    expect(await expr({ $contains: { input: f('inputs.x'), substr: lit('b') } })).toEqual(['0']);
+    await expr({ $gt: [f('inputs.x'), lit('a')] });
+    await expr({ $eq: [{ $convert: { input: f('inputs.x'), to: 'exists' } }, lit(true)] });
+    await expr({ $eq: [lit(1), lit(1)] }, { sort_by: [{ field: 'inputs.x' }, { field: 'id' }] });
+  });
+});
+

@@ -55,11 +55,13 @@ const bodies = fc.oneof(
 );
 
 /**
- * The bound on one answer, in ms. PostgreSQL plans a maximal hostile `$expr` / `sort_by` (hundreds of KB of SQL) in about
- * 0.5 s idle, and a query the client gave up on keeps running until it ends, so on a loaded CI machine a later request can
- * wait several seconds behind it (8.2 s seen on Node 22 in CI): the bound still catches a hang, not the planner's work.
+ * The bound on one answer, in ms. On PostgreSQL the slow answers were small stream queries sorting or filtering on a
+ * path of the stored hostile inputs (MB-sized documents, which PostgreSQL re-parses per read): 16 copies of one sort
+ * field took 25.9 s, a 10-segment path 0.55 s a row. Since a repeated sort field is sorted on once, weft_get parses an
+ * object once and a given-up query is cancelled, 4 runs (load 4-5) answered everything within 2.6 s; large writes
+ * (20-30 MB bodies) took up to 5.4 s in earlier runs at load 7: 10 s on PostgreSQL, 5 s on SQLite as before.
  */
-const ANSWER_BOUND_MS = testStore() === 'postgres' ? 30_000 : 5000;
+const ANSWER_BOUND_MS = testStore() === 'postgres' ? 10_000 : 5000;
 
 interface Detail {
   loc: unknown;
@@ -68,7 +70,7 @@ interface Detail {
 }
 
 describe('hostile bodies on every endpoint', () => {
-  it('answer 2xx or 4xx with a well-formed, bounded detail, never 5xx, within a bound (5 s; 30 s on PostgreSQL)', async () => {
+  it('answer 2xx or 4xx with a well-formed, bounded detail, never 5xx, within a bound (5 s; 10 s on PostgreSQL)', async () => {
     await fc.assert(
       fc.asyncProperty(bodies, async ([path, body]) => {
         const t0 = performance.now();
