@@ -1,7 +1,7 @@
 // The stand-in workload of wrappers.bench.ts alone, for profiling: `node --import tsx --cpu-prof bench/wrappers-standin.ts`
 // (WEFT_BENCH_DIST picks a build, else src/ through tsx). CHUNKS per stream (default 500), N rounds (default 400) of a plain
 // and a wrapOpenAI stream alternating (MODE=traced: wrapped only); prints the medians in µs of CPU per stream.
-import { chatChunks } from '../test/helpers/fake-llm-openai.js';
+import { openAIStandIn } from './lib/openai-stand-in.js';
 import { startChildServer } from './lib/server.js';
 import { weft } from './lib/weft.js';
 
@@ -11,19 +11,7 @@ const MODE = process.env.MODE ?? 'both';
 
 const server = await startChildServer();
 weft.init({ project: 'bench/wrappers-standin', baseUrl: server.url });
-const lines = chatChunks({ model: 'gpt-4o-mini', chunks: CHUNKS, kind: 'text', cut: false, includeUsage: true }).map((c) => JSON.stringify(c));
-const plain = {
-  chat: {
-    completions: {
-      create: (_body: unknown): Promise<AsyncIterable<unknown>> =>
-        Promise.resolve({
-          async *[Symbol.asyncIterator]() {
-            for (const l of lines) yield JSON.parse(l) as unknown;
-          },
-        }),
-    },
-  },
-};
+const plain = openAIStandIn(CHUNKS);
 const traced = weft.wrapOpenAI(plain);
 const body = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'count' }], stream: true as const };
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -2,8 +2,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import OpenAI from 'openai';
-import { chatChunks } from '../test/helpers/fake-llm-openai.js';
 import { forkTs } from './lib/child.js';
+import { openAIStandIn } from './lib/openai-stand-in.js';
 import { contextLine } from './lib/context-line.js';
 import { startChildServer } from './lib/server.js';
 import { num, printTable, QUICK, verdict } from './lib/table.js';
@@ -56,19 +56,7 @@ async function cpuOf(create: () => Promise<AsyncIterable<unknown>>): Promise<num
  * stand-in of the SDK's stream (an async generator of `JSON.parse`d lines, no sockets, no SSE decoding),
  * read plain and through `wrapOpenAI` (it wraps any object with `chat.completions.create`). 5 streams per sample.
  */
-const lines = chatChunks({ model: 'gpt-4o-mini', chunks: CHUNKS, kind: 'text', cut: false, includeUsage: true }).map((c) => JSON.stringify(c));
-const inProcess = {
-  chat: {
-    completions: {
-      create: (_body: unknown): Promise<AsyncIterable<unknown>> =>
-        Promise.resolve({
-          async *[Symbol.asyncIterator]() {
-            for (const l of lines) yield JSON.parse(l) as unknown;
-          },
-        }),
-    },
-  },
-};
+const inProcess = openAIStandIn(CHUNKS);
 const inProcessTraced = weft.wrapOpenAI(inProcess);
 const STAND_IN_STREAMS = 5;
 async function cpuOfStandIn(client: typeof inProcess): Promise<number> {
