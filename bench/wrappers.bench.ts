@@ -1,4 +1,4 @@
-// Wrapper CPU: process CPU per streamed chat completion of 500 chunks through the real openai SDK: unwrapped, unwrapped asking for usage (as wrapOpenAI does), and wrapOpenAI exporting to the local server; the fake API and the server run in child processes.
+// Wrapper CPU: process CPU per streamed chat completion of 500 chunks through the real openai SDK: unwrapped, unwrapped asking for usage (as wrapOpenAI does), the floor of any wrapper (usage asked for, each chunk observed, no weft code), and wrapOpenAI exporting to the local server; the fake API and the server run in child processes.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import OpenAI from 'openai';
@@ -68,12 +68,40 @@ async function cpuOfStandIn(client: typeof inProcess): Promise<number> {
   return (d.user + d.system) / STAND_IN_STREAMS;
 }
 
+/**
+ * The floor any wrapper meeting issue 17 pays, with no weft code: the SDK asked for usage, each chunk observed by
+ * one `then` on the SDK iterator's promise (what reading a chunk's value takes; with `AsyncLocalStorage`'s promise
+ * hooks on, each such promise pays them), the `usage: null` the API then adds hidden (`delete`) and the usage chunk
+ * skipped, so the caller reads what the unwrapped SDK yields. Nothing is recorded.
+ */
+class FloorObserver implements AsyncIterableIterator<unknown> {
+  seen = 0;
+  constructor(private readonly it: AsyncIterator<unknown>) {}
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+  next(): Promise<IteratorResult<unknown>> {
+    return this.it.next().then(this.onNext);
+  }
+  private readonly onNext = (r: IteratorResult<unknown>): IteratorResult<unknown> | Promise<IteratorResult<unknown>> => {
+    if (r.done) return r;
+    this.seen++;
+    const c = r.value as { usage?: unknown; choices?: unknown[] };
+    if (c.usage === null) delete c.usage;
+    else if (c.usage !== undefined && c.choices?.length === 0) return this.next();
+    return r;
+  };
+}
+const floorCreate = async (): Promise<AsyncIterable<unknown>> =>
+  new FloorObserver((await raw.chat.completions.create(bodyWithUsage))[Symbol.asyncIterator]());
+
 const CASES = {
   plainBare: () => raw.chat.completions.create(body),
   usageBare: () => raw.chat.completions.create(bodyWithUsage),
   plain: () => raw.chat.completions.create(body),
   usage: () => raw.chat.completions.create(bodyWithUsage),
   traced: () => wrapped.chat.completions.create(body),
+  floor: floorCreate,
   standIn: () => cpuOfStandIn(inProcess),
   standInTraced: () => cpuOfStandIn(inProcessTraced),
 };
@@ -86,7 +114,7 @@ type Case = keyof typeof CASES;
  */
 const PHASES: Case[][] = [
   ['plainBare', 'usageBare'],
-  ['plain', 'usage', 'traced'],
+  ['plain', 'usage', 'floor', 'traced'],
   ['standIn', 'standInTraced'],
 ];
 const run = (c: Case): Promise<number> => (c === 'standIn' || c === 'standInTraced' ? CASES[c]() : cpuOf(CASES[c]));
@@ -94,7 +122,7 @@ const run = (c: Case): Promise<number> => (c === 'standIn' || c === 'standInTrac
 const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
 const quantile = (xs: number[], q: number): number => sorted(xs)[Math.floor((xs.length - 1) * q)] ?? NaN;
 
-const cpu: Record<Case, number[]> = { plainBare: [], usageBare: [], plain: [], usage: [], traced: [], standIn: [], standInTraced: [] };
+const cpu: Record<Case, number[]> = { plainBare: [], usageBare: [], plain: [], usage: [], floor: [], traced: [], standIn: [], standInTraced: [] };
 for (const cases of PHASES) {
   for (let i = 0; i < WARMUP; i++) for (const c of cases) await run(c);
   for (let i = 0; i < ROUNDS; i++) {
@@ -117,11 +145,12 @@ const row = (label: string, c: Case, extra: number, base: Case = 'plain'): strin
   return [label, num((base === 'plain' ? p : quantile(cpu[base], 0.5)) + added), num(added), `${((added / p) * 100).toFixed(1)}%`, spread, c === 'traced' && base === 'plain' ? verdict(added / p < 0.05, '< 5%') : ''];
 };
 printTable(
-  `Wrapper CPU per streamed completion of ${CHUNKS} chunks (${ROUNDS} rounds of the SDK cases back to back, alternating ABC/CBA, then ${ROUNDS} of the stand-in pair; added = median of the differences to the same round's unwrapped call, spread = their interquartile range; fake API and server in child processes) · ${contextLine()}`,
+  `Wrapper CPU per streamed completion of ${CHUNKS} chunks (${ROUNDS} rounds of the SDK cases back to back, alternating ABCD/DCBA, then ${ROUNDS} of the stand-in pair; added = median of the differences to the same round's unwrapped call, spread = their interquartile range; fake API and server in child processes) · ${contextLine()}`,
   ['case', 'CPU µs/stream', 'added µs', 'added / unwrapped', 'spread (IQR)', 'target'],
   [
     ['openai SDK, unwrapped', num(p), '', '', '', ''],
     row('openai SDK, unwrapped, asking for usage itself (what wrapOpenAI sends)', 'usage', 0),
+    row('floor of any wrapper, no weft code: the SDK asking for usage, one `then` per chunk observing it, `usage: null` hidden', 'floor', 0),
     row('wrapOpenAI, export to local server', 'traced', flushPerCall),
     row('... weft\'s part through the SDK: wrapOpenAI minus the SDK asking for usage itself (same rounds)', 'traced', flushPerCall, 'usage'),
     row(`weft's part alone: wrapOpenAI over an in-process stand-in of the stream (same chunks; added to the stand-in's ${num(quantile(cpu.standIn, 0.5))} µs)`, 'standInTraced', flushPerCall, 'standIn'),
