@@ -75,7 +75,6 @@ async function cpuOfStandIn(client: typeof inProcess): Promise<number> {
  * skipped, so the caller reads what the unwrapped SDK yields. Nothing is recorded.
  */
 class FloorObserver implements AsyncIterableIterator<unknown> {
-  seen = 0;
   constructor(private readonly it: AsyncIterator<unknown>) {}
   [Symbol.asyncIterator](): this {
     return this;
@@ -85,7 +84,6 @@ class FloorObserver implements AsyncIterableIterator<unknown> {
   }
   private readonly onNext = (r: IteratorResult<unknown>): IteratorResult<unknown> | Promise<IteratorResult<unknown>> => {
     if (r.done) return r;
-    this.seen++;
     const c = r.value as { usage?: unknown; choices?: unknown[] };
     if (c.usage === null) delete c.usage;
     else if (c.usage !== undefined && c.choices?.length === 0) return this.next();
@@ -122,7 +120,7 @@ const run = (c: Case): Promise<number> => (c === 'standIn' || c === 'standInTrac
 const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
 const quantile = (xs: number[], q: number): number => sorted(xs)[Math.floor((xs.length - 1) * q)] ?? NaN;
 
-const cpu: Record<Case, number[]> = { plainBare: [], usageBare: [], plain: [], usage: [], floor: [], traced: [], standIn: [], standInTraced: [] };
+const cpu = Object.fromEntries(Object.keys(CASES).map((c) => [c, []])) as unknown as Record<Case, number[]>;
 for (const cases of PHASES) {
   for (let i = 0; i < WARMUP; i++) for (const c of cases) await run(c);
   for (let i = 0; i < ROUNDS; i++) {
