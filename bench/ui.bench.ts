@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { chromiumLaunchOptions } from '../test/helpers/chromium.js';
 import { contextLine } from './lib/context-line.js';
 import { startChildServer } from './lib/server.js';
 import { num, printTable, QUICK, ratio, verdict } from './lib/table.js';
@@ -13,7 +14,6 @@ import { BIG_TRACE_CALLS, BIG_TRACE_ID, UI_PROJECT, uiDatabase } from './lib/ui-
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROOTS = Number(process.env.BENCH_UI_ROOTS) || 100_000;
 const RUNS = QUICK ? 3 : 5;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 // the page as `npm run build` makes it (dist/ui, where the server finds it)
 await build({ configFile: join(ROOT, 'vite.ui.config.ts'), logLevel: 'warn' });
@@ -24,7 +24,7 @@ const gz = readdirSync(assets).reduce((sum, f) => sum + gzipSync(readFileSync(jo
 const db = uiDatabase(ROOTS);
 if (db.generatedSeconds !== undefined) console.log(`generated ${num(ROOTS)} roots + a ${num(BIG_TRACE_CALLS)}-call trace in ${num(db.generatedSeconds, 1)} s: ${db.path}\n`);
 const server = await startChildServer(db.path);
-const browser = await chromium.launch({ executablePath: process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch(await chromiumLaunchOptions());
 
 /** ms for Node to fetch and read a stream_query answer in full: the baseline the page cannot beat. */
 async function apiMs(body: object): Promise<number> {

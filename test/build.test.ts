@@ -33,7 +33,7 @@ it('shares one context between the ESM and CJS copies loaded in one process', as
   const calls = await readCalls(server().url, project);
   const outer = calls.find((c) => c.op_name === 'outer');
   const inner = calls.find((c) => c.op_name === 'inner');
-  expect(outer).toBeDefined();
+  expect(outer).toMatchObject({ op_name: 'outer', id: expect.stringMatching(/^[\da-f-]{36}$/) });
   expect(inner?.parent_id).toBe(outer?.id);
   // the helpers of one copy reach the ops of the other; init() options of the CJS copy apply to ESM ops
   const planner = calls.find((c) => c.op_name === 'planner');

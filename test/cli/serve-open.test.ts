@@ -22,7 +22,7 @@ it('opens the page once listening', async () => {
     const deadline = Date.now() + 20_000;
     while (!existsSync(opened) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-    expect(url).toBeDefined();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(readFileSync(opened, 'utf8').trim()).toBe(`${url}/`);
   } finally {
     killGroup(child);

@@ -8,6 +8,7 @@ import { flush, init, op, type InitOptions } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
+import { ISO_UTC } from '../helpers/shapes.js';
 
 const server = useTestServer({ strictOrder: true });
 let proxy: FaultProxy;
@@ -57,7 +58,7 @@ async function runInOrder(label: string, work: Workload, options: InitOptions = 
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(work.calls);
   expect(new Set(records.map((r) => r.id)).size).toBe(work.calls);
-  for (const r of records) expect(r.ended_at).toBeTruthy();
+  for (const r of records) expect(r.ended_at).toMatch(ISO_UTC);
 }
 
 const WORK: Workload = { calls: 2_000, wave: 100, maxMs: 20 };

@@ -42,17 +42,18 @@ it('Batcher.flush(timeoutMs) stops waiting at the deadline and reports what is s
   for (let k = 0; k < 5; k++) batcher.offer(entry(k), false);
   let report: Awaited<ReturnType<Batcher['flush']>> | undefined;
   const ms = await elapsed(async () => { report = await batcher.flush(150); });
-  expect(ms).toBeGreaterThanOrEqual(140);
-  expect(ms).toBeLessThan(2_000);
+  expect(ms).toBeGreaterThanOrEqual(140); // it waited for the deadline; that it returned at all shows it stopped there
   expect(report).toEqual({ sent: 0, dropped: 0, pending: 5 });
   batcher.abandon();
 });
 
+/** A deadline far past the test's timeout: a flush that waited for it would fail the test by timing out. */
+const BEYOND_TEST_TIMEOUT_MS = 600_000;
+
 it('Batcher.flush(timeoutMs) resolves as soon as the events are sent, not at the deadline', async () => {
   const batcher = new Batcher(async (b) => ({ sent: b.length, dropped: 0 }), DEFAULT_BATCHER_OPTIONS);
   for (let k = 0; k < 3; k++) batcher.offer(entry(k), false);
-  const ms = await elapsed(() => batcher.flush(20_000));
-  expect(ms).toBeLessThan(2_000);
+  await batcher.flush(BEYOND_TEST_TIMEOUT_MS);
   expect(batcher.report()).toEqual({ sent: 3, dropped: 0, pending: 0 });
 });
 
@@ -63,7 +64,6 @@ it('CallExporter.flush(timeoutMs) gives up on a server that never answers at the
   let pending = -1;
   const ms = await elapsed(async () => { pending = (await exporter.flush(200)).pending; });
   expect(ms).toBeGreaterThanOrEqual(190);
-  expect(ms).toBeLessThan(3_000);
   expect(pending).toBe(1);
   exporter.abandon();
 });
@@ -77,7 +77,6 @@ it('CallExporter.flush(timeoutMs) also bounds the wait for a spool replay in pro
     const exporter = new CallExporter(new Client({ baseUrl: blackHole.url }), 'a/b', undefined, { spoolDir: dir, maxRetries: 0 });
     const ms = await elapsed(() => exporter.flush(250));
     expect(ms).toBeGreaterThanOrEqual(240);
-    expect(ms).toBeLessThan(3_000);
     exporter.abandon();
     await exporter.shutdown(1_000);
   } finally {
@@ -91,11 +90,10 @@ it('a flush that finishes early leaves no timer keeping the process alive', asyn
     import { flush, init, op } from ${JSON.stringify(path.resolve('src/index.ts'))};
     init({ project: ${JSON.stringify(project)}, baseUrl: ${JSON.stringify(server().url)} });
     op(function work() { return 1; })();
-    const report = await flush({ timeoutMs: 60_000 });
+    const report = await flush({ timeoutMs: ${BEYOND_TEST_TIMEOUT_MS} });
     console.log(JSON.stringify(report));`;
-  const t0 = performance.now();
+  // a timer left for the deadline would hold the child past execFile's timeout, which kills it and fails the test
   const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 });
   expect(JSON.parse(stdout.trim())).toMatchObject({ sent: 2, pending: 0 });
-  expect(performance.now() - t0).toBeLessThan(20_000); // exits long before the 60 s deadline
   expect(await readCalls(server().url, project)).toHaveLength(1);
 });

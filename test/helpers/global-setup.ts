@@ -1,11 +1,14 @@
 /**
- * Vitest global setup: a directory where tests record the pids they spawn, and a teardown that fails the run, naming them, when any of those process groups is still alive.
+ * Vitest global setup: the Chromium the browser tests drive (`WEFT_CHROMIUM`, chromium.ts), a directory where tests
+ * record the pids they spawn, and a teardown that fails the run, naming them, when any of those process groups is
+ * still alive.
  * @module
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PID_DIR_ENV } from './child-processes.js';
+import { CHROMIUM_ENV, resolveChromium } from './chromium.js';
 
 /** Whether any process of the group led by `pid` is alive. */
 function groupAlive(pid: number): boolean {
@@ -17,8 +20,9 @@ function groupAlive(pid: number): boolean {
   }
 }
 
-/** Records `WEFT_TEST_PID_DIR` for the test workers; returns the teardown. */
-export default function setup(): () => Promise<void> {
+/** Records `WEFT_CHROMIUM` and `WEFT_TEST_PID_DIR` for the test workers; returns the teardown. */
+export default async function setup(): Promise<() => Promise<void>> {
+  process.env[CHROMIUM_ENV] = await resolveChromium();
   const dir = mkdtempSync(path.join(tmpdir(), 'weft-test-pids-'));
   process.env[PID_DIR_ENV] = dir;
   return async function teardown() {

@@ -9,6 +9,8 @@ import pg from 'pg';
 export const STORE_ENV = 'WEFT_TEST_STORE';
 /** Environment variable holding the URL of the test cluster's maintenance database (superuser). */
 export const PG_URL_ENV = 'WEFT_TEST_PG_URL';
+/** Environment variable naming the database migrated once per run that {@link freshPgDatabase} copies (set by pg-global-setup.ts). */
+export const PG_TEMPLATE_ENV = 'WEFT_TEST_PG_TEMPLATE';
 
 /** The store this test run uses. */
 export function testStore(): 'sqlite' | 'postgres' {
@@ -25,7 +27,7 @@ export function testClusterUrl(): string {
 let created = 0;
 
 /** Runs one statement on the maintenance database. */
-async function admin(sql: string): Promise<void> {
+export async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: testClusterUrl() });
   await client.connect();
   try {
@@ -44,12 +46,15 @@ export interface FreshDatabase {
 }
 
 /**
- * Creates a new, empty database (so a test sees only its own rows).
+ * Creates a new database with no rows (so a test sees only its own rows): a copy of the run's template, migrated
+ * once by pg-global-setup.ts (`CREATE DATABASE ... TEMPLATE`, a file copy: no migration per server), or, with
+ * `{ migrated: false }` or no template, an empty one that the first server to open it migrates.
  * @param label - a readable part of the name (letters, digits, `_`).
  */
-export async function freshPgDatabase(label = 't'): Promise<FreshDatabase> {
+export async function freshPgDatabase(label = 't', opts: { migrated?: boolean } = {}): Promise<FreshDatabase> {
   const name = `weft_${label.replace(/\W/g, '_').slice(0, 20)}_${process.pid}_${created++}_${Date.now().toString(36)}`.toLowerCase();
-  await admin(`CREATE DATABASE ${name}`);
+  const template = opts.migrated === false ? undefined : process.env[PG_TEMPLATE_ENV];
+  await admin(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   const url = new URL(testClusterUrl());
   url.pathname = `/${name}`;
   let dropped: Promise<void> | undefined;

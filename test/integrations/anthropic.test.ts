@@ -137,7 +137,7 @@ describe('wrapAnthropic', () => {
       }
     });
     expect(thrown).toBeInstanceOf(Error);
-    expect(one(calls, 'anthropic.messages.create').exception).toBeTruthy();
+    expect(one(calls, 'anthropic.messages.create').exception).toMatchObject({ type: (thrown as Error).name, message: expect.any(String) });
   });
 
   it('keeps instanceof and other members; wrapping twice is a no-op', () => {

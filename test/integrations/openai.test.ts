@@ -238,7 +238,7 @@ describe('wrapOpenAI: chat.completions.create', () => {
       }
     });
     expect(thrown).toBeInstanceOf(Error);
-    expect(one(calls, 'openai.chat.completions.create').exception).toBeTruthy();
+    expect(one(calls, 'openai.chat.completions.create').exception).toMatchObject({ type: (thrown as Error).name, message: expect.any(String) });
   });
 });
 

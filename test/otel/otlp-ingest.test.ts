@@ -12,6 +12,7 @@ import type { RunningServer } from '../../src/server/index.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { startTestServer, useTestServer } from '../helpers/server.js';
 import { storeRows } from '../helpers/store-sql.js';
+import { ISO_UTC } from '../helpers/shapes.js';
 
 const server = useTestServer();
 const path = '/otel/v1/traces';
@@ -50,7 +51,7 @@ function checkChat(calls: CallRecord[]): void {
   expect(llm.inputs).toEqual({ messages: [{ role: 'user', content: 'hi' }] });
   expect(llm.summary?.usage).toEqual({ 'gpt-4o-mini': { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } });
   expect(llm.exception).toMatchObject({ message: 'rate limited' });
-  expect(agent.ended_at).toBeTruthy();
+  expect(agent.ended_at).toMatch(ISO_UTC);
 }
 
 describe('POST /otel/v1/traces with the real OTLP exporters', () => {

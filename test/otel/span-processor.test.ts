@@ -9,6 +9,7 @@ import type { CallRecord } from '../../src/schema/calls.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { useTestServer } from '../helpers/server.js';
 import { storeRows } from '../helpers/store-sql.js';
+import { ISO_UTC } from '../helpers/shapes.js';
 
 const server = useTestServer();
 const contextManager = new AsyncLocalStorageContextManager();
@@ -68,7 +69,7 @@ describe('WeftSpanProcessor', () => {
     for (const name of ['a', 'b']) expect(byName(calls, name).parent_id).toBe(root.id);
     expect(byName(calls, 'a.leaf').parent_id).toBe(weftCallId(ids!.trace, ids!.a));
     expect(new Set(calls.map((c) => c.trace_id))).toEqual(new Set([root.trace_id]));
-    for (const c of calls) expect(c.ended_at).toBeTruthy();
+    for (const c of calls) expect(c.ended_at).toMatch(ISO_UTC);
     expect(await otelDumpOf(root)).toMatchObject({ name: 'root', span_id: ids!.root, trace_id: ids!.trace, scope: { name: 'weft-test' } });
   });
 
@@ -122,7 +123,7 @@ describe('WeftSpanProcessor', () => {
     expect(never.ended_at ?? null).toBeNull();
     expect(never.attributes).toMatchObject({ step: 1 });
     const big = byName(calls, 'big');
-    expect(big.ended_at).toBeTruthy();
+    expect(big.ended_at).toMatch(ISO_UTC);
     expect(JSON.stringify(big.inputs).length).toBeGreaterThan(1000);
   });
 

@@ -1,17 +1,16 @@
 /**
- * Test helper: Debian's Chromium driven by playwright-core (headless, no network beyond loopback), and a
+ * Test helper: Chromium (`WEFT_CHROMIUM`, chosen by ../helpers/chromium.ts) driven by playwright-core (headless, no network beyond loopback), and a
  * `weft serve` child that prints its trace viewer URL.
  * @module
  */
 import type { ChildProcess } from 'node:child_process';
 import { chromium, type Browser } from 'playwright-core';
 import { killGroup, spawnCli } from '../helpers/child-processes.js';
+import { chromiumLaunchOptions } from '../helpers/chromium.js';
 
-/** Flags that keep Chromium from reaching the network on its own (updates, sync, field trials). */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+/** Launches the run's Chromium (set by the global setup; resolved here when a file runs outside it). */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch(await chromiumLaunchOptions());
 }
 
 /** A `weft serve` child: its process, its output so far, and the viewer URL it printed. */

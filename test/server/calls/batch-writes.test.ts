@@ -53,7 +53,7 @@ describe('display_name of a call with a start and an end', () => {
       else expect((await post(server(), '/call/update', { project_id: start()['project_id'], call_id: id, display_name: s.rename })).status).toBe(200);
     }
     const [record] = await query(server(), { filter: { call_ids: [id] } });
-    expect(record, 'the call is stored').toBeDefined();
+    expect(record, 'the call is stored').toMatchObject({ id });
     return record!['display_name'];
   }
   const named = (name?: string) => (id: string): Json => startItem(start({ id, ...(name === undefined ? {} : { display_name: name }) }));

@@ -12,7 +12,7 @@ afterAll(async () => {
 
 describe('PostgreSQL migrations', () => {
   it('four opens at once on an empty database: exactly one applies each migration, all see the schema', async () => {
-    const database = await freshPgDatabase('migr');
+    const database = await freshPgDatabase('migr', { migrated: false });
     dropped.push(database);
     const opened = await Promise.all([1, 2, 3, 4].map(() => openPgDatabase(database.url, { maxConnections: 2 })));
     try {
@@ -34,7 +34,7 @@ describe('PostgreSQL migrations', () => {
   });
 
   it('reopening a migrated database applies nothing', async () => {
-    const database = await freshPgDatabase('reopen');
+    const database = await freshPgDatabase('reopen', { migrated: false });
     dropped.push(database);
     const first = await openPgDatabase(database.url);
     await first.close();

@@ -39,7 +39,7 @@ let a: Serve;
 let b: Serve;
 
 beforeAll(async () => {
-  database = await freshPgDatabase('multi');
+  database = await freshPgDatabase('multi', { migrated: false });
   // both start at once on the empty database: one migrates, the other waits on the advisory lock
   [a, b] = await Promise.all([serve(database.url), serve(database.url)]);
 }, 60_000);

@@ -36,12 +36,10 @@ const HEAVY = {
 /** A small query: one record by the index. */
 const SMALL = { project_id: PROJECT, limit: 1 };
 
-/** Runs a query to its end; returns its status, body and wall time in ms. */
-async function timed(body: unknown): Promise<{ status: number; text: string; ms: number }> {
-  const t0 = performance.now();
+/** Runs a query to its end; returns its status and body. */
+async function answer(body: unknown): Promise<{ status: number; text: string }> {
   const res = await post(server, '/calls/stream_query', body);
-  const text = await res.text();
-  return { status: res.status, text, ms: performance.now() - t0 };
+  return { status: res.status, text: await res.text() };
 }
 
 /** The backends of the test database running a cursor statement (DECLARE or FETCH; only the heavy query runs long). */
@@ -80,13 +78,7 @@ afterAll(async () => {
 });
 
 describe('a stream_query whose client went away (PostgreSQL)', () => {
-  it('cancels its statement: queries the client gave up on do not delay a following small one', async () => {
-    await timed(SMALL); // warm the pools
-    const baseline = Math.min(...(await Promise.all([0, 1, 2].map(async () => (await timed(SMALL)).ms))));
-    const heavy = await timed(HEAVY);
-    console.log(`pg-statement-cancel: heavy query alone ${heavy.ms.toFixed(0)} ms`);
-    expect(heavy.status, heavy.text).toBe(200);
-    expect(heavy.text).toBe('');
+  it('cancels its statement: queries the client gave up on stop running, and a following small one is answered', async () => {
     // give up on as many heavy queries as the cursor pool has connections, once each is running
     const controllers = Array.from({ length: 10 }, () => new AbortController());
     const given = controllers.map((ac) =>
@@ -95,13 +87,11 @@ describe('a stream_query whose client went away (PostgreSQL)', () => {
     expect(await until(async () => (await heavyBackends()) >= 10, 20_000), 'the heavy queries never all ran').toBe(true);
     for (const ac of controllers) ac.abort();
     await Promise.all(given);
-    const after = await timed(SMALL);
-    const left = await heavyBackends();
-    console.log(`pg-statement-cancel: small query ${baseline.toFixed(0)} ms alone, heavy ${heavy.ms.toFixed(0)} ms, small after 10 heavy given up ${after.ms.toFixed(0)} ms; heavy still running ${left}`);
-    expect(after.status).toBe(200);
-    // without cancelling, the small query waits for a cursor connection until a heavy one ends (about heavy.ms)
-    expect(after.ms).toBeLessThan(baseline + heavy.ms / 4);
+    // without cancelling, ten heavy statements on 2 cores run for tens of seconds after their clients left
     expect(await until(async () => (await heavyBackends()) === 0, 2000), 'a given-up heavy statement is still running').toBe(true);
+    const after = await answer(SMALL);
+    expect(after.status).toBe(200);
+    expect(after.text.trim().split('\n')).toHaveLength(1);
   }, 120_000);
 });
 
@@ -111,7 +101,6 @@ describe('a cursor closed while its statement runs (PostgreSQL)', () => {
     try {
       const sql = `SELECT calls.* FROM calls WHERE calls.project_id = $1 AND pg_sleep(0.01) IS NOT NULL ORDER BY calls.id`;
       const cursor = await openPgCursor(db.cursorPool, { sql, params: [PROJECT] }, { onClose: () => {}, cancelPool: db.pool, statementTimeoutMs: 0 });
-      const t0 = performance.now();
       const page = Promise.resolve(cursor.next(CALLS)).then(
         () => 'rows',
         (err: unknown) => (err instanceof HttpError ? err.status : String(err)),
@@ -119,8 +108,7 @@ describe('a cursor closed while its statement runs (PostgreSQL)', () => {
       expect(await until(async () => (await heavyBackends()) === 1, 5000)).toBe(true);
       await cursor.close();
       expect(await page).toBe(503);
-      // CALLS * 10 ms of sleep when not cancelled
-      expect(performance.now() - t0).toBeLessThan((CALLS * 10) / 4);
+      // not cancelled, the statement would sleep CALLS * 10 ms more
       expect(await heavyBackends()).toBe(0);
       // the one-connection pool is not poisoned: a new cursor reads
       const next = await openPgCursor(db.cursorPool, { sql: 'SELECT calls.* FROM calls WHERE project_id = $1 ORDER BY id', params: [PROJECT] }, { onClose: () => {}, cancelPool: db.pool, statementTimeoutMs: 0 });

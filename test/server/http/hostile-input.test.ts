@@ -130,12 +130,10 @@ describe('item 4: validation costs little and lists at most LIMITS.maxIssues pro
     ['/calls/stream_query', (n: number) => ({ project_id: PROJECT, sort_by: Array(n).fill('x') })],
     [MODEL_LOG, (n: number) => ({ split: 'train', trajectory_groups: Array(n).fill('x') })],
     ['/feedback/batch/create', (n: number) => ({ batch: Array(n).fill('x') })],
-  ])('%s: a 4 MB body of 1M wrong-typed items answers 422 at once', async (path, body) => {
+  ])('%s: a 4 MB body of 1M wrong-typed items answers 422 (its time: bench/hostile-figures.ts)', async (path, body) => {
     const text = JSON.stringify(body(1_000_000));
     expect(text.length).toBeGreaterThan(4_000_000);
-    const t0 = performance.now();
     const d = await detail(await post(server(), path, text));
-    expect(performance.now() - t0).toBeLessThan(3000);
     expect(d.length).toBeLessThanOrEqual(LIMITS.maxIssues + 1);
     expect(JSON.stringify(d)).not.toContain('"x"');
   });
@@ -152,9 +150,7 @@ describe('item 4: validation costs little and lists at most LIMITS.maxIssues pro
     const good = startItem(start());
     const text = JSON.stringify({ batch: [good, ...Array(LIMITS.maxBatchItems - 1).fill(bad)] });
     expect(text.length).toBeGreaterThan(LIMITS.fullReportBytes);
-    const t0 = performance.now();
     const d = await detail(await post(server(), '/call/upsert_batch', text));
-    expect(performance.now() - t0).toBeLessThan(1000);
     expect(d.map((x) => x.type)).toEqual(['string_type', 'validation_stopped']);
     expect(d[0]!.loc).toEqual(['body', 'batch', '1', 'req', 'start', 'project_id']);
   });
