@@ -257,7 +257,7 @@ type ResponseLike = { headers: { get(name: string): string | null }; status: num
  * a rejection is recorded and passed on unchanged. Every other member is the promise's own.
  */
 function proxyApiPromise(p: PromiseLike<unknown> & object, call: LlmCall, active: ActiveCall): object {
-  call.source = p;
+  call.source = p as { asResponse?: unknown };
   const fail = (err: unknown): never => {
     active.fail(err);
     throw err;
