@@ -53,8 +53,11 @@ function describe(err: unknown): string {
     const cause = (err.cause as { message?: string } | undefined)?.message;
     return `cannot reach the server: ${cause ?? err.message} (is weft serve running? see --base-url)`;
   }
-  if (err instanceof UnexpectedResponseError) {
-    return `the server at ${baseUrl ?? 'the base URL'} does not answer as weft serve does (its answer is not the records asked for); check --base-url or WEFT_BASE_URL (--verbose shows the answer)`;
+  // weft serve answers JSON, errors included: another answer means the URL is not a weft service
+  const notJson = err instanceof APIError && err.status !== undefined && typeof err.body === 'string';
+  if (err instanceof UnexpectedResponseError || notJson) {
+    const what = notJson ? `it answered HTTP ${err.status} with a body that is not JSON` : 'its answer is not the records asked for';
+    return `the server at ${baseUrl ?? 'the base URL'} does not answer as weft serve does (${what}); check --base-url or WEFT_BASE_URL (--verbose shows the answer)`;
   }
   if (err instanceof APIError) return `the server answered ${err.message}`;
   return err instanceof Error ? err.message : String(err);

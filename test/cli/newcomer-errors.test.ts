@@ -2,6 +2,8 @@
 // a URL that is not weft serve is one line, `export | head -1` ends quietly, costs print without float
 // noise, and `feedback stats --help` shows `24h` as the default of --since.
 import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';
 import { BUILT_CLI, spawnCli, spawnTracked } from '../helpers/child-processes.js';
@@ -85,6 +87,21 @@ it('a --base-url that is not weft serve fails in one line naming the URL (issue 
   expect(run.stderr.trim().split('\n')).toEqual([
     `weft: the server at ${canned.url} does not answer as weft serve does (its answer is not the records asked for); check --base-url or WEFT_BASE_URL (--verbose shows the answer)`,
   ]);
+});
+
+it('a --base-url serving web pages (HTML 404s) fails in one line too, without the page', async () => {
+  const web = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end(`<!DOCTYPE html><html><body>${'<p>Not here</p>\n'.repeat(40)}</body></html>`));
+  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+  try {
+    const run = await cli(['calls', 'ls', '--base-url', url, '--project', PROJECT]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `weft: the server at ${url} does not answer as weft serve does (it answered HTTP 404 with a body that is not JSON); check --base-url or WEFT_BASE_URL (--verbose shows the answer)`,
+    ]);
+  } finally {
+    await new Promise((resolve) => web.close(resolve));
+  }
 });
 
 it('`calls export | head -1` ends quietly with exit 0 when the pipe closes (issue 24 item 10)', async () => {
