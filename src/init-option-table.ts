@@ -197,7 +197,7 @@ export const INIT_OPTIONS = {
   }),
   exitTimeoutMs: num({
     purpose:
-      'Longest wait for unsent events when the process is about to exit (`beforeExit`, or a signal with `handleSignals`); then requests in flight are aborted and their events spooled, or dropped with a warning, so the process can exit.',
+      'Longest wait for unsent events when the process is about to exit (`beforeExit`, or a signal with `handleSignals`); then requests in flight are aborted and their events spooled, or dropped with a warning, so the process can exit. Not waited for when every connection so far was refused (nothing listens at `baseUrl`): then that happens at once.',
     unit: 'ms',
     min: 0,
     default: 10_000,
