@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
-import { APIConnectionError, APIError } from './api/core/api-errors.js';
+import { APIConnectionError, APIError, UnexpectedResponseError } from './api/core/api-errors.js';
 import { lsCommand } from './cli/calls-ls.js';
 import { showCommand } from './cli/calls-show.js';
 import { tailCommand } from './cli/calls-tail.js';
@@ -38,6 +38,9 @@ function buildProgram(): Command {
   return program;
 }
 
+/** The `--base-url` of the command being run (set before its action), for error messages. */
+let baseUrl: string | undefined;
+
 /** Every command throws instead of exiting (so usage errors exit 2) and shows help after an error. */
 function configure(command: Command): void {
   command.exitOverride().showHelpAfterError('(add --help for usage)');
@@ -50,13 +53,37 @@ function describe(err: unknown): string {
     const cause = (err.cause as { message?: string } | undefined)?.message;
     return `cannot reach the server: ${cause ?? err.message} (is weft serve running? see --base-url)`;
   }
+  // weft serve answers JSON, errors included: another answer means the URL is not a weft service
+  const notJson = err instanceof APIError && err.status !== undefined && typeof err.body === 'string';
+  if (err instanceof UnexpectedResponseError || notJson) {
+    const what = notJson ? `it answered HTTP ${err.status} with a body that is not JSON` : 'its answer is not the records asked for';
+    return `the server at ${baseUrl ?? 'the base URL'} does not answer as weft serve does (${what}); check --base-url or WEFT_BASE_URL (--verbose shows the answer)`;
+  }
   if (err instanceof APIError) return `the server answered ${err.message}`;
   return err instanceof Error ? err.message : String(err);
 }
 
+/** A write to a pipe whose reader has gone (`weft calls export | head -1`). */
+function isClosedPipe(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
+}
+
+// A closed pipe ends the command quietly, as it ends `cat`: nothing more can be written, nothing went wrong.
+process.stdout.on('error', (err) => {
+  if (isClosedPipe(err)) process.exit(EXIT.ok);
+  console.error(`weft: cannot write to stdout: ${err.message}`);
+  process.exit(EXIT.failed);
+});
+
 try {
-  await buildProgram().parseAsync(process.argv);
+  const program = buildProgram();
+  program.hook('preAction', (_program, action) => {
+    const url: unknown = action.opts().baseUrl;
+    if (typeof url === 'string') baseUrl = url;
+  });
+  await program.parseAsync(process.argv);
 } catch (err) {
+  if (isClosedPipe(err)) process.exit(EXIT.ok);
   if (err instanceof CommanderError) {
     // commander has printed the message (or the help / version, exit code 0)
     process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);

@@ -7,6 +7,7 @@ import { DEFAULT_BASE_URL } from './api/core/client-options.js';
 import { DEFAULT_RETRY_POLICY } from './api/core/retry.js';
 import { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
 import { DEFAULT_MAX_STREAM_CHUNKS } from './instrument/trace-settings.js';
+import { isProjectId, projectIdMessage } from './schema/project-id.js';
 
 /** Where an option falls back to when it is not passed. */
 export interface EnvVar {
@@ -73,7 +74,10 @@ export const INIT_OPTIONS = {
   project: option({
     purpose: '`<entity>/<project>` the calls are recorded in.',
     type: 'string',
-    schema: z.string({ error: () => 'missing: pass init({ project: "<entity>/<project>" }) or set WEFT_PROJECT' }).trim().min(1, 'must not be empty'),
+    schema: z
+      .string({ error: () => 'missing: pass init({ project: "<entity>/<project>" }) or set WEFT_PROJECT' })
+      .trim()
+      .refine(isProjectId, { error: (issue) => projectIdMessage(issue.input) }),
     default: undefined,
     noDefault: 'required',
     env: text('WEFT_PROJECT'),
@@ -193,7 +197,7 @@ export const INIT_OPTIONS = {
   }),
   exitTimeoutMs: num({
     purpose:
-      'Longest wait for unsent events when the process is about to exit (`beforeExit`, or a signal with `handleSignals`); then requests in flight are aborted and their events spooled, or dropped with a warning, so the process can exit.',
+      'Longest wait for unsent events when the process is about to exit (`beforeExit`, or a signal with `handleSignals`); then requests in flight are aborted and their events spooled, or dropped with a warning, so the process can exit. Not waited for when every connection so far was refused (nothing listens at `baseUrl`): then that happens at once.',
     unit: 'ms',
     min: 0,
     default: 10_000,

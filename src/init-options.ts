@@ -143,7 +143,8 @@ export interface InitOptions {
   /**
    * Longest wait for unsent events when the process is about to exit (`beforeExit`, or a signal with
    * `handleSignals`); then requests in flight are aborted and their events spooled, or dropped with a
-   * warning, so the process can exit.
+   * warning, so the process can exit. Not waited for when every connection so far was refused (nothing
+   * listens at `baseUrl`): then that happens at once.
    *
    * Unit: ms. Range: min 0. Env: `WEFT_EXIT_TIMEOUT_MS`.
    * @defaultValue `10000`

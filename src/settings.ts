@@ -24,15 +24,21 @@ export type Settings = z.output<typeof SettingsSchema>;
  */
 export function resolveSettings(options: InitOptions = {}, env: NodeJS.ProcessEnv = process.env): Settings {
   const raw: Record<string, unknown> = {};
+  /** Options whose value came from their env var, by option name: the env var's name. */
+  const envSet = new Map<string, string>();
   for (const [name, o] of Object.entries(INIT_OPTIONS)) {
     const given = options[name as InitOptionName];
     const fromEnv = o.env?.read(env[o.env.name]);
     const chosen = o.env?.overrides ? (fromEnv ?? given) : (given ?? fromEnv);
+    if (o.env && chosen !== undefined && chosen === fromEnv) envSet.set(name, o.env.name);
     raw[name] = chosen ?? (Array.isArray(o.default) ? [...(o.default as unknown[])] : o.default); // a default list is never shared
   }
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    const lines = parsed.error.issues.map((i) => {
+      const from = envSet.get(String(i.path[0]));
+      return `  ${i.path.join('.')}: ${i.message}${from ? ` (from ${from})` : ''}`;
+    });
     throw new ConfigError(`weft init(): invalid options\n${lines.join('\n')}`);
   }
   return parsed.data;

@@ -1,6 +1,6 @@
 // End-to-end test of `weft serve`: spawn the CLI, POST a call, read it back, SIGTERM, exit code 0.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,6 +68,7 @@ describe('weft serve', () => {
     expect(await exited(second)).toBe(1);
     expect(err).toContain(`port ${port} on 127.0.0.1 is already in use`);
     expect(err).not.toMatch(/\n\s+at /);
+    expect(readdirSync(dir).filter((f) => f.startsWith('b.db'))).toEqual([]); // no empty database left behind (issue 24 item 11)
     firstProc.kill('SIGTERM');
     expect(await exited(firstProc)).toBe(0);
   });

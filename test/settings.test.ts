@@ -18,6 +18,14 @@ it('says which option is wrong, what it expected and what it got', () => {
   expect(() => resolveSettings({ project: 'a/b' }, { WEFT_FLUSH_INTERVAL_MS: 'soon' })).toThrowError(/flushIntervalMs: expected a number, got NaN/);
 });
 
+it('checks the project is <entity>/<project>, with one message showing the shape and the value, naming WEFT_PROJECT when it came from there (issue 24 item 2)', () => {
+  for (const bad of ['quickstart', '/quickstart', 'acme/quick/start', 'acme/', ' /x']) {
+    expect(() => resolveSettings({ project: bad }, {})).toThrowError(`project: expected <entity>/<project> such as acme/demo, got ${JSON.stringify(bad.trim())}`);
+  }
+  expect(() => resolveSettings({}, { WEFT_PROJECT: 'quickstart' })).toThrowError('project: expected <entity>/<project> such as acme/demo, got "quickstart" (from WEFT_PROJECT)');
+  expect(resolveSettings({ project: ' acme/quickstart ' }, {}).project).toBe('acme/quickstart');
+});
+
 it('export pipeline options: defaults, env fallbacks and clear errors', () => {
   expect(resolveSettings({ project: 'a/b' }, {})).toMatchObject({
     maxBatchBytes: 4 * 1024 * 1024,

@@ -3,10 +3,11 @@
  * `--thread`, `--run`, `--trace-roots`) and the stream_query request they make.
  * @module
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { q } from '../api/resources/query-builder.js';
 import type { CallsQueryReq } from '../schema/calls.js';
 import type { Operation } from '../schema/query.js';
+import { closestChoice } from './did-you-mean.js';
 import { parseInstant } from './time-options.js';
 
 /** The statuses `--status` accepts (`summary.status` as the server derives it). */
@@ -25,11 +26,29 @@ export interface FilterOptions {
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), ...value.split(',').filter(Boolean)];
 
+/**
+ * `--status`, repeatable: commander's `choices()` lists the statuses in `--help` and refuses any other
+ * value (a usage error, exit 2), here with "Did you mean ...?" naming the nearest status.
+ */
+function statusOption(): Option {
+  const option = new Option('--status <status>', 'only calls with this status (repeatable)').choices(STATUSES);
+  const check = option.parseArg!; // commander's check of the choices
+  return option.argParser((value: string, previous: string[] | undefined) => {
+    try {
+      check(value, undefined);
+    } catch (err) {
+      const near = closestChoice(value, STATUSES);
+      throw new InvalidArgumentError(`${(err as Error).message}${near ? ` Did you mean ${near}?` : ''}`);
+    }
+    return [...(previous ?? []), value];
+  });
+}
+
 /** Adds the filter options to a command. */
 export function withFilters(command: Command): Command {
   return command
     .option('--op <name>', 'only calls of this op (repeatable, or comma separated)', collect)
-    .addOption(new Option('--status <status>', 'only calls with this status (repeatable)').choices(STATUSES).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]))
+    .addOption(statusOption())
     .option('--since <when>', 'only calls started at or after: 15m, 2h, 7d, or an ISO 8601 time', (v: string) => parseInstant(v))
     .option('--until <when>', 'only calls started before: 15m, 2h, 7d, or an ISO 8601 time', (v: string) => parseInstant(v))
     .option('--thread <id>', 'only calls of this thread (repeatable)', collect)

@@ -3,9 +3,10 @@
  * variables), the client they make, and the one-line error a command fails with.
  * @module
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { Client } from '../api/client.js';
 import { DEFAULT_BASE_URL } from '../api/core/client-options.js';
+import { isProjectId, projectIdMessage } from '../schema/project-id.js';
 
 /** Exit codes of the `weft` command (README "Command line"). */
 export const EXIT = {
@@ -42,8 +43,18 @@ export function withConnection(command: Command): Command {
   return command
     .addOption(new Option('--base-url <url>', 'server URL').env('WEFT_BASE_URL').default(DEFAULT_BASE_URL))
     .addOption(new Option('--api-key <key>', 'API key (none for a keyless local server)').env('WEFT_API_KEY'))
-    .addOption(new Option('--project <entity/project>', 'project to read or write').env('WEFT_PROJECT'))
+    .addOption(new Option('--project <entity/project>', 'project to read or write').env('WEFT_PROJECT').argParser(parseProject))
     .option('--verbose', 'print the stack with an error', false);
+}
+
+/**
+ * Checks a `--project` (or `WEFT_PROJECT`) value; commander reports a bad one as a usage error (exit 2),
+ * naming the option or the env var it came from.
+ * @throws InvalidArgumentError with the expected shape and the value.
+ */
+function parseProject(value: string): string {
+  if (!isProjectId(value)) throw new InvalidArgumentError(projectIdMessage(value));
+  return value;
 }
 
 /** The shared options as given to a command's action. */

@@ -69,7 +69,7 @@ export function renderStats(res: FeedbackStatsRes, o: StatsOptions, color: boole
 export function feedbackStatsCommand(): Command {
   return withConnection(new Command('stats'))
     .description('feedback statistics of a window: counts and a metric per time bucket, with sparklines')
-    .option('--since <when>', 'window start: 15m, 2h, 7d, or an ISO 8601 time', (v: string) => parseInstant(v), parseInstant('24h'))
+    .addOption(new Option('--since <when>', 'window start: 15m, 2h, 7d, or an ISO 8601 time').argParser((v: string) => parseInstant(v)).default(parseInstant('24h'), '24h'))
     .option('--until <when>', 'window end (default: now)', (v: string) => parseInstant(v))
     .option('--granularity <seconds>', 'bucket size in seconds (default: the server picks)', parsePositiveInt)
     .option('--timezone <zone>', 'IANA time zone buckets align to', Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')

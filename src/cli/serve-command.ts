@@ -2,6 +2,7 @@
  * `weft serve`: runs the local reference server (SQLite, or PostgreSQL with `--db postgres://...`) until SIGINT/SIGTERM.
  * @module
  */
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './connection.js';
@@ -50,7 +51,7 @@ async function loadServer(): Promise<typeof import('../server/index.js')> {
     return await import('../server/index.js');
   } catch (err) {
     if (/better-sqlite3|better_sqlite3/.test(String((err as Error)?.message))) {
-      throw new CliError('the better-sqlite3 package it stores into is not installed here (an optional dependency; its native build may have failed): run `npm install better-sqlite3` and read its output');
+      throw new CliError('the better-sqlite3 package it stores into is not installed or not built here (an optional dependency; its native build may have failed, or npm skipped its install script): run `npm install better-sqlite3` and read its output; with npm 11, allow its script with `npm install-scripts approve better-sqlite3`, then `npm rebuild better-sqlite3`');
     }
     throw err;
   }
@@ -95,17 +96,30 @@ function redactUrl(url: string): string {
   }
 }
 
+/** Removes a SQLite database file this run created and its WAL and shared-memory files; a failure is ignored. */
+function removeDatabase(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      rmSync(f, { force: true });
+    } catch {
+      // best effort: the startup error is what the user needs to read
+    }
+  }
+}
+
 /** Runs the server until SIGINT/SIGTERM, then closes it and the database and exits 0. */
 async function serve(opts: ServeOptions): Promise<void> {
   const postgres = isPostgres(opts.db);
   const dbPath = postgres || opts.db === ':memory:' ? opts.db : path.resolve(opts.db);
   const where = postgres ? { db: opts.db } : { dbPath };
+  const newFile = !postgres && dbPath !== ':memory:' && !existsSync(dbPath) ? dbPath : undefined;
   let server: RunningServer;
   try {
     // loaded here, not at the top: the other commands run without the server's native SQLite module
     const { startServer } = await loadServer();
     server = await startServer({ port: opts.port, host: opts.host, ...where, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, log: (line) => console.error(line) });
   } catch (err) {
+    if (newFile) removeDatabase(newFile); // e.g. a busy port: no empty database left behind
     console.error(`weft serve: ${describeStartError(err, opts)}`);
     process.exit(1);
   }

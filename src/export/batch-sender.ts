@@ -11,6 +11,7 @@ import type { Delivery, Entry } from './batcher.js';
 import { batchBody } from './entry-chunks.js';
 import type { ExportOptions } from './export-options.js';
 import { invalidItemIndexes } from './invalid-items.js';
+import type { Reachability } from './reachability.js';
 import { countDrop, stats, warnRateLimited } from './export-stats.js';
 
 /** What became of a posted batch: acknowledged, dropped (refused by the server), or not delivered. */
@@ -44,6 +45,8 @@ export class BatchSender {
     private readonly client: Client,
     private readonly options: RetryOptions,
     private readonly endpoint: BatchEndpoint = CALLS_ENDPOINT,
+    /** Told of every attempt's outcome (the first-failure warning, refusals at exit). */
+    private readonly reach?: Reachability,
   ) {}
 
   /**
@@ -54,9 +57,11 @@ export class BatchSender {
   async post(batch: Entry[], signal: AbortSignal): Promise<PostOutcome> {
     try {
       await this.request(batch, signal);
+      this.reach?.succeeded();
       stats.sent += batch.length;
       return { sent: batch.length, dropped: 0, undelivered: [] };
     } catch (err) {
+      this.reach?.failed(err);
       if (signal.aborted || isRetryableError(err)) return { sent: 0, dropped: 0, undelivered: batch, error: err };
       if (err instanceof PayloadTooLargeError && batch.length > 1) {
         const half = Math.ceil(batch.length / 2);
@@ -102,7 +107,10 @@ export class BatchSender {
           maxDelayMs: this.options.retryMaxDelayMs,
           budgetMs: this.options.retryBudgetMs,
         },
-        onRetry: () => stats.retried++,
+        onRetry: (info) => {
+          stats.retried++;
+          this.reach?.failed(info.error);
+        },
         unrefRetryWait: true, // exit is handled by lifecycle.ts within exitTimeoutMs
       });
     } finally {
@@ -119,9 +127,14 @@ export class BatchSender {
  */
 export function dropUndelivered(out: PostOutcome, signal: AbortSignal, what = ''): Delivery {
   const lost = out.undelivered.length;
-  const why = signal.aborted ? 'the exit deadline passed' : `the server was unreachable past the retry budget: ${safeMessage(out.error)}`;
+  const why = signal.aborted ? abandonReason(signal) : `the server was unreachable past the retry budget: ${safeMessage(out.error)}`;
   countDrop(signal.aborted ? 'abandoned' : 'unreachable', lost, `${what}${why}`);
   return { sent: out.sent, dropped: out.dropped + lost };
+}
+
+/** Why `signal` ended the requests: the reason given to `abandon()`, else the exit deadline. */
+function abandonReason(signal: AbortSignal): string {
+  return typeof signal.reason === 'string' ? signal.reason : 'the exit deadline passed';
 }
 
 /** Ends (outside `bad`) whose start is among the `bad` items: an end is not sent once its start was refused. */

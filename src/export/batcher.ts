@@ -165,10 +165,13 @@ export class Batcher {
     return this.report();
   }
 
-  /** Aborts the requests in flight and gives up on every pending event (the sender spools or drops them). */
-  abandon(): void {
+  /**
+   * Aborts the requests in flight and gives up on every pending event (the sender spools or drops them).
+   * @param reason - why, for the drop warning; the signal's `reason`. @defaultValue the exit deadline passed
+   */
+  abandon(reason?: string): void {
     this.sendNow();
-    this.abort.abort();
+    this.abort.abort(reason);
   }
 
   /** Aborted by {@link abandon}. */

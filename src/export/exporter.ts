@@ -15,6 +15,7 @@ import { CallOrder } from './call-order.js';
 import { BatchSender } from './batch-sender.js';
 import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
 import { FeedbackQueue } from './feedback-queue.js';
+import { Reachability, type Refusal } from './reachability.js';
 import { Spill } from './spill.js';
 import { countDrop, stats, warnUnreportedDrops, type DropReason } from './export-stats.js';
 
@@ -52,6 +53,8 @@ export class CallExporter implements CallSink {
   private readonly feedbackQueue: FeedbackQueue;
   /** The spool (when `spoolDir` is set), its replayer, and whether new events go to it. */
   private readonly spill: Spill;
+  /** What the senders saw of the service: the first-failure warning, refusals. */
+  private readonly reach: Reachability;
   private closed = false;
   private openCalls = 0;
   /** Root calls that started here and have not ended (tracked only for `flushMode`/`waitUntil`). */
@@ -80,8 +83,10 @@ export class CallExporter implements CallSink {
     const order = this.order;
     const gate = { offered: (e: Entry) => order.offered(e), cut: (b: Entry[]) => order.cut(b), divert: (ends: Entry[]) => this.follow(ends) };
     this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), this.options, gate);
-    this.sender = new BatchSender(client, this.options);
-    this.feedbackQueue = new FeedbackQueue(client, this.options);
+    const spoolDir = this.options.spoolDir;
+    this.reach = new Reachability(client.baseUrl, spoolDir ? `written to the spool in ${spoolDir}, which a later process with the same spoolDir sends` : 'dropped (set spoolDir or WEFT_SPOOL_DIR to keep them on disk)');
+    this.sender = new BatchSender(client, this.options, undefined, this.reach);
+    this.feedbackQueue = new FeedbackQueue(client, this.options, this.reach);
     this.spill = new Spill(this.sender, this.batcher, this.options, (reason, count, why) => this.drop(reason, count, why));
   }
 
@@ -210,12 +215,25 @@ export class CallExporter implements CallSink {
     return report;
   }
 
-  /** Aborts requests in flight (their events are spooled, or dropped without a spool), here and in predecessors. */
-  abandon(): void {
+  /**
+   * Aborts requests in flight (their events are spooled, or dropped without a spool), here and in predecessors.
+   * @param reason - why, for the drop warning. @defaultValue the exit deadline passed
+   */
+  abandon(reason?: string): void {
     this.drain();
-    this.predecessor?.abandon();
-    this.batcher.abandon();
-    this.feedbackQueue.abandon();
+    this.predecessor?.abandon(reason);
+    this.batcher.abandon(reason);
+    this.feedbackQueue.abandon(reason);
+  }
+
+  /** Resolves once every export request so far was refused its connection (at once if already so); never rejects. */
+  whenRefused(): Promise<Refusal> {
+    return this.reach.whenRefused();
+  }
+
+  /** The disk spool's directory, when there is one. */
+  get spoolDir(): string | undefined {
+    return this.spill.spool ? this.options.spoolDir : undefined;
   }
 
   private get tracksRoots(): boolean {

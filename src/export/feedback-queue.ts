@@ -8,6 +8,7 @@ import type { FeedbackCreateReq } from '../schema/feedback.js';
 import { Batcher, BODY_OVERHEAD_BYTES, type BatcherReport, type Delivery, type Entry } from './batcher.js';
 import { BatchSender, dropUndelivered, FEEDBACK_ENDPOINT } from './batch-sender.js';
 import type { ExportOptions } from './export-options.js';
+import type { Reachability } from './reachability.js';
 import { countDrop, stats } from './export-stats.js';
 
 /**
@@ -20,8 +21,8 @@ export class FeedbackQueue {
   private readonly batcher: Batcher;
   private readonly sender: BatchSender;
 
-  constructor(client: Client, private readonly options: ExportOptions) {
-    this.sender = new BatchSender(client, options, FEEDBACK_ENDPOINT);
+  constructor(client: Client, private readonly options: ExportOptions, reach?: Reachability) {
+    this.sender = new BatchSender(client, options, FEEDBACK_ENDPOINT, reach);
     this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), options);
   }
 
@@ -49,9 +50,9 @@ export class FeedbackQueue {
     return this.batcher.flush(timeoutMs);
   }
 
-  /** Aborts requests in flight; their items are dropped (`abandoned`). */
-  abandon(): void {
-    this.batcher.abandon();
+  /** Aborts requests in flight; their items are dropped (`abandoned`, for `reason`). */
+  abandon(reason?: string): void {
+    this.batcher.abandon(reason);
   }
 
   private drop(reason: 'invalid' | 'oversize' | 'queue_full', why: string): void {

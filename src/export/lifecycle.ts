@@ -6,12 +6,17 @@ import { interruptOpenCalls } from '../instrument/open-calls.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { INIT_OPTIONS } from '../init-option-table.js';
+import type { Refusal } from './reachability.js';
 
 /** Something that can be flushed, knows whether it holds events, and can give up on them. */
 export interface Flushable {
   readonly pendingCount: number;
-  flush(timeoutMs?: number): Promise<{ pending: number }>;
-  abandon(): void;
+  /** The disk spool's directory, when there is one. */
+  readonly spoolDir?: string;
+  flush(timeoutMs?: number): Promise<{ pending: number; spooled: number }>;
+  abandon(reason?: string): void;
+  /** Resolves once every send so far was refused its connection (nothing listens at the URL). */
+  whenRefused?(): Promise<Refusal>;
 }
 
 /** Time given to aborted requests to hand their events to the spool after the deadline, in ms. */
@@ -47,13 +52,17 @@ export function flushOnExit(target: Flushable | undefined, timeoutMs = deadlineM
 
 /**
  * Flushes `t` within the deadline; then aborts what is left and waits briefly for it to be spooled.
- * Keeps the process alive meanwhile (the exporter's own retry waits do not). Never rejects.
+ * When every connection was refused (nothing listens at the URL), gives up at once instead of waiting
+ * for the deadline, saying how many events were not sent and where they went. Keeps the process alive
+ * meanwhile (the exporter's own retry waits do not). Never rejects.
  */
 async function drain(t: Flushable, when: string): Promise<void> {
   const keepAlive = setTimeout(() => undefined, deadlineMs + AFTER_ABANDON_MS);
   try {
-    const report = await t.flush(deadlineMs);
-    if (report.pending === 0 && t.pendingCount === 0) return;
+    const refused = t.whenRefused?.() ?? new Promise<never>(() => undefined);
+    const first = await Promise.race([t.flush(deadlineMs), refused]);
+    if ('url' in first) return await giveUpRefused(t, when, first);
+    if (first.pending === 0 && t.pendingCount === 0) return;
     diag.warn(`gave up on ${t.pendingCount} unsent event(s) ${when} after ${deadlineMs} ms (exitTimeoutMs)`);
     t.abandon();
     await t.flush(AFTER_ABANDON_MS);
@@ -62,6 +71,20 @@ async function drain(t: Flushable, when: string): Promise<void> {
   } finally {
     clearTimeout(keepAlive);
   }
+}
+
+/**
+ * Gives up on what `t` holds without waiting for the exit deadline: nothing listens at the URL, so no
+ * retry can succeed. Events go to the spool (then one line says so) or are dropped (the drop warning
+ * says so, with this reason).
+ */
+async function giveUpRefused(t: Flushable, when: string, refusal: Refusal): Promise<void> {
+  const unsent = t.pendingCount;
+  if (unsent === 0) return;
+  const why = `every connection to ${refusal.url} was refused ${when} (${refusal.cause}), so weft did not wait exitTimeoutMs`;
+  t.abandon(why);
+  const report = await t.flush(AFTER_ABANDON_MS);
+  if (t.spoolDir && report.spooled > 0) diag.warn(`${unsent} event(s) not sent: ${why}; they are in the spool ${t.spoolDir}, sent by the next process with the same spoolDir`);
 }
 
 /**

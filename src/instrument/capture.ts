@@ -11,8 +11,20 @@ import { REDACTED } from './redact.js';
 import { newWalk, serializeWith } from './serialize.js';
 import type { TraceSettings } from './trace-settings.js';
 
-/** The `exception` of an end event as weft records it. */
-export type RecordedException = { type: string; message: string; stack?: string };
+/**
+ * The `exception` of an end event as weft records it: the class name, message and stack, and for an
+ * error that carries them (provider SDK errors such as the OpenAI and Anthropic SDKs' `APIError`s) its
+ * HTTP `status`, its `code`, the provider's error type (`error_type`, the SDK's `type`) and `request_id`.
+ */
+export type RecordedException = {
+  type: string;
+  message: string;
+  stack?: string;
+  status?: number;
+  code?: string | number;
+  error_type?: string;
+  request_id?: string;
+};
 
 /** What replaces a value when the `mask` function throws (fail closed: never the unmasked value). */
 export const MASK_FAILED = '[mask threw: value withheld]';
@@ -122,11 +134,44 @@ export function describeError(err: unknown, settings: TraceSettings, opName = 'a
   let ex: RecordedException;
   if (err instanceof Error && s !== null && typeof s === 'object') {
     const e = s as { name?: unknown; message?: unknown; stack?: unknown };
-    ex = { type: String(e.name), message: String(e.message), stack: typeof e.stack === 'string' ? e.stack : '' };
+    ex = { type: className(err, e.name), message: String(e.message), stack: typeof e.stack === 'string' ? e.stack : '' };
   } else {
     ex = { type: typeof err, message: typeof s === 'string' ? s : JSON.stringify(s) };
   }
-  return settings.mask ? maskException(settings, `op "${opName}"`, ex) : ex;
+  const recorded = settings.mask ? maskException(settings, `op "${opName}"`, ex) : ex;
+  return err instanceof Error ? { ...recorded, ...errorFacts(err) } : recorded;
+}
+
+/**
+ * The class of an error: its `name`, unless that is the generic `Error` its class did not override (the
+ * OpenAI and Anthropic SDKs' `BadRequestError` keeps `name` "Error"); then its constructor's name.
+ */
+function className(err: Error, name: unknown): string {
+  const ctor = (err as { constructor?: { name?: unknown } }).constructor?.name;
+  if (name === 'Error' && typeof ctor === 'string' && ctor !== '' && ctor !== 'Error') return ctor;
+  return String(name);
+}
+
+/**
+ * What an error tells of the request behind it, read without running user code (own data properties
+ * only): `status` (a number), `code`, the provider's error `type` (as `error_type`) and `requestID` /
+ * `request_id` (the provider SDKs' request id, from the `x-request-id` or `request-id` header).
+ */
+function errorFacts(err: Error): Partial<RecordedException> {
+  const own = (key: string): unknown => {
+    const d = Object.getOwnPropertyDescriptor(err, key);
+    return d && 'value' in d ? d.value : undefined;
+  };
+  const out: Partial<RecordedException> = {};
+  const status = own('status');
+  if (typeof status === 'number' && Number.isInteger(status)) out.status = status;
+  const code = own('code');
+  if ((typeof code === 'string' && code !== '') || (typeof code === 'number' && Number.isFinite(code))) out.code = code;
+  const type = own('type');
+  if (typeof type === 'string' && type !== '') out.error_type = type;
+  const requestId = own('requestID') ?? own('request_id');
+  if (typeof requestId === 'string' && requestId !== '') out.request_id = requestId;
+  return out;
 }
 
 /** Runs `mask` on an exception `{type, message, stack}`; see {@link describeError}. */

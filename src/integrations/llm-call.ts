@@ -102,6 +102,8 @@ class LlmCall implements StreamObserver {
   startedAtMs = 0;
   timeToFirstTokenMs: number | undefined;
   requestId: string | undefined;
+  /** The SDK's `APIPromise` of the request, whose `asResponse()` gives a stream's headers (a `Stream` has no `_request_id`). */
+  source: { asResponse?: unknown } | undefined;
   strip: ((chunk: unknown) => unknown) | undefined;
   private hidden: unknown;
   private handedOn: unknown;
@@ -162,12 +164,28 @@ class LlmCall implements StreamObserver {
     this.first = value;
     this.requestId = requestIdOf(value) ?? response?.headers.get(this.spec.requestIdHeader) ?? undefined;
     if (streamKind(value) === 'asyncIterable') {
+      if (this.requestId === undefined) this.readRequestId();
       this.handedOn = withTracedReadable(wrapStream('asyncIterable', value, this) as object, value as object);
     } else {
       this.handedOn = value;
       active.succeed(value);
     }
     return this.handedOn;
+  }
+
+  /**
+   * Reads the request id of a stream from the response headers (`asResponse()` of the settled request
+   * gives the response already received, without reading its body); recorded when the stream ends.
+   */
+  private readRequestId(): void {
+    const source = this.source;
+    const asResponse = source?.asResponse;
+    if (typeof asResponse !== 'function') return;
+    void Promise.resolve()
+      .then(() => asResponse.call(source) as Promise<ResponseLike | undefined>)
+      .then((r) => {
+        this.requestId ??= r?.headers.get(this.spec.requestIdHeader) ?? undefined;
+      }, () => undefined);
   }
 
   /** Summary fields: usage by model, time to first token, finish reasons, response model and request id. */
@@ -239,6 +257,7 @@ type ResponseLike = { headers: { get(name: string): string | null }; status: num
  * a rejection is recorded and passed on unchanged. Every other member is the promise's own.
  */
 function proxyApiPromise(p: PromiseLike<unknown> & object, call: LlmCall, active: ActiveCall): object {
+  call.source = p as { asResponse?: unknown };
   const fail = (err: unknown): never => {
     active.fail(err);
     throw err;

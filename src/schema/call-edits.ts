@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from 'zod';
-import { ProjectId } from './common.js';
+import { ProjectId } from './project-id.js';
 
 /** Call ids of one `/calls/delete` body, at most (the Weave server's limit). */
 export const MAX_DELETE_IDS = 1_000;

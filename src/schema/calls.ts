@@ -3,7 +3,8 @@
  * @module
  */
 import { z } from 'zod';
-import { DateTime, FieldPath, JsonObject, OptString, OptStrings, ProjectId, SortByList } from './common.js';
+import { DateTime, FieldPath, JsonObject, OptString, OptStrings, SortByList } from './common.js';
+import { ProjectId } from './project-id.js';
 import { LIMITS, tooMany } from './limits.js';
 import { FeedbackRecord } from './feedback.js';
 import { Query } from './query.js';

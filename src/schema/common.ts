@@ -18,9 +18,6 @@ export const OptString = z.string().nullish();
 /** An optional list of strings; `null` is accepted and means absent. */
 export const OptStrings = z.array(z.string()).nullish();
 
-/** `<entity>/<project>`: the project id shape used throughout the spec. */
-export const ProjectId = z.string().min(1, 'project_id must not be empty');
-
 /** Spec "Reference strings": `svc:///<entity>/<project>/object/<name>:<digest>`. */
 export const ObjectRef = z.string().regex(/^svc:\/\/\/[^/]+\/[^/]+\/object\/[^/:]+:[^/]+$/, 'expected svc:///<entity>/<project>/object/<name>:<digest>');
 /** Spec "Reference strings": `svc:///<entity>/<project>/op/<name>:<digest>`. */

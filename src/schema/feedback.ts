@@ -3,7 +3,8 @@
  * @module
  */
 import { z } from 'zod';
-import { CallRef, DateTime, JsonObject, ObjectRef, OpRef, OptString, ProjectId } from './common.js';
+import { CallRef, DateTime, JsonObject, ObjectRef, OpRef, OptString } from './common.js';
+import { ProjectId } from './project-id.js';
 import { LIMITS, tooMany } from './limits.js';
 
 /** The parts of a spec "Reference strings" value: `svc:///<entity>/<project>/<kind>/<rest>`. */

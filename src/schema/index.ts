@@ -3,6 +3,7 @@
  * @module
  */
 export * from './common.js';
+export * from './project-id.js';
 export * from './query.js';
 export * from './validation-error.js';
 export * from './calls.js';

@@ -3,7 +3,8 @@
  * @module
  */
 import { z } from 'zod';
-import { ProjectId, SortByList } from './common.js';
+import { SortByList } from './common.js';
+import { ProjectId } from './project-id.js';
 
 /** An object id as the Weave server takes it: 1-128 characters of letters, digits, `-`, `_` and `.`. */
 export const ObjectId = z

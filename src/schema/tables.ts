@@ -3,7 +3,8 @@
  * @module
  */
 import { z } from 'zod';
-import { ProjectId, SortByList } from './common.js';
+import { SortByList } from './common.js';
+import { ProjectId } from './project-id.js';
 
 /** Spec "TableRowFilter": only rows whose digest is listed. */
 export const TableRowFilter = z.object({ row_digests: z.array(z.string()).nullish() });

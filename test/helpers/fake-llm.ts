@@ -43,7 +43,7 @@ function sendError(res: ServerResponse, status: number, anthropic: boolean): voi
   const message = status === 400 ? 'Invalid value for messages' : status === 429 ? 'Rate limit reached' : 'The server had an error';
   const body = anthropic
     ? { type: 'error', error: { type: status === 400 ? 'invalid_request_error' : status === 429 ? 'rate_limit_error' : 'api_error', message } }
-    : { error: { message, type: status === 400 ? 'invalid_request_error' : status === 429 ? 'requests' : 'server_error', param: null, code: null } };
+    : { error: { message, type: status === 400 ? 'invalid_request_error' : status === 429 ? 'requests' : 'server_error', param: null, code: status === 400 ? 'invalid_value' : null } };
   res.end(JSON.stringify(body));
 }
 

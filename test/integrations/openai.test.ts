@@ -223,8 +223,32 @@ describe('wrapOpenAI: chat.completions.create', () => {
     expect(thrown).toBeInstanceOf(cls);
     if (status === 429) expect((thrown as InstanceType<typeof OpenAI.APIError>).headers?.get('retry-after')).toBe('7');
     const c = one(calls, 'openai.chat.completions.create');
-    expect(c.exception).toMatchObject({ type: (thrown as Error).name });
+    expect(c.exception).toMatchObject({ type: cls.name, status, request_id: 'req_err' });
     expect((c.exception as { message: string }).message).toContain(String(status));
+  });
+
+  it('records a provider error by its class, with its status, code, error type and request id (issue 24 item 3)', async () => {
+    const { wrapped } = clients();
+    let thrown: unknown;
+    const calls = await traced(server(), 'oa-400-facts', async () => {
+      await wrapped.chat.completions.create(body('fail-400')).catch((err: unknown) => (thrown = err));
+    });
+    expect(thrown).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(one(calls, 'openai.chat.completions.create').exception).toMatchObject({
+      type: 'BadRequestError',
+      status: 400,
+      code: 'invalid_value',
+      error_type: 'invalid_request_error',
+      request_id: 'req_err',
+    });
+  });
+
+  it('records the request id of a streamed call', async () => {
+    const { wrapped } = clients();
+    const calls = await traced(server(), 'oa-stream-rid', async () => {
+      await collect(await wrapped.chat.completions.create({ ...body(), stream: true }));
+    });
+    expect((one(calls, 'openai.chat.completions.create').summary as Record<string, unknown>)['request_id']).toMatch(/^req_/);
   });
 
   it('a stream cut mid-way is recorded as an error and the SDK error reaches the caller', async () => {

@@ -85,6 +85,12 @@ export class ValidationError extends APIError {
   }
 }
 
+/**
+ * A 2xx answer that is not what the endpoint answers: not JSON, or JSON of another shape (the message
+ * holds zod's issues). Usually the base URL points at something that is not a weft service.
+ */
+export class UnexpectedResponseError extends APIError { override name = 'UnexpectedResponseError'; }
+
 /** No HTTP answer: refused, reset, DNS failure, ... The original error is the `cause`. */
 export class APIConnectionError extends APIError {
   override name = 'APIConnectionError';

@@ -4,7 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { APIError, APIUserAbortError, WeftError } from './api-errors.js';
+import { APIError, APIUserAbortError, UnexpectedResponseError, WeftError } from './api-errors.js';
 import { connectionError } from './transport.js';
 
 /** Opens the HTTP response; receives the signal that aborts it. */
@@ -13,7 +13,8 @@ export type StreamOpener = (signal: AbortSignal) => Promise<Readable>;
 /**
  * Records of a JSONL stream. Iterate it once with `for await`; leaving the loop early
  * (`break`, `return`, a throw) aborts the request. A line holding `{"detail": ...}` or
- * `{"error": ...}` instead of a record is raised as an {@link APIError}.
+ * `{"error": ...}` instead of a record is raised as an {@link APIError}; a line that is not JSON, or
+ * not a record, as an {@link UnexpectedResponseError}.
  */
 export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<S>> {
   private used = false;
@@ -75,13 +76,13 @@ export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<
     try {
       json = JSON.parse(line);
     } catch (err) {
-      throw new APIError(undefined, line, `could not parse a JSONL line: ${(err as Error).message}`, {}, { cause: err });
+      throw new UnexpectedResponseError(undefined, line, `could not parse a JSONL line: ${(err as Error).message}`, {}, { cause: err });
     }
     if (json && typeof json === 'object' && ('detail' in json || 'error' in json) && !('id' in json)) {
       throw new APIError(undefined, json, 'error frame in stream');
     }
     const parsed = this.schema.safeParse(json);
-    if (!parsed.success) throw new APIError(undefined, json, `unexpected record shape: ${parsed.error.message}`);
+    if (!parsed.success) throw new UnexpectedResponseError(undefined, json, `unexpected record shape: ${parsed.error.message}`);
     return parsed.data;
   }
 }

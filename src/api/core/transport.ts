@@ -11,6 +11,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  UnexpectedResponseError,
   type ErrorHeaders,
 } from './api-errors.js';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, MAX_UNBUDGETED_RETRY_AFTER_MS, retryDelayMs, serverSaysRetry, type RetryPolicy } from './retry.js';
@@ -89,7 +90,7 @@ export class Transport {
     const json = parseJson(text);
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new APIError(res.statusCode, json, `unexpected response shape from ${path}: ${parsed.error.message}`, res.headers as ErrorHeaders);
+      throw new UnexpectedResponseError(res.statusCode, json, `unexpected response shape from ${path}: ${parsed.error.message}`, res.headers as ErrorHeaders);
     }
     return parsed.data;
   }

@@ -94,6 +94,14 @@ const count = (usage: Record<string, unknown>, ...keys: string[]): number => {
 };
 
 /**
+ * An amount in USD to 12 significant digits: what the rates and counts mean, without the binary float
+ * noise of the arithmetic (`0.000029999999999999997` is `0.00003`).
+ */
+function usd(amount: number): number {
+  return Number(amount.toPrecision(12));
+}
+
+/**
  * Prices one model's usage (the shape of `TokenUsage` in `instrument/usage-model.ts`: `prompt_tokens`
  * is all input, cache reads/writes and audio included; `completion_tokens` all output, reasoning included).
  */
@@ -121,15 +129,15 @@ function priceUsage(u: Record<string, unknown>, rates: Rates): ModelCost {
     total_tokens: count(u, 'total_tokens') || prompt + completion,
     cache_read_input_tokens: read,
     cache_creation_input_tokens: write,
-    prompt_token_cost: inRate,
-    completion_token_cost: outRate,
-    cache_read_input_token_cost: readRate,
-    cache_creation_input_token_cost: writeRate,
-    prompt_tokens_total_cost: promptCost,
-    completion_tokens_total_cost: completionCost,
-    cache_read_input_tokens_total_cost: readCost,
-    cache_creation_input_tokens_total_cost: writeCost,
-    total_cost: promptCost + completionCost,
+    prompt_token_cost: usd(inRate),
+    completion_token_cost: usd(outRate),
+    cache_read_input_token_cost: usd(readRate),
+    cache_creation_input_token_cost: usd(writeRate),
+    prompt_tokens_total_cost: usd(promptCost),
+    completion_tokens_total_cost: usd(completionCost),
+    cache_read_input_tokens_total_cost: usd(readCost),
+    cache_creation_input_tokens_total_cost: usd(writeCost),
+    total_cost: usd(promptCost + completionCost),
     cost_unit: 'USD',
     priced_as: rates.pricedAs,
     price_source: rates.source,

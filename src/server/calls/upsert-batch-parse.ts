@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { CallUpsertBatchReq } from '../../schema/calls.js';
 import { LIMITS } from '../../schema/limits.js';
+import { isProjectId } from '../../schema/project-id.js';
 import { DATE_TIME_PATTERN as DATE_TIME } from '../db/timestamps.js';
 
 /** The validated body (zod output of `CallUpsertBatchReq`). */
@@ -38,6 +39,10 @@ function str(v: unknown, min = 0): string {
   return v;
 }
 
+function projectId(v: unknown): void {
+  if (!isProjectId(v)) fail();
+}
+
 function optStr(v: unknown): void {
   if (v !== undefined && v !== null && typeof v !== 'string') fail();
 }
@@ -65,7 +70,7 @@ function loose(from: Obj, keys: readonly string[], out: Obj = pick(from, keys)):
 
 function startOf(v: unknown): Obj {
   const s = obj(v);
-  str(s['project_id'], 1);
+  projectId(s['project_id']);
   str(s['op_name'], 1);
   dateTime(s['started_at']);
   obj(s['attributes']);
@@ -106,7 +111,7 @@ function summaryOf(v: unknown): Obj {
 
 function endOf(v: unknown): Obj {
   const e = obj(v);
-  str(e['project_id'], 1);
+  projectId(e['project_id']);
   str(e['id'], 1);
   dateTime(e['ended_at']);
   optStr(e['display_name']);

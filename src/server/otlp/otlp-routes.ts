@@ -12,6 +12,7 @@ import { mediaType } from '../http/content-type.js';
 import { HttpError } from '../http/http-error.js';
 import { decodeContent, decodeTraceRequest, OTLP_PROTOBUF } from './otlp-decode.js';
 import { PROJECT_ATTRIBUTE, readOtlpSpans } from './otlp-spans.js';
+import { isProjectId, projectIdMessage } from '../../schema/project-id.js';
 
 /** The path OTel SDKs post traces to under `OTEL_EXPORTER_OTLP_ENDPOINT` (OTLP spec, "OTLP/HTTP"). */
 export const OTLP_TRACES_PATH = '/otel/v1/traces';
@@ -19,8 +20,6 @@ export const OTLP_TRACES_PATH = '/otel/v1/traces';
 export const OTLP_MEDIA_TYPES: ReadonlyMap<string, readonly string[]> = new Map([[OTLP_TRACES_PATH, [OTLP_PROTOBUF]]]);
 /** Request header naming the project of spans whose resource has no `weft.project` attribute. */
 export const PROJECT_HEADER = 'project_id';
-
-const PROJECT_FORM = /^[^/]+\/[^/]+$/;
 
 /**
  * The project of spans that name none: `otel/<service.name>` (every OTel SDK sets `service.name`, by default
@@ -56,9 +55,9 @@ export function otlpRoutes(calls: CallStoreApi, maxBodyBytes: number): Hono {
     const problems: DetailItem[] = [...issues];
     for (const { span, resourceProject } of spans) {
       const project = resourceProject ?? header ?? defaultProject(span.resource);
-      if (!PROJECT_FORM.test(project)) {
+      if (!isProjectId(project)) {
         if (problems.length === 0) {
-          const msg = `project ${JSON.stringify(project)} is not of the form entity/project`;
+          const msg = projectIdMessage(project);
           problems.push({ loc: resourceProject ? ['body', 'resource', 'attributes', PROJECT_ATTRIBUTE] : ['header', PROJECT_HEADER], msg, type: 'project_invalid' });
         }
         continue;

@@ -42,7 +42,7 @@ it('turns a JSONL stream that stalls mid-way into APIConnectionTimeoutError', as
   const client = new Client({ baseUrl: url, timeoutMs: 200, maxRetries: 0 });
   const seen: string[] = [];
   const err = await (async () => {
-    for await (const rec of client.calls.streamQuery({ project_id: 'p' })) seen.push(rec.id);
+    for await (const rec of client.calls.streamQuery({ project_id: 'acme/p' })) seen.push(rec.id);
   })().catch((e: unknown) => e);
   expect(seen).toEqual(['a']);
   expect(err).toBeInstanceOf(APIConnectionTimeoutError);
@@ -52,11 +52,11 @@ it('does not send a query whose signal is already aborted, and types a mid-strea
   const { url, requests } = await stallingServer('{"id":"a","project_id":"p","op_name":"f","trace_id":"a","started_at":"x"}\n');
   const client = new Client({ baseUrl: url, maxRetries: 0 });
   const aborted = AbortSignal.abort();
-  await expect(client.calls.streamQuery({ project_id: 'p' }, { signal: aborted }).toArray()).rejects.toBeInstanceOf(APIUserAbortError);
+  await expect(client.calls.streamQuery({ project_id: 'acme/p' }, { signal: aborted }).toArray()).rejects.toBeInstanceOf(APIUserAbortError);
   expect(requests()).toBe(0);
   const controller = new AbortController();
   const err = await (async () => {
-    for await (const _ of client.calls.streamQuery({ project_id: 'p' }, { signal: controller.signal })) controller.abort();
+    for await (const _ of client.calls.streamQuery({ project_id: 'acme/p' }, { signal: controller.signal })) controller.abort();
   })().catch((e: unknown) => e);
   expect(err).toBeInstanceOf(APIUserAbortError);
 });

@@ -18,6 +18,19 @@ async function startCall(body: Record<string, unknown>): Promise<{ id: string; t
 }
 
 describe('POST /call/start', () => {
+  it('answers 422 with a detail naming project_id for a project that is not <entity>/<project> (issue 24 item 2)', async () => {
+    for (const bad of ['quickstart', '/quickstart', 'acme/quick/start']) {
+      const res = await post(server, '/call/start', { start: start({ project_id: bad }) });
+      expect(res.status).toBe(422);
+      const { detail } = (await res.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] };
+      expect(detail).toEqual([expect.objectContaining({ loc: ['body', 'start', 'project_id'], msg: `expected <entity>/<project> such as acme/demo, got ${JSON.stringify(bad)}` })]);
+    }
+    const batch = await post(server, '/call/upsert_batch', { batch: [{ mode: 'start', req: { start: start({ project_id: 'quickstart' }) } }] });
+    expect(batch.status).toBe(422);
+    expect(JSON.stringify(await batch.json())).toContain('got \\"quickstart\\"');
+    expect(await server.store.countRows('quickstart')).toBe(0);
+  });
+
   it('generates a UUIDv7 id and trace_id when absent', async () => {
     const a = await startCall(start());
     const b = await startCall(start());
