@@ -102,8 +102,11 @@ export const CallUpsertBatchRes = z.looseObject({
 });
 export type CallUpsertBatchRes = z.infer<typeof CallUpsertBatchRes>;
 
-/** Spec "CallsFilter": every field optional; lists match any of their values. */
-export const CallsFilter = z.object({
+/**
+ * Spec "CallsFilter": every field optional; lists match any of their values. A key not listed here (a typo, or a
+ * field of a newer client) is a 422 naming it (`loc: ["body", "filter", "<key>"]`), never silently ignored.
+ */
+export const CallsFilter = z.strictObject({
   call_ids: OptStrings,
   input_refs: OptStrings,
   op_names: OptStrings,

@@ -117,6 +117,15 @@ describe('POST /calls/stream_query answers', () => {
     expect(byId['e1']).toEqual({ status: 'running', latency_ms: null });
   });
 
+  it('rejects an unknown filter key with 422 naming it, instead of answering every call', async () => {
+    const res = await post(server, '/calls/stream_query', { project_id: PROJECT, filter: { op_name: ['child'], trace_roots_only: true } });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { detail: { loc: string[]; msg: string; type: string }[] };
+    expect(body.detail).toEqual([
+      { loc: ['body', 'filter', 'op_name'], msg: 'Extra inputs are not permitted: unknown field "op_name"', type: 'extra_forbidden' },
+    ]);
+  });
+
   it('rejects an unknown sort field with 422', async () => {
     const res = await post(server, '/calls/stream_query', { project_id: PROJECT, sort_by: [{ field: 'nope', order: 'asc' }] });
     expect(res.status).toBe(422);
