@@ -26,6 +26,15 @@ async function loadTrace(project: string, traceId: string): Promise<CallRecord[]
   });
 }
 
+/**
+ * The trace route an id that names no trace stands for: the id of a call (any call, an OTel root's included: its id
+ * differs from its trace id), with or without dashes; the server matches both forms. `undefined` when no call has it.
+ */
+export async function traceOfCall(project: string, id: string): Promise<{ traceId: string; callId: string } | undefined> {
+  const [call] = await streamQuery({ project_id: project, filter: { call_ids: [id] }, columns: ['id', 'trace_id'], limit: 1 });
+  return call ? { traceId: call.trace_id, callId: call.id } : undefined;
+}
+
 export function TraceView({ project, traceId, callId, onError }: { project: string; traceId: string; callId?: string; onError: (e: unknown) => void }) {
   const [calls, setCalls] = useState<CallRecord[] | null>(null);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
@@ -35,8 +44,15 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
     let stop = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = (): void => {
-      loadTrace(project, traceId).then((found) => {
+      loadTrace(project, traceId).then(async (found) => {
         if (stop) return;
+        // a call id in the URL (or the first poll of a trace id): open the call's trace with the call selected
+        const call = found.length === 0 ? await traceOfCall(project, traceId) : undefined;
+        if (stop) return;
+        if (call) {
+          location.replace(href({ view: 'trace', project, traceId: call.traceId, callId: callId ?? call.callId }));
+          return;
+        }
         setCalls(found);
         setNow(Date.now());
         if (found.length === 0 || found.some((c) => c.ended_at === null)) timer = setTimeout(tick, POLL_MS);
@@ -47,7 +63,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
       stop = true;
       clearTimeout(timer);
     };
-  }, [project, traceId, onError]);
+  }, [project, traceId, callId, onError]);
 
   const tree = useMemo(() => buildTree(calls ?? [], now), [calls, now]);
   const rows = useMemo(() => visibleRows(tree, collapsed), [tree, collapsed]);
