@@ -9,6 +9,7 @@ import { CallDetail } from './call-detail';
 import { buildTree, visibleRows } from './call-tree';
 import { callName, duration, statusOf } from './format';
 import { href } from './route';
+import { traceTarget } from './trace-ids';
 import { VirtualRows } from './virtual-rows';
 
 const ROW_HEIGHT = 26;
@@ -26,13 +27,10 @@ async function loadTrace(project: string, traceId: string): Promise<CallRecord[]
   });
 }
 
-/**
- * The trace route an id that names no trace stands for: the id of a call (any call, an OTel root's included: its id
- * differs from its trace id), with or without dashes; the server matches both forms. `undefined` when no call has it.
- */
-export async function traceOfCall(project: string, id: string): Promise<{ traceId: string; callId: string } | undefined> {
+/** The call with `id` (with or without dashes: the server matches both forms), its id and trace id only. */
+async function callById(project: string, id: string): Promise<CallRecord | undefined> {
   const [call] = await streamQuery({ project_id: project, filter: { call_ids: [id] }, columns: ['id', 'trace_id'], limit: 1 });
-  return call ? { traceId: call.trace_id, callId: call.id } : undefined;
+  return call;
 }
 
 export function TraceView({ project, traceId, callId, onError }: { project: string; traceId: string; callId?: string; onError: (e: unknown) => void }) {
@@ -46,11 +44,11 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
     const tick = (): void => {
       loadTrace(project, traceId).then(async (found) => {
         if (stop) return;
-        // a call id in the URL (or the first poll of a trace id): open the call's trace with the call selected
-        const call = found.length === 0 ? await traceOfCall(project, traceId) : undefined;
+        // a call id in the URL, or an id without dashes: open the call's trace, as stored, with the call selected
+        const target = await traceTarget(found, traceId, callId, (id) => callById(project, id));
         if (stop) return;
-        if (call) {
-          location.replace(href({ view: 'trace', project, traceId: call.traceId, callId: callId ?? call.callId }));
+        if (target) {
+          location.replace(href({ view: 'trace', project, ...target }));
           return;
         }
         setCalls(found);
