@@ -1,10 +1,6 @@
 // The demo's last lines: a stable trace-viewer link per trace (`<url>/#/p/<project>/trace/<trace_id>`).
 import type { CallRecord } from '../src/schema/index.js';
-
-/** The viewer link of a trace; the same shape the page's router reads (ui/src/route.ts). */
-export function traceLink(viewerUrl: string, project: string, traceId: string): string {
-  return `${viewerUrl}/#/p/${encodeURIComponent(project)}/trace/${encodeURIComponent(traceId)}`;
-}
+import { viewerLink as traceLink } from '../src/cli/viewer-link.js';
 
 /** One line per root call (op, status, link), with how to open them when no server is running
  * (`storedIn`: the database file the traces went to, null when a server received them). */

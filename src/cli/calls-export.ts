@@ -1,6 +1,6 @@
 /**
  * `weft calls export`: every call of a project matching the filters, as JSONL (one record a line, in
- * start order) to a file or stdout, with progress on stderr.
+ * start order, each with its feedback in `summary.feedback`) to a file or stdout, with progress on stderr.
  * @module
  */
 import { createWriteStream } from 'node:fs';
@@ -55,7 +55,7 @@ export function exportCommand(): Command {
     .option('-o, --out <file>', 'file to write (default: stdout)')
     .action(async (opts: ExportOptions) => {
       const conn = connectionOf(opts);
-      const body = queryFor(requireProject(conn), opts);
+      const body = { ...queryFor(requireProject(conn), opts), include_feedback: true };
       const client = clientFor(conn);
       const out: Writable = opts.out ? createWriteStream(opts.out) : process.stdout;
       if (opts.out) {

@@ -1,7 +1,7 @@
 /**
  * `weft calls import <file.jsonl>`: stores calls exported by `weft calls export` (or any stream_query
- * records) into a server, as upsert batches of starts and ends keyed by call id, so an import run again
- * after an interruption stores nothing twice.
+ * records) into a server, as upsert batches of starts and ends keyed by call id, and their feedback
+ * (`summary.feedback`) keyed by feedback id, so an import run again after an interruption stores nothing twice.
  * @module
  */
 import { createReadStream } from 'node:fs';
@@ -10,7 +10,9 @@ import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import type { Client } from '../api/client.js';
 import type { CallRecord, UpsertBatchItem } from '../schema/calls.js';
+import type { FeedbackCreateReq } from '../schema/feedback.js';
 import { CliError, clientFor, connectionOf, withConnection } from './connection.js';
+import { feedbackItems } from './import-feedback.js';
 import { rateSummary, startProgress } from './progress.js';
 
 interface ImportOptions {
@@ -21,6 +23,8 @@ interface ImportOptions {
 
 /** Calls per request (two items each, within the server's batch limits). */
 const CALLS_PER_BATCH = 400;
+/** A batch is also sent once it carries this much feedback (items of one feedback create request). */
+const FEEDBACK_PER_BATCH = 500;
 /** A batch is also sent once its JSON passes this size (bytes). */
 const BATCH_BYTES = 2 * 1024 * 1024;
 /** `summary` keys the server derives on read; they are not sent back. */
@@ -64,6 +68,8 @@ export async function importCalls(client: Client, file: string, project: string 
   });
   const progress = startProgress('importing', process.stderr.isTTY ? await countLines(file) : undefined);
   let batch: UpsertBatchItem[] = [];
+  let feedback: FeedbackCreateReq[] = [];
+  let feedbackStored = 0;
   let bytes = 0;
   let firstLine = 0;
   let lineNo = 0;
@@ -72,11 +78,15 @@ export async function importCalls(client: Client, file: string, project: string 
     if (batch.length === 0) return;
     try {
       await client.calls.upsertBatch({ batch });
+      // after their calls, in one request (a batch is cut at FEEDBACK_PER_BATCH items, a call's feedback all in one)
+      if (feedback.length > 0) await client.feedback.create({ batch: feedback });
     } catch (err) {
       throw new CliError(`lines ${firstLine}-${lineNo} were not stored: ${err instanceof Error ? err.message : String(err)}`);
     }
     stored += batch.filter((item) => item.mode === 'start').length;
     progress.update(stored);
+    feedbackStored += feedback.length;
+    feedback = [];
     batch = [];
     bytes = 0;
   };
@@ -94,11 +104,12 @@ export async function importCalls(client: Client, file: string, project: string 
     }
     if (batch.length === 0) firstLine = lineNo;
     batch.push(...recordToItems(record, project ?? record.project_id));
+    feedback.push(...feedbackItems(record, project ?? record.project_id));
     bytes += line.length;
-    if (batch.length >= CALLS_PER_BATCH * 2 || bytes >= BATCH_BYTES) await send();
+    if (batch.length >= CALLS_PER_BATCH * 2 || feedback.length >= FEEDBACK_PER_BATCH || bytes >= BATCH_BYTES) await send();
   }
   await send();
-  progress.stop(`imported ${rateSummary(stored, started)} from ${file}`);
+  progress.stop(`imported ${rateSummary(stored, started)} from ${file}${feedbackStored > 0 ? `, with ${feedbackStored} feedback records` : ''}`);
   return stored;
 }
 

@@ -6,6 +6,8 @@ import { Command } from 'commander';
 import type { CallRecord } from '../schema/calls.js';
 import { queryFor, withFilters, type FilterOptions } from './call-filters.js';
 import { clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { projectHint } from './project-hint.js';
+import { viewerLink } from './viewer-link.js';
 import { CALL_COLUMNS, callRow, colorsFor, makeTable } from './output.js';
 import { parsePositiveInt } from './time-options.js';
 
@@ -42,12 +44,17 @@ export function lsCommand(): Command {
         return;
       }
       const c = colorsFor(process.stdout);
+      const conn = connectionOf(opts);
+      const project = requireProject(conn);
       if (calls.length === 0) {
-        process.stdout.write(`no calls in ${opts.project} match\n`);
+        process.stdout.write(`no calls in ${project} match${await projectHint(conn, project)}\n`);
         return;
       }
       const table = makeTable(CALL_COLUMNS.head, c, CALL_COLUMNS.align);
       for (const call of calls) table.push(callRow(call, c));
       process.stdout.write(`${table.toString()}\n`);
+      // a hint for people, beside the data: on stderr, so piped output stays the table alone
+      const first = calls[0]!;
+      process.stderr.write(`${c.dim(`open a trace in the viewer (weft serve), e.g. the first row's: ${viewerLink(conn.baseUrl, project, first.trace_id, first.id)}`)}\n`);
     });
 }

@@ -6,8 +6,10 @@
 import { Command } from 'commander';
 import type { Client } from '../api/client.js';
 import type { CallRecord } from '../schema/calls.js';
-import { CliError, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { CliError, type Connection, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { projectHint } from './project-hint.js';
 import { renderTrees } from './trace-tree.js';
+import { viewerLink } from './viewer-link.js';
 
 interface ShowOptions {
   baseUrl: string;
@@ -16,12 +18,17 @@ interface ShowOptions {
   json: boolean;
 }
 
-/** Every call of the trace that `id` names (a call id first, else a trace id), in start order. */
-export async function readTrace(client: Client, project: string, id: string): Promise<CallRecord[]> {
+/**
+ * Every call of the trace that `id` names (a call id first, else a trace id), in start order. Both forms of an id
+ * are taken, with dashes and without (an OTel trace id as printed): the filter matches each (schema/ids.ts).
+ * @param conn - given, the error names the server's projects when `project` is not one of them.
+ * @throws {CliError} when no call or trace has that id.
+ */
+export async function readTrace(client: Client, project: string, id: string, conn?: Connection): Promise<CallRecord[]> {
   const [call] = await client.calls.streamQuery({ project_id: project, filter: { call_ids: [id] }, columns: ['trace_id'], limit: 1 }).toArray();
   const traceId = call?.trace_id ?? id;
   const calls = await client.calls.streamQuery({ project_id: project, filter: { trace_ids: [traceId] }, include_costs: true }).toArray();
-  if (calls.length === 0) throw new CliError(`no call or trace ${id} in project ${project}`);
+  if (calls.length === 0) throw new CliError(`no call or trace ${id} in project ${project}${conn ? await projectHint(conn, project) : ''}`);
   return calls;
 }
 
@@ -35,8 +42,10 @@ export function showCommand(): Command {
       const conn = connectionOf(opts);
       const client = clientFor(conn);
       try {
-        const calls = await readTrace(client, requireProject(conn), id);
-        process.stdout.write(opts.json ? `${JSON.stringify(calls, null, 2)}\n` : `${renderTrees(calls)}\n`);
+        const project = requireProject(conn);
+        const calls = await readTrace(client, project, id, conn);
+        const link = (root: CallRecord): string => viewerLink(conn.baseUrl, project, root.trace_id);
+        process.stdout.write(opts.json ? `${JSON.stringify(calls, null, 2)}\n` : `${renderTrees(calls, link)}\n`);
       } finally {
         await client.close();
       }

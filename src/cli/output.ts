@@ -93,7 +93,7 @@ export function formatCount(n: number | null): string {
   return n === null ? '—' : n.toLocaleString('en-US');
 }
 
-/** One row of `weft calls ls` / `tail`: time, op, status, latency, tokens, cost, id. */
+/** One row of `weft calls ls` / `tail`: time, op, status, latency, tokens, cost, id, trace id. */
 export function callRow(call: CallRecord, c: Colors): string[] {
   const status = callStatus(call);
   const latency = call.summary?.latency_ms ?? (call.ended_at ? Date.parse(call.ended_at) - Date.parse(call.started_at) : null);
@@ -105,8 +105,9 @@ export function callRow(call: CallRecord, c: Colors): string[] {
     formatCount(totalTokens(call)),
     formatCost(totalCost(call)),
     c.dim(call.id),
+    c.dim(call.trace_id),
   ];
 }
 
 /** Header of {@link callRow}, with the right-aligned numeric columns. */
-export const CALL_COLUMNS = { head: ['time', 'op', 'status', 'latency', 'tokens', 'cost', 'id'], align: ['left', 'left', 'left', 'right', 'right', 'right', 'left'] as Array<'left' | 'right'> };
+export const CALL_COLUMNS = { head: ['time', 'op', 'status', 'latency', 'tokens', 'cost', 'id', 'trace'], align: ['left', 'left', 'left', 'right', 'right', 'right', 'left', 'left'] as Array<'left' | 'right'> };

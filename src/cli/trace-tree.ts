@@ -121,14 +121,18 @@ export function describeCall(call: CallRecord): string {
   return `${shortOpName(call.op_name)}(${args.join(', ')})`;
 }
 
-/** All trees as text: a numbered heading naming the root call, then its tree; one duration column throughout. */
-export function renderTrees(calls: readonly CallRecord[]): string {
+/**
+ * All trees as text: a numbered heading naming the root call (and, given `link`, its trace id and the viewer link
+ * `link` makes of the root), then its tree; one duration column throughout.
+ */
+export function renderTrees(calls: readonly CallRecord[], link?: (root: CallRecord) => string): string {
   const trees = buildTrees(calls);
   const treeRows = trees.map((tree) => rows(tree));
   const width = Math.max(0, ...treeRows.flat().map((row) => row.label.length + 2));
   return trees
     .map((tree, i) => {
-      const heading = `Trace ${i + 1}/${trees.length} · ${describeCall(tree.call)}`;
+      const where = link ? ` · trace ${tree.call.trace_id} · ${link(tree.call)}` : '';
+      const heading = `Trace ${i + 1}/${trees.length} · ${describeCall(tree.call)}${where}`;
       return [heading, ...(treeRows[i] ?? []).map((row) => formatRow(row, width))].join('\n');
     })
     .join('\n\n');

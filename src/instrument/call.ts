@@ -91,8 +91,7 @@ export class Call {
   end(outcome: CallOutcome, output: unknown, exception: CallException | undefined, extra: Record<string, unknown> | undefined): EndedCallSchemaForInsert | undefined {
     if (this.ended) return undefined;
     this.ended = true;
-    const parent = this.parent;
-    const summary = closeSummary(this.ownSummary, outcome, extra, parent && !parent.ended ? parent.summary : undefined);
+    const summary = closeSummary(this.ownSummary, outcome, extra, this.countingParent());
     return this.endEvent(summary, output, exception);
   }
 
@@ -103,9 +102,18 @@ export class Call {
   interrupt(exception: CallException): EndedCallSchemaForInsert | undefined {
     if (this.ended) return undefined;
     this.ended = true;
-    const parent = this.parent;
-    const summary = interruptedSummary(this.ownSummary, parent && !parent.ended ? parent.summary : undefined);
+    const summary = interruptedSummary(this.ownSummary, this.countingParent());
     return this.endEvent(summary, undefined, exception);
+  }
+
+  /**
+   * The summary this call's counts and usage merge into: its weft parent's while that runs, when the parent is also
+   * its stored parent. Under an OTel span (the OTel context hook) the span is the stored parent: the server rolls the
+   * call up through the span (server/calls/rollup.ts), so counting it here too would count it twice.
+   */
+  private countingParent(): SummaryData | undefined {
+    const parent = this.parent;
+    return parent && !parent.ended && parent.id === this.parentId ? parent.summary : undefined;
   }
 
   private endEvent(summary: SummaryData, output: unknown, exception: CallException | undefined): EndedCallSchemaForInsert {

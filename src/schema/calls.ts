@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DateTime, FieldPath, JsonObject, OptString, OptStrings, SortByList } from './common.js';
+import { IdList } from './ids.js';
 import { ProjectId } from './project-id.js';
 import { LIMITS, tooMany } from './limits.js';
 import { FeedbackRecord } from './feedback.js';
@@ -103,15 +104,19 @@ export const CallUpsertBatchRes = z.looseObject({
 });
 export type CallUpsertBatchRes = z.infer<typeof CallUpsertBatchRes>;
 
-/** Spec "CallsFilter": every field optional; lists match any of their values. */
-export const CallsFilter = z.object({
-  call_ids: OptStrings,
+/**
+ * Spec "CallsFilter": every field optional; lists match any of their values. A key not listed here (a typo, or a
+ * field of a newer client) is a 422 naming it (`loc: ["body", "filter", "<key>"]`), never silently ignored.
+ * `call_ids`, `parent_ids` and `trace_ids` match each id in both its forms, with and without dashes (`idForms`).
+ */
+export const CallsFilter = z.strictObject({
+  call_ids: IdList,
   input_refs: OptStrings,
   op_names: OptStrings,
   output_refs: OptStrings,
-  parent_ids: OptStrings,
+  parent_ids: IdList,
   thread_ids: OptStrings,
-  trace_ids: OptStrings,
+  trace_ids: IdList,
   trace_roots_only: z.boolean().nullish(),
   turn_ids: OptStrings,
   svc_run_ids: OptStrings,

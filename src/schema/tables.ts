@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { SortByList } from './common.js';
 import { ProjectId } from './project-id.js';
 
-/** Spec "TableRowFilter": only rows whose digest is listed. */
-export const TableRowFilter = z.object({ row_digests: z.array(z.string()).nullish() });
+/** Spec "TableRowFilter": only rows whose digest is listed; another key is a 422 naming it. */
+export const TableRowFilter = z.strictObject({ row_digests: z.array(z.string()).nullish() });
 export type TableRowFilter = z.input<typeof TableRowFilter>;
 
 /**

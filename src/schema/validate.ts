@@ -55,7 +55,7 @@ export function issuesToDetail(issues: readonly Issue[], prefix: string[] = []):
   const items = issues.slice(0, LIMITS.maxIssues + 1).flatMap((issue): DetailItem[] => {
     const loc = [...prefix, ...issue.path.map(String)];
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((k) => ({ loc: [...loc, k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }));
+      return issue.keys.map((k) => ({ loc: [...loc, k], msg: `Extra inputs are not permitted: unknown field "${k}"`, type: 'extra_forbidden' }));
     }
     return [{ loc, msg: issue.message, type: issueType(issue) }];
   });

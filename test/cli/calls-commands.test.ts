@@ -158,6 +158,23 @@ describe('weft calls export and import', () => {
     expect(strip(await readCalls(target.url, project))).toEqual(strip(await readCalls(source.url, project)));
   });
 
+  it('carries each call\'s feedback, ids kept, into another project of another server; an import run twice stores it once', async () => {
+    const file = path.join(dir, 'with-feedback.jsonl');
+    expect((await cli(['calls', 'export', ...conn(source), '--op', 'agent', '--out', file])).code).toBe(0);
+    const moved = `${project}-moved`;
+    for (let i = 0; i < 2; i++) {
+      const run = await cli(['calls', 'import', file, '--base-url', target.url, '--project', moved]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/imported 3 calls .*, with 3 feedback records/);
+    }
+    type Fb = { id: string; svc_ref: string; feedback_type: string; payload: unknown };
+    const feedbackOf = async (server: RunningServer, p: string) => (await readCalls(server.url, p, { include_feedback: true, filter: { op_names: ['agent'] } }))
+      .flatMap((c) => ((c.summary?.feedback ?? []) as Fb[]).map((f) => ({ call: c.id, id: f.id, type: f.feedback_type, payload: f.payload, ref: f.svc_ref })));
+    const before = await feedbackOf(source, project);
+    expect(before).toHaveLength(3);
+    expect(await feedbackOf(target, moved)).toEqual(before.map((f) => ({ ...f, ref: `svc:///${moved}/call/${f.call}` })));
+  });
+
   it('shows a bar with count, rate and ETA on a terminal, and to stdout writes only records', async () => {
     const run = await tty(['calls', 'export', ...conn(source)]);
     expect(run.code).toBe(0);

@@ -135,6 +135,45 @@ describe('POST /otel/v1/traces refuses bad bodies and stores nothing of them', (
   });
 });
 
+describe('POST /otel/v1/traces rolls status counts and usage up the trace', () => {
+  const attr = (key: string, value: Record<string, unknown>) => ({ key, value });
+  // root -> mid -> llm; the llm span failed and used tokens
+  const spans = {
+    root: span('00000000000000a1', { name: 'agent' }),
+    mid: span('00000000000000a2', { name: 'plan', parentSpanId: '00000000000000a1' }),
+    llm: span('00000000000000a3', {
+      name: 'chat gpt-4o-mini', parentSpanId: '00000000000000a2', status: { code: 2, message: 'rate limited' },
+      attributes: [attr('gen_ai.request.model', { stringValue: 'gpt-4o-mini' }), attr('gen_ai.usage.input_tokens', { intValue: 7 }), attr('gen_ai.usage.output_tokens', { intValue: 2 })],
+    }),
+  };
+  type Name = keyof typeof spans;
+
+  it.each<[string, Name[][]]>([
+    ['children first', [['llm'], ['mid'], ['root']]],
+    ['parents first', [['root'], ['mid'], ['llm']]],
+    ['the middle last', [['root', 'llm'], ['mid']]],
+  ])('a failed LLM span makes its ancestors descendant_error with its tokens and cost, %s', async (_, requests) => {
+    const project = uniqueProject('rollup');
+    for (const names of requests) {
+      const res = await post(JSON.stringify(request(names.map((n) => spans[n]))), { 'content-type': 'application/json', project_id: project });
+      expect(res.status).toBe(200);
+    }
+    const calls = await readCalls(server().url, project, { include_costs: true });
+    const by = (op: string) => calls.find((c) => c.op_name === op)!.summary!;
+    const usage = { 'gpt-4o-mini': { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } };
+    expect(by('chat gpt-4o-mini')).toMatchObject({ status: 'error', status_counts: { success: 0, error: 1 }, usage });
+    expect(by('plan')).toMatchObject({ status: 'descendant_error', status_counts: { success: 1, error: 1 }, usage });
+    expect(by('agent')).toMatchObject({ status: 'descendant_error', status_counts: { success: 2, error: 1 }, usage });
+    expect(by('agent').costs?.['gpt-4o-mini']?.total_cost).toBe(by('chat gpt-4o-mini').costs?.['gpt-4o-mini']?.total_cost);
+    expect(by('agent').costs?.['gpt-4o-mini']?.total_cost).toBeGreaterThan(0);
+    const roots = await readCalls(server().url, project, {
+      filter: { trace_roots_only: true },
+      query: { $expr: { $eq: [{ $getField: 'summary.status' }, { $literal: 'descendant_error' }] } },
+    });
+    expect(roots.map((c) => c.op_name)).toEqual(['agent']);
+  });
+});
+
 describe('POST /otel/v1/traces with API keys', () => {
   let keyed: RunningServer;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { SpanStatusCode, context, trace, type Tracer } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flush, init } from '../../src/index.js';
+import { flush, init, op } from '../../src/index.js';
 import { WeftSpanExporter, WeftSpanProcessor, weftCallId, weftTraceId } from '../../src/otel/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
@@ -89,6 +89,29 @@ describe('WeftSpanProcessor', () => {
     expect(call.output).toEqual({ messages: [{ role: 'assistant', content: 'hello' }] });
     expect(call.summary?.usage).toEqual({ 'gpt-4o-mini': { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
     expect(call.attributes).toMatchObject({ 'gen_ai.request.model': 'gpt-4o-mini' });
+  });
+
+  it('rolls a failed GenAI span up to a span root and to a weft op over it: status counts, tokens and cost, each call counted once', async () => {
+    const parse = op(function parse(text: string) { return text.length; });
+    const chat = () => tracer.startActiveSpan('chat gpt-4o-mini', { attributes: { 'gen_ai.request.model': 'gpt-4o-mini' } }, (span) => {
+      parse('hello'); // an op under the span: counted once, through the span
+      span.setAttributes({ 'gen_ai.usage.input_tokens': 1000, 'gen_ai.usage.output_tokens': 500 });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'rate limited' });
+      span.end();
+    });
+    const agent = op(async function agent() { chat(); });
+    const calls = await record('rollup', async () => {
+      await agent();
+      tracer.startActiveSpan('span-root', (root) => { chat(); root.end(); });
+    });
+    const usage = { 'gpt-4o-mini': { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 } };
+    const [cost] = (await readCalls(server().url, calls[0]!.project_id, { include_costs: true, filter: { trace_roots_only: true } }))
+      .map((c) => c.summary?.costs?.['gpt-4o-mini']?.total_cost);
+    for (const root of ['agent', 'span-root']) {
+      const summary = byName(calls, root).summary!;
+      expect(summary, root).toMatchObject({ status: 'descendant_error', status_counts: { success: 2, error: 1 }, usage });
+    }
+    expect(cost).toBeGreaterThan(0);
   });
 
   it('turns an ERROR status and its exception event into the exception', async () => {

@@ -96,6 +96,23 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     expect([...problems, ...fresh.problems]).toEqual([]);
   });
 
+  it('opens a call id in the URL, or ids without dashes, as the call\'s trace with the call selected', async () => {
+    const res = await fetch(`${url}/calls/stream_query`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: PROJECT, query: { $expr: { $eq: [{ $getField: 'op_name' }, { $literal: 'retrieve' }] } }, limit: 1 }),
+    });
+    const call = JSON.parse((await res.text()).split('\n')[0]!) as { id: string; trace_id: string };
+    const bare = (id: string): string => id.replaceAll('-', '');
+    // a call id in the trace's place, with and without dashes; a trace id and a call id both without dashes
+    for (const id of [call.id, bare(call.id), `${bare(call.trace_id)}/${bare(call.id)}`]) {
+      const { page, problems } = await openPage(url);
+      await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}/trace/${id}`);
+      await expect.poll(() => page.url()).toBe(`${url}/#/p/${encodeURIComponent(PROJECT)}/trace/${call.trace_id}/${call.id}`);
+      await expect.poll(() => page.locator('.detail h2').textContent()).toBe('retrieve');
+      expect(problems).toEqual([]);
+    }
+  });
+
   it('asks for the API key of a server started with --api-key, once per browser session', async () => {
     const keyed = serveChild(['--port', '0', '--db', path.join(dir, 'weft.db'), '--api-key', 'sesame']);
     servers.push(keyed);

@@ -9,6 +9,7 @@ import { CallDetail } from './call-detail';
 import { buildTree, visibleRows } from './call-tree';
 import { callName, duration, statusOf } from './format';
 import { href } from './route';
+import { traceTarget } from './trace-ids';
 import { VirtualRows } from './virtual-rows';
 
 const ROW_HEIGHT = 26;
@@ -26,6 +27,12 @@ async function loadTrace(project: string, traceId: string): Promise<CallRecord[]
   });
 }
 
+/** The call with `id` (with or without dashes: the server matches both forms), its id and trace id only. */
+async function callById(project: string, id: string): Promise<CallRecord | undefined> {
+  const [call] = await streamQuery({ project_id: project, filter: { call_ids: [id] }, columns: ['id', 'trace_id'], limit: 1 });
+  return call;
+}
+
 export function TraceView({ project, traceId, callId, onError }: { project: string; traceId: string; callId?: string; onError: (e: unknown) => void }) {
   const [calls, setCalls] = useState<CallRecord[] | null>(null);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
@@ -35,8 +42,15 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
     let stop = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = (): void => {
-      loadTrace(project, traceId).then((found) => {
+      loadTrace(project, traceId).then(async (found) => {
         if (stop) return;
+        // a call id in the URL, or an id without dashes: open the call's trace, as stored, with the call selected
+        const target = await traceTarget(found, traceId, callId, (id) => callById(project, id));
+        if (stop) return;
+        if (target) {
+          location.replace(href({ view: 'trace', project, ...target }));
+          return;
+        }
         setCalls(found);
         setNow(Date.now());
         if (found.length === 0 || found.some((c) => c.ended_at === null)) timer = setTimeout(tick, POLL_MS);
@@ -47,7 +61,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
       stop = true;
       clearTimeout(timer);
     };
-  }, [project, traceId, onError]);
+  }, [project, traceId, callId, onError]);
 
   const tree = useMemo(() => buildTree(calls ?? [], now), [calls, now]);
   const rows = useMemo(() => visibleRows(tree, collapsed), [tree, collapsed]);

@@ -9,6 +9,7 @@ import { normalizeTimestamp } from '../db/timestamps.js';
 import type { Prepare } from '../db/statement-cache.js';
 import { extractRefs } from './call-refs.js';
 import { applyPendingRenames } from './call-edit-writes.js';
+import { rollUpTouched } from './rollup-writes.js';
 
 /** A validated start (zod output of `StartedCallSchemaForInsert`). */
 export type StartInput = z.output<typeof StartedCallSchemaForInsert>;
@@ -37,9 +38,13 @@ function upsertSql(columns: readonly string[], rows: number): string {
     ON CONFLICT (project_id, id) DO UPDATE SET ${columns.map(setColumn).join(', ')}`;
 }
 
-/** The update of one column of a stored row: a start's `display_name` only fills an empty name (see {@link writeItems}). */
+/**
+ * The update of one column of a stored row: a start's `display_name` only fills an empty name (see {@link writeItems});
+ * an end's `summary` is the sent one again (the rollup of rollup-writes.ts runs after).
+ */
 function setColumn(column: string): string {
-  return column === 'display_name' ? 'display_name = coalesce(display_name, excluded.display_name)' : `${column} = excluded.${column}`;
+  if (column === 'display_name') return 'display_name = coalesce(display_name, excluded.display_name)';
+  return column === 'summary' ? 'summary = excluded.summary, sent_summary = NULL' : `${column} = excluded.${column}`;
 }
 
 /**
@@ -191,6 +196,7 @@ class BatchWriter {
       if (call.output) this.replaceRefs(call, 'output', call.output, stored);
     }
     applyPendingRenames(this.prepare, this.calls.filter((call) => call.start));
+    rollUpTouched(this.prepare, this.calls);
     this.calls.length = 0;
     this.byProject.clear();
   }

@@ -14,6 +14,7 @@ import { pgJsonText } from '../db/pg-json.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
 import { extractRefs } from './call-refs.js';
 import { type EndInput, type StagedCall, START_NAME_AT, type StartInput, type UpsertItem, type Value } from './call-writes.js';
+import { pgLockRollupTraces, pgRollUpTraces } from './pg-rollup-writes.js';
 
 /** Columns of the upsert, in order, with their PostgreSQL array types. */
 const COLUMNS = [
@@ -52,6 +53,8 @@ const UPSERT_SQL = `WITH pending AS (
     // a start's display_name only fills an empty name (writeItems in call-writes.ts)
     ...START_SET.map((c) => `${c} = CASE WHEN excluded.started_at IS NOT NULL THEN ${c === 'display_name' ? 'coalesce(calls.display_name, excluded.display_name)' : `excluded.${c}`} ELSE calls.${c} END`),
     ...END_SET.map((c) => `${c} = CASE WHEN excluded.ended_at IS NOT NULL THEN excluded.${c} ELSE calls.${c} END`),
+    // an end's summary is the sent one again (the rollup of pg-rollup-writes.ts runs after)
+    'sent_summary = CASE WHEN excluded.ended_at IS NOT NULL THEN NULL ELSE calls.sent_summary END',
   ].join(',\n    ')}
     RETURNING project_id, id, xmax <> 0 AS updated)
   SELECT up.project_id, up.id, up.updated, p.call_id IS NOT NULL AS renamed, p.display_name AS rename
@@ -188,7 +191,12 @@ export async function pgWriteItems(client: pg.PoolClient, items: readonly Upsert
     if (end.display_name !== undefined && end.display_name !== null) call.endName = end.display_name;
     return {};
   });
-  await flush(client, [...calls.values()].sort((a, b) => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+  const otelStarts = new Set<string>();
+  for (const item of items) if (item.mode === 'start' && item.req.start.otel_dump) otelStarts.add(item.req.start.project_id);
+  const touched = [...calls.values()];
+  const traces = await pgLockRollupTraces(client, touched, otelStarts);
+  await flush(client, touched.sort((a, b) => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+  await pgRollUpTraces(client, traces);
   return res;
 }
 

@@ -219,6 +219,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // Status counts and usage rolled up a trace by the server (calls/rollup.ts): sent_summary keeps an end's summary
+    // as sent when descendants no client counted (OTel spans) were added into summary; calls_otel finds the traces
+    // holding span calls, the only ones rolled up.
+    id: 8,
+    name: 'server_rollup',
+    sql: `
+      ALTER TABLE calls ADD COLUMN sent_summary TEXT;
+      CREATE INDEX calls_otel ON calls (project_id, trace_id) WHERE otel_dump IS NOT NULL;
+    `,
+  },
 ];
 
 /**

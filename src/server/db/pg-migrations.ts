@@ -1,6 +1,6 @@
 /**
  * The ordered PostgreSQL schema migrations of `weft serve --db postgres://...`: the same tables as the SQLite
- * migrations (db/migrations.ts, as of its migration 7), in PostgreSQL's types.
+ * migrations (db/migrations.ts, as of its migration 8), in PostgreSQL's types.
  *
  * Representation choices, so that answers are identical to the SQLite store's:
  * - every text column is `COLLATE "C"`: comparisons and ORDER BY go by code point, as SQLite's BINARY collation;
@@ -319,6 +319,15 @@ export const PG_MIGRATIONS: readonly Migration[] = [
           END LOOP;
           RETURN NULL;
         END $f$;
+    `,
+  },
+  {
+    // The twin of SQLite's migration 8: the end's summary as sent beside the rolled-up one, and the traces holding span calls.
+    id: 6,
+    name: 'server_rollup',
+    sql: `
+      ALTER TABLE calls ADD COLUMN sent_summary json;
+      CREATE INDEX calls_otel ON calls (project_id, trace_id) WHERE otel_dump IS NOT NULL;
     `,
   },
 ];

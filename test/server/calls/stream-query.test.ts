@@ -117,6 +117,30 @@ describe('POST /calls/stream_query answers', () => {
     expect(byId['e1']).toEqual({ status: 'running', latency_ms: null });
   });
 
+  it('matches call, parent and trace ids with or without dashes (an OTel trace id as printed)', async () => {
+    const trace = '0192f5a0-1111-7222-8333-444455556666';
+    const call = '0192f5a0-1111-7222-8333-777788889999';
+    const child = '0192f5a0-1111-7222-8333-aaaabbbbcccc';
+    await batch(server, [
+      startItem(start({ id: call, trace_id: trace, op_name: 'dashed', started_at: '2024-05-01T11:00:00Z' })),
+      startItem(start({ id: child, trace_id: trace, parent_id: call, op_name: 'dashed', started_at: '2024-05-01T11:00:01Z' })),
+    ]);
+    const bare = (id: string) => id.replaceAll('-', '');
+    expect(ids(await query(server, { filter: { trace_ids: [bare(trace)] } }))).toEqual([call, child]);
+    expect(ids(await query(server, { filter: { call_ids: [bare(child)] } }))).toEqual([child]);
+    expect(ids(await query(server, { filter: { parent_ids: [bare(call)] } }))).toEqual([child]);
+    expect(ids(await query(server, { filter: { call_ids: [call] } }))).toEqual([call]);
+  });
+
+  it('rejects an unknown filter key with 422 naming it, instead of answering every call', async () => {
+    const res = await post(server, '/calls/stream_query', { project_id: PROJECT, filter: { op_name: ['child'], trace_roots_only: true } });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { detail: { loc: string[]; msg: string; type: string }[] };
+    expect(body.detail).toEqual([
+      { loc: ['body', 'filter', 'op_name'], msg: 'Extra inputs are not permitted: unknown field "op_name"', type: 'extra_forbidden' },
+    ]);
+  });
+
   it('rejects an unknown sort field with 422', async () => {
     const res = await post(server, '/calls/stream_query', { project_id: PROJECT, sort_by: [{ field: 'nope', order: 'asc' }] });
     expect(res.status).toBe(422);

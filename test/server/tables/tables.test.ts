@@ -128,6 +128,7 @@ describe('malformed table bodies get 422 {detail}', () => {
       ['/table/query', { project_id: 'a/b', digest: 'd', offset: 1.5 }, ['body', 'offset']],
       ['/table/query', { project_id: 'a/b', digest: 'd', sort_by: [{ field: 'x', order: 'up' }] }, ['body', 'sort_by', '0', 'order']],
       ['/table/query', { project_id: 'a/b', digest: 'd', filter: { row_digests: 'x' } }, ['body', 'filter', 'row_digests']],
+      ['/table/query', { project_id: 'a/b', digest: 'd', filter: { row_digest: ['x'] } }, ['body', 'filter', 'row_digest']],
       ['/table/create', { project_id: 'a/b' }, ['body', 'rows']],
       ['/table/create', { rows: [] }, ['body', 'project_id']],
     ];

@@ -1,0 +1,42 @@
+// The server's rollup of one trace (src/server/calls/rollup.ts), pure: which edges add up, what is written, cycles.
+import { describe, expect, it } from 'vitest';
+import { rollUpTrace, type RollupRow } from '../../../src/server/calls/rollup.js';
+
+const row = (id: string, parent: string | null, otel: boolean, summary: unknown, sent: unknown = null): RollupRow => ({
+  id, parent_id: parent, otel, summary: summary === null ? null : JSON.stringify(summary), sent_summary: sent === null ? null : JSON.stringify(sent),
+});
+const ok = { status_counts: { success: 1, error: 0 } };
+const failed = { status_counts: { success: 0, error: 1 }, usage: { m: { prompt_tokens: 5 } } };
+
+describe('rollUpTrace', () => {
+  it('adds span calls into their parents and passes op children under a span through it, never an op into an op', () => {
+    // op root (counts its op child itself) -> span -> op leaf that failed; and op root -> op child
+    const writes = rollUpTrace([
+      row('root', null, false, { status_counts: { success: 2, error: 0 } }),
+      row('opchild', 'root', false, ok),
+      row('span', 'root', true, ok),
+      row('leaf', 'span', false, failed),
+    ]);
+    expect(Object.fromEntries(writes.map((w) => [w.id, JSON.parse(w.summary) as unknown]))).toEqual({
+      root: { status_counts: { success: 3, error: 1 }, usage: { m: { prompt_tokens: 5 } } },
+      span: { status_counts: { success: 1, error: 1 }, usage: { m: { prompt_tokens: 5 } } },
+    });
+    expect(writes.find((w) => w.id === 'span')!.sent_summary).toBe(JSON.stringify(ok));
+  });
+
+  it('rolls up from the sent summaries again (the same answer twice), and restores a summary nothing adds to', () => {
+    const rows = [row('a', null, true, ok), row('b', 'a', true, failed)];
+    const [first] = rollUpTrace(rows);
+    expect(rollUpTrace([row('a', null, true, JSON.parse(first!.summary), ok), rows[1]!])).toEqual([]);
+    expect(rollUpTrace([row('a', null, true, JSON.parse(first!.summary), ok)])).toEqual([{ id: 'a', summary: JSON.stringify(ok), sent_summary: null }]);
+  });
+
+  it('passes a running span\'s children up without writing it, and ends on a cycle of parent ids', () => {
+    const writes = rollUpTrace([row('a', null, true, ok), row('run', 'a', true, null), row('c', 'run', true, failed)]);
+    expect(writes.map((w) => w.id)).toEqual(['a']);
+    expect(JSON.parse(writes[0]!.summary)).toMatchObject({ status_counts: { success: 1, error: 1 } });
+    // x <-> y: the walk from x cuts the edge back into x, so y is added into x once and nothing into y
+    expect(rollUpTrace([row('x', 'y', true, ok), row('y', 'x', true, ok)]).map((w) => [w.id, JSON.parse(w.summary) as unknown]))
+      .toEqual([['x', { status_counts: { success: 2, error: 0 } }]]);
+  });
+});
