@@ -33,13 +33,15 @@ it('an outage longer than the retry budget spools instead of dropping; the event
   const project = uniqueProject('spool-outage');
   const spoolDir = newDir();
   const before = getExportStats();
-  proxy.inject({ kind: 'refuse' }, { forMs: 1_500 });
+  proxy.inject({ kind: 'refuse' }, { forMs: 60_000 }); // until cleared below, once events were spooled (a fixed
+  // outage could end before a loaded machine sent anything)
   init({ project, baseUrl: proxy.url, spoolDir, flushIntervalMs: 20, retryBudgetMs: 100, retryInitialDelayMs: 10, retryMaxDelayMs: 100 });
   const f = op(function f(i: number) { return i; });
   for (let i = 0; i < 2_500; i++) f(i);
   const during = await flush();
   expect(during.dropped).toBe(0);
   expect(during.spooled).toBeGreaterThan(0);
+  proxy.clear();
   const deadline = Date.now() + 20_000;
   let report = during;
   while ((report.spooled > 0 || report.pending > 0) && Date.now() < deadline) {

@@ -10,11 +10,11 @@ function timestampOf(id: string): number {
 }
 
 describe('newId()', () => {
-  it('makes 1,000,000 valid UUIDv7s, all different, each greater than the one before', () => {
+  it('makes 200,000 valid UUIDv7s, all different, each greater than the one before', () => {
     const seen = new Set<string>();
     let previous = '';
     let sameMs = 0;
-    for (let i = 0; i < 1_000_000; i++) {
+    for (let i = 0; i < 200_000; i++) {
       const id = newId();
       if (!UUID_V7.test(id)) throw new Error(`not a UUIDv7: ${id}`);
       if (!(id > previous)) throw new Error(`not increasing: ${previous} then ${id}`);
@@ -22,7 +22,7 @@ describe('newId()', () => {
       previous = id;
       seen.add(id);
     }
-    expect(seen.size).toBe(1_000_000);
+    expect(seen.size).toBe(200_000);
     expect(sameMs).toBeGreaterThan(10_000); // many ids share a millisecond, so the in-ms counter was exercised
   });
 

@@ -113,7 +113,10 @@ describe('feedback', () => {
     let checked = 0;
     for (const [start, end] of SPANS) {
       for (const timezone of ZONES) {
-        for (const granularity of [300, 3600, 5400, 21600, 86400, 7 * 86400, undefined]) {
+        // 5-minute buckets over the 33-day span (9,504 buckets x 7 metrics, 5 zones) cost most of this file's time and
+        // add nothing the 4-day span's 5-minute buckets and the 33-day span's 90-minute ones (unaligned to DST) don't
+        const long = Date.parse(end) - Date.parse(start) > 7 * 86_400_000;
+        for (const granularity of [...(long ? [] : [300]), 3600, 5400, 21600, 86400, 7 * 86400, undefined]) {
           await both('/feedback/stats', { project_id: project, start, end, timezone, granularity, metrics });
           checked++;
         }
@@ -125,7 +128,7 @@ describe('feedback', () => {
     await both('/feedback/stats', { project_id: project, start, end, timezone: 'UTC', trigger_ref: `svc:///${project}/object/other:v2`, metrics });
     const res = (await both('/feedback/stats', { project_id: project, start, end, timezone: 'UTC', metrics })) as { window_stats: Record<string, Record<string, number>> };
     expect(res.window_stats['score']!['count']).toBeGreaterThan(200);
-    expect(checked).toBe(70);
+    expect(checked).toBe(65);
   });
 
   it('answers the same at the limits: 64 metrics with 16 percentiles each, 10,000 buckets', async () => {
@@ -167,12 +170,12 @@ describe('tables', () => {
     }
   });
 
-  it('answers the same for a 20,000-row table, paged and sorted', async () => {
-    const rows = rowsOf(prng(9), 20_000);
+  it('answers the same for a 5,000-row table, paged and sorted', async () => {
+    const rows = rowsOf(prng(9), 5_000);
     const created = (await both('/table/create', { project_id: 'parity/big', rows })) as { digest: string };
     const all = (await both('/table/query', { project_id: 'parity/big', digest: created.digest })) as { rows: unknown[] };
-    expect(all.rows).toHaveLength(20_000);
-    await both('/table/query', { project_id: 'parity/big', digest: created.digest, sort_by: [{ field: 'v', order: 'desc' }], limit: 500, offset: 19_700 });
+    expect(all.rows).toHaveLength(5_000);
+    await both('/table/query', { project_id: 'parity/big', digest: created.digest, sort_by: [{ field: 'v', order: 'desc' }], limit: 500, offset: 4_700 });
     await both('/table/query', { project_id: 'parity/big', digest: created.digest, sort_by: [{ field: 's' }, { field: 'v' }], offset: 123 });
   });
 });
