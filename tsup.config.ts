@@ -7,25 +7,13 @@ const esmOnly = ['p-queue', 'p-timeout', 'eventemitter3'];
 // runtime import (loaded only by the server), never bundled.
 const external = ['better-sqlite3'];
 
+const entry = { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts' };
+
 export default defineConfig([
-  {
-    entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts' },
-    format: ['esm'],
-    dts: true,
-    sourcemap: true,
-    clean: true,
-    target: 'node20',
-    external,
-  },
-  {
-    entry: { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts' },
-    format: ['cjs'],
-    dts: true,
-    sourcemap: true,
-    target: 'node20',
-    external,
-    noExternal: esmOnly,
-  },
+  { entry, format: ['esm'], sourcemap: true, clean: true, target: 'node20', external },
+  { entry, format: ['cjs'], sourcemap: true, target: 'node20', external, noExternal: esmOnly },
+  // the declarations of both formats (.d.ts, .d.cts) from one TypeScript program, not one per format
+  { entry, format: ['esm', 'cjs'], dts: { only: true }, target: 'node20', external },
   {
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],

@@ -1,24 +1,15 @@
 // Runs examples/feedback-stats.ts as a child process and checks its report against figures computed here.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import * as ss from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
+import { type ExampleRun, runExample } from '../helpers/examples.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TIMEOUT_MS = 60_000;
 
-function runExample(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  delete env['WEFT_BASE_URL'];
-  return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'examples/feedback-stats.ts', ...args], { cwd: REPO_ROOT, env, timeout: TIMEOUT_MS },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }));
-  });
-}
+const runFeedbackStats = (args: string[]): Promise<ExampleRun> => runExample('examples/feedback-stats.ts', args);
 
 describe('examples/feedback-stats.ts', () => {
   it('records 24 ratings and prints buckets in the zone and window figures that match the ratings', async () => {
-    const run = await runExample(['Asia/Kolkata']);
+    const run = await runFeedbackStats(['Asia/Kolkata']);
     expect(run.code, run.stderr).toBe(0);
     const scores = Array.from({ length: 24 }, (_, i) => 1 + ((i * 7) % 5));
     const lines = run.stdout.split('\n');

@@ -1,21 +1,12 @@
 // Runs the op() examples (streams, decorators, redaction, sampling, context helpers) as child processes and checks what they print.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runExampleOk } from '../helpers/examples.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TIMEOUT_MS = 60_000;
 
-/** Runs `npx tsx examples/<file>` against an in-process server; resolves with its stdout (fails on a non-zero exit). */
+/** Runs `examples/<file>` against an in-process server; resolves with its stdout (fails on a non-zero exit). */
 function runExample(file: string): Promise<string> {
-  const env = { ...process.env };
-  delete env['WEFT_BASE_URL'];
-  delete env['WEFT_DISABLED'];
-  delete env['WEFT_PROJECT'];
-  return new Promise((resolve, reject) => {
-    execFile('npx', ['tsx', `examples/${file}`], { cwd: REPO_ROOT, env, timeout: TIMEOUT_MS }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${file} failed: ${stderr}`)) : resolve(stdout));
-  });
+  return runExampleOk(`examples/${file}`, [], { WEFT_DISABLED: undefined, WEFT_PROJECT: undefined });
 }
 
 const line = (stdout: string, prefix: string): string => stdout.split('\n').find((l) => l.startsWith(prefix)) ?? `(no line starting with ${prefix})`;

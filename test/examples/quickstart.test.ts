@@ -1,12 +1,10 @@
 // Runs the quickstart demo as a child process and checks what it prints.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runExample } from '../helpers/examples.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TIMEOUT_MS = 60_000;
 
 interface Run {
@@ -15,16 +13,10 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `npx tsx examples/quickstart.ts ...args` against an in-process server. */
+/** Runs `examples/quickstart.ts ...args` against an in-process server. */
 function runDemo(args: string[] = []): Promise<Run> {
   // the demo stores into WEFT_DEMO_DB when no server runs on the default port: a file of its own, not the repository's weft.db
-  const env: NodeJS.ProcessEnv = { ...process.env, WEFT_DEMO_DB: join(tmpdir(), `weft-demo-${process.pid}-${Date.now()}.db`) };
-  delete env['WEFT_BASE_URL'];
-  delete env['WEFT_DISABLED'];
-  return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'examples/quickstart.ts', ...args], { cwd: REPO_ROOT, env, timeout: TIMEOUT_MS },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }));
-  });
+  return runExample('examples/quickstart.ts', args, { WEFT_DEMO_DB: join(tmpdir(), `weft-demo-${process.pid}-${Date.now()}.db`), WEFT_DISABLED: undefined });
 }
 
 /** The tree lines of the output: a status mark, an op name, then a duration in ms. */

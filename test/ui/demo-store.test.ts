@@ -1,14 +1,11 @@
 // `npm run demo` with no server running stores into the database file `weft serve` opens and prints a viewer link per trace.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ServeChild, serveChild, stopServe } from './browser.js';
+import { runExampleOk } from '../helpers/examples.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const dir = mkdtempSync(path.join(tmpdir(), 'weft-demo-store-'));
 let server: ServeChild | undefined;
 
@@ -20,12 +17,7 @@ afterAll(async () => {
 describe('npm run demo without a running server', () => {
   it('stores into the database file and prints links that `weft serve` over that file answers', async () => {
     const db = path.join(dir, 'weft.db');
-    const env: NodeJS.ProcessEnv = { ...process.env, WEFT_DEMO_DB: db };
-    delete env['WEFT_BASE_URL'];
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(TSX, ['examples/quickstart.ts', 'README.md'], { cwd: ROOT, env, timeout: 60_000 }, (error, out, stderr) =>
-        (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(out)));
-    });
+    const stdout = await runExampleOk('examples/quickstart.ts', ['README.md'], { WEFT_DEMO_DB: db });
     expect(stdout).toContain(`Stored in ${db}. Run \`npx weft serve\``);
     const traceIds = [...stdout.matchAll(/http:\/\/127\.0\.0\.1:6345\/#\/p\/local%2Fquickstart\/trace\/([0-9a-f-]{36})/g)].map((m) => m[1]!);
     expect(traceIds).toHaveLength(5);

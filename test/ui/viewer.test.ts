@@ -2,15 +2,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { launchChromium, type ServeChild, serveChild, stopServe } from './browser.js';
+import { runExampleOk } from '../helpers/examples.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PROJECT = 'local/ui-test';
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const FAILING = 'What is the airspeed velocity of an unladen swallow?';
 
 let dir: string;
@@ -35,11 +32,7 @@ const shots = (): string => process.env['WEFT_UI_SHOTS'] ?? dir;
 
 /** Runs the quickstart (`npm run demo`) over README.md against `baseUrl`; resolves with its stdout. */
 function runDemo(baseUrl: string): Promise<string> {
-  const env = { ...process.env, WEFT_BASE_URL: baseUrl, WEFT_PROJECT: PROJECT };
-  return new Promise((resolve, reject) => {
-    execFile(TSX, ['examples/quickstart.ts', 'README.md'], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) =>
-      (error ? reject(new Error(`demo failed: ${error.message}\n${stderr}`)) : resolve(stdout)));
-  });
+  return runExampleOk('examples/quickstart.ts', ['README.md'], { WEFT_BASE_URL: baseUrl, WEFT_PROJECT: PROJECT });
 }
 
 /** A page that fails the test on a script error or on any request leaving the server's origin. */
