@@ -6,7 +6,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type CallRecord, streamQuery } from './api';
-import { callName, cost, duration, statusOf, time, usd } from './format';
+import { callName, cost, duration, statusOf, usd } from './format';
+import { time } from './time';
 import { JsonView } from './json-view';
 import { href } from './route';
 

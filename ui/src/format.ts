@@ -1,5 +1,5 @@
 /**
- * Display helpers: status icon and word, durations, times, token and cost totals of a call's summary.
+ * Display helpers: status icon and word, durations, token and cost totals of a call's summary (times: time.ts).
  * @module
  */
 import type { CallRecord, Summary } from './api';
@@ -22,11 +22,6 @@ export function duration(ms: number | null): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(2)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
-
-export function time(iso: string): string {
-  const d = new Date(iso);
-  return `${d.toLocaleDateString()} ${d.toLocaleTimeString()}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 }
 
 /** Total tokens over the models of `summary.usage`, or null when there is none. */

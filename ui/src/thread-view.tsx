@@ -5,7 +5,8 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { type CallRecord, streamQuery } from './api';
-import { callName, duration, statusOf, time } from './format';
+import { callName, duration, statusOf } from './format';
+import { time } from './time';
 import { JsonView } from './json-view';
 import { href } from './route';
 

@@ -5,7 +5,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { type CallRecord, streamQuery } from './api';
-import { callName, cost, duration, shortOp, statusOf, time, tokens, usd } from './format';
+import { callName, cost, duration, shortOp, statusOf, tokens, usd } from './format';
+import { time } from './time';
 import { href } from './route';
 import { NO_FILTERS, type TraceFilters, tracesQuery } from './traces-query';
 import { VirtualRows } from './virtual-rows';
