@@ -10,7 +10,7 @@ import { openPgDatabase } from '../../../src/server/db/pg-database.js';
 import { killGroup, spawnCli } from '../../helpers/child-processes.js';
 import { type FreshDatabase, freshPgDatabase, testStore } from '../../helpers/pg.js';
 
-const CALLS = 60_000;
+const CALLS = 20_000;
 const PROJECT = 'fair/stream';
 
 let dir = '';

@@ -85,7 +85,7 @@ describe('hostile bodies on every endpoint', () => {
           }
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 80 },
     );
   }, testStore() === 'postgres' ? 600_000 : 120_000);
 });
