@@ -33,6 +33,9 @@ const DERIVED: Record<string, string> = {
   'summary.latency_ms': LATENCY_SQL,
 };
 
+/** The paths of the server-derived fields (`summary.status`, `summary.latency_ms`). */
+export const DERIVED_FIELDS: readonly string[] = Object.keys(DERIVED);
+
 /**
  * Compiles a field path into SQL. Values never enter the SQL text: JSON paths are appended to `params`.
  *
@@ -41,7 +44,7 @@ const DERIVED: Record<string, string> = {
  * finds nothing, its segments may be joined to match keys that contain dots (`weft_get`, see
  * `resolvePath`), so `summary.usage.gpt-4.1.total_tokens` works too.
  *
- * @param path - a plain column (`op_name`), a JSON column (`inputs`), a dotted path inside a JSON column
+ * @param path - a plain column (`op_name`), a JSON column (`inputs`: its JSON value, a string as the string), a dotted path inside a JSON column
  *   (`attributes.env.region`, `summary.usage.m.total_tokens`), or `summary.status` / `summary.latency_ms`.
  * @param params - positional parameters of the statement being built; appended to.
  * @param loc - location of the path in the request, for errors.
@@ -53,7 +56,9 @@ export function fieldSql(path: string, params: unknown[], loc: string[]): string
   if (derived !== undefined) return derived;
   const { segments, quoted } = parseFieldPath(path, loc);
   const [column = '', ...rest] = segments;
-  if (rest.length === 0 && (PLAIN_COLUMNS.has(column) || JSON_COLUMNS.has(column))) return column;
+  if (rest.length === 0 && PLAIN_COLUMNS.has(column)) return column;
+  // a whole JSON column is its value, as one level down: a string output compares as the string, not its JSON text
+  if (rest.length === 0 && JSON_COLUMNS.has(column)) return `json_extract(${column}, '$')`;
   if (!JSON_COLUMNS.has(column)) {
     const known = [...PLAIN_COLUMNS, ...JSON_COLUMNS].join(', ');
     throw new QueryError(loc, `unknown field ${JSON.stringify(path)}; expected one of ${known}, or a dotted path inside a JSON column`);

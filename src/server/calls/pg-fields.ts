@@ -41,13 +41,17 @@ const STATUS_SQL = `(CASE WHEN calls.ended_at IS NULL THEN 'running'
 const LATENCY_SQL = `(CASE WHEN calls.ended_at IS NULL THEN NULL
   ELSE round(extract(epoch FROM (calls.ended_at::timestamptz - calls.started_at::timestamptz)) * 1000)::bigint END)`;
 
-const nullsSort = (sql: string) => (desc: boolean) => [desc ? `${sql} DESC NULLS LAST` : `${sql} ASC NULLS FIRST`];
+/** Sort keys of a column: nulls last in both directions (Weave's order; the SQLite store's too, query-sql.ts). */
+const nullsSort = (sql: string) => (desc: boolean) => [`${sql} ${desc ? 'DESC' : 'ASC'} NULLS LAST`];
 
-/** Sort keys of a jsonb value in SQLite's order: NULL, then numbers, then text by code point. */
+/**
+ * Sort keys of a jsonb value as the SQLite store sorts one (query-sql.ts): present values first, then numbers (numeric
+ * text included) by value, then the rest by text in code point order, nulls last in both directions.
+ */
 function valueSort(value: string): (desc: boolean) => string[] {
   return (desc) => {
     const dir = desc ? 'DESC' : 'ASC';
-    return [`weft_rank(${value}) ${dir}`, `weft_num(${value}) ${dir}`, `(CASE WHEN weft_rank(${value}) = 2 THEN weft_text(${value}) END) COLLATE "C" ${dir}`];
+    return [`(weft_rank(${value}) = 0) ASC`, `weft_numq(${value}) ${dir} NULLS LAST`, `weft_text(${value}) COLLATE "C" ${dir}`];
   };
 }
 
@@ -77,9 +81,9 @@ export function pgField(path: string, params: PgParams, loc: string[]): PgField 
     return { value: `to_jsonb(${sql})`, textColumn: column === 'svc_run_step' ? undefined : sql, sort: nullsSort(sql) };
   }
   if (rest.length === 0 && JSON_COLUMNS.has(column)) {
-    // SQLite compares a JSON column as its text
-    const sql = `calls.${column}::text`;
-    return { value: `to_jsonb(${sql})`, sort: nullsSort(`${sql} COLLATE "C"`) };
+    // a whole JSON column is its value, as one level down (fields.ts)
+    const value = `weft_jv(weft_nonul(calls.${column}))`;
+    return { value, sort: valueSort(value) };
   }
   if (!JSON_COLUMNS.has(column)) {
     const known = [...PLAIN_COLUMNS, ...JSON_COLUMNS].join(', ');

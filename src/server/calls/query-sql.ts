@@ -5,7 +5,8 @@
 import type { z } from 'zod';
 import type { CallsQueryReq } from '../../schema/calls.js';
 import { operation } from './expr-sql.js';
-import { fieldSql } from './fields.js';
+import { DERIVED_FIELDS, fieldSql, JSON_COLUMNS } from './fields.js';
+import { sortKind } from './query-rules.js';
 import { CALL_COLUMNS } from './records.js';
 import { STORAGE_SIZE_SQL, TOTAL_STORAGE_SIZE_SQL } from './storage-size.js';
 
@@ -68,9 +69,15 @@ function filterClauses(filter: Filter, where: string[], params: unknown[]): void
 
 function orderBy(sortBy: CallsQuery['sort_by'], params: unknown[]): string {
   const items = sortBy ?? [{ field: 'started_at', order: 'asc' as const }];
-  const terms = items.map((s, i) => {
-    const sql = fieldSql(s.field, params, ['sort_by', String(i), 'field']);
-    return `${sql} ${s.order === 'desc' ? 'DESC' : 'ASC'}`;
+  const terms = items.flatMap((s, i) => {
+    const loc = ['sort_by', String(i), 'field'];
+    const dir = s.order === 'desc' ? 'DESC' : 'ASC';
+    const sql = fieldSql(s.field, params, loc);
+    const kind = sortKind(s.field, JSON_COLUMNS, DERIVED_FIELDS);
+    if (kind === 'plain') return [`${sql} ${dir}`];
+    if (kind === 'nullable') return [`${sql} ${dir} NULLS LAST`];
+    // a JSON value (each key reads it again, binding its path again): present first, numbers, then text; nulls last
+    return [`${sql} IS NULL`, `weft_numq(${fieldSql(s.field, params, loc)}) ${dir} NULLS LAST`, `CAST(${fieldSql(s.field, params, loc)} AS TEXT) ${dir}`];
   });
   if (!items.some((s) => s.field === 'id')) terms.push('id ASC');
   return terms.join(', ');
@@ -81,7 +88,8 @@ function orderBy(sortBy: CallsQuery['sort_by'], params: unknown[]): string {
  * order and single-value filters on op_names, trace_ids, parent_ids (and trace_roots_only) read an index
  * in order, so the first row streams without sorting the matches first.
  * Filter lists match any of their values; an empty or null list is no filter. The default order is
- * `started_at` asc then `id` asc; with `sort_by`, `id` asc breaks ties.
+ * `started_at` asc then `id` asc; with `sort_by`, `id` asc breaks ties. Sorts place nulls last in both directions, and
+ * a JSON value sorts numbers (numeric text too) before other values (Weave's order, `sortKind` in query-rules.ts).
  *
  * @param q - a validated request body.
  * @returns SQL and parameters; no request value is ever part of the SQL text.

@@ -1,0 +1,64 @@
+/**
+ * What the SQLite and PostgreSQL call-query compilers decide alike, as Weave's trace server answers: when a timestamp column reads as epoch seconds, how a sort field places nulls, and `op_names` wildcards.
+ * @module
+ */
+import type { Operand } from '../../schema/query.js';
+
+/** Columns holding an instant (ISO 8601 text); compared with a number, they read as epoch seconds. */
+const TIME_COLUMNS = new Set(['started_at', 'ended_at']);
+
+/**
+ * The timestamp column `o` names when it is compared with numbers only: Weave reads a number compared with
+ * `started_at` / `ended_at` as seconds since the epoch, so the column is compared as epoch seconds then.
+ *
+ * @param o - one side of a comparison (or the needle of `$in`).
+ * @param others - the other side(s).
+ * @returns `started_at` or `ended_at`, else undefined (compare as usual).
+ */
+export function epochColumn(o: Operand, others: readonly Operand[]): string | undefined {
+  if (!('$getField' in o) || !TIME_COLUMNS.has(o.$getField) || others.length === 0) return undefined;
+  return others.every((x) => '$literal' in x && typeof x.$literal === 'number') ? o.$getField : undefined;
+}
+
+/** Sort fields whose value is never null in a record (a stored call always has them). */
+const NEVER_NULL = new Set(['id', 'project_id', 'started_at']);
+
+/**
+ * How a `sort_by` field sorts. `value`: a JSON value of any type, sorted as Weave sorts dynamic fields (present
+ * values first, then numbers, numeric text included, by value, then the rest by text; nulls last in both
+ * directions). `nullable`: a plain column or derived field, nulls last in both directions. `plain`: never null.
+ *
+ * @param path - the sort field as sent (already known to compile).
+ */
+export function sortKind(path: string, jsonColumns: ReadonlySet<string>, derived: readonly string[]): 'value' | 'nullable' | 'plain' {
+  if (derived.includes(path)) return 'nullable';
+  if (jsonColumns.has(path.split('.')[0] ?? '')) return 'value';
+  return NEVER_NULL.has(path) ? 'plain' : 'nullable';
+}
+
+/** Marks an `op_names` entry matching every version of an op (Weave's `WILDCARD_ARTIFACT_VERSION_AND_PATH`). */
+const WILDCARD = ':*';
+
+/** `op_names` split into exact names and `[from, to)` ranges, one per `<name>:*` entry. */
+export interface OpNameMatch {
+  exact: string[];
+  /** `op_name >= from AND op_name < to` holds exactly for names starting with `<name>:` (code point order). */
+  ranges: [string, string][];
+}
+
+/**
+ * Splits `op_names`: `<ref>:*` matches every op name starting with `<ref>:` (every version of the op), any other
+ * entry matches itself. A range compares text by code point, as both stores order `op_name` (SQLite BINARY,
+ * PostgreSQL `COLLATE "C"`), so an index on `op_name` serves it.
+ */
+export function opNameMatch(names: readonly string[]): OpNameMatch {
+  const exact: string[] = [];
+  const ranges: [string, string][] = [];
+  for (const name of names) {
+    if (name.endsWith(WILDCARD)) {
+      const stem = name.slice(0, -1); // keeps the ':'
+      ranges.push([stem, `${name.slice(0, -2)};`]); // ';' is the code point after ':'
+    } else exact.push(name);
+  }
+  return { exact, ranges };
+}

@@ -1,0 +1,129 @@
+// Cases of Weave's own server tests (tests/trace/test_client_trace.py), ported: the data each inserts, the query, the
+// answer Weave's trace server gives (its ClickHouse server where its SQLite server differs, see docs/interface-notes.md).
+import { describe, expect, it } from 'vitest';
+import { uniqueProject } from '../../helpers/calls.js';
+import { useTestServer } from '../../helpers/server.js';
+import { batch, end, endItem, ids, type Json, query, start, startItem } from '../../helpers/server-http.js';
+
+const server = useTestServer();
+const T0 = Date.parse('2024-05-01T10:00:00Z');
+const at = (s: number): string => new Date(T0 + s * 1000).toISOString();
+const f = (field: string): Json => ({ $getField: field });
+const lit = (v: unknown): Json => ({ $literal: v });
+const int = (field: string): Json => ({ $convert: { input: f(field), to: 'int' } });
+
+/** Stores calls `op(in_val, delay) -> in_val` in `project`, one a second, ids c00, c01, ... */
+async function basicOps(project: string, inVals: unknown[], opName = 'basic_op'): Promise<void> {
+  await batch(
+    server(),
+    inVals.flatMap((inVal, i) => {
+      const id = `c${String(i).padStart(2, '0')}`;
+      return [
+        startItem(start({ project_id: project, id, op_name: opName, started_at: at(i), inputs: { in_val: inVal, delay: i / 10 } })),
+        endItem(end(id, { project_id: project, ended_at: at(i + 0.5), output: inVal })),
+      ];
+    }),
+  );
+}
+
+describe('test_trace_call_filter', () => {
+  const project = uniqueProject('weave-filter');
+  const inVals: unknown[] = Array.from({ length: 10 }, (_, i) => ({ prim: i, list: [i], dict: { inner: i }, str: `str_${i}` }));
+  inVals.push({ prim: 'Different Type', list: 'Different Type', dict: 'Different Type', str: false }, 'simple_primitive', 42);
+  const prim = int('inputs.in_val.prim');
+
+  // [count Weave answers, $expr] in the order of the Weave test
+  const cases: [number, Json][] = [
+    [13, { $eq: [lit(1), lit(1)] }],
+    [0, { $eq: [lit(1), lit(2)] }],
+    [1, { $eq: [lit(5), prim] }],
+    [1, { $eq: [lit('simple_primitive'), f('inputs.in_val')] }],
+    [1, { $eq: [lit('simple_primitive'), f('output')] }], // issue 26 point 1
+    [4, { $gt: [prim, lit(5)] }],
+    [5, { $gte: [prim, lit(5)] }],
+    [6, { $not: [{ $gt: [prim, lit(5)] }] }], // point 2: Weave's SQLite server answers 7
+    [5, { $not: [{ $gte: [prim, lit(5)] }] }], // point 2: Weave's SQLite server answers 6
+    [13, { $contains: { input: f('inputs.in_val.str'), substr: lit('') } }], // point 12: Weave's SQLite server answers 11
+    [10, { $contains: { input: f('inputs.in_val.str'), substr: lit('str') } }],
+    [0, { $contains: { input: f('inputs.in_val.str'), substr: lit('STR') } }],
+    [10, { $contains: { input: f('inputs.in_val.str'), substr: lit('STR'), case_insensitive: true } }],
+    [3, { $and: [{ $not: [{ $gt: [prim, lit(7)] }] }, { $gte: [prim, lit(5)] }] }],
+    [5, { $or: [{ $not: [{ $gt: [prim, lit(3)] }] }, { $gte: [prim, lit(9)] }] }], // point 2: Weave's SQLite server answers 6
+    [0, { $eq: [lit(5), int('inputs.in_val.str')] }],
+    [1, { $eq: [lit('5'), { $convert: { input: f('inputs.in_val.prim'), to: 'string' } }] }],
+    [4, { $gt: [int('inputs.in_val.list.0'), lit(5)] }],
+    [4, { $gt: [int('inputs.in_val.dict.inner'), lit(5)] }],
+    [4, { $gt: [int('output.prim'), lit(5)] }],
+    [4, { $gt: [int('output.list.0'), lit(5)] }],
+    [4, { $gt: [int('output.dict.inner'), lit(5)] }],
+  ];
+
+  it.each(cases)('%i calls match %j', async (count, $expr) => {
+    if (!(await query(server(), { project_id: project, limit: 1 })).length) await basicOps(project, inVals);
+    expect(await query(server(), { project_id: project, query: { $expr } })).toHaveLength(count);
+  });
+});
+
+describe('test_trace_call_sort', () => {
+  const project = uniqueProject('weave-sort');
+  const fields = ['started_at', 'inputs.in_val.prim', 'inputs.in_val.list.0', 'inputs.in_val.dict.inner', 'output.prim', 'output.list.0', 'output.dict.inner'];
+
+  it.each(fields)('sorts by %s desc', async (field) => {
+    if (!(await query(server(), { project_id: project, limit: 1 })).length) {
+      await basicOps(project, [0, 1, 2].map((i) => ({ prim: i, list: [i], dict: { inner: i } })));
+    }
+    const records = await query(server(), { project_id: project, sort_by: [{ field, order: 'desc' }] });
+    expect(records.map((r) => (r['inputs'] as { in_val: { prim: number } }).in_val.prim)).toEqual([2, 1, 0]);
+  });
+});
+
+describe('test_trace_call_sort_with_mixed_types (issue 26 point 4)', () => {
+  const project = uniqueProject('weave-mixed');
+  it.each([
+    ['desc', [100, 2, 'b', 'a', null, null]],
+    ['asc', [2, 100, 'a', 'b', null, null]],
+  ])('%s: numbers, then strings, then nulls', async (order, seq) => {
+    if (!(await query(server(), { project_id: project, limit: 1 })).length) {
+      await basicOps(project, [{ prim: null }, { not_prim: 1 }, { prim: 100 }, { prim: 2 }, { prim: 'b' }, { prim: 'a' }]);
+    }
+    const records = await query(server(), { project_id: project, sort_by: [{ field: 'inputs.in_val.prim', order }] });
+    expect(records.map((r) => (r['inputs'] as { in_val: { prim?: unknown } }).in_val.prim ?? null)).toEqual(seq);
+  });
+});
+
+describe('issue 26, cases of its own (no Weave test covers them)', () => {
+  const project = uniqueProject('weave-own');
+  const seed = async (): Promise<void> => {
+    if ((await query(server(), { project_id: project, limit: 1 })).length) return;
+    await basicOps(project, [{ n: '12abc' }, { n: '7' }, { n: 3 }, { n: null }, {}]);
+  };
+
+  it('point 2: $convert to double of text that is no number is null, numeric text its number', async () => {
+    await seed();
+    const dbl = { $convert: { input: f('inputs.in_val.n'), to: 'double' } };
+    expect(ids(await query(server(), { project_id: project, query: { $expr: { $eq: [dbl, lit(null)] } } }))).toEqual(['c00', 'c03', 'c04']);
+    expect(ids(await query(server(), { project_id: project, query: { $expr: { $lt: [dbl, lit(5)] } } }))).toEqual(['c02']);
+  });
+
+  it('point 3: a number compared with started_at / ended_at is epoch seconds', async () => {
+    await seed();
+    const epoch = T0 / 1000;
+    const q = async ($expr: Json): Promise<unknown[]> => ids(await query(server(), { project_id: project, query: { $expr } }));
+    expect(await q({ $gt: [f('started_at'), lit(99_999_999_999)] })).toEqual([]);
+    expect(await q({ $gte: [f('started_at'), lit(epoch + 3)] })).toEqual(['c03', 'c04']);
+    expect(await q({ $lt: [f('ended_at'), lit(epoch + 1.5)] })).toEqual(['c00']);
+    expect(await q({ $eq: [f('ended_at'), lit(epoch + 1.5)] })).toEqual(['c01']);
+    expect(await q({ $in: [f('started_at'), [lit(epoch), lit(epoch + 4)]] })).toEqual(['c00', 'c04']);
+    expect(await q({ $gt: [f('started_at'), lit(at(3))] })).toEqual(['c04']); // text still compares as text
+  });
+
+  it('point 4: nulls last in both directions on a nullable column', async () => {
+    const running = uniqueProject('weave-nulls');
+    await basicOps(running, [1, 2]);
+    await batch(server(), [startItem(start({ project_id: running, id: 'c99', op_name: 'basic_op', started_at: at(9) }))]);
+    for (const order of ['asc', 'desc']) {
+      const records = await query(server(), { project_id: running, sort_by: [{ field: 'ended_at', order }] });
+      expect(records.at(-1)?.['id']).toBe('c99');
+    }
+  });
+});
