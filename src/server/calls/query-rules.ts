@@ -51,7 +51,7 @@ export interface OpNameMatch {
  * entry matches itself. A range compares text by code point, as both stores order `op_name` (SQLite BINARY,
  * PostgreSQL `COLLATE "C"`), so an index on `op_name` serves it.
  */
-export function opNameMatch(names: readonly string[]): OpNameMatch {
+function opNameMatch(names: readonly string[]): OpNameMatch {
   const exact: string[] = [];
   const ranges: [string, string][] = [];
   for (const name of names) {
@@ -61,4 +61,21 @@ export function opNameMatch(names: readonly string[]): OpNameMatch {
     } else exact.push(name);
   }
   return { exact, ranges };
+}
+
+/**
+ * The `op_names` condition when it holds a `<ref>:*` entry (else undefined: an exact match as other lists): each
+ * wildcard a range on `column`, the exact names one list, joined by OR. The engine binds values its own way.
+ *
+ * @param names - the `op_names` filter.
+ * @param column - the SQL of the `op_name` column.
+ * @param bind - binds one value and returns its placeholder.
+ * @param inList - SQL testing `column` against a list of exact names.
+ */
+export function opNamesCondition(names: readonly string[], column: string, bind: (v: string) => string, inList: (names: string[]) => string): string | undefined {
+  const { exact, ranges } = opNameMatch(names);
+  if (ranges.length === 0) return undefined;
+  const terms = ranges.map(([from, to]) => `(${column} >= ${bind(from)} AND ${column} < ${bind(to)})`);
+  if (exact.length > 0) terms.push(inList(exact));
+  return `(${terms.join(' OR ')})`;
 }

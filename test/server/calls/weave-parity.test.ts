@@ -127,3 +127,40 @@ describe('issue 26, cases of its own (no Weave test covers them)', () => {
     }
   });
 });
+
+describe('test_trace_call_query_filter_op_version_refs (issue 26 point 8)', () => {
+  const project = uniqueProject('weave-ops');
+  const ref = (name: string, digest: string): string => `weave:///${project}/op/${name}:${digest}`;
+  const adderV0 = ref('adder', 'v0digest');
+  const adder = ref('adder', 'v1digest');
+  const subtractor = ref('subtractor', 'sdigest');
+  // simple_line_call_bootstrap: adder_v0 1 call, adder 2 + 5 (under liner), subtractor 3, multiplier 4 + 5, liner 5
+  const calls: [string, number][] = [[adderV0, 1], [adder, 7], [subtractor, 3], [ref('multiplier', 'mdigest'), 9], [ref('liner', 'ldigest'), 5]];
+  const seed = async (): Promise<void> => {
+    if ((await query(server(), { project_id: project, limit: 1 })).length) return;
+    let n = 0;
+    const one = (op_name: string): Json => startItem(start({ project_id: project, id: `c${String(n).padStart(2, '0')}`, op_name, started_at: at(n++) }));
+    await batch(server(), calls.flatMap(([op_name, count]) => Array.from({ length: count }, () => one(op_name))));
+  };
+  const wildcard = `weave:///${project}/op/adder:*`;
+
+  it.each([
+    [null, 25],
+    [[], 25],
+    [[adder], 7],
+    [[adderV0], 1],
+    [[adder, subtractor], 10],
+    [[wildcard], 8],
+    [[wildcard, subtractor], 11],
+  ])('op_names %j: %i calls', async (op_names, count) => {
+    await seed();
+    expect(await query(server(), { project_id: project, filter: { op_names } })).toHaveLength(count);
+  });
+
+  it('weft: <ref>:* matches versions of that op only, not of an op whose name extends it', async () => {
+    await seed();
+    await batch(server(), [startItem(start({ project_id: project, id: 'x1', op_name: ref('adder_two', 'adigest'), started_at: at(30) }))]);
+    expect(await query(server(), { project_id: project, filter: { op_names: [wildcard] } })).toHaveLength(8);
+    expect(await query(server(), { project_id: project, filter: { op_names: [`weave:///${project}/op/adder_two:*`] } })).toHaveLength(1);
+  });
+});
