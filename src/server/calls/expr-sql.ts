@@ -5,7 +5,7 @@
 import type { Operand, Operation } from '../../schema/query.js';
 import { fieldSql, PLAIN_COLUMNS } from './fields.js';
 import { QueryError } from '../db/query-error.js';
-import { epochColumn } from './query-rules.js';
+import { epochColumn, missingAsEmpty } from './query-rules.js';
 
 type Params = unknown[];
 
@@ -39,7 +39,10 @@ function operand(o: Operand, params: Params, loc: string[], others: readonly Ope
   if ('$literal' in o) return literal(o.$literal, params);
   const epoch = epochColumn(o, others);
   if (epoch !== undefined) return epochSql(epoch);
-  if ('$getField' in o) return fieldSql(o.$getField, params, [...loc, '$getField']);
+  if ('$getField' in o) {
+    const sql = fieldSql(o.$getField, params, [...loc, '$getField']);
+    return missingAsEmpty(o, others) ? `COALESCE(${sql}, '')` : sql;
+  }
   if ('$convert' in o) {
     const inner = operand(o.$convert.input, params, [...loc, '$convert', 'input']);
     const convert = CONVERT[o.$convert.to];

@@ -7,7 +7,7 @@
 import type { Operand, Operation } from '../../schema/query.js';
 import { QueryError } from '../db/query-error.js';
 import { type PgParams, pgField } from './pg-fields.js';
-import { epochColumn } from './query-rules.js';
+import { epochColumn, missingAsEmpty } from './query-rules.js';
 
 /** A compiled operand: jsonb SQL, plus what the index-friendly equality needs to know. */
 interface Compiled {
@@ -47,6 +47,7 @@ function operand(o: Operand, params: PgParams, loc: string[], others: readonly O
   if (epoch !== undefined) return { sql: epochSql(epoch) };
   if ('$getField' in o) {
     const f = pgField(o.$getField, params, [...loc, '$getField']);
+    if (missingAsEmpty(o, others)) return { sql: `COALESCE(${f.value}, to_jsonb(''::text))` };
     return { sql: f.value, textColumn: f.textColumn };
   }
   if ('$convert' in o) {

@@ -7,6 +7,7 @@ import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
 import { JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
 import { PG_DESCENDANT_FAILED_SQL } from './pg-descendant-errors.js';
+import { parseFeedbackField } from './feedback-fields.js';
 
 /** Positional parameters of a statement being built: `add` binds a value and returns its `$n`. */
 export class PgParams {
@@ -74,6 +75,15 @@ const DERIVED: Record<string, PgField> = {
 export function pgField(path: string, params: PgParams, loc: string[]): PgField {
   const derived = DERIVED[path];
   if (derived !== undefined) return derived;
+  const feedback = parseFeedbackField(path, loc);
+  if (feedback) {
+    // the newest feedback (of the type, or any) holding the path, as fields.ts reads it
+    const read = feedback.column === undefined ? `weft_jv(weft_get_exact(weft_nonul(f.payload), ${params.add(feedback.segments)}::text[]))` : `to_jsonb(f.${feedback.column})`;
+    const type = feedback.type === null ? '' : ` AND f.feedback_type = ${params.add(feedback.type)}`;
+    const value = `(SELECT v FROM (SELECT ${read} AS v, f.created_at AS c, f.id AS i FROM feedback f
+      WHERE f.project_id = calls.project_id AND f.call_id = calls.id${type}) x WHERE v IS NOT NULL ORDER BY c DESC, i DESC LIMIT 1)`;
+    return { value, sort: valueSort(value) };
+  }
   const { segments, quoted } = parseFieldPath(path, loc);
   const [column = '', ...rest] = segments;
   if (rest.length === 0 && PLAIN_COLUMNS.has(column)) {

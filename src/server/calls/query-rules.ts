@@ -3,6 +3,7 @@
  * @module
  */
 import type { Operand } from '../../schema/query.js';
+import { isFeedbackField } from './feedback-fields.js';
 
 /** Columns holding an instant (ISO 8601 text); compared with a number, they read as epoch seconds. */
 const TIME_COLUMNS = new Set(['started_at', 'ended_at']);
@@ -20,6 +21,14 @@ export function epochColumn(o: Operand, others: readonly Operand[]): string | un
   return others.every((x) => '$literal' in x && typeof x.$literal === 'number') ? o.$getField : undefined;
 }
 
+/**
+ * True when `o` is a feedback field compared with a string: a call without that feedback reads as `''` then, as
+ * Weave's `JSON_VALUE` gives it (its "has feedback" idiom is `$not: [$eq: [field, ""]]`). Against numbers it stays null.
+ */
+export function missingAsEmpty(o: Operand, others: readonly Operand[]): boolean {
+  return '$getField' in o && isFeedbackField(o.$getField) && others.some((x) => '$literal' in x && typeof x.$literal === 'string');
+}
+
 /** Sort fields whose value is never null in a record (a stored call always has them). */
 const NEVER_NULL = new Set(['id', 'project_id', 'started_at']);
 
@@ -32,6 +41,7 @@ const NEVER_NULL = new Set(['id', 'project_id', 'started_at']);
  */
 export function sortKind(path: string, jsonColumns: ReadonlySet<string>, derived: readonly string[]): 'value' | 'nullable' | 'plain' {
   if (derived.includes(path)) return 'nullable';
+  if (path.startsWith('feedback.[')) return 'value';
   if (jsonColumns.has(path.split('.')[0] ?? '')) return 'value';
   return NEVER_NULL.has(path) ? 'plain' : 'nullable';
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueProject } from '../../helpers/calls.js';
 import { useTestServer } from '../../helpers/server.js';
-import { batch, end, endItem, ids, type Json, query, start, startItem } from '../../helpers/server-http.js';
+import { batch, end, endItem, ids, type Json, post, query, start, startItem } from '../../helpers/server-http.js';
 
 const server = useTestServer();
 const T0 = Date.parse('2024-05-01T10:00:00Z');
@@ -12,12 +12,12 @@ const f = (field: string): Json => ({ $getField: field });
 const lit = (v: unknown): Json => ({ $literal: v });
 const int = (field: string): Json => ({ $convert: { input: f(field), to: 'int' } });
 
-/** Stores calls `op(in_val, delay) -> in_val` in `project`, one a second, ids c00, c01, ... */
-async function basicOps(project: string, inVals: unknown[], opName = 'basic_op'): Promise<void> {
+/** Stores calls `op(in_val, delay) -> in_val` in `project`, one a second, ids c00, c01, ... (`prefix` instead of c). */
+async function basicOps(project: string, inVals: unknown[], opName = 'basic_op', prefix = 'c'): Promise<void> {
   await batch(
     server(),
     inVals.flatMap((inVal, i) => {
-      const id = `c${String(i).padStart(2, '0')}`;
+      const id = `${prefix}${String(i).padStart(2, '0')}`;
       return [
         startItem(start({ project_id: project, id, op_name: opName, started_at: at(i), inputs: { in_val: inVal, delay: i / 10 } })),
         endItem(end(id, { project_id: project, ended_at: at(i + 0.5), output: inVal })),
@@ -162,5 +162,53 @@ describe('test_trace_call_query_filter_op_version_refs (issue 26 point 8)', () =
     await batch(server(), [startItem(start({ project_id: project, id: 'x1', op_name: ref('adder_two', 'adigest'), started_at: at(30) }))]);
     expect(await query(server(), { project_id: project, filter: { op_names: [wildcard] } })).toHaveLength(8);
     expect(await query(server(), { project_id: project, filter: { op_names: [`weave:///${project}/op/adder_two:*`] } })).toHaveLength(1);
+  });
+});
+
+describe('perform_scorer_tests of tests/trace/test_scorer_query (issue 26 point 5: feedback fields)', () => {
+  const project = uniqueProject('weave-scored');
+  const opRef = (name: string, digest: string): string => `svc:///${project}/op/${name}:${digest}`;
+  const [s0v0, s0v1, s1v0] = [opRef('s0', 'v0'), opRef('s0', 'v1'), opRef('s1', 'v0')];
+  const output = (name: string): string => `feedback.[wandb.runnable.${name}].payload.output`;
+  const runnableRef = (name: string): string => `feedback.[wandb.runnable.${name}].runnable_ref`;
+  const exists = (field: string): Json => ({ $not: [{ $eq: [f(field), lit('')] }] });
+  const eq = (field: string, value: string): Json => ({ $eq: [f(field), lit(value)] });
+  const seed = async (): Promise<void> => {
+    if ((await query(server(), { project_id: project, limit: 1 })).length) return;
+    // predict(0..4) then one scorer call per score (5 more calls, none scored)
+    await basicOps(project, [0, 1, 2, 3, 4]);
+    await basicOps(project, [5, 6, 7, 8, 9].map(() => null), 'score', 's');
+    const scores: [string, string, string][] = [['c01', 's0', s0v0], ['c02', 's1', s1v0], ['c03', 's0', s0v0], ['c03', 's1', s1v0], ['c04', 's0', s0v1]];
+    const res = await post(server(), '/feedback/batch/create', {
+      batch: scores.map(([id, name, runnable_ref]) => ({
+        project_id: project, svc_ref: `svc:///${project}/call/${id}`, feedback_type: `wandb.runnable.${name}`, runnable_ref, payload: { output: id !== 'c03' },
+      })),
+    });
+    expect(res.status).toBe(200);
+  };
+
+  it.each([
+    ['1. scored by s0:*', exists(output('s0')), ['c01', 'c03', 'c04']],
+    ['2. scored by s0:v0', eq(runnableRef('s0'), s0v0), ['c01', 'c03']],
+    ['3. scored by s0:v1', eq(runnableRef('s0'), s0v1), ['c04']],
+    ['4. scored by s1:*', exists(output('s1')), ['c02', 'c03']],
+    ['5. scored by s1:v0', eq(runnableRef('s1'), s1v0), ['c02', 'c03']],
+  ])('%s', async (_name, $expr, expected) => {
+    await seed();
+    expect(ids(await query(server(), { project_id: project, query: { $expr } }))).toEqual(expected);
+  });
+
+  it('weft: sorts by a feedback payload path, calls without it last; [*] reads any type', async () => {
+    await seed();
+    const sorted = await query(server(), { project_id: project, filter: { op_names: ['basic_op'] }, sort_by: [{ field: output('s1'), order: 'desc' }] });
+    expect(ids(sorted)).toEqual(['c02', 'c03', 'c00', 'c01', 'c04']); // true (1) before false (0), then the unscored by id
+    const any = { $eq: [f('feedback.[*].payload.output'), lit(false)] };
+    expect(ids(await query(server(), { project_id: project, query: { $expr: any } }))).toEqual(['c03']);
+  });
+
+  it('answers 422 for a malformed feedback field', async () => {
+    const res = await post(server(), '/calls/stream_query', { project_id: project, query: { $expr: eq('feedback.[x].nope', 'a') } });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0]?.loc).toEqual(['body', 'query', '$expr', '$eq', '0', '$getField']);
   });
 });
