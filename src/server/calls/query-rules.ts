@@ -1,5 +1,7 @@
 /**
- * What the SQLite and PostgreSQL call-query compilers decide alike, as Weave's trace server answers: when a timestamp column reads as epoch seconds, how a sort field places nulls, and `op_names` wildcards.
+ * What the SQLite and PostgreSQL call-query compilers decide alike, as Weave's trace server answers: when a timestamp
+ * column reads as epoch seconds, when a missing feedback value reads as '', how a sort field places nulls and mixed
+ * types, and `op_names` wildcards.
  * @module
  */
 import type { Operand } from '../../schema/query.js';
@@ -38,6 +40,8 @@ const NEVER_NULL = new Set(['id', 'project_id', 'started_at']);
  * directions). `nullable`: a plain column or derived field, nulls last in both directions. `plain`: never null.
  *
  * @param path - the sort field as sent (already known to compile).
+ * @param jsonColumns - the call columns holding JSON (fields.ts `JSON_COLUMNS`).
+ * @param derived - the server-derived field paths (fields.ts `DERIVED_FIELDS`).
  */
 export function sortKind(path: string, jsonColumns: ReadonlySet<string>, derived: readonly string[]): 'value' | 'nullable' | 'plain' {
   if (derived.includes(path)) return 'nullable';
@@ -50,7 +54,7 @@ export function sortKind(path: string, jsonColumns: ReadonlySet<string>, derived
 const WILDCARD = ':*';
 
 /** `op_names` split into exact names and `[from, to)` ranges, one per `<name>:*` entry. */
-export interface OpNameMatch {
+interface OpNameMatch {
   exact: string[];
   /** `op_name >= from AND op_name < to` holds exactly for names starting with `<name>:` (code point order). */
   ranges: [string, string][];
