@@ -91,6 +91,19 @@ describe('test_trace_call_sort_with_mixed_types (issue 26 point 4)', () => {
   });
 });
 
+describe('test_calls_complete_with_query_conditions (calls query builder; issue 26 point 3)', () => {
+  // Weave compiles {$gt: [started_at, 1749485184.848]} to `started_at > {Float64}`: the number is epoch seconds
+  it('compares started_at with a number as epoch seconds, to the millisecond', async () => {
+    const project = uniqueProject('weave-epoch');
+    await batch(server(), [
+      startItem(start({ project_id: project, id: 'before', started_at: '2025-06-09T16:06:24.848Z' })),
+      startItem(start({ project_id: project, id: 'after', started_at: '2025-06-09T16:06:24.849Z' })),
+    ]);
+    const $expr = { $gt: [f('started_at'), lit(1749485184.848)] };
+    expect(ids(await query(server(), { project_id: project, query: { $expr } }))).toEqual(['after']);
+  });
+});
+
 describe('issue 26, cases of its own (no Weave test covers them)', () => {
   const project = uniqueProject('weave-own');
   const seed = async (): Promise<void> => {
