@@ -3,8 +3,9 @@
  * @module
  */
 import type { Operand, Operation } from '../../schema/query.js';
-import { fieldSql, JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
+import { fieldSql, PLAIN_COLUMNS } from './fields.js';
 import { QueryError } from '../db/query-error.js';
+import { epochColumn, missingAsEmpty } from './query-rules.js';
 
 type Params = unknown[];
 
@@ -19,19 +20,29 @@ function literal(value: unknown, params: Params): string {
 
 /**
  * `$convert` targets. Each uses its input once, so the input's parameters are bound once.
- * `exists` is true when the value is present and not null; `bool` is `weft_bool` (see `db/sql-functions.ts`).
+ * `exists` is true when the value is present and not null; `bool` is `weft_bool`; `int` and `double` read numbers and
+ * numeric text, anything else is null (`weft_numq`; see `db/sql-functions.ts`).
  */
 const CONVERT: Record<string, (sql: string) => string> = {
-  double: (s) => `CAST(${s} AS REAL)`,
-  int: (s) => `CAST(${s} AS INTEGER)`,
+  double: (s) => `CAST(weft_numq(${s}) AS REAL)`,
+  int: (s) => `CAST(weft_numq(${s}) AS INTEGER)`,
   string: (s) => `CAST(${s} AS TEXT)`,
   bool: (s) => `weft_bool(${s})`,
   exists: (s) => `(${s} IS NOT NULL)`,
 };
 
-function operand(o: Operand, params: Params, loc: string[]): string {
+/** A timestamp column (normalized ISO 8601 UTC text) as epoch seconds, milliseconds included. */
+const epochSql = (column: string): string => `unixepoch(${column}, 'subsec')`;
+
+/** Compiles an operand; `others` are what it is compared with (a timestamp compared with numbers reads as epoch seconds). */
+function operand(o: Operand, params: Params, loc: string[], others: readonly Operand[] = []): string {
   if ('$literal' in o) return literal(o.$literal, params);
-  if ('$getField' in o) return fieldSql(o.$getField, params, [...loc, '$getField']);
+  const epoch = epochColumn(o, others);
+  if (epoch !== undefined) return epochSql(epoch);
+  if ('$getField' in o) {
+    const sql = fieldSql(o.$getField, params, [...loc, '$getField']);
+    return missingAsEmpty(o, others) ? `COALESCE(${sql}, '')` : sql;
+  }
   if ('$convert' in o) {
     const inner = operand(o.$convert.input, params, [...loc, '$convert', 'input']);
     const convert = CONVERT[o.$convert.to];
@@ -65,7 +76,7 @@ function sameClass(o: Operand, other: Operand): boolean {
   const path = o.$getField;
   const v = other.$literal;
   if (path === 'svc_run_step') return typeof v === 'number' || typeof v === 'boolean';
-  return (PLAIN_COLUMNS.has(path) || JSON_COLUMNS.has(path)) && typeof v === 'string';
+  return PLAIN_COLUMNS.has(path) && typeof v === 'string';
 }
 
 /**
@@ -75,7 +86,7 @@ function sameClass(o: Operand, other: Operand): boolean {
  * (`op_name = 10` against '10.0', never true), an INTEGER column or a `$convert` against text as numbers.
  */
 function compared(o: Operand, other: Operand, params: Params, loc: string[]): string {
-  const sql = operand(o, params, loc);
+  const sql = operand(o, params, loc, [other]);
   return '$literal' in o || sameClass(o, other) ? sql : `+${sql}`;
 }
 
@@ -83,7 +94,7 @@ const COMPARE = { $eq: 'IS', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as con
 
 /**
  * Compiles one operation. `$eq` is NULL-safe (`IS`); an empty `$and` is true, an empty `$or` or `$in`
- * list false; `$contains` is a substring test on the text of `input`; with `case_insensitive` both sides are
+ * list false; `$contains` is a substring test on the text of `input` (a missing input is ''); with `case_insensitive` both sides are
  * Unicode case-folded first (`weft_fold`). Every value is bound as a parameter, never written into the SQL.
  *
  * @param op - a validated operation.
@@ -106,14 +117,15 @@ export function operation(op: Operation, params: Params, loc: string[]): string 
   if ('$in' in op) {
     const [needle, hay] = op.$in;
     if (hay.length === 0) return '0';
-    const sql = operand(needle, params, [...loc, '$in', '0']);
+    const sql = operand(needle, params, [...loc, '$in', '0'], hay);
     const left = '$literal' in needle || hay.every((h) => sameClass(needle, h)) ? sql : `+${sql}`;
     const items = hay.map((h, i) => compared(h, needle, params, [...loc, '$in', '1', String(i)]));
     return `${left} IN (${items.join(', ')})`;
   }
   if ('$contains' in op) {
     const c = op.$contains;
-    const input = `CAST(${operand(c.input, params, [...loc, '$contains', 'input'])} AS TEXT)`;
+    // a missing field is the empty string, as Weave's JSON_VALUE reads it: it contains ''
+    const input = `COALESCE(CAST(${operand(c.input, params, [...loc, '$contains', 'input'])} AS TEXT), '')`;
     const substr = `CAST(${operand(c.substr, params, [...loc, '$contains', 'substr'])} AS TEXT)`;
     return c.case_insensitive ? `instr(weft_fold(${input}), weft_fold(${substr})) > 0` : `instr(${input}, ${substr}) > 0`;
   }

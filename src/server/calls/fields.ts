@@ -5,6 +5,7 @@
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
 import { DESCENDANT_FAILED_SQL } from './descendant-errors.js';
+import { type FeedbackField, parseFeedbackField } from './feedback-fields.js';
 
 /** Scalar columns that can be read, compared and sorted directly. */
 export const PLAIN_COLUMNS = new Set([
@@ -33,6 +34,19 @@ const DERIVED: Record<string, string> = {
   'summary.latency_ms': LATENCY_SQL,
 };
 
+/** A payload path of the call's newest feedback (of a type, or any) that holds it; see `parseFeedbackField`. */
+function feedbackSql(f: FeedbackField, params: unknown[]): string {
+  if (f.column === undefined) params.push(JSON.stringify(f.segments));
+  if (f.type !== null) params.push(f.type);
+  const read = f.column === undefined ? 'weft_get_exact(json(f.payload), ?)' : `f.${f.column}`;
+  return `(SELECT v FROM (SELECT ${read} AS v, f.created_at AS c, f.id AS i FROM feedback f
+    WHERE f.project_id = calls.project_id AND f.call_id = calls.id${f.type === null ? '' : ' AND f.feedback_type = ?'})
+    WHERE v IS NOT NULL ORDER BY c DESC, i DESC LIMIT 1)`;
+}
+
+/** The paths of the server-derived fields (`summary.status`, `summary.latency_ms`). */
+export const DERIVED_FIELDS: readonly string[] = Object.keys(DERIVED);
+
 /**
  * Compiles a field path into SQL. Values never enter the SQL text: JSON paths are appended to `params`.
  *
@@ -41,7 +55,7 @@ const DERIVED: Record<string, string> = {
  * finds nothing, its segments may be joined to match keys that contain dots (`weft_get`, see
  * `resolvePath`), so `summary.usage.gpt-4.1.total_tokens` works too.
  *
- * @param path - a plain column (`op_name`), a JSON column (`inputs`), a dotted path inside a JSON column
+ * @param path - a feedback field (`feedback.[<type>].payload.<path>`, see feedback-fields.ts), a plain column (`op_name`), a JSON column (`inputs`: its JSON value, a string as the string), a dotted path inside a JSON column
  *   (`attributes.env.region`, `summary.usage.m.total_tokens`), or `summary.status` / `summary.latency_ms`.
  * @param params - positional parameters of the statement being built; appended to.
  * @param loc - location of the path in the request, for errors.
@@ -51,9 +65,13 @@ const DERIVED: Record<string, string> = {
 export function fieldSql(path: string, params: unknown[], loc: string[]): string {
   const derived = DERIVED[path];
   if (derived !== undefined) return derived;
+  const feedback = parseFeedbackField(path, loc);
+  if (feedback) return feedbackSql(feedback, params);
   const { segments, quoted } = parseFieldPath(path, loc);
   const [column = '', ...rest] = segments;
-  if (rest.length === 0 && (PLAIN_COLUMNS.has(column) || JSON_COLUMNS.has(column))) return column;
+  if (rest.length === 0 && PLAIN_COLUMNS.has(column)) return column;
+  // a whole JSON column is its value, as one level down: a string output compares as the string, not its JSON text
+  if (rest.length === 0 && JSON_COLUMNS.has(column)) return `json_extract(${column}, '$')`;
   if (!JSON_COLUMNS.has(column)) {
     const known = [...PLAIN_COLUMNS, ...JSON_COLUMNS].join(', ');
     throw new QueryError(loc, `unknown field ${JSON.stringify(path)}; expected one of ${known}, or a dotted path inside a JSON column`);

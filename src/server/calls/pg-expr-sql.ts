@@ -7,6 +7,7 @@
 import type { Operand, Operation } from '../../schema/query.js';
 import { QueryError } from '../db/query-error.js';
 import { type PgParams, pgField } from './pg-fields.js';
+import { epochColumn, missingAsEmpty } from './query-rules.js';
 
 /** A compiled operand: jsonb SQL, plus what the index-friendly equality needs to know. */
 interface Compiled {
@@ -27,19 +28,26 @@ function literal(value: unknown, params: PgParams): Compiled {
   return { sql: `to_jsonb(${params.add(JSON.stringify(value))}::text)` };
 }
 
-/** `$convert` targets, as SQLite's CASTs (expr-sql.ts). */
+/** `$convert` targets, as the SQLite store's (expr-sql.ts): int and double of text that is no number are NULL (weft_numj). */
 const CONVERT: Record<string, (sql: string) => string> = {
-  double: (s) => `weft_dbl(${s})`,
-  int: (s) => `to_jsonb(trunc(weft_real(${s})))`,
+  double: (s) => `weft_dbl(weft_numj(${s}))`,
+  int: (s) => `to_jsonb(trunc(weft_real(weft_numj(${s}))))`,
   string: (s) => `to_jsonb(weft_text(${s}))`,
   bool: (s) => `weft_bool(${s})`,
   exists: (s) => `weft_b2j(${s} IS NOT NULL)`,
 };
 
-function operand(o: Operand, params: PgParams, loc: string[]): Compiled {
+/** A timestamp column (normalized ISO 8601 UTC text) as epoch seconds, milliseconds included (exact numeric). */
+const epochSql = (column: string): string => `to_jsonb(extract(epoch FROM calls.${column}::timestamptz))`;
+
+/** Compiles an operand; `others` are what it is compared with (a timestamp compared with numbers reads as epoch seconds). */
+function operand(o: Operand, params: PgParams, loc: string[], others: readonly Operand[] = []): Compiled {
   if ('$literal' in o) return literal(o.$literal, params);
+  const epoch = epochColumn(o, others);
+  if (epoch !== undefined) return { sql: epochSql(epoch) };
   if ('$getField' in o) {
     const f = pgField(o.$getField, params, [...loc, '$getField']);
+    if (missingAsEmpty(o, others)) return { sql: `COALESCE(${f.value}, to_jsonb(''::text))` };
     return { sql: f.value, textColumn: f.textColumn };
   }
   if ('$convert' in o) {
@@ -72,7 +80,7 @@ const COMPARE = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
 /**
  * Compiles one operation to a PostgreSQL boolean (NULL counts as false in WHERE, as in SQLite). `$eq` is NULL-safe;
- * an empty `$and` is true, an empty `$or` or `$in` false; `$contains` is a substring test on the text of `input`,
+ * an empty `$and` is true, an empty `$or` or `$in` false; `$contains` is a substring test on the text of `input` (a missing input is ''),
  * with `case_insensitive` on `weft_fold`ed text. Every value is a parameter.
  *
  * @throws QueryError for an unknown field or conversion (the same as `operation` in expr-sql.ts).
@@ -87,8 +95,8 @@ function operation(op: Operation, params: PgParams, loc: string[]): string {
   if ('$not' in op) return `NOT ${condition(op.$not[0], params, [...loc, '$not', '0'])}`;
   if ('$eq' in op) {
     const [a, b] = op.$eq;
-    const left = operand(a, params, [...loc, '$eq', '0']);
-    const right = operand(b, params, [...loc, '$eq', '1']);
+    const left = operand(a, params, [...loc, '$eq', '0'], [b]);
+    const right = operand(b, params, [...loc, '$eq', '1'], [a]);
     // a text column against a text literal: plain text equality, which an index can serve
     if (left.textColumn && right.textLiteral) return `${left.textColumn} IS NOT DISTINCT FROM ${right.textLiteral}::text`;
     if (right.textColumn && left.textLiteral) return `${right.textColumn} IS NOT DISTINCT FROM ${left.textLiteral}::text`;
@@ -97,19 +105,19 @@ function operation(op: Operation, params: PgParams, loc: string[]): string {
   for (const key of Object.keys(COMPARE) as (keyof typeof COMPARE)[]) {
     if (key in op) {
       const [a, b] = (op as Record<typeof key, [Operand, Operand]>)[key];
-      const left = operand(a, params, [...loc, key, '0']).sql;
-      return `weft_cmp(${left}, ${operand(b, params, [...loc, key, '1']).sql}) ${COMPARE[key]} 0`;
+      const left = operand(a, params, [...loc, key, '0'], [b]).sql;
+      return `weft_cmp(${left}, ${operand(b, params, [...loc, key, '1'], [a]).sql}) ${COMPARE[key]} 0`;
     }
   }
   if ('$in' in op) {
     const [needle, hay] = op.$in;
     if (hay.length === 0) return 'false';
-    const left = operand(needle, params, [...loc, '$in', '0']).sql;
+    const left = operand(needle, params, [...loc, '$in', '0'], hay).sql;
     return `(${hay.map((h, i) => `weft_cmp(${left}, ${operand(h, params, [...loc, '$in', '1', String(i)]).sql}) = 0`).join(' OR ')})`;
   }
   if ('$contains' in op) {
     const c = op.$contains;
-    const input = `weft_text(${operand(c.input, params, [...loc, '$contains', 'input']).sql})`;
+    const input = `COALESCE(weft_text(${operand(c.input, params, [...loc, '$contains', 'input']).sql}), '')`;
     const substr = `weft_text(${operand(c.substr, params, [...loc, '$contains', 'substr']).sql})`;
     return c.case_insensitive ? `strpos(weft_fold(${input}), weft_fold(${substr})) > 0` : `strpos(${input}, ${substr}) > 0`;
   }

@@ -7,6 +7,7 @@ import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
 import { JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
 import { PG_DESCENDANT_FAILED_SQL } from './pg-descendant-errors.js';
+import { parseFeedbackField } from './feedback-fields.js';
 
 /** Positional parameters of a statement being built: `add` binds a value and returns its `$n`. */
 export class PgParams {
@@ -41,13 +42,17 @@ const STATUS_SQL = `(CASE WHEN calls.ended_at IS NULL THEN 'running'
 const LATENCY_SQL = `(CASE WHEN calls.ended_at IS NULL THEN NULL
   ELSE round(extract(epoch FROM (calls.ended_at::timestamptz - calls.started_at::timestamptz)) * 1000)::bigint END)`;
 
-const nullsSort = (sql: string) => (desc: boolean) => [desc ? `${sql} DESC NULLS LAST` : `${sql} ASC NULLS FIRST`];
+/** Sort keys of a column: nulls last in both directions (Weave's order; the SQLite store's too, query-sql.ts). */
+const nullsSort = (sql: string) => (desc: boolean) => [`${sql} ${desc ? 'DESC' : 'ASC'} NULLS LAST`];
 
-/** Sort keys of a jsonb value in SQLite's order: NULL, then numbers, then text by code point. */
+/**
+ * Sort keys of a jsonb value as the SQLite store sorts one (query-sql.ts): present values first, then numbers (numeric
+ * text included) by value, then the rest by text in code point order, nulls last in both directions.
+ */
 function valueSort(value: string): (desc: boolean) => string[] {
   return (desc) => {
     const dir = desc ? 'DESC' : 'ASC';
-    return [`weft_rank(${value}) ${dir}`, `weft_num(${value}) ${dir}`, `(CASE WHEN weft_rank(${value}) = 2 THEN weft_text(${value}) END) COLLATE "C" ${dir}`];
+    return [`(weft_rank(${value}) = 0) ASC`, `weft_numq(${value}) ${dir} NULLS LAST`, `weft_text(${value}) COLLATE "C" ${dir}`];
   };
 }
 
@@ -70,6 +75,15 @@ const DERIVED: Record<string, PgField> = {
 export function pgField(path: string, params: PgParams, loc: string[]): PgField {
   const derived = DERIVED[path];
   if (derived !== undefined) return derived;
+  const feedback = parseFeedbackField(path, loc);
+  if (feedback) {
+    // the newest feedback (of the type, or any) holding the path, as fields.ts reads it
+    const read = feedback.column === undefined ? `weft_jv(weft_get_exact(weft_nonul(f.payload), ${params.add(feedback.segments)}::text[]))` : `to_jsonb(f.${feedback.column})`;
+    const type = feedback.type === null ? '' : ` AND f.feedback_type = ${params.add(feedback.type)}`;
+    const value = `(SELECT v FROM (SELECT ${read} AS v, f.created_at AS c, f.id AS i FROM feedback f
+      WHERE f.project_id = calls.project_id AND f.call_id = calls.id${type}) x WHERE v IS NOT NULL ORDER BY c DESC, i DESC LIMIT 1)`;
+    return { value, sort: valueSort(value) };
+  }
   const { segments, quoted } = parseFieldPath(path, loc);
   const [column = '', ...rest] = segments;
   if (rest.length === 0 && PLAIN_COLUMNS.has(column)) {
@@ -77,9 +91,9 @@ export function pgField(path: string, params: PgParams, loc: string[]): PgField 
     return { value: `to_jsonb(${sql})`, textColumn: column === 'svc_run_step' ? undefined : sql, sort: nullsSort(sql) };
   }
   if (rest.length === 0 && JSON_COLUMNS.has(column)) {
-    // SQLite compares a JSON column as its text
-    const sql = `calls.${column}::text`;
-    return { value: `to_jsonb(${sql})`, sort: nullsSort(`${sql} COLLATE "C"`) };
+    // a whole JSON column is its value, as one level down (fields.ts)
+    const value = `weft_jv(weft_nonul(calls.${column}))`;
+    return { value, sort: valueSort(value) };
   }
   if (!JSON_COLUMNS.has(column)) {
     const known = [...PLAIN_COLUMNS, ...JSON_COLUMNS].join(', ');

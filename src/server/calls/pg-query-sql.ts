@@ -5,6 +5,7 @@
 import { pgOperation } from './pg-expr-sql.js';
 import { PgParams, pgField } from './pg-fields.js';
 import { LIST_FILTERS, REF_FILTERS, type CallsQuery } from './query-sql.js';
+import { opNamesCondition } from './query-rules.js';
 import { CALL_COLUMNS } from './records.js';
 import { STORED_COLUMNS } from './storage-size.js';
 
@@ -25,6 +26,12 @@ function filterClauses(filter: Filter, where: string[], params: PgParams): void 
   for (const [key, column] of LIST_FILTERS) {
     const values = filter[key];
     if (!Array.isArray(values) || values.length === 0) continue;
+    const bind = (v: unknown): string => params.add(v);
+    const ops = key === 'op_names' ? opNamesCondition(values, 'calls.op_name', bind, (names) => `calls.op_name = ANY(${bind(names)}::text[])`) : undefined;
+    if (ops !== undefined) {
+      where.push(ops);
+      continue;
+    }
     where.push(values.length === 1 ? `calls.${column} = ${params.add(values[0])}` : `calls.${column} = ANY(${params.add(values)}::text[])`);
   }
   for (const [key, kind] of REF_FILTERS) {

@@ -5,7 +5,8 @@
 import type { z } from 'zod';
 import type { CallsQueryReq } from '../../schema/calls.js';
 import { operation } from './expr-sql.js';
-import { fieldSql } from './fields.js';
+import { DERIVED_FIELDS, fieldSql, JSON_COLUMNS } from './fields.js';
+import { opNamesCondition, sortKind } from './query-rules.js';
 import { CALL_COLUMNS } from './records.js';
 import { STORAGE_SIZE_SQL, TOTAL_STORAGE_SIZE_SQL } from './storage-size.js';
 
@@ -51,6 +52,12 @@ function filterClauses(filter: Filter, where: string[], params: unknown[]): void
   for (const [key, column] of LIST_FILTERS) {
     const values = filter[key];
     if (!Array.isArray(values) || values.length === 0) continue;
+    const bind = (v: string): string => (params.push(v), '?');
+    const ops = key === 'op_names' ? opNamesCondition(values, 'op_name', bind, (names) => `op_name IN (SELECT value FROM json_each(${bind(JSON.stringify(names))}))`) : undefined;
+    if (ops !== undefined) {
+      where.push(ops);
+      continue;
+    }
     // One value is an equality, so the (project_id, <column>, started_at, id) index also gives the order.
     where.push(values.length === 1 ? `${column} = ?` : `${column} ${IN_LIST}`);
     params.push(values.length === 1 ? values[0] : JSON.stringify(values));
@@ -68,9 +75,15 @@ function filterClauses(filter: Filter, where: string[], params: unknown[]): void
 
 function orderBy(sortBy: CallsQuery['sort_by'], params: unknown[]): string {
   const items = sortBy ?? [{ field: 'started_at', order: 'asc' as const }];
-  const terms = items.map((s, i) => {
-    const sql = fieldSql(s.field, params, ['sort_by', String(i), 'field']);
-    return `${sql} ${s.order === 'desc' ? 'DESC' : 'ASC'}`;
+  const terms = items.flatMap((s, i) => {
+    const loc = ['sort_by', String(i), 'field'];
+    const dir = s.order === 'desc' ? 'DESC' : 'ASC';
+    const sql = fieldSql(s.field, params, loc);
+    const kind = sortKind(s.field, JSON_COLUMNS, DERIVED_FIELDS);
+    if (kind === 'plain') return [`${sql} ${dir}`];
+    if (kind === 'nullable') return [`${sql} ${dir} NULLS LAST`];
+    // a JSON value (each key reads it again, binding its path again): present first, numbers, then text; nulls last
+    return [`${sql} IS NULL`, `weft_numq(${fieldSql(s.field, params, loc)}) ${dir} NULLS LAST`, `CAST(${fieldSql(s.field, params, loc)} AS TEXT) ${dir}`];
   });
   if (!items.some((s) => s.field === 'id')) terms.push('id ASC');
   return terms.join(', ');
@@ -80,8 +93,10 @@ function orderBy(sortBy: CallsQuery['sort_by'], params: unknown[]): string {
  * Compiles a query. Always scoped to `project_id` and to rows whose start has arrived. The default
  * order and single-value filters on op_names, trace_ids, parent_ids (and trace_roots_only) read an index
  * in order, so the first row streams without sorting the matches first.
- * Filter lists match any of their values; an empty or null list is no filter. The default order is
- * `started_at` asc then `id` asc; with `sort_by`, `id` asc breaks ties.
+ * Filter lists match any of their values; an empty or null list is no filter; an `op_names` entry `<ref>:*` matches
+ * every version of the op (names starting `<ref>:`). The default order is
+ * `started_at` asc then `id` asc; with `sort_by`, `id` asc breaks ties. Sorts place nulls last in both directions, and
+ * a JSON value sorts numbers (numeric text too) before other values (Weave's order, `sortKind` in query-rules.ts).
  *
  * @param q - a validated request body.
  * @returns SQL and parameters; no request value is ever part of the SQL text.

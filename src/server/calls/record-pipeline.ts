@@ -57,7 +57,11 @@ function additionsOf(
     if (q.include_storage_size) top['storage_size_bytes'] = r.storage_size_bytes ?? 0;
     if (q.include_total_storage_size) top['total_storage_size_bytes'] = r.total_storage_size_bytes ?? 0;
     if (names) top['svc_user_name'] = (r.svc_user_id && names.get(r.svc_user_id)) ?? null;
-    if (q.include_costs) summary['costs'] = costsOf(r.summary['usage'], deps.prices);
+    if (q.include_costs) {
+      // as Weave: no `costs` key when no model of the call's usage has a price
+      const costs = costsOf(r.summary['usage'], deps.prices);
+      if (Object.keys(costs).length > 0) summary['costs'] = costs;
+    }
     if (feedback) summary['feedback'] = feedback.get(r.id) ?? [];
     return { top, summary };
   });

@@ -11,6 +11,7 @@
  * @module
  */
 import type { Migration } from './migrations.js';
+import { NUMERIC_TEXT_PATTERN } from './numeric-text.js';
 
 /** Every PostgreSQL migration, in order. Shipped migrations are never edited; add new ones at the end. */
 export const PG_MIGRATIONS: readonly Migration[] = [
@@ -328,6 +329,20 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE calls ADD COLUMN sent_summary json;
       CREATE INDEX calls_otel ON calls (project_id, trace_id) WHERE otel_dump IS NOT NULL;
+    `,
+  },
+  {
+    // Weave parity (issue 26): text that is no number (db/numeric-text.ts) converts to null, not SQLite's 0, in
+    // $convert to int / double and in the number key of mixed-type sorts (sql-functions.ts weft_numq).
+    id: 7,
+    name: 'weft_weave_numbers',
+    sql: `
+      -- the value when it is a number or numeric text, else NULL
+      CREATE FUNCTION weft_numj(v jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT CASE WHEN weft_rank(v) = 2 AND weft_text(v) !~ '${NUMERIC_TEXT_PATTERN}' THEN NULL ELSE v END $f$;
+      -- its number (booleans 1/0), else NULL
+      CREATE FUNCTION weft_numq(v jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $f$ SELECT weft_real(weft_numj(v)) $f$;
     `,
   },
 ];

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { resolvePath } from './field-path.js';
+import { NUMERIC_TEXT } from './numeric-text.js';
 
 /**
  * Unicode case folding for case-insensitive `$contains`: NFC, then upper, then lower case, then `ς`→`σ`
@@ -20,6 +21,24 @@ function toBool(value: unknown): number | null {
   if (typeof value === 'number' || typeof value === 'bigint') return Number(value) !== 0 ? 1 : 0;
   if (typeof value === 'string') return ['true', '1'].includes(value.trim().toLowerCase()) ? 1 : 0;
   return 1;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A value as a number, or null when it is none: numbers as they are (integers exact), numeric text
+ * (`NUMERIC_TEXT`) as its number, any other text (and NULL) null. Integers arrive as BigInt (`safeIntegers`).
+ */
+export function numberOrNull(value: unknown): number | bigint | null {
+  if (typeof value === 'number' || typeof value === 'bigint') return value;
+  if (typeof value !== 'string' || !NUMERIC_TEXT.test(value)) return null;
+  const text = value.trim();
+  if (/^[+-]?[0-9]+$/.test(text)) {
+    const n = BigInt(text);
+    if (n >= INT64_MIN && n <= INT64_MAX) return n;
+  }
+  return Number(text);
 }
 
 /** A JSON value as SQL: numbers and text as is, booleans 1/0, null NULL, objects and arrays as JSON text. */
@@ -43,7 +62,8 @@ function getPath(json: unknown, segments: unknown, exact = false): string | numb
 /**
  * Registers, as deterministic functions: `weft_fold(text)` ({@link foldCase}), `weft_bool(x)` and
  * `weft_get(json_text, segments_json)` (a path lookup that can reach keys holding dots) and `weft_get_exact` (the
- * same, segments never joined: a quoted path whose numeric segment names an object's key).
+ * same, segments never joined: a quoted path whose numeric segment names an object's key) and `weft_numq(x)`
+ * ({@link numberOrNull}).
  *
  * @param db - an open connection; registering twice replaces the functions.
  */
@@ -53,4 +73,5 @@ export function registerSqlFunctions(db: Database.Database): void {
   db.function('weft_bool', opts, (x: unknown) => toBool(x));
   db.function('weft_get', opts, (json: unknown, segments: unknown) => getPath(json, segments));
   db.function('weft_get_exact', opts, (json: unknown, segments: unknown) => getPath(json, segments, true));
+  db.function('weft_numq', { ...opts, safeIntegers: true }, (x: unknown) => numberOrNull(x));
 }

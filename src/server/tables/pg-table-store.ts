@@ -7,7 +7,6 @@ import type { TableCreateRes, TableRowSchema } from '../../schema/tables.js';
 import { rowDigest, tableDigest } from './digest.js';
 import { parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
-import { HttpError } from '../http/http-error.js';
 import { type PgDatabase, pgRows } from '../db/pg-database.js';
 import { pgJsonText, readableJson } from '../db/pg-json.js';
 import type { TableQuery } from './table-store.js';
@@ -108,13 +107,13 @@ export class PgTableStore {
    * Reads rows of a table: filter by row digest, sort on dotted paths into `val`, page; the semantics and the
    * order of mixed values of the SQLite `TableStore.query`.
    *
+   * An unknown digest (or one of another project) has no rows: `[]`, as Weave answers.
+   *
    * @returns the rows, each `{digest, val, original_index}`.
-   * @throws HttpError 404 when the project has no table with that digest; QueryError (422) for a malformed sort path.
+   * @throws QueryError (422) for a malformed sort path.
    * @see spec endpoint 8, "Query a table"
    */
   async query(q: TableQuery): Promise<TableRowSchema[]> {
-    const exists = await pgRows(this.db.pool, 'SELECT 1 FROM tables WHERE project_id = $1 AND digest = $2', [q.project_id, q.digest]);
-    if (exists.length === 0) throw new HttpError(404, `no table with digest ${JSON.stringify(q.digest)} in project ${JSON.stringify(q.project_id)}`);
     const params: unknown[] = [q.project_id, q.digest];
     const order = (q.sort_by ?? []).flatMap((s, i) =>
       orderTerms(valPathSql(s.field, ['sort_by', String(i), 'field'], params), s.order === 'desc' ? 'DESC' : 'ASC'),

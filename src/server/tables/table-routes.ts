@@ -14,7 +14,7 @@ import type { TableStoreApi } from './table-store-api.js';
  * - `POST /table/create` `{project_id, rows}` → `{digest, row_digests}`: an extension of this server (the spec
  *   has no way to create a table); idempotent. The Weave SDK's shape `{table: {project_id, rows}}` (a body with a
  *   `table` key) is taken too and answered the same.
- * - `POST /table/query` → `{rows: [{digest, val, original_index}]}`; 404 `{detail}` for an unknown table.
+ * - `POST /table/query` → `{rows: [{digest, val, original_index}]}`; `rows: []` for an unknown table (as Weave).
  *
  * @param tables - where tables are written and read.
  */

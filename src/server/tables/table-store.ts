@@ -8,7 +8,6 @@ import type { z } from 'zod';
 import type { TableCreateRes, TableQueryReq, TableRowSchema } from '../../schema/tables.js';
 import { rowDigest, tableDigest } from './digest.js';
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
-import { HttpError } from '../http/http-error.js';
 
 /** A validated `/table/query` body (zod output: `sort_by` order resolved). */
 export type TableQuery = z.output<typeof TableQueryReq>;
@@ -70,13 +69,13 @@ export class TableStore {
    * then strings, objects and arrays, compared as text (binary order; objects and arrays as their JSON
    * text); `desc` reverses it.
    *
+   * An unknown digest (or one of another project) has no rows: `[]`, as Weave answers.
+   *
    * @returns the rows, each `{digest, val, original_index}` (`original_index`: 0-based position in the table).
-   * @throws HttpError 404 when the project has no table with that digest; QueryError (422) for a malformed sort path.
+   * @throws QueryError (422) for a malformed sort path.
    * @see spec endpoint 8, "Query a table"
    */
   query(q: TableQuery): TableRowSchema[] {
-    const exists = this.db.prepare('SELECT 1 FROM tables WHERE project_id = ? AND digest = ?').get(q.project_id, q.digest);
-    if (!exists) throw new HttpError(404, `no table with digest ${JSON.stringify(q.digest)} in project ${JSON.stringify(q.project_id)}`);
     const where = ['project_id = ?', 'table_digest = ?'];
     const params: unknown[] = [q.project_id, q.digest];
     const wanted = q.filter?.row_digests;

@@ -1,6 +1,5 @@
 // Tables on the real server through the typed client: digests, row_digests filter, paging, dotted sort, original_index.
 import { describe, expect, it } from 'vitest';
-import { NotFoundError } from '../../../src/index.js';
 import { useTestServer } from '../../helpers/server.js';
 import { useTestClient } from '../../helpers/client.js';
 import { sha } from '../../helpers/digest.js';
@@ -112,10 +111,11 @@ describe('POST /table/query', () => {
     expect(await firsts('xs.1')).toEqual([1, 0, 2]);
   });
 
-  it('answers 404 for an unknown digest, and for a digest of another project', async () => {
+  // Weave answers an unknown table digest with no rows (issue 26 point 12)
+  it('answers rows: [] for an unknown digest, and for a digest of another project', async () => {
     const { digest } = await createTable();
-    await expect(client().tables.query({ project_id: 'acme/other', digest })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(client().tables.query({ project_id: 'acme/other', digest: 'x'.repeat(43) })).rejects.toMatchObject({ status: 404 });
+    expect(await client().tables.query({ project_id: 'acme/other', digest })).toEqual({ rows: [] });
+    expect(await client().tables.query({ project_id: 'acme/other', digest: 'x'.repeat(43) })).toEqual({ rows: [] });
   });
 });
 
