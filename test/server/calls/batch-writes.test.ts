@@ -35,7 +35,7 @@ describe('upsertBatch', () => {
           apart.close();
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     );
   });
 });
