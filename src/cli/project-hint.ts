@@ -2,19 +2,24 @@
  * What the CLI adds when a project holds no matching calls: the projects the server holds, and "did you mean" when one is a near miss.
  * @module
  */
-import type { Connection } from './connection.js';
+import { clientFor, type Connection } from './connection.js';
 import { closestChoice } from './did-you-mean.js';
+
+/** weft serve's list of projects (server/http/ui-routes.ts `PROJECTS_PATH`; the CLI does not load the server). */
+const PROJECTS_PATH = '/weft/projects';
 
 /** The projects holding calls, from `GET /weft/projects` (a weft serve extension); `undefined` from another server or on any failure. */
 async function serverProjects(conn: Connection): Promise<string[] | undefined> {
+  const client = clientFor(conn); // its transport's base URL and auth header, as every other request of the command
   try {
-    const headers: Record<string, string> = conn.apiKey ? { authorization: `Basic ${Buffer.from(`api:${conn.apiKey}`).toString('base64')}` } : {};
-    const res = await fetch(`${conn.baseUrl.replace(/\/+$/, '')}/weft/projects`, { headers, signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`${client.baseUrl}${PROJECTS_PATH}`, { headers: client.transport.authHeader(PROJECTS_PATH), signal: AbortSignal.timeout(5000) });
     if (!res.ok) return undefined;
     const body = (await res.json()) as { projects?: unknown };
     return Array.isArray(body.projects) ? body.projects.filter((p): p is string => typeof p === 'string') : undefined;
   } catch {
     return undefined;
+  } finally {
+    await client.close();
   }
 }
 
