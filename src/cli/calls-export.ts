@@ -11,7 +11,7 @@ import type { Client } from '../api/client.js';
 import type { CallsQueryReq } from '../schema/calls.js';
 import { queryFor, withFilters, type FilterOptions } from './call-filters.js';
 import { CliError, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
-import { rateSummary, startProgress } from './progress.js';
+import { rateSummary, startProgress } from '../internal/progress.js';
 
 interface ExportOptions extends FilterOptions {
   baseUrl: string;

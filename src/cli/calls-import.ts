@@ -13,7 +13,7 @@ import type { CallRecord, UpsertBatchItem } from '../schema/calls.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
 import { CliError, clientFor, connectionOf, withConnection } from './connection.js';
 import { feedbackItems } from './import-feedback.js';
-import { rateSummary, startProgress } from './progress.js';
+import { rateSummary, startProgress } from '../internal/progress.js';
 
 interface ImportOptions {
   baseUrl: string;

@@ -1,6 +1,6 @@
 /**
- * Progress of a long CLI job on stderr: a bar with count, rate and ETA on a terminal (cli-progress), plain
- * count lines when stderr is piped, so logs stay readable.
+ * Progress of a long job on stderr (a CLI export, an evaluation, a batch of rollouts): a bar with count, rate and
+ * ETA on a terminal (cli-progress), plain count lines when stderr is piped (so logs stay readable), or nothing.
  * @module
  */
 import cliProgress from 'cli-progress';
@@ -16,12 +16,12 @@ export interface Progress {
 /** Plain lines at most every `everyMs` (default 2000 ms) when piped. */
 class PlainProgress implements Progress {
   private last = Date.now();
-  constructor(private readonly verb: string, private readonly total: number | undefined, private readonly everyMs = 2000) {}
+  constructor(private readonly verb: string, private readonly total: number | undefined, private readonly unit: string, private readonly everyMs = 2000) {}
   update(done: number): void {
     const now = Date.now();
     if (now - this.last < this.everyMs) return;
     this.last = now;
-    process.stderr.write(`${this.verb} ${done}${this.total === undefined ? '' : `/${this.total}`} calls\n`);
+    process.stderr.write(`${this.verb} ${done}${this.total === undefined ? '' : `/${this.total}`} ${this.unit}\n`);
   }
   stop(summary: string): void {
     process.stderr.write(`${summary}\n`);
@@ -31,10 +31,10 @@ class PlainProgress implements Progress {
 /** The bar on a terminal. */
 class BarProgress implements Progress {
   private readonly bar: cliProgress.SingleBar;
-  constructor(verb: string, total: number | undefined) {
+  constructor(verb: string, total: number | undefined, unit: string) {
     const format = total === undefined
-      ? `${verb} {value} calls | {rate}/s`
-      : `${verb} [{bar}] {percentage}% | {value}/{total} calls | {rate}/s | ETA {eta_formatted}`;
+      ? `${verb} {value} ${unit} | {rate}/s`
+      : `${verb} [{bar}] {percentage}% | {value}/{total} ${unit} | {rate}/s | ETA {eta_formatted}`;
     this.bar = new cliProgress.SingleBar({ format, stream: process.stderr, hideCursor: true, etaBuffer: 50, fps: 10 }, cliProgress.Presets.shades_classic);
     this.started = Date.now();
     this.bar.start(total ?? 0, 0, { rate: '0' });
@@ -50,9 +50,26 @@ class BarProgress implements Progress {
   }
 }
 
-/** A progress report on stderr: a bar on a TTY, plain lines otherwise. */
-export function startProgress(verb: string, total?: number): Progress {
-  return process.stderr.isTTY ? new BarProgress(verb, total) : new PlainProgress(verb, total);
+/** Reports nothing (progress turned off). */
+const SILENT: Progress = { update() {}, stop() {} };
+
+/** Options of {@link startProgress}. */
+export interface ProgressOptions {
+  /** What the items are, in the plural (default `calls`). */
+  unit?: string;
+  /** When stderr is not a terminal: `lines` (default) prints a count line every 2 s and the summary; `silent`
+   *  prints nothing (library code run in a log-collecting process). */
+  piped?: 'lines' | 'silent';
+  /** `false` turns the report off everywhere. Default `true`. */
+  enabled?: boolean;
+}
+
+/** A progress report on stderr: a bar on a TTY, plain lines (or nothing) otherwise. */
+export function startProgress(verb: string, total?: number, options: ProgressOptions = {}): Progress {
+  const unit = options.unit ?? 'calls';
+  if (options.enabled === false) return SILENT;
+  if (process.stderr.isTTY) return new BarProgress(verb, total, unit);
+  return options.piped === 'silent' ? SILENT : new PlainProgress(verb, total, unit);
 }
 
 /** `1,234 calls in 2.1 s (588/s)`. */
