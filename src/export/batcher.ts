@@ -7,6 +7,7 @@ import PQueue from 'p-queue';
 import { safeMessage } from '../internal/safe-message.js';
 import type { BatcherOptions } from './export-options.js';
 import { countDrop, stats } from './export-stats.js';
+import { unrefTimeout } from '../internal/timers.js';
 
 /** One event, serialized once: `json` is sent (or spooled) as is; `bytes` is its UTF-8 length. */
 export interface Entry {
@@ -126,8 +127,7 @@ export class Batcher {
   private cutWhenDue(): Promise<void> | undefined {
     if (this.buffer.length >= this.options.maxBatchItems || this.bufferBytes > this.options.maxBatchBytes - BODY_OVERHEAD_BYTES) return this.sendNow();
     if (this.timer === undefined) {
-      this.timer = setTimeout(() => this.sendNow(), this.options.flushIntervalMs);
-      this.timer.unref();
+      this.timer = unrefTimeout(() => this.sendNow(), this.options.flushIntervalMs);
     }
     return undefined;
   }

@@ -9,6 +9,7 @@ import { callOf } from './call-entry.js';
 import type { ExportOptions } from './export-options.js';
 import { baseName, type ClaimedSegment, type Spool } from './spool.js';
 import { countDrop, stats } from './export-stats.js';
+import { unrefTimeout } from '../internal/timers.js';
 
 type Limits = Pick<ExportOptions, 'maxBatchItems' | 'maxBatchBytes' | 'retryMaxDelayMs'>;
 
@@ -101,11 +102,10 @@ export class SpoolReplayer {
 
   private retryLater(): void {
     if (this.stopped) return;
-    this.retryTimer = setTimeout(() => {
+    this.retryTimer = unrefTimeout(() => {
       this.retryTimer = undefined;
       void this.kick();
     }, this.limits.retryMaxDelayMs);
-    this.retryTimer.unref();
   }
 }
 
