@@ -6,6 +6,7 @@ import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { FeedbackBatchCreateReq, FeedbackStatsReq } from '../../schema/feedback.js';
 import { readJsonBody } from '../http/request-body.js';
+import { withStoredPayloads } from './feedback-payload.js';
 import type { FeedbackStoreApi } from './feedback-store-api.js';
 
 /**
@@ -23,7 +24,7 @@ export function feedbackRoutes(feedback: FeedbackStoreApi, now: () => Date): Hon
 
   app.post(ENDPOINTS.feedbackBatchCreate, async (c) => {
     const body = await readJsonBody(c, FeedbackBatchCreateReq);
-    return c.json({ res: await feedback.createBatch(body.batch, now) });
+    return c.json({ res: await feedback.createBatch(withStoredPayloads(body.batch), now) });
   });
 
   app.post(ENDPOINTS.feedbackStats, async (c) => {
