@@ -8,6 +8,7 @@ import { FeedbackBatchCreateReq, FeedbackStatsReq } from '../../schema/feedback.
 import { readJsonBody } from '../http/request-body.js';
 import { withStoredPayloads } from './feedback-payload.js';
 import type { FeedbackStoreApi } from './feedback-store-api.js';
+import { noMetricsStats } from './stats-query.js';
 
 /**
  * Builds the feedback routes over the feedback store.
@@ -29,7 +30,8 @@ export function feedbackRoutes(feedback: FeedbackStoreApi, now: () => Date): Hon
 
   app.post(ENDPOINTS.feedbackStats, async (c) => {
     const body = await readJsonBody(c, FeedbackStatsReq);
-    return c.json(await feedback.stats(body, now()));
+    const at = now();
+    return c.json(noMetricsStats(body, at) ?? (await feedback.stats(body, at)));
   });
 
   return app;
