@@ -8,6 +8,8 @@ export * from './query.js';
 export * from './validation-error.js';
 export * from './calls.js';
 export * from './feedback.js';
+export * from './feedback-types.js';
+export * from './refs.js';
 export * from './tables.js';
 export * from './trajectories.js';
 export * from './validate.js';
