@@ -33,7 +33,7 @@ function scenarioOf(req: IncomingMessage, body: Record<string, unknown>): Scenar
   );
   const wantsTool = model.includes('tool') || (Array.isArray(body['tools']) && body['tools'].length > 0);
   const kind = model.includes('refuse') ? 'refusal' : wantsTool && !hadToolResult ? 'tool' : 'text';
-  return { model, chunks, kind, cut: model.includes('cut'), includeUsage: (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true };
+  return { model, chunks, kind, cut: model.includes('cut'), includeUsage: (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true, logprobs: body['logprobs'] === true };
 }
 
 function sendError(res: ServerResponse, status: number, anthropic: boolean): void {
