@@ -17,3 +17,4 @@ export * from './objects.js';
 export * from './call-edits.js';
 export * from './weave-feedback.js';
 export * from './weave-endpoints.js';
+export * from './training-reads.js';
