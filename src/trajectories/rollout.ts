@@ -21,6 +21,7 @@ interface History {
 interface CallIds {
   id: string;
   traceId: string;
+  projectId: string;
 }
 
 /**
@@ -78,7 +79,7 @@ export class Rollout implements ExchangeRecorder {
   /**
    * The trajectory so far: `reward` (0 when never set), `messages_and_choices` and `tools` of the first
    * conversation, the others as `additional_histories`, `metrics`, `logs`, `start_time`, and `metadata`
-   * `{trace_id, call_id}` when the rollout was traced.
+   * `{project_id, trace_id, call_id}` (its call) when the rollout was traced.
    */
   toTrajectory(): Trajectory {
     const [main, ...rest] = this.histories;
@@ -88,7 +89,7 @@ export class Rollout implements ExchangeRecorder {
     t.metrics = { ...this.metrics };
     t.logs = this.logs.slice();
     t.start_time = this.startTime;
-    if (this.call) t.metadata = { trace_id: this.call.traceId, call_id: this.call.id };
+    if (this.call) t.metadata = { project_id: this.call.projectId, trace_id: this.call.traceId, call_id: this.call.id };
     return t;
   }
 }

@@ -39,7 +39,7 @@ export function isTrajectory(fn: unknown): fn is TrajectoryOp<AnyFunction> {
  * `wrapOpenAI` (chat completions and responses), `wrapAnthropic` and `wrapAISDK` become a trajectory, in order:
  * each request's messages not yet recorded, then its choice as the provider returned it (a stream's folded into
  * one, `logprobs` kept); the tools offered as `tools`; conversations that do not continue the first (sub-agents)
- * as `additional_histories`; `start_time`; `metadata.trace_id` / `metadata.call_id`: the rollout's call.
+ * as `additional_histories`; `start_time`; `metadata.project_id` / `trace_id` / `call_id`: the rollout's call.
  * Messages of other formats (Anthropic, the Responses API, the AI SDK) are converted to OpenAI's chat shape.
  *
  * Get the trajectory with `capture()` or {@link gatherTrajectoryGroups}; a plain call runs the rollout and keeps

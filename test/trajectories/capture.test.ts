@@ -58,7 +58,7 @@ describe('trajectory(): OpenAI chat completions', () => {
     expect(t).toMatchObject({ reward: 0.75, metrics: { turns: 2, solved: true }, logs: ['asked the weather tool'] });
     expect(t.start_time! >= before).toBe(true);
     const root = one(calls, 'rollout');
-    expect(t.metadata).toEqual({ trace_id: root.trace_id, call_id: root.id });
+    expect(t.metadata).toEqual({ project_id: root.project_id, trace_id: root.trace_id, call_id: root.id });
   });
 
   it('streamed with logprobs: the folded choice keeps every token logprob, as the unstreamed one holds them', async () => {
