@@ -9,7 +9,7 @@ import type { Writable } from 'node:stream';
 import { Command, Option } from 'commander';
 import { Split } from '../schema/trajectories.js';
 import { EXPORT_FORMATS, groupLines, openAiSftLines, type ExportFormat } from '../trajectories/export-formats.js';
-import { CliError, clientFor, connectionOf, withConnection } from './connection.js';
+import { CliError, EXIT, clientFor, connectionOf, withConnection } from './connection.js';
 
 interface TrajectoryExportOptions {
   baseUrl: string;
@@ -23,7 +23,7 @@ interface TrajectoryExportOptions {
 
 function topKOf(text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new CliError(`--top-k must be an integer >= 1, got ${JSON.stringify(text)}`);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`--top-k must be an integer >= 1, got ${JSON.stringify(text)}`, EXIT.usage);
   return n;
 }
 

@@ -197,5 +197,5 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await page.locator('button[role="tab"]', { hasText: 'val' }).click();
     await page.getByText('No trajectories in this split.').waitFor();
     expect(problems).toEqual([]);
-  });
+  }, 70_000);
 });

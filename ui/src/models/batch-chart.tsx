@@ -22,7 +22,7 @@ export function BatchChart({ batches }: { batches: Batch[] }) {
         width: Math.max(el.clientWidth, 400),
         height: 220,
         scales: { x: { time: false } },
-        axes: [{ label: 'step' }, {}],
+        axes: [{ label: 'step', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }, {}],
         series: [
           { label: 'step' },
           { label: 'reward mean', stroke: '#2563eb', width: 2 },
