@@ -3,12 +3,13 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createOpenAI } from '@ai-sdk/openai';
 import * as ai from 'ai';
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { addLog, addMetric, gatherTrajectoryGroups, setReward, trajectory, wrapAISDK, wrapAnthropic, wrapOpenAI, type Trajectory } from '../../src/index.js';
 import { collect, useFakeLlm } from '../helpers/fake-llm.js';
 import { streamedText, tokenLogprob } from '../helpers/fake-llm-openai.js';
 import { useTestServer } from '../helpers/server.js';
+import { responsesExchange } from '../../src/trajectories/openai-convert.js';
 import { one, traced } from '../helpers/traced-calls.js';
 
 const server = useTestServer();
@@ -180,6 +181,34 @@ describe('gatherTrajectoryGroups()', () => {
     const ids = new Set(groups.flatMap((g) => g.trajectories.map((t) => (t.metadata as { call_id: string }).call_id)));
     expect(ids.size).toBe(8);
     for (const id of ids) expect(rollouts.some((c) => c.id === id)).toBe(true);
+  });
+
+  it('trajectory() keeps the function\'s type (like op()) and capture() resolves to its output and the trajectory', async () => {
+    const f = trajectory(async (a: number, b: string) => `${a}${b}`);
+    expectTypeOf(f).parameters.toEqualTypeOf<[number, string]>();
+    expectTypeOf(f).returns.toEqualTypeOf<Promise<string>>();
+    expectTypeOf(f.capture).returns.toEqualTypeOf<Promise<{ output: string; trajectory: Trajectory }>>();
+    expect(await f(1, 'x')).toBe('1x');
+    const { output, trajectory: t } = await f.capture(2, 'y');
+    expect([output, t.reward, t.messages_and_choices]).toEqual(['2y', 0, []]);
+  });
+
+  it('Responses API input items: function calls and their outputs become an assistant turn of tool calls and tool messages', () => {
+    const call = { type: 'function_call', call_id: 'fc_1', name: 'get_weather', arguments: '{"city":"Paris"}' };
+    const ex = responsesExchange(
+      { input: [{ role: 'developer', content: 'Be brief.' }, { role: 'user', content: [{ type: 'input_text', text: 'Weather?' }] }, call, { type: 'function_call_output', call_id: 'fc_1', output: 'sunny' }], tools: [{ type: 'function', name: 'get_weather', parameters: WEATHER }] },
+      { output: [{ type: 'function_call', call_id: 'fc_2', name: 'get_weather', arguments: '{}' }], incomplete_details: null },
+    );
+    expect(ex).toEqual({
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'fc_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'fc_1', content: 'sunny' },
+      ],
+      choice: { index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'fc_2', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] }, finish_reason: 'tool_calls' },
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: WEATHER } }],
+    });
   });
 
   it('refuses a bad option with a TypeError naming it; helpers outside a rollout do nothing', async () => {
