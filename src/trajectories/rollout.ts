@@ -24,6 +24,13 @@ interface CallIds {
   projectId: string;
 }
 
+const BRAND = Symbol.for('weft.rollout');
+
+/** True for a {@link Rollout} of this copy of weft or of another (the ESM and CJS builds share the call context). */
+export function isRollout(value: unknown): value is Rollout {
+  return value !== null && typeof value === 'object' && (value as { [BRAND]?: unknown })[BRAND] === true;
+}
+
 /**
  * A rollout's state, carried in the call context (`TraceContext.rollout`) so the model-call wrappers find it.
  * A request whose messages start with the whole of a conversation already recorded continues it (the longest
@@ -31,6 +38,7 @@ interface CallIds {
  * others (sub-agents) its `additional_histories`.
  */
 export class Rollout implements ExchangeRecorder {
+  readonly [BRAND] = true;
   /** ISO 8601 UTC, when the rollout started. */
   readonly startTime = new Date().toISOString();
   reward: number | undefined;

@@ -10,7 +10,7 @@ import type { AnyFunction } from '../instrument/trace-call.js';
 import { wrap, type Op } from '../instrument/wrap.js';
 import { diag } from '../internal/diag.js';
 import type { Trajectory } from '../schema/trajectories.js';
-import { Rollout } from './rollout.js';
+import { isRollout, Rollout } from './rollout.js';
 
 const TRAJECTORY = Symbol.for('weft.trajectory');
 
@@ -58,14 +58,14 @@ export function trajectory<F extends AnyFunction>(fn: F, options: OpOptions<Para
   if (typeof fn !== 'function') throw new TypeError(`trajectory(): expected a function, got ${fn === null ? 'null' : typeof fn}`);
   const body = function (this: unknown, ...args: unknown[]): unknown {
     const ctx = activeContext();
-    if (ctx?.call && ctx.rollout instanceof Rollout) ctx.rollout.bindCall(ctx.call);
+    if (ctx?.call && isRollout(ctx.rollout)) ctx.rollout.bindCall(ctx.call);
     return fn.apply(this, args) as unknown;
   };
   const names = options.parameterNames ?? (parameterNames(fn) as string[]);
   const traced = wrap(body as unknown as F, { ...options, name: options.name ?? (fn.name || 'trajectory'), parameterNames: names });
   const inRollout = (fresh: boolean, run: () => unknown): { value: unknown; rollout: Rollout } => {
     const ctx = activeContext();
-    if (!fresh && ctx?.rollout instanceof Rollout) return { value: run(), rollout: ctx.rollout };
+    if (!fresh && isRollout(ctx?.rollout)) return { value: run(), rollout: ctx.rollout };
     const rollout = new Rollout();
     return { value: runInContext({ ...ctx, rollout }, run), rollout };
   };
@@ -91,7 +91,7 @@ export function trajectory<F extends AnyFunction>(fn: F, options: OpOptions<Para
 /** The rollout running here, or `undefined` (said once per helper). */
 function current(helper: string): Rollout | undefined {
   const r = activeContext()?.rollout;
-  if (r instanceof Rollout) return r;
+  if (isRollout(r)) return r;
   diag.once(`trajectory-${helper}`, 'warn', `${helper}() called outside a trajectory(): ignored`);
   return undefined;
 }
