@@ -47,6 +47,11 @@ export class Rollout implements ExchangeRecorder {
   private readonly histories: History[] = [];
   private call: CallIds | undefined;
 
+  /** True once the rollout ran as a recorded call (after `init()`, in a sampled trace): only then are model calls captured. */
+  get traced(): boolean {
+    return this.call !== undefined;
+  }
+
   /** Links the rollout to its call (the first one bound: the outermost `trajectory()` op). */
   bindCall(call: CallIds): void {
     this.call ??= call;

@@ -77,7 +77,9 @@ export function trajectory<F extends AnyFunction>(fn: F, options: OpOptions<Para
   };
   const capture = async function (this: unknown, ...args: unknown[]): Promise<CapturedTrajectory<unknown>> {
     const { value, rollout } = inRollout(true, () => traced.apply(this as ThisParameterType<F>, args as Parameters<F>));
-    return { output: await value, trajectory: rollout.toTrajectory() };
+    const output = await value;
+    if (!rollout.traced) diag.once('trajectory-untraced', 'warn', 'trajectory(): a rollout ran untraced (before init(), disabled, or left out by sampleRate), so its model calls were not captured');
+    return { output, trajectory: rollout.toTrajectory() };
   };
   Object.defineProperty(out, 'name', { value: fn.name, configurable: true });
   Object.defineProperty(out, 'length', { value: fn.length, configurable: true });
