@@ -15,6 +15,7 @@ import { importCommand } from './cli/calls-import.js';
 import { CliError, EXIT } from './cli/connection.js';
 import { feedbackStatsCommand } from './cli/feedback-stats.js';
 import { serveCommand } from './cli/serve-command.js';
+import { trajectoriesExportCommand } from './cli/trajectories-export.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -33,7 +34,8 @@ function buildProgram(): Command {
         .addCommand(exportCommand())
         .addCommand(importCommand()),
     )
-    .addCommand(new Command('feedback').description('feedback of a project').addCommand(feedbackStatsCommand()));
+    .addCommand(new Command('feedback').description('feedback of a project').addCommand(feedbackStatsCommand()))
+    .addCommand(new Command('trajectories').description("a model's logged trajectories").addCommand(trajectoriesExportCommand()));
   configure(program);
   return program;
 }

@@ -13,6 +13,7 @@ import { thenOf } from '../instrument/thenable.js';
 import { sampled } from '../instrument/trace-call.js';
 import { getTraceSettings } from '../instrument/trace-settings.js';
 import { usageByModel, type TokenUsage } from '../instrument/usage-model.js';
+import { exchangeReporter } from './rollout-hook.js';
 
 /** What a wrapper knows about one SDK method. */
 export interface LlmMethod {
@@ -52,6 +53,7 @@ export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function):
     const active = startRecorded(call.op, args);
     if (active === undefined) return method.apply(owner, args);
     call.active = active;
+    if (active.ctx.rollout !== undefined) call.report = exchangeReporter(active.ctx.rollout, spec.name, body as Record<string, unknown>);
     call.startedAtMs = active.call.startedAtMs;
     const prepared = spec.prepare?.(body as Record<string, unknown>);
     const sent = prepared ? [prepared.body, ...args.slice(1)] : args;
@@ -105,6 +107,8 @@ class LlmCall implements StreamObserver {
   /** The SDK's `APIPromise` of the request, whose `asResponse()` gives a stream's headers (a `Stream` has no `_request_id`). */
   source: { asResponse?: unknown } | undefined;
   strip: ((chunk: unknown) => unknown) | undefined;
+  /** Tells the rollout the request ran in (`trajectory()`) of its response; set only inside one. */
+  report: ((response: unknown) => void) | undefined;
   private hidden: unknown;
   private handedOn: unknown;
   private first: unknown;
@@ -127,7 +131,7 @@ class LlmCall implements StreamObserver {
           return spec.fold(acc, chunk);
         },
         postprocessOutput: (out) => (spec.output ? spec.output(out) : out),
-        summarize: (out) => this.summary(out),
+        summarize: (out) => (this.report?.(out), this.summary(out)),
       },
     };
   }

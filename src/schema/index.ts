@@ -12,6 +12,7 @@ export * from './feedback-types.js';
 export * from './refs.js';
 export * from './tables.js';
 export * from './trajectories.js';
+export * from './training-reads.js';
 export * from './validate.js';
 export * from './endpoints.js';
 export * from './limits.js';
