@@ -7,7 +7,7 @@ import { PayloadTooLargeError } from '../api/core/api-errors.js';
 import { isRetryableError } from '../api/core/retry.js';
 import type { RequestOptions } from '../api/core/transport.js';
 import { safeMessage } from '../internal/safe-message.js';
-import type { Delivery, Entry } from './batcher.js';
+import type { Entry } from './batcher.js';
 import { batchBody } from './entry-chunks.js';
 import type { ExportOptions } from './export-options.js';
 import { invalidItemIndexes } from './invalid-items.js';
@@ -123,13 +123,13 @@ export class BatchSender {
 /**
  * Gives up on the events of `out` the server never took: counts them as dropped, `abandoned` when
  * `signal` ended them at the exit deadline, else `unreachable`, with `what` before the reason.
- * @returns the batch's delivery, those events counted as dropped.
+ * @returns how many were dropped.
  */
-export function dropUndelivered(out: PostOutcome, signal: AbortSignal, what = ''): Delivery {
+export function dropUndelivered(out: PostOutcome, signal: AbortSignal, what = ''): number {
   const lost = out.undelivered.length;
   const why = signal.aborted ? abandonReason(signal) : `the server was unreachable past the retry budget: ${safeMessage(out.error)}`;
   countDrop(signal.aborted ? 'abandoned' : 'unreachable', lost, `${what}${why}`);
-  return { sent: out.sent, dropped: out.dropped + lost };
+  return lost;
 }
 
 /** Why `signal` ended the requests: the reason given to `abandon()`, else the exit deadline. */
