@@ -33,7 +33,7 @@ const UNRESOLVED = Symbol('unresolved');
  */
 export function startCall(op: OpDefinition, args: unknown[], sink: CallSink, settings: TraceSettings, parent: TraceContext | undefined, otelCtx?: OtelContext): ActiveCall | undefined {
   try {
-    const call = new Call(sink.projectId, op.name, parent?.call, parent, otelCtx ? bridgedIds(otelCtx, parent?.call, Date.now()) : undefined);
+    const call = new Call({ projectId: sink.projectId, opName: op.name, context: parent, ids: otelCtx ? bridgedIds(otelCtx, parent?.call, Date.now()) : undefined });
     const inputs = captureInputs(op, args, settings);
     const attributes = captureAttributes(op, parent?.attributes, settings);
     sink.start(call.startEvent(inputs, attributes, captureDisplayName(op, args), sink.userId));

@@ -1,7 +1,7 @@
 // serialize(): any value becomes JSON-safe without throwing or mutating; limits hold and every cut is marked (fast-check properties).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { serialize, type SerializeOptions } from '../../src/index.js';
+import { serialize, type SerializeOptions } from '../../src/instrument/serialize.js';
 
 const ALL: fc.ObjectConstraints = {
   withBigInt: true, withBoxedValues: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true,

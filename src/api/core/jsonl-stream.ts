@@ -4,7 +4,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { APIError, APIUserAbortError, UnexpectedResponseError, WeftError } from './api-errors.js';
+import { WeftError } from '../../errors.js';
+import { APIError, APIUserAbortError, UnexpectedResponseError } from './api-errors.js';
 import { connectionError } from './transport.js';
 
 /** Opens the HTTP response; receives the signal that aborts it. */
@@ -76,13 +77,13 @@ export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<
     try {
       json = JSON.parse(line);
     } catch (err) {
-      throw new UnexpectedResponseError(undefined, line, `could not parse a JSONL line: ${(err as Error).message}`, {}, { cause: err });
+      throw new UnexpectedResponseError({ body: line, message: `could not parse a JSONL line: ${(err as Error).message}`, cause: err });
     }
     if (json && typeof json === 'object' && ('detail' in json || 'error' in json) && !('id' in json)) {
-      throw new APIError(undefined, json, 'error frame in stream');
+      throw new APIError({ body: json, message: 'error frame in stream' });
     }
     const parsed = this.schema.safeParse(json);
-    if (!parsed.success) throw new UnexpectedResponseError(undefined, json, `unexpected record shape: ${parsed.error.message}`);
+    if (!parsed.success) throw new UnexpectedResponseError({ body: json, message: `unexpected record shape: ${parsed.error.message}` });
     return parsed.data;
   }
 }
