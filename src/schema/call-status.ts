@@ -18,3 +18,19 @@ export type CallStatus = (typeof CALL_STATUSES)[number];
 export function isCallStatus(value: unknown): value is CallStatus {
   return typeof value === 'string' && (CALL_STATUSES as readonly string[]).includes(value);
 }
+
+/**
+ * Derives `summary.status` from a call's fields, by the rule of {@link CALL_STATUSES} (the server's SQL
+ * computes the same per store; this is the rule for a record that carries none, e.g. one read from a file).
+ * @param endedAt - `ended_at`, `null` or absent while the call runs.
+ * @param exception - the call's own `exception`, if any.
+ * @param summary - the call's stored `summary` (`cancelled`, `status_counts.error`).
+ */
+export function deriveStatus(endedAt: string | null | undefined, exception: unknown, summary: Record<string, unknown> | null | undefined): CallStatus {
+  if (endedAt === null || endedAt === undefined) return 'running';
+  if (exception !== null && exception !== undefined) return 'error';
+  if (summary?.['cancelled'] === true) return 'cancelled';
+  const counts = summary?.['status_counts'];
+  const errors = counts && typeof counts === 'object' ? (counts as Record<string, unknown>)['error'] : undefined;
+  return typeof errors === 'number' && errors > 0 ? 'descendant_error' : 'success';
+}

@@ -3,6 +3,7 @@
  * API key the user typed (kept in sessionStorage, sent as `Authorization: Basic api:<key>`).
  * @module
  */
+import type { CallStatus } from '../../src/schema/call-status';
 
 /** A call record as `/calls/stream_query` streams it (with `include_feedback` / `include_costs`). */
 export interface CallRecord {
@@ -28,7 +29,7 @@ export interface CallRecord {
 
 /** `summary` of a record: server-derived status and latency, usage per model, costs and feedback when asked. */
 export interface Summary {
-  status: 'running' | 'error' | 'cancelled' | 'descendant_error' | 'success';
+  status: CallStatus;
   latency_ms: number | null;
   usage?: Record<string, { total_tokens?: number; prompt_tokens?: number; completion_tokens?: number }>;
   costs?: Record<string, { total_cost?: number }>;
