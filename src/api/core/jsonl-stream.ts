@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { WeftError } from '../../errors.js';
 import { APIError, APIUserAbortError, UnexpectedResponseError } from './api-errors.js';
+import { jsonlLines } from './jsonl-lines.js';
 import { connectionError } from './transport.js';
 
 /** Opens the HTTP response; receives the signal that aborts it. */
@@ -45,23 +46,10 @@ export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<
     const onAbort = () => controller.abort(this.userSignal?.reason);
     this.userSignal?.addEventListener('abort', onAbort, { once: true });
     let body: Readable | undefined;
-    const decoder = new TextDecoder();
-    let pending = '';
     let finished = false;
     try {
       body = await this.open(controller.signal);
-      for await (const chunk of readTyped(body, this.userSignal)) {
-        pending += decoder.decode(chunk as Uint8Array, { stream: true });
-        let start = 0;
-        for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n', start)) {
-          const line = pending.slice(start, nl);
-          start = nl + 1;
-          if (line.trim()) yield this.parse(line);
-        }
-        pending = pending.slice(start);
-      }
-      pending += decoder.decode();
-      if (pending.trim()) yield this.parse(pending);
+      for await (const line of jsonlLines(readTyped(body, this.userSignal))) if (line.trim()) yield this.parse(line);
       finished = true;
     } finally {
       this.userSignal?.removeEventListener('abort', onAbort);
@@ -89,9 +77,9 @@ export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<
 }
 
 /** The chunks of `body`; a failure while reading (timeout, reset, abort) is raised as a typed error. */
-async function* readTyped(body: Readable, signal: AbortSignal | undefined): AsyncGenerator<unknown> {
+async function* readTyped(body: Readable, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array | string> {
   try {
-    for await (const chunk of body) yield chunk;
+    for await (const chunk of body) yield chunk as Uint8Array | string;
   } catch (err) {
     throw connectionError(err, signal);
   }
