@@ -6,7 +6,7 @@ import { CallsResource } from './resources/calls-resource.js';
 import { FeedbackResource } from './resources/feedback-resource.js';
 import { TablesResource } from './resources/tables-resource.js';
 import { TrainingJobsResource, TrajectoriesResource } from './resources/training-resource.js';
-import { ConfigError } from './core/api-errors.js';
+import { ConfigError } from '../errors.js';
 import { Transport } from './core/transport.js';
 import { DEFAULT_BASE_URL, type ClientOptions } from './core/client-options.js';
 

@@ -91,7 +91,7 @@ export class Transport {
     const json = parseJson(text);
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new UnexpectedResponseError(res.statusCode, json, `unexpected response shape from ${path}: ${parsed.error.message}`, res.headers as ErrorHeaders);
+      throw new UnexpectedResponseError({ status: res.statusCode, body: json, message: `unexpected response shape from ${path}: ${parsed.error.message}`, headers: res.headers as ErrorHeaders });
     }
     return parsed.data;
   }
