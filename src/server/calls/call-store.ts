@@ -24,6 +24,7 @@ const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
 const GET_CALL = `${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`;
 /** A list is bound as one JSON parameter, so the SQL text does not depend on its length. */
 const CALLS_BY_IDS = `${SELECT_CALLS} WHERE project_id = ? AND id IN (SELECT value FROM json_each(?)) AND started_at IS NOT NULL`;
+const STARTED = 'SELECT 1 FROM calls WHERE project_id = ? AND id = ? AND started_at IS NOT NULL';
 const COUNT_ROWS = 'SELECT count(*) AS n FROM calls WHERE project_id = ?';
 const UPSERT_USER = 'INSERT INTO users (id, username) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET username = excluded.username';
 const USERNAMES = 'SELECT id, username FROM users WHERE id IN (SELECT value FROM json_each(?))';
@@ -82,7 +83,7 @@ export class CallStore {
    */
   upsertBatch(items: readonly UpsertItem[]): (CallStartRes | CallEndRes)[] {
     if (this.options.strictOrder) {
-      const refused = endsBeforeStart(this.statements.prepare, items);
+      const refused = endsBeforeStart((projectId, id) => this.statements.prepare(STARTED).get(projectId, id) !== undefined, items);
       this.orderRefusals += refused.length;
       if (refused.length > 0) throw HttpError.validation(refused);
     }

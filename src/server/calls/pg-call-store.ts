@@ -10,7 +10,6 @@ import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import type { FeedbackRecord } from '../../schema/feedback.js';
 import { inTransaction, type PgDatabase, pgRows } from '../db/pg-database.js';
 import type { MaybePromise } from '../db/store-api.js';
-import type { Prepare } from '../db/statement-cache.js';
 import { HttpError } from '../http/http-error.js';
 import type { CallCursorApi, CallStoreApi } from './call-store-api.js';
 import type { EndInput, StartInput, UpsertItem } from './call-writes.js';
@@ -106,9 +105,7 @@ export class PgCallStore implements CallStoreApi {
    */
   async upsertBatch(items: readonly UpsertItem[]): Promise<(CallStartRes | CallEndRes)[]> {
     if (this.options.strictOrder) {
-      const started = await pgStartedCalls(this.db.pool, items);
-      const prepare = (() => ({ get: (projectId: string, id: string) => (started(projectId, id) ? {} : undefined) })) as unknown as Prepare;
-      const refused = endsBeforeStart(prepare, items);
+      const refused = endsBeforeStart(await pgStartedCalls(this.db.pool, items), items);
       this.orderRefusals += refused.length;
       if (refused.length > 0) throw HttpError.validation(refused);
     }
