@@ -1,6 +1,6 @@
 /**
  * Maps a dotted field path of a call to PostgreSQL SQL (the PostgreSQL twin of fields.ts): a value in the SQLite
- * store's semantics (jsonb, see the `weft_*` functions of db/pg-migrations.ts) and the keys to sort it by.
+ * store's semantics (jsonb, see the `weft_*` functions of db/pg-sql-functions.ts) and the keys to sort it by.
  * @module
  */
 import { jsonPath, parseFieldPath } from '../db/field-path.js';

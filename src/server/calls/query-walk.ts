@@ -1,7 +1,7 @@
 /**
  * The one walker of a `/calls/stream_query` request, for both engines: it compiles the `$expr` tree (schema/query.ts),
- * the filters and `sort_by` into parameterized SQL, and asks the engine's {@link QueryLeaves} (expr-sql.ts for SQLite,
- * pg-expr-sql.ts for PostgreSQL) for the SQL of each leaf: field access, literal, comparison, conversion, contains,
+ * the filters and `sort_by` into parameterized SQL, and asks the engine's {@link QueryLeaves} (query-sql.ts for SQLite,
+ * pg-query-sql.ts for PostgreSQL) for the SQL of each leaf: field access, literal, comparison, conversion, contains,
  * list binding and sort keys. Values are always bound as parameters, in the order their placeholders appear.
  * @module
  */
