@@ -6,6 +6,7 @@
  */
 import type { EndInput, StartInput, UpsertItem } from './call-fields.js';
 import { CALL_COLUMNS } from './records.js';
+import type { Dialect } from '../db/dialect.js';
 
 /** Records read per page by `listCalls`. */
 export const LIST_PAGE = 500;
@@ -13,8 +14,10 @@ export const LIST_PAGE = 500;
 const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
 /** One started call by key. */
 export const GET_CALL = `${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`;
-/** Started calls of a project whose id is in a list (the list's binding per engine, db/dialect.ts). */
-export const callsByIds = (inList: (expr: string) => string): string => `${SELECT_CALLS} WHERE project_id = ? AND ${inList('id')} AND started_at IS NOT NULL`;
+/** Started calls of a project whose id is in a list (bound with `dialect.list`). */
+export const callsByIds = (d: Dialect): string => d.sql(`${SELECT_CALLS} WHERE project_id = ? AND ${d.inList('id')} AND started_at IS NOT NULL`);
+/** The names of the users whose id is in a list. */
+export const usernamesSql = (d: Dialect): string => d.sql(`SELECT id, username FROM users WHERE ${d.inList('id')}`);
 /** Stored rows of a project, ends waiting for their start included. */
 export const COUNT_ROWS = 'SELECT count(*) AS n FROM calls WHERE project_id = ?';
 /** A call with a stored start. */

@@ -18,14 +18,14 @@ import type { PriceTable } from './prices.js';
 import { compileCallsQuery, type CallsQuery } from './query-sql.js';
 import { recordPipeline } from './record-pipeline.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
-import { IN_LIST } from '../db/dialect.js';
-import { callsByIds, checkedUsers, COUNT_ROWS, endBatch, GET_CALL, LIST_PAGE, PROJECT_IDS, STARTED, startBatch } from './call-store-common.js';
+import { SQLITE_DIALECT } from '../db/dialect.js';
+import { callsByIds, checkedUsers, COUNT_ROWS, endBatch, GET_CALL, LIST_PAGE, PROJECT_IDS, STARTED, startBatch, usernamesSql } from './call-store-common.js';
 import { DESCENDANTS_FAILED_SQL } from './descendant-errors.js';
 import type { CallStoreApi } from './call-store-api.js';
 
-const CALLS_BY_IDS = callsByIds((expr) => IN_LIST.sqlite(expr));
+const CALLS_BY_IDS = callsByIds(SQLITE_DIALECT);
 const UPSERT_USER = 'INSERT INTO users (id, username) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET username = excluded.username';
-const USERNAMES = `SELECT id, username FROM users WHERE ${IN_LIST.sqlite('id')}`;
+const USERNAMES = usernamesSql(SQLITE_DIALECT);
 
 /** What a call store needs besides its connection. */
 export interface CallStoreOptions {

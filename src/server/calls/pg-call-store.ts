@@ -22,16 +22,16 @@ import type { PriceTable } from './prices.js';
 import type { CallsQuery } from './query-sql.js';
 import { recordPipeline } from './record-pipeline.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
-import { IN_LIST, pgPlaceholders } from '../db/dialect.js';
-import { callsByIds, checkedUsers, COUNT_ROWS, endBatch, GET_CALL, LIST_PAGE, PROJECT_IDS, startBatch } from './call-store-common.js';
+import { PG_DIALECT } from '../db/dialect.js';
+import { callsByIds, checkedUsers, COUNT_ROWS, endBatch, GET_CALL, LIST_PAGE, PROJECT_IDS, startBatch, usernamesSql } from './call-store-common.js';
 import { endsBeforeStart } from './strict-order.js';
 
-const CALLS_BY_IDS = pgPlaceholders(callsByIds((expr) => IN_LIST.postgres(expr, '?')));
-const PG_GET_CALL = pgPlaceholders(GET_CALL);
-const PG_COUNT_ROWS = pgPlaceholders(COUNT_ROWS);
+const CALLS_BY_IDS = callsByIds(PG_DIALECT);
+const PG_GET_CALL = PG_DIALECT.sql(GET_CALL);
+const PG_COUNT_ROWS = PG_DIALECT.sql(COUNT_ROWS);
 const UPSERT_USERS = `INSERT INTO users (id, username) SELECT * FROM unnest($1::text[], $2::text[])
   ON CONFLICT (id) DO UPDATE SET username = excluded.username`;
-const USERNAMES = `SELECT id, username FROM users WHERE ${IN_LIST.postgres('id', '$1')}`;
+const USERNAMES = usernamesSql(PG_DIALECT);
 const RENAME = 'UPDATE calls SET display_name = $3 WHERE project_id = $1 AND id = $2 AND started_at IS NOT NULL';
 const KEEP_RENAME = `INSERT INTO call_renames (project_id, call_id, display_name) VALUES ($1, $2, $3)
   ON CONFLICT (project_id, call_id) DO UPDATE SET display_name = excluded.display_name`;
