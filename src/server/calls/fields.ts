@@ -16,7 +16,7 @@ export const PLAIN_COLUMNS = new Set([
 /** Columns holding JSON text; a dotted path reads inside them with `json_extract`. */
 export const JSON_COLUMNS = new Set(['attributes', 'inputs', 'output', 'exception', 'summary']);
 
-/** SQL of `summary.status`, the same rule as `deriveStatus` in records.ts. */
+/** SQL of `summary.status`, the same rule as `deriveStatus` in schema/call-status.ts. */
 const STATUS_SQL = `(CASE WHEN ended_at IS NULL THEN 'running'
   WHEN exception IS NOT NULL THEN 'error'
   WHEN json_extract(summary, '$.cancelled') = 1 THEN 'cancelled'

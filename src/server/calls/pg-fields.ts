@@ -31,7 +31,7 @@ export interface PgField {
   sort(desc: boolean): string[];
 }
 
-/** SQL of `summary.status`: the same rule as `deriveStatus` in records.ts. */
+/** SQL of `summary.status`: the same rule as `deriveStatus` in schema/call-status.ts. */
 const STATUS_SQL = `(CASE WHEN calls.ended_at IS NULL THEN 'running'
   WHEN calls.exception IS NOT NULL THEN 'error'
   WHEN weft_jv(weft_nonul(calls.summary) -> 'cancelled') IN ('true'::jsonb, '1'::jsonb) THEN 'cancelled'

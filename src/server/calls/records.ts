@@ -4,6 +4,7 @@
  */
 import type { CallRecord } from '../../schema/calls.js';
 import { latencyMs } from '../db/timestamps.js';
+import { deriveStatus } from '../../schema/call-status.js';
 
 /** A `calls` row as selected by {@link CALL_COLUMNS}; JSON columns are TEXT. */
 export interface CallRow {
@@ -57,20 +58,6 @@ export type StoredCallRecord = CallRecord & {
 
 function parse(text: string | null): unknown {
   return text === null ? null : (JSON.parse(text) as unknown);
-}
-
-/**
- * Derives `summary.status`: `running` without `ended_at`; `error` with an own exception; `cancelled`
- * when the call's own `summary.cancelled` is `true` (a stream its consumer abandoned);
- * `descendant_error` when `summary.status_counts.error > 0`; else `success`.
- */
-export function deriveStatus(endedAt: string | null, exception: unknown, summary: Record<string, unknown>): CallStatus {
-  if (endedAt === null) return 'running';
-  if (exception !== null && exception !== undefined) return 'error';
-  if (summary['cancelled'] === true) return 'cancelled';
-  const counts = summary['status_counts'];
-  const errors = counts && typeof counts === 'object' ? (counts as Record<string, unknown>)['error'] : undefined;
-  return typeof errors === 'number' && errors > 0 ? 'descendant_error' : 'success';
 }
 
 /**
