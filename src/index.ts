@@ -30,3 +30,4 @@ export { wrapOpenAI } from './integrations/openai.js';
 export type { TokenUsage } from './instrument/usage-model.js';
 export { wrapAnthropic } from './integrations/anthropic.js';
 export { wrapAISDK } from './integrations/ai-sdk.js';
+export * from './eval/index.js';

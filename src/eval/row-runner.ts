@@ -1,0 +1,96 @@
+/**
+ * One row of an evaluation: the task, then every scorer, as Weave's `Evaluation.predict_and_score` call with the task's and scorers' calls beneath it; each score also stored as feedback on the task's call.
+ * @module
+ */
+import { diag } from '../internal/diag.js';
+import { addFeedback } from '../instrument/add-feedback.js';
+import { isOp } from '../instrument/wrap.js';
+import { op } from '../instrument/op.js';
+import type { Op } from '../instrument/wrap.js';
+import type { CurrentCall } from '../instrument/current-call.js';
+import { scoresOf, type Scorer, type ScoreValue } from './scorer.js';
+
+type AnyFn = (...args: never[]) => unknown;
+type Invokable = Op<(arg: unknown) => unknown>;
+
+/** A scorer ready to run: its name and the op it is traced as. */
+export interface PreparedScorer {
+  name: string;
+  op: Invokable;
+}
+
+/** What one row produced. */
+export interface RowOutcome {
+  output: unknown;
+  taskError: string | undefined;
+  scores: Record<string, ScoreValue>;
+  /** Raw results by scorer name (`scores` of the call's output, as Weave records them). */
+  results: Record<string, unknown>;
+  scorerErrors: Record<string, string> | undefined;
+  latencyMs: number;
+}
+
+/** A single object argument recorded as the inputs themselves (`{row, output, expected}`), as Weave's `useParam0Object`. */
+function unwrapSingle(inputs: Record<string, unknown>): Record<string, unknown> {
+  const values = Object.values(inputs);
+  const v = values[0];
+  return values.length === 1 && v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : inputs;
+}
+
+/** The function as an op (itself when it is one already), named `fallback` when anonymous. */
+export function asOp(fn: AnyFn, fallback: string, single: boolean): Invokable {
+  if (isOp(fn)) return fn as unknown as Invokable;
+  return op(fn as unknown as (arg: unknown) => unknown, { name: fn.name || fallback, ...(single ? { postprocessInputs: unwrapSingle } : {}) });
+}
+
+/** Prepares scorers; names must be unique (a second `exact_match` becomes `exact_match_2`). */
+export function prepareScorers(scorers: ReadonlyArray<Scorer<never, never>>): PreparedScorer[] {
+  const seen = new Map<string, number>();
+  return scorers.map((fn, i) => {
+    if (typeof fn !== 'function') throw new TypeError(`evaluate: scorers[${i}] must be a function, got ${typeof fn}`);
+    const base = fn.name || `scorer_${i}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return { name: n === 1 ? base : `${base}_${n}`, op: asOp(fn as AnyFn, base, true) };
+  });
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** Runs the task on `row`, then the scorers (in parallel); never throws. */
+export async function runRow(row: Record<string, unknown>, task: Invokable, scorers: readonly PreparedScorer[]): Promise<RowOutcome> {
+  const started = performance.now();
+  let output: unknown;
+  let taskCall: CurrentCall | undefined;
+  let taskError: string | undefined;
+  try {
+    [output, taskCall] = await task.invoke(row);
+  } catch (e) {
+    taskError = message(e);
+  }
+  const latencyMs = performance.now() - started;
+  const scores: Record<string, ScoreValue> = {};
+  const results: Record<string, unknown> = {};
+  let scorerErrors: Record<string, string> | undefined;
+  if (taskError === undefined) {
+    const args = { row, output, expected: row['expected'] };
+    await Promise.all(scorers.map(async (s) => {
+      try {
+        const [result] = await s.op.invoke(args);
+        results[s.name] = result;
+        Object.assign(scores, scoresOf(s.name, result));
+      } catch (e) {
+        (scorerErrors ??= {})[s.name] = message(e);
+        return;
+      }
+      try {
+        if (taskCall) addFeedback(taskCall, { feedbackType: `wandb.runnable.${s.name}`, payload: { output: results[s.name] } });
+      } catch (e) {
+        diag.warn(`evaluate: the ${s.name} score is not stored as feedback: ${message(e)}`);
+      }
+    }));
+  }
+  return { output, taskError, scores, results, scorerErrors, latencyMs };
+}
