@@ -14,9 +14,10 @@ import { objectRef, weaveClass } from './refs.js';
 import { asOp, prepareScorers, runRow, type PreparedScorer, type RowOutcome } from './row-runner.js';
 import { summarize, weaveSummary, type EvaluationSummary } from './summary.js';
 import { readUsage } from './usage-readback.js';
+import { EVAL_OP_NAMES } from './runs/run-records.js';
 
-/** Op names of an evaluation's calls, as Weave names them (`Evaluation.evaluate`, ...). */
-export const EVAL_OPS = { evaluate: 'Evaluation.evaluate', predictAndScore: 'Evaluation.predict_and_score', summarize: 'Evaluation.summarize' } as const;
+/** Op names of an evaluation's calls, as Weave's Python SDK names them. */
+const EVAL_OPS = { evaluate: EVAL_OP_NAMES.evaluate[0], predictAndScore: EVAL_OP_NAMES.predictAndScore[0], summarize: EVAL_OP_NAMES.summarize[0] } as const;
 
 function checkInt(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;

@@ -20,12 +20,19 @@ export interface EvalCallRecord {
   attributes?: Record<string, unknown> | null;
 }
 
-/** Op names of an evaluation's calls (weft records them as is; a Weave SDK as op refs `weave:///<project>/op/<name>:<digest>`). */
-export const EVAL_OP_NAMES = { evaluate: 'Evaluation.evaluate', predictAndScore: 'Evaluation.predict_and_score', summarize: 'Evaluation.summarize' } as const;
+/**
+ * Op names of an evaluation's calls (weft records them as is; a Weave SDK as op refs
+ * `weave:///<project>/op/<name>:<digest>`; Weave's TypeScript SDK names the row op `Evaluation.predictAndScore`).
+ */
+export const EVAL_OP_NAMES = {
+  evaluate: ['Evaluation.evaluate'],
+  predictAndScore: ['Evaluation.predict_and_score', 'Evaluation.predictAndScore'],
+  summarize: ['Evaluation.summarize'],
+} as const;
 
-/** The `op_names` filter matching an op as weft and the Weave SDKs name it in `project`. */
-export function opNamesFilter(project: string, name: string): string[] {
-  return [name, `weave:///${project}/op/${name}:*`];
+/** The `op_names` filter matching ops as weft and the Weave SDKs name them in `project`. */
+export function opNamesFilter(project: string, names: readonly string[]): string[] {
+  return names.flatMap((name) => [name, `weave:///${project}/op/${name}:*`]);
 }
 
 /** An op's name without a Weave ref around it (`weave:///a/b/op/Evaluation.evaluate:abc` → `Evaluation.evaluate`). */
