@@ -1,6 +1,6 @@
 /**
  * Hash routes, stable links people can paste: `#/p/<project>` (traces), `#/p/<project>/trace/<trace_id>[/<call_id>]`,
- * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`.
+ * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/evaluations[/<run_id>,<run_id>...]`.
  * @module
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -10,7 +10,8 @@ export type Route =
   | { view: 'traces'; project: string }
   | { view: 'trace'; project: string; traceId: string; callId?: string }
   | { view: 'thread'; project: string; threadId: string }
-  | { view: 'feedback'; project: string };
+  | { view: 'feedback'; project: string }
+  | { view: 'evaluations'; project: string; runIds: string[] };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
@@ -19,6 +20,7 @@ export function parseRoute(hash: string): Route {
   if (parts[2] === 'trace' && parts[3]) return { view: 'trace', project, traceId: parts[3], ...(parts[4] ? { callId: parts[4] } : {}) };
   if (parts[2] === 'thread' && parts[3]) return { view: 'thread', project, threadId: parts[3] };
   if (parts[2] === 'feedback') return { view: 'feedback', project };
+  if (parts[2] === 'evaluations') return { view: 'evaluations', project, runIds: parts[3] ? parts[3].split(',').filter(Boolean) : [] };
   return { view: 'traces', project };
 }
 
@@ -28,6 +30,7 @@ export function href(route: Route): string {
   if (route.view === 'traces') return p;
   if (route.view === 'trace') return `${p}/trace/${encodeURIComponent(route.traceId)}${route.callId ? `/${encodeURIComponent(route.callId)}` : ''}`;
   if (route.view === 'thread') return `${p}/thread/${encodeURIComponent(route.threadId)}`;
+  if (route.view === 'evaluations') return `${p}/evaluations${route.runIds.length ? `/${route.runIds.map(encodeURIComponent).join(',')}` : ''}`;
   return `${p}/feedback`;
 }
 
