@@ -4,6 +4,8 @@
  */
 import { diag } from '../internal/diag.js';
 import { addFeedback } from '../instrument/add-feedback.js';
+import { getSink } from '../instrument/sink.js';
+import { newId } from '../internal/ids.js';
 import { isOp } from '../instrument/wrap.js';
 import { op } from '../instrument/op.js';
 import type { Op } from '../instrument/wrap.js';
@@ -55,6 +57,24 @@ export function prepareScorers(scorers: ReadonlyArray<Scorer<never, never>>): Pr
   });
 }
 
+/**
+ * Stores a score as feedback on the task's call (`wandb.runnable.<scorer>`, payload `{output}`). A number or boolean
+ * (the usual score) makes an item known to be valid, queued as is; anything else goes through `addFeedback()`'s
+ * checks and capture (redaction, JSON-safe values). Never throws.
+ */
+function scoreFeedback(callId: string, scorer: string, result: unknown): void {
+  try {
+    const sink = getSink();
+    if (!sink) return;
+    if (typeof result === 'boolean' || (typeof result === 'number' && Number.isFinite(result))) {
+      const ref = `svc:///${sink.projectId}/call/${callId}`;
+      sink.feedback({ id: newId(), project_id: sink.projectId, svc_ref: ref, call_ref: ref, feedback_type: `wandb.runnable.${scorer}`, payload: { output: result }, svc_user_id: sink.userId });
+    } else addFeedback(callId, { feedbackType: `wandb.runnable.${scorer}`, payload: { output: result } });
+  } catch (e) {
+    diag.warn(`evaluate: the ${scorer} score is not stored as feedback: ${message(e)}`);
+  }
+}
+
 function message(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
@@ -85,11 +105,7 @@ export async function runRow(row: Record<string, unknown>, task: Invokable, scor
         (scorerErrors ??= {})[s.name] = message(e);
         return;
       }
-      try {
-        if (taskCall) addFeedback(taskCall, { feedbackType: `wandb.runnable.${s.name}`, payload: { output: results[s.name] } });
-      } catch (e) {
-        diag.warn(`evaluate: the ${s.name} score is not stored as feedback: ${message(e)}`);
-      }
+      if (taskCall) scoreFeedback(taskCall.id, s.name, results[s.name]);
     }));
   }
   return { output, taskError, scores, results, scorerErrors, latencyMs };
