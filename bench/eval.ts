@@ -44,9 +44,31 @@ async function measure(fn: () => Promise<unknown>): Promise<{ cpuUs: number; wal
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
+/** The floor of recording a row as evaluate() does: the same four calls (row, task, two scorers) traced by op(). */
+const opRow = weft.op(async function predict_and_score(row: Row) {
+  const output = await opTask(row);
+  await opExact({ output, expected: row.expected });
+  await opDistance({ output, expected: row.expected });
+  return output;
+});
+const opTask = weft.op(task);
+const opExact = weft.op(exact);
+const opDistance = weft.op(distance);
+async function fourOps(): Promise<void> {
+  for (const row of rows) await opRow(row);
+  await weft.flush();
+}
+
 const server = await startChildServer();
 try {
+  // evaluate() with tracing off: its own machinery (queue, promises, scores, summary) without recording
+  weft.init({ project: PROJECT, baseUrl: server.url, enabled: false });
+  const untraced: number[] = [];
+  await weft.evaluate({ name: 'off', dataset: rows, task, scorers: [exact, distance], progress: false });
+  for (let i = 0; i < ROUNDS; i++) untraced.push((await measure(() => weft.evaluate({ name: 'off', dataset: rows, task, scorers: [exact, distance], progress: false }))).cpuUs);
   const client = weft.init({ project: PROJECT, baseUrl: server.url });
+  const floor: number[] = [];
+  await fourOps();
   const run = (name: string) => weft.evaluate({ name, client, dataset: rows, task, scorers: [exact, distance], progress: false });
   await run('warm-up');
   await direct();
@@ -54,6 +76,7 @@ try {
   const evaluated: { cpuUs: number; wallUs: number }[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     // alternate the order so drift (load, JIT) falls on both
+    floor.push((await measure(fourOps)).cpuUs);
     if (i % 2 === 0) {
       plain.push(await measure(direct));
       evaluated.push(await measure(() => run(`round-${i}`)));
@@ -77,6 +100,17 @@ try {
     [
       ['process CPU', num(rowCpu, 2), num(evalCpu, 2), num(overheadCpu, 2), verdict(overheadCpu < 50 || overheadCpu < 0.05 * rowCpu, '< 50 µs/row or < 5% of the row')],
       ['wall time', num(rowWall, 2), num(evalWall, 2), num(evalWall - rowWall, 2), ''],
+    ],
+  );
+  const off = median(untraced) / N;
+  const four = median(floor) / N;
+  printTable(
+    'where it goes, process CPU µs/row (same process, same rounds)',
+    ['part', 'µs/row', 'share of evaluate() overhead'],
+    [
+      ['evaluate() with tracing off (queue, promises, scores, summary)', num(off - rowCpu, 2), `${num((100 * (off - rowCpu)) / overheadCpu, 0)}%`],
+      ['the same 4 calls per row traced by op() and exported (the floor of recording a row)', num(four - rowCpu, 2), `${num((100 * (four - rowCpu)) / overheadCpu, 0)}%`],
+      ['evaluate() beyond that floor (feedback, refs, row bookkeeping)', num(evalCpu - four, 2), `${num((100 * (evalCpu - four)) / overheadCpu, 0)}%`],
     ],
   );
 } finally {

@@ -2,7 +2,6 @@
  * evaluate(): runs a task on every dataset row (`trials` times, `concurrency` at once), scores each output, and records the run as Weave records an evaluation.
  * @module
  */
-import PQueue from 'p-queue';
 import { Client } from '../api/client.js';
 import { diag } from '../internal/diag.js';
 import { startProgress } from '../internal/progress.js';
@@ -94,12 +93,11 @@ export async function evaluate<Row extends DatasetRow = DatasetRow, Output = unk
   const total = dataset.length * trials;
   const outcomes: Array<(RowOutcome & { callId?: string }) | undefined> = new Array(total);
   const progress = startProgress('Evaluating', total, { unit: 'rows', piped: 'silent', enabled: options.progress !== false });
-  const queue = new PQueue({ concurrency });
   let interrupted = false;
   let done = 0;
+  let next = 0;
   const stop = (): void => {
     interrupted = true;
-    queue.clear();
   };
   const onSigint = (): void => {
     process.stderr.write('\nevaluate: stopping (Ctrl-C again to quit now); rows in flight finish, then the run is summarized\n');
@@ -118,17 +116,17 @@ export async function evaluate<Row extends DatasetRow = DatasetRow, Output = unk
     process.once('SIGINT', onSigint);
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
-    try {
-      for (let trial = 0; trial < trials; trial++) {
-        dataset.rows.forEach((row, index) => {
-          void queue.add(async () => {
-            const [outcome, call] = await predictAndScore.invoke(self, model, row);
-            outcomes[trial * dataset.length + index] = { ...outcome, ...(call ? { callId: call.id } : {}) };
-            progress.update(++done);
-          });
-        });
+    // `concurrency` workers take the next row (trial-major order, as Weave's) until none is left or the run is stopped
+    const worker = async (): Promise<void> => {
+      while (!interrupted && next < total) {
+        const k = next++;
+        const [outcome, call] = await predictAndScore.invoke(self, model, dataset.rows[k % dataset.length]!);
+        outcomes[k] = call ? { ...outcome, callId: call.id } : outcome;
+        progress.update(++done);
       }
-      await queue.onIdle();
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
     } finally {
       process.off('SIGINT', onSigint);
       options.signal?.removeEventListener('abort', stop);
