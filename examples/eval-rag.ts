@@ -50,37 +50,37 @@ async function run(setting: Setting, index: SearchIndex, dataset: Dataset<Row>, 
   return evaluate({ name: setting.name, client, dataset, task: retrieve, scorers: [retrieval], metadata: { ...setting } });
 }
 
-async function main(): Promise<void> {
-  const server = await connectServer();
-  try {
-    const client = init({ project: PROJECT, baseUrl: server.url });
-    console.log(`weft evaluation example: traces to ${server.url}, project ${PROJECT}\n`);
-    const docs = await loadCorpus(await defaultCorpusPaths(REPO_ROOT), REPO_ROOT);
-    const dataset = new Dataset<Row>({ name: 'repo-questions', rows: QUESTIONS, description: 'questions about this repository, with the files that answer them' });
-    const runs: Array<EvaluationResult<Row, string[]>> = [];
-    for (const setting of SETTINGS) {
-      const index = buildIndex(chunkDocuments(docs, setting.chunkWords));
-      const result = await run(setting, index, dataset, client);
-      runs.push(result);
-      const s = result.summary.scores;
-      console.log(`${setting.name}: hit rate ${s['retrieval.hit']?.mean?.toFixed(2)}, MRR ${s['retrieval.reciprocal_rank']?.mean?.toFixed(2)}, ${result.summary.rows} rows, run ${result.id}`);
-    }
-    // the same comparison `weft eval compare` prints, read back from the server
-    const loaded = await Promise.all(runs.map((r) => loadRun(client, PROJECT, r.id)));
-    const cmp = compareRuns(loaded.map((l) => l!.run), loaded.map((l) => l!.rows));
-    console.log('\nscore deltas (candidate − base):');
-    for (const s of cmp.scores) console.log(`  ${s.score}: ${s.means[0]?.toFixed(2)} → ${s.means[1]?.toFixed(2)} (${(s.deltas[1] ?? 0) >= 0 ? '+' : ''}${s.deltas[1]?.toFixed(2)})`);
-    const counts = (['regressed', 'improved', 'changed', 'same'] as const).map((c) => `${cmp.rows.filter((r) => r.change === c).length} ${c}`);
-    console.log(`rows: ${counts.join(', ')}`);
-    console.log(`\ncompare in a terminal: weft eval compare ${runs[0]!.id} ${runs[1]!.id} --project ${PROJECT} --fail-on-regression retrieval.hit`);
-    if (!server.startedHere) console.log(`or in the viewer: ${server.url}/#/p/${encodeURIComponent(PROJECT)}/evaluations/${runs[0]!.id},${runs[1]!.id}`);
-  } catch (error) {
-    console.error(error);
-    process.exitCode = 1;
-  } finally {
-    await shutdown();
-    await server.close();
+async function main(server: Awaited<ReturnType<typeof connectServer>>): Promise<void> {
+  const client = init({ project: PROJECT, baseUrl: server.url });
+  console.log(`weft evaluation example: traces to ${server.url}, project ${PROJECT}\n`);
+  const docs = await loadCorpus(await defaultCorpusPaths(REPO_ROOT), REPO_ROOT);
+  const dataset = new Dataset<Row>({ name: 'repo-questions', rows: QUESTIONS, description: 'questions about this repository, with the files that answer them' });
+  const runs: Array<EvaluationResult<Row, string[]>> = [];
+  for (const setting of SETTINGS) {
+    const index = buildIndex(chunkDocuments(docs, setting.chunkWords));
+    const result = await run(setting, index, dataset, client);
+    runs.push(result);
+    const s = result.summary.scores;
+    console.log(`${setting.name}: hit rate ${s['retrieval.hit']?.mean?.toFixed(2)}, MRR ${s['retrieval.reciprocal_rank']?.mean?.toFixed(2)}, ${result.summary.rows} rows, run ${result.id}`);
   }
+  // the same comparison `weft eval compare` prints, read back from the server
+  const loaded = await Promise.all(runs.map((r) => loadRun(client, PROJECT, r.id)));
+  const cmp = compareRuns(loaded.map((l) => l!.run), loaded.map((l) => l!.rows));
+  console.log('\nscore deltas (candidate − base):');
+  for (const s of cmp.scores) console.log(`  ${s.score}: ${s.means[0]?.toFixed(2)} → ${s.means[1]?.toFixed(2)} (${(s.deltas[1] ?? 0) >= 0 ? '+' : ''}${s.deltas[1]?.toFixed(2)})`);
+  const counts = (['regressed', 'improved', 'changed', 'same'] as const).map((c) => `${cmp.rows.filter((r) => r.change === c).length} ${c}`);
+  console.log(`rows: ${counts.join(', ')}`);
+  console.log(`\ncompare in a terminal: weft eval compare ${runs[0]!.id} ${runs[1]!.id} --project ${PROJECT} --fail-on-regression retrieval.hit`);
+  if (!server.startedHere) console.log(`or in the viewer: ${server.url}/#/p/${encodeURIComponent(PROJECT)}/evaluations/${runs[0]!.id},${runs[1]!.id}`);
 }
 
-await main();
+const server = await connectServer();
+process.exitCode = await main(server).then(
+  () => 0,
+  (error: unknown) => {
+    console.error(error);
+    return 1;
+  },
+);
+await shutdown();
+await server.close();

@@ -4,10 +4,10 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import type { Client } from '../api/client.js';
 import { Dataset } from '../eval/dataset.js';
 import { objectRef } from '../eval/refs.js';
-import { clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { withConnection } from './connection.js';
+import { withProjectClient } from './project-client.js';
 import { formatOf, readRows, writeRows } from './dataset-files.js';
 import { colorsFor, localTime, makeTable } from './output.js';
 import { parsePositiveInt } from './time-options.js';
@@ -24,15 +24,6 @@ interface DatasetOptions {
   description?: string;
 }
 
-async function withClient<T>(opts: DatasetOptions, fn: (client: Client, project: string) => Promise<T>): Promise<T> {
-  const conn = connectionOf(opts);
-  const client = clientFor(conn);
-  try {
-    return await fn(client, requireProject(conn));
-  } finally {
-    await client.close();
-  }
-}
 
 /** `name`, `name:<digest|latest|vN>` or a full ref, as a ref. */
 function refOf(project: string, nameOrRef: string): string {
@@ -45,7 +36,7 @@ function lsCommand(): Command {
   return withConnection(new Command('ls'))
     .description('list the datasets of a project (latest versions)')
     .option('--json', 'print the objects as JSON', false)
-    .action((opts: DatasetOptions) => withClient(opts, async (client, project) => {
+    .action((opts: DatasetOptions) => withProjectClient(opts, async (client, project) => {
       const { objs } = await client.objects.query({ project_id: project, filter: { base_object_classes: ['Dataset'], latest_only: true }, sort_by: [{ field: 'created_at', direction: 'desc' }] });
       if (opts.json) return void process.stdout.write(`${JSON.stringify(objs, null, 2)}\n`);
       if (objs.length === 0) return void process.stdout.write(`no datasets in ${project}\n`);
@@ -61,7 +52,7 @@ function showCommand(): Command {
     .description('print a dataset\'s rows (JSONL)')
     .argument('<dataset>', 'name, name:<digest|vN>, or a weave:/// ref')
     .option('-n, --limit <n>', 'how many rows', parsePositiveInt, 20)
-    .action((nameOrRef: string, opts: DatasetOptions) => withClient(opts, async (client, project) => {
+    .action((nameOrRef: string, opts: DatasetOptions) => withProjectClient(opts, async (client, project) => {
       const ds = await Dataset.load(client, refOf(project, nameOrRef));
       process.stderr.write(`${ds.published!.ref}  ${ds.length} rows\n`);
       process.stdout.write(writeRows(ds.rows.slice(0, opts.limit), 'jsonl'));
@@ -74,7 +65,7 @@ function exportCommand(): Command {
     .argument('<dataset>', 'name, name:<digest|vN>, or a weave:/// ref')
     .option('-o, --output <file>', 'file to write (default: stdout)')
     .option('--format <format>', 'jsonl or csv (default: from the file extension, else jsonl)')
-    .action((nameOrRef: string, opts: DatasetOptions) => withClient(opts, async (client, project) => {
+    .action((nameOrRef: string, opts: DatasetOptions) => withProjectClient(opts, async (client, project) => {
       const ds = await Dataset.load(client, refOf(project, nameOrRef));
       const text = writeRows(ds.rows, formatOf(opts.format, opts.output));
       if (opts.output) {
@@ -91,7 +82,7 @@ function importCommand(): Command {
     .requiredOption('--name <name>', 'the dataset name')
     .option('--format <format>', 'jsonl or csv (default: from the file extension, else jsonl)')
     .option('--description <text>', 'a line saying what the rows are')
-    .action((file: string, opts: DatasetOptions) => withClient(opts, async (client, project) => {
+    .action((file: string, opts: DatasetOptions) => withProjectClient(opts, async (client, project) => {
       const rows = readRows(await readFile(file, 'utf8'), formatOf(opts.format, file), file);
       const ds = new Dataset({ name: opts.name!, rows, ...(opts.description ? { description: opts.description } : {}) });
       const { ref } = await ds.publish(client, project);

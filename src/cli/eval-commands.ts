@@ -7,7 +7,8 @@ import type { Client } from '../api/client.js';
 import { compareRuns, type RowComparison } from '../eval/runs/compare.js';
 import { listRuns, loadRun } from '../eval/runs/load-runs.js';
 import type { EvalRow, EvalRun } from '../eval/runs/run-records.js';
-import { CliError, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { CliError, withConnection } from './connection.js';
+import { withProjectClient } from './project-client.js';
 import { checkGates, fmt, gateParser, type Gate } from './eval-gates.js';
 import { type Colors, colorsFor, formatCost, localTime, makeTable } from './output.js';
 import { parsePositiveInt } from './time-options.js';
@@ -22,16 +23,6 @@ interface EvalOptions {
   failOnRegression?: Gate[];
 }
 
-/** Runs `fn` with a client for the command's connection and project. */
-async function withClient<T>(opts: EvalOptions, fn: (client: Client, project: string) => Promise<T>): Promise<T> {
-  const conn = connectionOf(opts);
-  const client = clientFor(conn);
-  try {
-    return await fn(client, requireProject(conn));
-  } finally {
-    await client.close();
-  }
-}
 
 async function requireRun(client: Client, project: string, id: string): Promise<{ run: EvalRun; rows: EvalRow[] }> {
   const found = await loadRun(client, project, id);
@@ -55,7 +46,7 @@ function lsCommand(): Command {
     .description('list evaluation runs, newest first: name, dataset, time, per-score means, latency, cost')
     .option('-n, --limit <n>', 'how many runs', parsePositiveInt, 20)
     .option('--json', 'print the runs as a JSON array', false)
-    .action((opts: EvalOptions) => withClient(opts, async (client, project) => {
+    .action((opts: EvalOptions) => withProjectClient(opts, async (client, project) => {
       const runs = await listRuns(client, project, opts.limit);
       if (opts.json) return void process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
       if (runs.length === 0) return void process.stdout.write(`no evaluation runs in ${project} (run evaluate() from weft-trace, or a Weave SDK Evaluation)\n`);
@@ -72,7 +63,7 @@ function showCommand(): Command {
     .argument('<run>', 'the run id (evaluate() returns it; weft eval ls lists them)')
     .option('--fail-below <score=value>', 'exit 1 when the score\'s mean is below the value (repeatable)', gateParser(true))
     .option('--json', 'print {run, rows} as JSON', false)
-    .action((id: string, opts: EvalOptions) => withClient(opts, async (client, project) => {
+    .action((id: string, opts: EvalOptions) => withProjectClient(opts, async (client, project) => {
       const { run, rows } = await requireRun(client, project, id);
       if (opts.json) process.stdout.write(`${JSON.stringify({ run, rows }, null, 2)}\n`);
       else {
@@ -103,7 +94,7 @@ function compareCommand(): Command {
     .option('--fail-below <score=value>', 'exit 1 when the candidate\'s mean of the score is below the value (repeatable)', gateParser(true))
     .option('--fail-on-regression <score[=delta]>', 'exit 1 when the candidate\'s mean is lower than the base\'s by more than delta (default 0; repeatable)', gateParser(false))
     .option('--json', 'print the comparison as JSON', false)
-    .action((baseId: string, candId: string, opts: EvalOptions) => withClient(opts, async (client, project) => {
+    .action((baseId: string, candId: string, opts: EvalOptions) => withProjectClient(opts, async (client, project) => {
       const [base, cand] = await Promise.all([requireRun(client, project, baseId), requireRun(client, project, candId)]);
       const cmp = compareRuns([base.run, cand.run], [base.rows, cand.rows]);
       const regressed = cmp.rows.filter((r) => r.change === 'regressed');
