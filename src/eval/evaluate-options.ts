@@ -24,8 +24,8 @@ export interface EvaluateOptions<Row extends DatasetRow = DatasetRow, Output = u
   /** Any JSON object, stored on the `Evaluation` object and as the root call's `weft.evaluation.metadata` attribute. @defaultValue none */
   metadata?: Record<string, unknown>;
   /**
-   * The client datasets and the `Evaluation` object are published through, and tokens and cost read back with:
-   * pass the one `init()` returned. @defaultValue a `Client` from `WEFT_BASE_URL` / `WEFT_API_KEY`
+   * The client datasets and the `Evaluation` object are published through, and tokens and cost read back with.
+   * @defaultValue a `Client` for the server `init()` sends to (its `baseUrl` and `apiKey`)
    */
   client?: Client;
   /** Ends the run early (as Ctrl-C does): rows not started are skipped, what was scored is summarized and recorded. @defaultValue none */

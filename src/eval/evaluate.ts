@@ -85,7 +85,7 @@ export async function evaluate<Row extends DatasetRow = DatasetRow, Output = unk
   const scorers = prepareScorers(options.scorers as unknown as ReadonlyArray<never>);
   const task = asOp(options.task as never, 'task', false);
   const sink = getSink();
-  const client = sink ? (options.client ?? new Client()) : undefined;
+  const client = sink ? (options.client ?? new Client(sink.connection ?? {})) : undefined;
   const published = sink && client ? await publish(client, sink.projectId, dataset as Dataset, options.name, scorers, trials, options.metadata) : { evaluationRef: undefined };
   const self = published.evaluationRef ?? options.name;
   const model = task.name || 'task';

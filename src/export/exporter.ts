@@ -72,6 +72,9 @@ export class CallExporter implements CallSink {
     }
   };
 
+  /** See {@link CallSink.connection}; set by `init()`. */
+  connection: { baseUrl: string; apiKey: string | undefined } | undefined;
+
   constructor(
     private readonly client: Client,
     readonly projectId: string,

@@ -355,6 +355,7 @@ describe('llmJudge over a wrapped OpenAI client (evaluate)', () => {
     expect(run!.summary.failures.scorers).toEqual({ llm_judge: 1 });
     expect(one(calls, 'openai.chat.completions.create').parent_id).toBe(one(calls, 'llm_judge').id);
     expect(run!.summary.tokens).toEqual({ prompt: 1200, completion: 80, total: 1280 });
+    expect(run!.summary.costUsd).toBeGreaterThan(0);
     expect(readVerdict('Sure: {"score": 1.4, "reason": "exact"}')).toEqual({ score: 1, reason: 'exact' });
   });
 });
