@@ -74,17 +74,20 @@ async function ingest(servers: number): Promise<{ perSec: number; stored: number
   return { perSec: CALLS / seconds, stored: await countCalls(db) };
 }
 
-/** The floor: the same rows, one multi-row INSERT (unnest of arrays) per batch, in-process, 2 connections. */
+/**
+ * The floor (issue 31, point 3): the same kind of batch bodies, each parsed from its JSON text in-process and its
+ * rows written with one prepared multi-row INSERT (unnest of arrays) per batch, 2 connections.
+ */
 async function rawPerSec(): Promise<number> {
   const url = await freshDatabase();
   (await startChildServer(url).then(async (c) => c.close())); // migrate through a server
   const pool = new pg.Pool({ connectionString: url, max: IN_FLIGHT_PER_SERVER });
-  const batches = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => callBatchItems(PROJECT, CALLS_PER_BATCH));
+  const bodies = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => JSON.stringify({ batch: callBatchItems(PROJECT, CALLS_PER_BATCH) }));
   let next = 0;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: IN_FLIGHT_PER_SERVER }, async () => {
-    while (next < batches.length) {
-      const items = batches[next++]!;
+    while (next < bodies.length) {
+      const items = (JSON.parse(bodies[next++]!) as { batch: Record<string, unknown>[] }).batch;
       const cols: unknown[][] = Array.from({ length: 10 }, () => []);
       for (let i = 0; i < items.length; i += 2) {
         const s = (items[i] as { req: { start: Record<string, unknown> } }).req.start;
@@ -92,8 +95,8 @@ async function rawPerSec(): Promise<number> {
         [s['project_id'], s['id'], s['op_name'], s['trace_id'], s['started_at'], JSON.stringify(s['attributes']), JSON.stringify(s['inputs']),
           e['ended_at'], JSON.stringify(e['output']), JSON.stringify(e['summary'])].forEach((v, k) => cols[k]!.push(v));
       }
-      await pool.query(`INSERT INTO calls (project_id, id, op_name, trace_id, started_at, attributes, inputs, ended_at, output, summary)
-        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::json[], $7::json[], $8::text[], $9::json[], $10::json[])`, cols);
+      await pool.query({ name: 'floor-insert', text: `INSERT INTO calls (project_id, id, op_name, trace_id, started_at, attributes, inputs, ended_at, output, summary)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::json[], $7::json[], $8::text[], $9::json[], $10::json[])`, values: cols });
     }
   }));
   const seconds = (performance.now() - t0) / 1000;
@@ -108,7 +111,17 @@ function median(xs: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** The cluster's PostgreSQL version, e.g. `18.1`. */
+async function serverVersion(): Promise<string> {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  await client.connect();
+  const { rows } = await client.query('SHOW server_version');
+  await client.end();
+  return String((rows[0] as { server_version: string }).server_version).split(' ')[0] ?? '';
+}
+
 try {
+  const version = await serverVersion();
   // rounds of 1 server, floor, 2 servers back to back: on a shared machine the load moves between rounds, so each
   // ratio is taken within a round and the medians are printed
   const rounds: { one: number; two: number; raw: number }[] = [];
@@ -127,13 +140,14 @@ try {
   const raw = median(rounds.map((x) => x.raw));
   const perRound = rounds.map((x) => `${num(x.one / x.raw, 2)}x`).join(', ');
   printTable(
-    `PostgreSQL ingest: ${num(CALLS)} calls (start + end) in batches of ${CALLS_PER_BATCH} calls, ${IN_FLIGHT_PER_SERVER} requests in flight per server, one database (PostgreSQL 15, durable), medians of ${ROUNDS} rounds · ${contextLine()}`,
+    `PostgreSQL ingest: ${num(CALLS)} calls (start + end) in batches of ${CALLS_PER_BATCH} calls, ${IN_FLIGHT_PER_SERVER} requests in flight per server, one database (PostgreSQL ${version}, durable), medians of ${ROUNDS} rounds · ${contextLine()}`,
     ['figure', 'value', 'ratio'],
     [
       ['1 server process, calls/s', num(one.perSec), '1.00x'],
       ['2 server processes, calls/s', num(two.perSec), ''],
-      ['floor: node-postgres multi-row INSERT of the same rows, in-process, calls/s', num(raw), ''],
+      ['floor: the bodies JSON.parse-d and INSERTed (prepared, multi-row) in-process, calls/s', num(raw), ''],
       ['1 server / floor (median of the rounds\' ratios; each round\'s)', `${num(median(rounds.map((x) => x.one / x.raw)), 2)}x`, perRound],
+      ['2 servers / floor (median of the rounds\' ratios)', `${num(median(rounds.map((x) => x.two / x.raw)), 2)}x`, ''],
       ['2 servers / 1 server (median of the rounds\' ratios)', `${num(median(rounds.map((x) => x.two / x.one)), 2)}x`, ''],
       ['calls stored / sent (1 server, 2 servers; fewest of the rounds)', `${num(one.stored)}/${num(CALLS)}, ${num(two.stored)}/${num(CALLS)}`, ''],
     ],

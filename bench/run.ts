@@ -4,7 +4,7 @@ import { buildForBench } from './lib/build.js';
 import { forkTs } from './lib/child.js';
 
 /** Sections in print order; the first prints the main table. Select some with BENCH_ONLY=inline,cpu,... */
-const SECTIONS = ['inline', 'cpu', 'e2e', 'server-ingest', 'server-fairness', 'server-query', 'feedback-stats', 'hostile-figures', 'eval'];
+const SECTIONS = ['inline', 'cpu', 'nested', 'e2e', 'server-ingest', 'server-fairness', 'server-query', 'feedback-stats', 'hostile-figures', 'eval'];
 
 function runScript(file: string): Promise<number> {
   const child = forkTs(new URL(file, import.meta.url));
@@ -18,6 +18,13 @@ const t0 = performance.now();
 const built = await buildForBench(process.env.BENCH_SOURCE ?? 'HEAD');
 process.env.WEFT_BENCH_DIST = built.dir;
 process.env.WEFT_BENCH_LABEL = built.label;
+// Paired mode: BENCH_BASE=<git ref> builds that revision too; the sections that compare revisions (nested.ts) run
+// both builds in alternating rounds, so a change is judged against its base in the same run.
+if (process.env.BENCH_BASE) {
+  const base = await buildForBench(process.env.BENCH_BASE, 'dist-base');
+  process.env.WEFT_BENCH_BASE_DIST = base.dir;
+  process.env.WEFT_BENCH_BASE_LABEL = base.label;
+}
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const standalone = readdirSync(new URL('.', import.meta.url)).filter((f) => f.endsWith('.bench.ts')).sort();

@@ -17,6 +17,7 @@ import { feedbackStatsCommand } from './cli/feedback-stats.js';
 import { serveCommand } from './cli/serve-command.js';
 import { evalCommand } from './cli/eval-commands.js';
 import { datasetsCommand } from './cli/datasets-commands.js';
+import { trajectoriesExportCommand } from './cli/trajectories-export.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -36,6 +37,7 @@ function buildProgram(): Command {
         .addCommand(importCommand()),
     )
     .addCommand(new Command('feedback').description('feedback of a project').addCommand(feedbackStatsCommand()))
+    .addCommand(new Command('trajectories').description("a model's logged trajectories").addCommand(trajectoriesExportCommand()))
     .addCommand(evalCommand())
     .addCommand(datasetsCommand());
   configure(program);

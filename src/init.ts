@@ -38,7 +38,7 @@ export function init(options: InitOptions = {}): Client {
   // The exporter owns its client, so closing it never affects the one returned to the caller.
   const predecessor = previous instanceof CallExporter ? previous : undefined;
   if (previous && !predecessor) void previous.shutdown().catch(() => undefined);
-  const exporter = new CallExporter(new Client(clientOptions), settings.project, settings.userId, settings, predecessor);
+  const exporter = new CallExporter({ client: new Client(clientOptions), projectId: settings.project, userId: settings.userId, options: settings, predecessor });
   exporter.connection = clientOptions;
   setSink(exporter);
   flushOnExit(exporter, settings.exitTimeoutMs, settings.handleSignals);

@@ -14,9 +14,9 @@ export interface BenchBuild {
   label: string;
 }
 
-/** Extracts `src/` of `rev` into the cache and returns the directory holding it. */
-function checkoutSrc(rev: string): string {
-  const dir = `${CACHE}src-snapshot/`;
+/** Extracts `src/` of `rev` into the cache (a folder per build name) and returns the directory holding it. */
+function checkoutSrc(rev: string, name: string): string {
+  const dir = `${CACHE}src-${name}/`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const tar = execFileSync('git', ['archive', '--format=tar', rev, 'src'], { cwd: ROOT, maxBuffer: 64 << 20 });
@@ -30,11 +30,12 @@ function checkoutSrc(rev: string): string {
  *
  * @param source - a git revision (default `HEAD`: committed code only, so half-done edits in the
  *   working tree are not measured) or `worktree` for the files as they are on disk.
+ * @param name - the cache folder of this build (`dist`; the paired mode's base build is `dist-base`).
  */
-export async function buildForBench(source = 'HEAD'): Promise<BenchBuild> {
-  const base = source === 'worktree' ? ROOT : checkoutSrc(source);
+export async function buildForBench(source = 'HEAD', name = 'dist'): Promise<BenchBuild> {
+  const base = source === 'worktree' ? ROOT : checkoutSrc(source, name);
   const commit = source === 'worktree' ? 'working tree' : execFileSync('git', ['rev-parse', '--short', source], { cwd: ROOT }).toString().trim();
-  const dir = `${CACHE}dist/`;
+  const dir = `${CACHE}${name}/`;
   await build({
     config: false,
     entry: {

@@ -1,14 +1,14 @@
 // Runs a TypeScript benchmark script in a child process (tsx loader, same env) and hands back what it reports over IPC.
 import { fork, type ChildProcess } from 'node:child_process';
 
-/** Forks `script` (a .ts file URL) with the tsx loader, IPC, and this process's stdout/stderr. */
-export function forkTs(script: URL, args: readonly string[] = [], execArgv: readonly string[] = []): ChildProcess {
-  return fork(script, [...args], { execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** Forks `script` (a .ts file URL) with the tsx loader, IPC, and this process's stdout/stderr; `env` adds to this process's. */
+export function forkTs(script: URL, args: readonly string[] = [], execArgv: readonly string[] = [], env?: Record<string, string>): ChildProcess {
+  return fork(script, [...args], { execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], ...(env ? { env: { ...process.env, ...env } } : {}) });
 }
 
 /** Runs `script` to the end; resolves with the last message it sent, rejects when it exits non-zero or sent none. */
-export function runTs<T>(script: URL, args: readonly string[] = [], execArgv: readonly string[] = []): Promise<T> {
-  const child = forkTs(script, args, execArgv);
+export function runTs<T>(script: URL, args: readonly string[] = [], execArgv: readonly string[] = [], env?: Record<string, string>): Promise<T> {
+  const child = forkTs(script, args, execArgv, env);
   let result: { value: T } | undefined;
   child.on('message', (msg) => {
     result = { value: msg as T };

@@ -15,11 +15,12 @@ export interface OtelSetup {
 
 /**
  * Registers the AsyncLocalStorage context manager globally and builds a provider. The queue is large
- * enough (`maxQueueSize`) for one benchmark sample between flushes, so no span is dropped.
+ * enough (`maxQueueSize`) for one benchmark sample between flushes, so no span is dropped. `realExporter`
+ * replaces the discarding one (then `exported()` counts nothing: ask the far end).
  */
-export function setupOtel(maxQueueSize = 65_536): OtelSetup {
+export function setupOtel(maxQueueSize = 65_536, realExporter?: SpanExporter): OtelSetup {
   let exported = 0;
-  const exporter: SpanExporter = {
+  const exporter: SpanExporter = realExporter ?? {
     export(spans, done) {
       exported += spans.length;
       done({ code: 0 }); // ExportResultCode.SUCCESS

@@ -7,7 +7,7 @@ import { FeedbackResource } from './resources/feedback-resource.js';
 import { TablesResource } from './resources/tables-resource.js';
 import { ObjectsResource } from './resources/objects-resource.js';
 import { TrainingJobsResource, TrajectoriesResource } from './resources/training-resource.js';
-import { ConfigError } from './core/api-errors.js';
+import { ConfigError } from '../errors.js';
 import { Transport } from './core/transport.js';
 import { DEFAULT_BASE_URL, type ClientOptions } from './core/client-options.js';
 

@@ -6,17 +6,15 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { q } from '../api/resources/query-builder.js';
 import type { CallsQueryReq } from '../schema/calls.js';
+import { CALL_STATUSES, type CallStatus } from '../schema/call-status.js';
 import type { Operation } from '../schema/query.js';
 import { closestChoice } from './did-you-mean.js';
 import { parseInstant } from './time-options.js';
 
-/** The statuses `--status` accepts (`summary.status` as the server derives it). */
-export const STATUSES = ['success', 'error', 'descendant_error', 'running', 'cancelled'] as const;
-
 /** Filter options as commander parses them. */
 export interface FilterOptions {
   op?: string[];
-  status?: Array<(typeof STATUSES)[number]>;
+  status?: CallStatus[];
   since?: string;
   until?: string;
   thread?: string[];
@@ -31,13 +29,13 @@ const collect = (value: string, previous: string[] | undefined): string[] => [..
  * value (a usage error, exit 2), here with "Did you mean ...?" naming the nearest status.
  */
 function statusOption(): Option {
-  const option = new Option('--status <status>', 'only calls with this status (repeatable)').choices(STATUSES);
+  const option = new Option('--status <status>', 'only calls with this status (repeatable)').choices(CALL_STATUSES);
   const check = option.parseArg!; // commander's check of the choices
   return option.argParser((value: string, previous: string[] | undefined) => {
     try {
       check(value, undefined);
     } catch (err) {
-      const near = closestChoice(value, STATUSES);
+      const near = closestChoice(value, CALL_STATUSES);
       throw new InvalidArgumentError(`${(err as Error).message}${near ? ` Did you mean ${near}?` : ''}`);
     }
     return [...(previous ?? []), value];

@@ -6,9 +6,9 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import type { Client } from '../api/client.js';
+import { jsonlLines } from '../api/core/jsonl-lines.js';
 import type { CallRecord, UpsertBatchItem } from '../schema/calls.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
 import { CliError, clientFor, connectionOf, withConnection } from './connection.js';
@@ -90,7 +90,7 @@ export async function importCalls(client: Client, file: string, project: string 
     batch = [];
     bytes = 0;
   };
-  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+  for await (const line of jsonlLines(createReadStream(file))) {
     lineNo++;
     if (line.trim() === '') continue;
     let record: CallRecord;

@@ -7,7 +7,8 @@ import Table from 'cli-table3';
 import { DateTime } from 'luxon';
 import pc from 'picocolors';
 import type { CallRecord } from '../schema/calls.js';
-import { callStatus, formatDuration, type Status } from './trace-tree.js';
+import type { CallStatus } from '../schema/call-status.js';
+import { callStatus, formatDuration } from './trace-tree.js';
 
 /** Color functions: real ones on a TTY without `NO_COLOR` (https://no-color.org), identity otherwise. */
 export type Colors = ReturnType<typeof pc.createColors>;
@@ -28,7 +29,7 @@ export function colorsFor(stream: NodeJS.WriteStream): Colors {
 }
 
 /** A status word colored by meaning: green success, red error, yellow running, dim cancelled. */
-export function statusWord(status: Status, c: Colors): string {
+export function statusWord(status: CallStatus, c: Colors): string {
   switch (status) {
     case 'success': return c.green('success');
     case 'error': return c.red('error');

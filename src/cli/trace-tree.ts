@@ -4,6 +4,7 @@
  * @module
  */
 import type { CallRecord } from '../schema/calls.js';
+import { deriveStatus, isCallStatus, type CallStatus } from '../schema/call-status.js';
 
 /** A call and its children, children ordered by started_at then id. */
 export interface CallTree {
@@ -11,9 +12,7 @@ export interface CallTree {
   children: CallTree[];
 }
 
-export type Status = 'success' | 'error' | 'cancelled' | 'running' | 'descendant_error';
-
-const MARKS: Record<Status, string> = { success: '✓', error: '✗', cancelled: '⊘', running: '…', descendant_error: '✓' };
+const MARKS: Record<CallStatus, string> = { success: '✓', error: '✗', cancelled: '⊘', running: '…', descendant_error: '✓' };
 
 const startedMs = (call: CallRecord): number => Date.parse(call.started_at);
 
@@ -43,13 +42,9 @@ export function buildTrees(calls: readonly CallRecord[]): CallTree[] {
 }
 
 /** The server-derived status, or one inferred from the record when the server gave none. */
-export function callStatus(call: CallRecord): Status {
+export function callStatus(call: CallRecord): CallStatus {
   const status = call.summary?.['status'];
-  if (status === 'success' || status === 'error' || status === 'cancelled' || status === 'running' || status === 'descendant_error') {
-    return status;
-  }
-  if (call.exception) return 'error';
-  return call.ended_at ? 'success' : 'running';
+  return isCallStatus(status) ? status : deriveStatus(call.ended_at, call.exception, call.summary);
 }
 
 /** Duration in ms: the server's `summary.latency_ms`, else ended_at − started_at; null while running. */
@@ -75,7 +70,7 @@ export function describeException(exception: CallRecord['exception'], max = 100)
 }
 
 /** The text after a call's duration: the error, a note about a failed descendant, or nothing. */
-function note(call: CallRecord, status: Status): string {
+function note(call: CallRecord, status: CallStatus): string {
   if (status === 'error') return `  error: ${describeException(call.exception) || 'unknown error'}`;
   if (status === 'descendant_error') return '  (a descendant failed)';
   if (status === 'running') return '  running';

@@ -4,10 +4,11 @@
  */
 import type { Client } from '../api/client.js';
 import { PayloadTooLargeError } from '../api/core/api-errors.js';
+import { createFeedbackRaw, upsertCallsUnread } from '../api/core/raw-batch.js';
 import { isRetryableError } from '../api/core/retry.js';
 import type { RequestOptions } from '../api/core/transport.js';
 import { safeMessage } from '../internal/safe-message.js';
-import type { Delivery, Entry } from './batcher.js';
+import type { Entry } from './batcher.js';
 import { batchBody } from './entry-chunks.js';
 import type { ExportOptions } from './export-options.js';
 import { invalidItemIndexes } from './invalid-items.js';
@@ -26,18 +27,18 @@ export interface PostOutcome {
 
 type RetryOptions = Pick<ExportOptions, 'maxRetries' | 'retryInitialDelayMs' | 'retryMaxDelayMs' | 'retryBudgetMs'>;
 
-/** A batch endpoint: the client's raw method for a serialized `{"batch": [...]}` body, and what its items are called in diagnostics. */
+/** A batch endpoint: the raw post (`api/core/raw-batch.ts`) for a serialized `{"batch": [...]}` body, and what its items are called in diagnostics. */
 export interface BatchEndpoint {
   post(client: Client, body: string | Buffer, opts: RequestOptions): Promise<unknown>;
   /** Plural noun for warnings, e.g. `call event(s)`. */
   readonly items: string;
 }
 
-/** `calls.upsertBatchUnread()` (spec endpoint 5): start and end events; the answer's ids are not needed (the events carry them). */
-export const CALLS_ENDPOINT: BatchEndpoint = { post: (client, body, opts) => client.calls.upsertBatchUnread(body, opts), items: 'call event(s)' };
+/** `POST /call/upsert_batch` (spec endpoint 5): start and end events; the answer's ids are not needed (the events carry them). */
+export const CALLS_ENDPOINT: BatchEndpoint = { post: upsertCallsUnread, items: 'call event(s)' };
 
-/** `feedback.createRaw()` (spec endpoint 2): feedback items. */
-export const FEEDBACK_ENDPOINT: BatchEndpoint = { post: (client, body, opts) => client.feedback.createRaw(body, opts), items: 'feedback item(s)' };
+/** `POST /feedback/batch/create` (spec endpoint 2): feedback items. */
+export const FEEDBACK_ENDPOINT: BatchEndpoint = { post: createFeedbackRaw, items: 'feedback item(s)' };
 
 /** Posts batches to one endpoint through one client with the exporter's retry policy. Never throws. */
 export class BatchSender {
@@ -123,13 +124,13 @@ export class BatchSender {
 /**
  * Gives up on the events of `out` the server never took: counts them as dropped, `abandoned` when
  * `signal` ended them at the exit deadline, else `unreachable`, with `what` before the reason.
- * @returns the batch's delivery, those events counted as dropped.
+ * @returns how many were dropped.
  */
-export function dropUndelivered(out: PostOutcome, signal: AbortSignal, what = ''): Delivery {
+export function dropUndelivered(out: PostOutcome, signal: AbortSignal, what = ''): number {
   const lost = out.undelivered.length;
   const why = signal.aborted ? abandonReason(signal) : `the server was unreachable past the retry budget: ${safeMessage(out.error)}`;
   countDrop(signal.aborted ? 'abandoned' : 'unreachable', lost, `${what}${why}`);
-  return { sent: out.sent, dropped: out.dropped + lost };
+  return lost;
 }
 
 /** Why `signal` ended the requests: the reason given to `abandon()`, else the exit deadline. */

@@ -3,10 +3,10 @@
  * @module
  */
 import { setTimeout as timeUp } from 'node:timers/promises';
-import PQueue from 'p-queue';
-import { safeMessage } from '../internal/safe-message.js';
+import { CallOrder } from './call-order.js';
 import type { BatcherOptions } from './export-options.js';
-import { countDrop, stats } from './export-stats.js';
+import { stats } from './export-stats.js';
+import { unrefTimeout } from '../internal/timers.js';
 
 /** One event, serialized once: `json` is sent (or spooled) as is; `bytes` is its UTF-8 length. */
 export interface Entry {
@@ -16,34 +16,38 @@ export interface Entry {
   readonly call?: { readonly id: string; readonly end: boolean };
 }
 
-/** What became of a batch's events (those neither sent nor dropped were spooled by the sender). */
-export interface Delivery {
+/** Events sent and dropped so far (a delivery's counters). */
+export interface Tally {
   sent: number;
   dropped: number;
-  /** The delivery of events the sender gave back with {@link Batcher.requeue} and that are sent now: waited for by flush(). */
-  next?: Promise<void>;
 }
 
 /**
- * Decides which buffered events a batch being cut may hold (see `call-order.ts`): the others are
- * given back later with {@link Batcher.requeue}, or handed to `divert` as `behind` (not sent from memory).
+ * Where a batcher hands its batches (see `delivery.ts`): sends them, spills or drops what the server
+ * never took, and counts. The batcher only calls it, never the other way round.
  */
-export interface BatchGate {
-  offered(entry: Entry): void;
-  cut(buffer: Entry[]): { batch: Entry[]; behind: Entry[] };
-  /** Takes events that must not be sent from memory (still counted as pending: call {@link Batcher.forget}). */
-  divert(entries: Entry[]): void;
+export interface BatchDelivery {
+  /** Sent and dropped so far, replays and drops outside the batcher included. */
+  readonly tally: Readonly<Tally>;
+  /** Sends one batch; resolves with its events the server never took (already spooled or dropped). Never rejects. */
+  send(batch: Entry[]): Promise<readonly Entry[]>;
+  /** A batch settled with every event taken; `pending` events are still in memory (buffered or in flight). */
+  settled?(pending: number): void;
+  /** Ends that must follow their undelivered start (into the spool, or dropped), never sent from memory. */
+  follow?(ends: Entry[]): void;
+  /** Aborts the requests in flight (their events are spooled or dropped). */
+  abandon(reason?: string): void;
 }
-
-/**
- * Sends one batch and says what became of its events. Should not reject; a rejection counts the
- * batch as dropped (`abandoned`). `signal` aborts the request (exit deadline).
- */
-export type SendBatch = (batch: Entry[], signal: AbortSignal) => Promise<Delivery>;
 
 /** What the batcher reports, in events: sent and dropped so far, pending now. */
-export interface BatcherReport extends Delivery {
+export interface BatcherReport extends Tally {
   pending: number;
+}
+
+/** Construction options of a {@link Batcher} beyond its delivery and caps. */
+export interface BatcherExtras {
+  /** Keep each call's end behind its start across batches in flight side by side (`call-order.ts`). @defaultValue false */
+  keepCallOrder?: boolean;
 }
 
 /** Bytes a request body adds around its events (`{"batch":[` ... `]}`); each event adds a comma. */
@@ -53,24 +57,26 @@ export const BODY_OVERHEAD_BYTES = 16;
 const RESERVED_SHARE = 0.1;
 
 /**
- * Holds events in memory and sends them in batches in the background. Generic over what an event
- * is: the sender decides the endpoint and the body around the serialized events.
+ * Holds events in memory and hands them to its {@link BatchDelivery} in batches, in the background.
+ * Generic over what an event is: the delivery decides the endpoint and the body around the serialized
+ * events. With `keepCallOrder` it owns the order gate: a batch being cut holds back the ends whose start
+ * is in a batch still in flight, sends them once that batch settled, or hands them to the delivery to
+ * follow a start the server never took.
  */
 export class Batcher {
   private buffer: Entry[] = [];
   private bufferBytes = 0;
   private timer: NodeJS.Timeout | undefined;
-  private readonly queue: PQueue;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly abort = new AbortController();
   private pending = 0;
   private pendingBytes = 0;
-  private readonly tally: Delivery = { sent: 0, dropped: 0 };
-  /** flush() calls waiting: events given back meanwhile are sent at once. */
+  /** flush() calls waiting: ends released by a settled batch are sent at once. */
   private flushing = 0;
+  /** The order gate, with `keepCallOrder`. */
+  private readonly order: CallOrder | undefined;
 
-  constructor(private readonly send: SendBatch, private readonly options: BatcherOptions, private readonly gate?: BatchGate) {
-    this.queue = new PQueue({ concurrency: options.maxConcurrentRequests });
+  constructor(private readonly delivery: BatchDelivery, private readonly options: BatcherOptions, extras: BatcherExtras = {}) {
+    this.order = extras.keepCallOrder ? new CallOrder() : undefined;
   }
 
   /** Events buffered or in flight. */
@@ -91,7 +97,7 @@ export class Batcher {
     if (this.buffer.length > 0 && this.bufferBytes + framed > this.options.maxBatchBytes - BODY_OVERHEAD_BYTES) this.sendNow();
     this.buffer.push(entry);
     this.bufferBytes += framed;
-    this.gate?.offered(entry);
+    this.order?.offered(entry);
     this.pending++;
     this.pendingBytes += entry.bytes;
     stats.queueItems++;
@@ -101,11 +107,19 @@ export class Batcher {
   }
 
   /**
-   * Takes back events held out of a batch by the gate (still counted as pending): they join the
-   * buffer, and are sent at once while a flush() waits.
+   * Whether the call's start is in memory and not settled, or was lost and its end not seen yet: its
+   * end must then go through memory too, where it is kept behind the start (`keepCallOrder` only).
+   */
+  holdsStart(callId: string): boolean {
+    return this.order?.holdsStart(callId) ?? false;
+  }
+
+  /**
+   * Takes back ends the gate released (still counted as pending): they join the buffer, and are
+   * sent at once while a flush() waits.
    * @returns the delivery of the batch sent now, if one was.
    */
-  requeue(entries: readonly Entry[]): Promise<void> | undefined {
+  private requeue(entries: readonly Entry[]): Promise<void> | undefined {
     if (entries.length === 0) return undefined;
     for (const e of entries) {
       this.buffer.push(e);
@@ -114,8 +128,8 @@ export class Batcher {
     return this.flushing > 0 ? this.sendNow() : this.cutWhenDue();
   }
 
-  /** Stops counting events as pending: a batch settled, or events held out of one that the sender spooled or dropped. */
-  forget(entries: readonly Entry[]): void {
+  /** Stops counting events as pending: a batch settled, or ends held out of one that follow their start. */
+  private forget(entries: readonly Entry[]): void {
     const bytes = entries.reduce((n, e) => n + e.bytes, 0);
     this.pending -= entries.length;
     this.pendingBytes -= bytes;
@@ -126,8 +140,7 @@ export class Batcher {
   private cutWhenDue(): Promise<void> | undefined {
     if (this.buffer.length >= this.options.maxBatchItems || this.bufferBytes > this.options.maxBatchBytes - BODY_OVERHEAD_BYTES) return this.sendNow();
     if (this.timer === undefined) {
-      this.timer = setTimeout(() => this.sendNow(), this.options.flushIntervalMs);
-      this.timer.unref();
+      this.timer = unrefTimeout(() => this.sendNow(), this.options.flushIntervalMs);
     }
     return undefined;
   }
@@ -135,17 +148,6 @@ export class Batcher {
   /** Whether an event would be refused for the item cap alone (checked before serializing it). */
   isFull(reserved: boolean): boolean {
     return this.pending + 1 > this.options.maxQueueItems * (reserved ? 1 : 1 - RESERVED_SHARE);
-  }
-
-  /** Adds outcomes decided outside a delivery (e.g. events dropped instead of queued, or replayed) to the report. */
-  count(outcome: Partial<Delivery>): void {
-    this.tally.sent += outcome.sent ?? 0;
-    this.tally.dropped += outcome.dropped ?? 0;
-  }
-
-  /** Runs `task` in the request queue, so it counts against `maxConcurrentRequests`. */
-  run<T>(task: () => Promise<T>): Promise<T> {
-    return this.queue.add(task);
   }
 
   /**
@@ -166,22 +168,18 @@ export class Batcher {
   }
 
   /**
-   * Aborts the requests in flight and gives up on every pending event (the sender spools or drops them).
+   * Sends what is buffered, then aborts the requests in flight: the delivery spools or drops their events.
    * @param reason - why, for the drop warning; the signal's `reason`. @defaultValue the exit deadline passed
    */
   abandon(reason?: string): void {
     this.sendNow();
-    this.abort.abort(reason);
+    this.delivery.abandon(reason);
   }
 
-  /** Aborted by {@link abandon}. */
-  get signal(): AbortSignal {
-    return this.abort.signal;
-  }
-
-  /** Counters so far. */
+  /** Counters so far: the delivery's, and what is pending here. */
   report(): BatcherReport {
-    return { ...this.tally, pending: this.pending };
+    const { sent, dropped } = this.delivery.tally;
+    return { sent, dropped, pending: this.pending };
   }
 
   /**
@@ -198,30 +196,40 @@ export class Batcher {
     this.buffer = [];
     this.bufferBytes = 0;
     let batch = buffered;
-    if (this.gate) {
-      const cut = this.gate.cut(buffered);
+    if (this.order) {
+      const cut = this.order.cut(buffered);
       batch = cut.batch;
-      if (cut.behind.length > 0) this.gate.divert(cut.behind);
+      if (cut.behind.length > 0) this.divert(cut.behind);
     }
     if (batch.length === 0) return undefined;
-    // the follow-up is awaited outside the queue task, so it never waits for a slot its own batch holds
-    const delivery = this.queue.add(() => this.deliver(batch)).then((out) => out?.next);
+    // the follow-up is sent after the delivery's request slot is free, so it never waits for a slot its own batch holds
+    const delivery = this.delivery.send(batch).then(
+      (lost) => this.settle(batch, lost),
+      () => this.forget(batch), // a delivery never rejects; should one, its events are no longer pending
+    );
     this.inFlight.add(delivery);
     void delivery.finally(() => this.inFlight.delete(delivery));
     return delivery;
   }
 
-  private async deliver(batch: Entry[]): Promise<{ next?: Promise<void> } | undefined> {
-    try {
-      const delivery = await this.send(batch, this.abort.signal);
-      this.count(delivery);
-      return delivery.next && { next: delivery.next };
-    } catch (err) {
-      this.count({ dropped: batch.length });
-      countDrop('abandoned', batch.length, `sending failed: ${safeMessage(err)}`);
-      return undefined;
-    } finally {
-      this.forget(batch);
-    }
+  /**
+   * A batch came back from the delivery: its events are no longer pending; the ends held behind its
+   * starts are sent now, or follow a start the server never took.
+   * @returns the delivery of the ends sent now, if any (waited for by flush()).
+   */
+  private settle(batch: Entry[], lost: readonly Entry[]): Promise<void> | undefined {
+    if (lost.length === 0) this.delivery.settled?.(this.pending);
+    this.forget(batch);
+    if (!this.order) return undefined;
+    const held = this.order.settle(batch, lost);
+    const next = this.requeue(held.send);
+    if (held.behind.length > 0) this.divert(held.behind); // after the starts they follow
+    return next;
+  }
+
+  /** Ends whose start the server never took leave memory and follow it. */
+  private divert(ends: Entry[]): void {
+    this.forget(ends);
+    this.delivery.follow?.(ends);
   }
 }

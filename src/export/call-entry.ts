@@ -6,19 +6,16 @@ import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchI
 import { eventItemJson } from './event-json.js';
 import { BODY_OVERHEAD_BYTES, type Entry } from './batcher.js';
 import { packedEntry } from './entry-chunks.js';
+import { cutString, truncatedValue } from '../internal/truncation.js';
 
 /** Longest exception message or stack kept in a truncated end event, in characters. */
 const KEPT_EXCEPTION_CHARS = 4096;
 
-/** The marker that replaces a field too large to send: `{_weft_truncated: {original_bytes, limit_bytes}}`. */
-export type TruncationMarker = {
-  _weft_truncated: { original_bytes: number; limit_bytes: number };
-};
 
 /**
  * Serializes `item`. When it is over `maxBatchBytes` (less the body's framing), its `inputs` and
- * `attributes` (start) or `output` (end) are replaced by a {@link TruncationMarker} stating their
- * size, and an exception's message and stack are cut to 4096 characters.
+ * `attributes` (start) or `output` (end) are replaced by `{_weft_truncated: {original_bytes, limit_bytes}}`
+ * (`internal/truncation.ts`), and an exception's message and stack are cut to 4096 characters (`…[truncated N chars]`).
  * @returns the entry, or `undefined` when the item cannot be serialized or is still too large.
  */
 export function toCallEntry(item: UpsertBatchItem, maxBatchBytes: number): Entry | undefined {
@@ -56,19 +53,17 @@ export function callOf(value: unknown): Entry['call'] {
 }
 
 function truncated(item: UpsertBatchItem, limit: number): UpsertBatchItem {
-  const mark = (value: unknown): TruncationMarker => ({
-    _weft_truncated: { original_bytes: serialize(value)?.bytes ?? 0, limit_bytes: limit },
-  });
+  const mark = (value: unknown) => truncatedValue(serialize(value)?.bytes ?? 0, limit);
   if (item.mode === 'start') {
     const { start } = item.req;
     return { mode: 'start', req: { start: { ...start, inputs: mark(start.inputs), attributes: mark(start.attributes) } } };
   }
   const { end } = item.req;
   const out = { ...end, output: mark(end.output) };
-  if (typeof end.exception === 'string') out.exception = end.exception.slice(0, KEPT_EXCEPTION_CHARS);
+  if (typeof end.exception === 'string') out.exception = cutString(end.exception, KEPT_EXCEPTION_CHARS);
   else if (end.exception) {
     const { message, stack } = end.exception;
-    out.exception = { ...end.exception, message: message.slice(0, KEPT_EXCEPTION_CHARS), stack: stack?.slice(0, KEPT_EXCEPTION_CHARS) };
+    out.exception = { ...end.exception, message: cutString(message, KEPT_EXCEPTION_CHARS), stack: stack === undefined ? undefined : cutString(stack, KEPT_EXCEPTION_CHARS) };
   }
   return { mode: 'end', req: { end: out } };
 }

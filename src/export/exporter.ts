@@ -9,15 +9,13 @@ import { safeMessage } from '../internal/safe-message.js';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
 import type { CallSink, ExportReport } from '../instrument/sink.js';
-import { Batcher, type Delivery, type Entry } from './batcher.js';
-import { callEventEntry } from './call-entry.js';
-import { CallOrder } from './call-order.js';
-import { BatchSender } from './batch-sender.js';
+import { Batcher } from './batcher.js';
+import { CallIntake } from './call-intake.js';
+import { Delivery } from './delivery.js';
 import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
 import { FeedbackQueue } from './feedback-queue.js';
 import { Reachability, type Refusal } from './reachability.js';
-import { Spill } from './spill.js';
-import { countDrop, stats, warnUnreportedDrops, type DropReason } from './export-stats.js';
+import { stats, warnUnreportedDrops } from './export-stats.js';
 
 /**
  * Events staged (handed over, not yet serialized) at which they are serialized and queued on the
@@ -37,6 +35,20 @@ const DRAIN_SLICE_MS = 1;
 /** Events serialized between two looks at the clock while draining. */
 const DRAIN_CLOCK_EVERY = 32;
 
+/** What a {@link CallExporter} is made of. */
+export interface CallExporterOptions {
+  /** Its own client (closed once the exporter is replaced and idle). */
+  client: Client;
+  /** The project every event belongs to, `<entity>/<project>`. */
+  projectId: string;
+  /** `svc_user_id` of the calls, if any. */
+  userId?: string | undefined;
+  /** Caps, batching, retries and spool (`init()`'s options). @defaultValue the option table's defaults */
+  options?: Partial<ExportOptions>;
+  /** The exporter this one replaces (a later `init()`), flushed with it until idle. */
+  predecessor?: CallExporter | undefined;
+}
+
 /**
  * Sends call events to `POST /call/upsert_batch` through its own `client`. Events go to memory; with
  * a `spoolDir`, those memory cannot hold and batches undelivered after the retry budget go to the
@@ -45,22 +57,24 @@ const DRAIN_CLOCK_EVERY = 32;
  * started, and is flushed with its successor until none of its calls are open and nothing of it is pending.
  */
 export class CallExporter implements CallSink {
+  readonly projectId: string;
+  readonly userId: string | undefined;
+  private readonly client: Client;
   private readonly options: ExportOptions;
+  /** Memory: caps, batch cuts, and each call's end kept behind its start. */
   private readonly batcher: Batcher;
-  /** Keeps each call's end behind its start across batches in flight side by side. */
-  private readonly order = new CallOrder();
-  private readonly sender: BatchSender;
+  /** Sends batches, spools (when `spoolDir` is set) what memory cannot hold or the server never took, replays. */
+  private readonly delivery: Delivery;
   private readonly feedbackQueue: FeedbackQueue;
-  /** The spool (when `spoolDir` is set), its replayer, and whether new events go to it. */
-  private readonly spill: Spill;
+  /** Where each event goes: memory, the spool, or dropped. */
+  private readonly intake: CallIntake;
+  private predecessor: CallExporter | undefined;
   /** What the senders saw of the service: the first-failure warning, refusals. */
   private readonly reach: Reachability;
   private closed = false;
   private openCalls = 0;
   /** Root calls that started here and have not ended (tracked only for `flushMode`/`waitUntil`). */
   private readonly roots = new Set<string>();
-  /** Calls whose start was dropped, so their end is dropped too, for the same reason. */
-  private readonly droppedStarts = new Map<string, DropReason>();
   /** Events handed over and not yet serialized, in order (see {@link CallExporter.stage}). */
   private staged: (StartedCallSchemaForInsert | EndedCallSchemaForInsert)[] = [];
   private drainScheduled = false;
@@ -75,22 +89,18 @@ export class CallExporter implements CallSink {
   /** See {@link CallSink.connection}; set by `init()`. */
   connection: { baseUrl: string; apiKey: string | undefined } | undefined;
 
-  constructor(
-    private readonly client: Client,
-    readonly projectId: string,
-    readonly userId: string | undefined,
-    options: Partial<ExportOptions> = {},
-    private predecessor: CallExporter | undefined = undefined,
-  ) {
+  constructor({ client, projectId, userId, options = {}, predecessor }: CallExporterOptions) {
+    this.client = client;
+    this.projectId = projectId;
+    this.userId = userId;
+    this.predecessor = predecessor;
     this.options = { ...DEFAULT_EXPORT_OPTIONS, ...options };
-    const order = this.order;
-    const gate = { offered: (e: Entry) => order.offered(e), cut: (b: Entry[]) => order.cut(b), divert: (ends: Entry[]) => this.follow(ends) };
-    this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), this.options, gate);
     const spoolDir = this.options.spoolDir;
     this.reach = new Reachability(client.baseUrl, spoolDir ? `written to the spool in ${spoolDir}, which a later process with the same spoolDir sends` : 'dropped (set spoolDir or WEFT_SPOOL_DIR to keep them on disk)');
-    this.sender = new BatchSender(client, this.options, undefined, this.reach);
+    this.delivery = new Delivery({ client, options: this.options, reach: this.reach, spill: true });
+    this.batcher = new Batcher(this.delivery, this.options, { keepCallOrder: true });
     this.feedbackQueue = new FeedbackQueue(client, this.options, this.reach);
-    this.spill = new Spill(this.sender, this.batcher, this.options, (reason, count, why) => this.drop(reason, count, why));
+    this.intake = new CallIntake(this.batcher, this.delivery, this.options);
   }
 
   /** Events staged, buffered or in flight, here and in predecessors. */
@@ -110,7 +120,7 @@ export class CallExporter implements CallSink {
   feedback(item: FeedbackCreateReq): void {
     if (!this.closed) return this.feedbackQueue.add(item);
     stats.queued++;
-    this.drop('shutdown', 1, 'weft was shut down');
+    this.intake.drop('shutdown', 1, 'weft was shut down');
   }
 
   /**
@@ -166,21 +176,13 @@ export class CallExporter implements CallSink {
 
   private takeStart(start: StartedCallSchemaForInsert): void {
     this.openCalls++;
-    const dropped = this.accept('start', start, false);
-    if (dropped && start.id) this.droppedStarts.set(start.id, dropped);
-    else if (this.tracksRoots && start.id && (start.parent_id === undefined || start.parent_id === null)) this.roots.add(start.id);
+    const kept = this.intake.start(start);
+    if (kept && this.tracksRoots && start.id && (start.parent_id === undefined || start.parent_id === null)) this.roots.add(start.id);
   }
 
   private takeEnd(end: EndedCallSchemaForInsert): void {
     this.openCalls--;
-    const startDropped = this.droppedStarts.get(end.id);
-    if (startDropped) {
-      this.droppedStarts.delete(end.id);
-      stats.queued++;
-      this.drop(startDropped, 1, 'the start of the call was dropped');
-      return;
-    }
-    this.accept('end', end, true);
+    this.intake.end(end);
     if (this.roots.delete(end.id)) this.rootEnded();
   }
 
@@ -198,23 +200,17 @@ export class CallExporter implements CallSink {
     ]);
     this.prune();
     warnUnreportedDrops();
-    const { spool, replayer } = this.spill;
-    if (spool && replayer) {
-      spool.sync();
-      if (this.spill.spooling && !replayer.backingOff && !this.closed) void replayer.kick();
-      const replayed = replayer.current.catch(() => undefined);
-      await (deadline === undefined ? replayed : Promise.race([replayed, deadline]));
-    }
+    if (!this.closed) await this.delivery.flushSpool(deadline);
     const { sent, dropped } = this.batcher.report();
-    return { sent: sent + feedback.sent, dropped: dropped + feedback.dropped, spooled: this.spill.spool?.backlog ?? 0, pending: report.pending + feedback.pending };
+    return { sent: sent + feedback.sent, dropped: dropped + feedback.dropped, spooled: this.delivery.spooled, pending: report.pending + feedback.pending };
   }
 
   /** Flushes, then refuses new events and closes the spool's open segment, here and in predecessors. */
   async shutdown(timeoutMs?: number): Promise<ExportReport> {
     const [, report] = await Promise.all([this.predecessor?.shutdown(timeoutMs), this.flush(timeoutMs)]);
     this.closed = true;
-    this.spill.replayer?.stop();
-    this.spill.spool?.close();
+    this.intake.closed = true;
+    this.delivery.close();
     return report;
   }
 
@@ -236,74 +232,11 @@ export class CallExporter implements CallSink {
 
   /** The disk spool's directory, when there is one. */
   get spoolDir(): string | undefined {
-    return this.spill.spool ? this.options.spoolDir : undefined;
+    return this.delivery.spoolDir;
   }
 
   private get tracksRoots(): boolean {
     return this.options.flushMode === 'immediate' || this.options.waitUntil !== undefined;
-  }
-
-  /** Serializes and queues one event; returns why it was dropped, or `undefined` when kept. */
-  private accept(mode: 'start' | 'end', event: StartedCallSchemaForInsert | EndedCallSchemaForInsert, reserved: boolean): DropReason | undefined {
-    stats.queued++;
-    if (this.closed) return this.afterShutdown(mode, event, reserved);
-    if (!this.spill.spool && this.batcher.isFull(reserved)) return this.queueFull();
-    const entry = this.entryOf(mode, event);
-    if (!entry) return this.drop('oversize', 1, `an event could not be serialized under maxBatchBytes (${this.options.maxBatchBytes})`);
-    // an end whose start is still in memory goes through memory too, where it is kept behind its start
-    const viaMemory = !this.spill.spooling || (entry.call?.end === true && this.order.holdsStart(entry.call.id));
-    if (viaMemory && this.batcher.offer(entry, reserved)) return undefined;
-    if (!this.spill.spool) return this.queueFull();
-    this.spill.spooling = true;
-    if (this.spill.append([entry], false) === 1 || this.batcher.offer(entry, reserved)) return undefined; // a full spool falls back to memory
-    return this.drop('spool_full', 1, `the spool is full (spoolMaxBytes ${this.options.spoolMaxBytes}) and so is the memory queue`);
-  }
-
-  /**
-   * After `shutdown()`, new calls are not recorded, but the end of a call already started is still
-   * sent (at once, in memory only), so it does not stay `running` on the server for good.
-   */
-  private afterShutdown(mode: 'start' | 'end', event: StartedCallSchemaForInsert | EndedCallSchemaForInsert, reserved: boolean): DropReason | undefined {
-    if (!reserved) return this.drop('shutdown', 1, 'weft was shut down');
-    const entry = this.entryOf(mode, event);
-    if (!entry || !this.batcher.offer(entry, true)) return this.drop('shutdown', 1, 'weft was shut down and the memory queue is full');
-    this.batcher.sendNow();
-    return undefined;
-  }
-
-  /** The event written once as its batch item's JSON (see `call-entry.ts`). */
-  private entryOf(mode: 'start' | 'end', event: StartedCallSchemaForInsert | EndedCallSchemaForInsert): Entry | undefined {
-    const max = this.options.maxBatchBytes;
-    return mode === 'start' ? callEventEntry('start', event as StartedCallSchemaForInsert, max) : callEventEntry('end', event as EndedCallSchemaForInsert, max);
-  }
-
-  private queueFull(): DropReason {
-    return this.drop('queue_full', 1, `the memory queue is full (maxQueueItems ${this.options.maxQueueItems}, maxQueueBytes ${this.options.maxQueueBytes})`);
-  }
-
-  private drop(reason: DropReason, count: number, why: string): DropReason {
-    countDrop(reason, count, why);
-    this.batcher.count({ dropped: count });
-    return reason;
-  }
-
-  /**
-   * Sends a batch from memory; what the server never took is spooled (then new events are too), or
-   * dropped. Ends held back behind the batch's starts are then sent, or follow their undelivered start.
-   */
-  private async deliver(batch: Entry[], signal: AbortSignal): Promise<Delivery> {
-    const out = await this.sender.post(batch, signal);
-    const held = this.order.settle(batch, out.undelivered);
-    const next = this.batcher.requeue(held.send);
-    const result = this.spill.undelivered(out, signal);
-    if (held.behind.length > 0) this.follow(held.behind); // after the starts they follow
-    return { ...result, next };
-  }
-
-  /** Ends whose start the server never took leave memory and follow it (into the spool, or dropped). */
-  private follow(ends: Entry[]): void {
-    this.batcher.forget(ends);
-    this.spill.follow(ends);
   }
 
   private rootEnded(): void {

@@ -5,25 +5,26 @@
 import type { Client } from '../api/client.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
-import { Batcher, BODY_OVERHEAD_BYTES, type BatcherReport, type Delivery, type Entry } from './batcher.js';
-import { BatchSender, dropUndelivered, FEEDBACK_ENDPOINT } from './batch-sender.js';
+import { Batcher, BODY_OVERHEAD_BYTES, type BatcherReport, type Entry } from './batcher.js';
+import { FEEDBACK_ENDPOINT } from './batch-sender.js';
+import { Delivery } from './delivery.js';
 import type { ExportOptions } from './export-options.js';
 import type { Reachability } from './reachability.js';
 import { countDrop, stats } from './export-stats.js';
 
 /**
- * The feedback side of the exporter: the same {@link Batcher} (count, bytes and time triggers, caps,
+ * The feedback side of the exporter: the same {@link Batcher} and {@link Delivery} (count, bytes and time triggers, caps,
  * `maxConcurrentRequests`) and the same retry policy as call events, on its own queue so a slow
  * feedback request never holds up calls. Feedback is kept in memory only (not spooled): what the
  * server never took after the retry budget is dropped and counted (`unreachable`).
  */
 export class FeedbackQueue {
   private readonly batcher: Batcher;
-  private readonly sender: BatchSender;
+  private readonly delivery: Delivery;
 
   constructor(client: Client, private readonly options: ExportOptions, reach?: Reachability) {
-    this.sender = new BatchSender(client, options, FEEDBACK_ENDPOINT, reach);
-    this.batcher = new Batcher((batch, signal) => this.deliver(batch, signal), options);
+    this.delivery = new Delivery({ client, options, endpoint: FEEDBACK_ENDPOINT, reach });
+    this.batcher = new Batcher(this.delivery, options);
   }
 
   /** Items buffered or in flight. */
@@ -57,11 +58,6 @@ export class FeedbackQueue {
 
   private drop(reason: 'invalid' | 'oversize' | 'queue_full', why: string): void {
     countDrop(reason, 1, `a feedback item was dropped: ${why}`);
-    this.batcher.count({ dropped: 1 });
-  }
-
-  private async deliver(batch: Entry[], signal: AbortSignal): Promise<Delivery> {
-    const out = await this.sender.post(batch, signal);
-    return out.undelivered.length === 0 ? out : dropUndelivered(out, signal, 'feedback item(s): ');
+    this.delivery.count(1);
   }
 }

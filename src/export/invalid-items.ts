@@ -2,7 +2,8 @@
  * Finds which items of a refused batch were invalid, from the `loc` of a client- or server-side validation error.
  * @module
  */
-import { RequestValidationError, ValidationError } from '../api/core/api-errors.js';
+import { ValidationError } from '../api/core/api-errors.js';
+import { RequestValidationError } from '../errors.js';
 
 /**
  * Indexes of the batch items named by a validation error (`loc` `["batch", i, ...]` from the client,

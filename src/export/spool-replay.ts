@@ -2,15 +2,34 @@
  * Replays the disk spool: claims segments oldest first and posts their events in batches until the spool is empty or the server stops answering.
  * @module
  */
-import type { Batcher, Entry } from './batcher.js';
+import type PQueue from 'p-queue';
+import type { Entry, Tally } from './batcher.js';
 import { BODY_OVERHEAD_BYTES } from './batcher.js';
 import type { BatchSender } from './batch-sender.js';
 import { callOf } from './call-entry.js';
 import type { ExportOptions } from './export-options.js';
 import { baseName, type ClaimedSegment, type Spool } from './spool.js';
 import { countDrop, stats } from './export-stats.js';
+import { unrefTimeout } from '../internal/timers.js';
 
 type Limits = Pick<ExportOptions, 'maxBatchItems' | 'maxBatchBytes' | 'retryMaxDelayMs'>;
+
+/** What a {@link SpoolReplayer} works with: all of it owned by the delivery that made it (`delivery.ts`). */
+export interface SpoolReplayerOptions {
+  spool: Spool;
+  /** Posts the replayed batches. */
+  sender: BatchSender;
+  /** The delivery's request slots: a replayed batch counts against `maxConcurrentRequests` like any other. */
+  slots: PQueue;
+  /** Aborts the replayed requests (the exit deadline). */
+  signal: AbortSignal;
+  /** The delivery's counters: replayed events count as sent, unreadable lines as dropped. */
+  tally: Tally;
+  /** Batch size limits, and the wait before a new pass after a failed one (`retryMaxDelayMs`). */
+  limits: Limits;
+  /** Runs when a pass found the spool empty, in the same tick as that last claim. */
+  onDrained: () => void;
+}
 
 /**
  * One replay loop per spool. A pass ends when the spool is empty (then `onDrained` runs, in the
@@ -28,13 +47,13 @@ export class SpoolReplayer {
    */
   private readonly progress = new Map<string, number>();
 
-  constructor(
-    private readonly spool: Spool,
-    private readonly sender: BatchSender,
-    private readonly batcher: Batcher,
-    private readonly limits: Limits,
-    private readonly onDrained: () => void,
-  ) {}
+  private readonly spool: Spool;
+  private readonly limits: Limits;
+
+  constructor(private readonly o: SpoolReplayerOptions) {
+    this.spool = o.spool;
+    this.limits = o.limits;
+  }
 
   /** Whether a pass failed recently and the next one waits for its timer. */
   get backingOff(): boolean {
@@ -66,7 +85,7 @@ export class SpoolReplayer {
     while (!this.stopped) {
       const seg = this.spool.claim();
       if (!seg) {
-        this.onDrained();
+        this.o.onDrained();
         return;
       }
       if (await this.replay(seg)) this.spool.finish(seg);
@@ -83,12 +102,14 @@ export class SpoolReplayer {
     const name = baseName(seg.file);
     const done = this.progress.get(name);
     const { entries, unreadable } = entriesOf(seg, done === undefined);
-    if (done === undefined) this.batcher.count({ dropped: unreadable });
+    const { tally, slots, sender, signal } = this.o;
+    if (done === undefined) tally.dropped += unreadable;
     let taken = done ?? 0;
     for (const batch of batches(entries.slice(taken), this.limits)) {
-      const out = await this.batcher.run(() => this.sender.post(batch, this.batcher.signal));
+      const out = await slots.add(() => sender.post(batch, signal));
       stats.replayed += out.sent;
-      this.batcher.count({ sent: out.sent, dropped: out.dropped });
+      tally.sent += out.sent;
+      tally.dropped += out.dropped;
       if (out.undelivered.length > 0) {
         this.progress.set(name, taken); // this batch is sent again whole (never skipped in part)
         return false;
@@ -101,11 +122,10 @@ export class SpoolReplayer {
 
   private retryLater(): void {
     if (this.stopped) return;
-    this.retryTimer = setTimeout(() => {
+    this.retryTimer = unrefTimeout(() => {
       this.retryTimer = undefined;
       void this.kick();
     }, this.limits.retryMaxDelayMs);
-    this.retryTimer.unref();
   }
 }
 

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { safeMessage } from '../internal/safe-message.js';
 import { countDrop } from './export-stats.js';
+import { unrefTimeout } from '../internal/timers.js';
 
 const SEGMENT_BYTES = 4 * 1024 * 1024;
 const WRITE_DELAY_MS = 50;
@@ -88,8 +89,7 @@ export class Spool {
     this.backlog++;
     if (this.bufferBytes >= WRITE_CHUNK_BYTES) this.write();
     else if (this.timer === undefined) {
-      this.timer = setTimeout(() => this.write(), WRITE_DELAY_MS);
-      this.timer.unref();
+      this.timer = unrefTimeout(() => this.write(), WRITE_DELAY_MS);
     }
     return true;
   }

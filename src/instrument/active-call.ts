@@ -2,6 +2,7 @@
  * ActiveCall: a call in flight (the call, its op, sink, settings and context) and the verbs that end it: succeed, fail, cancel; chunk for streams.
  * @module
  */
+import { truncatedMark } from '../internal/truncation.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { CallException } from '../schema/calls.js';
@@ -33,7 +34,7 @@ const UNRESOLVED = Symbol('unresolved');
  */
 export function startCall(op: OpDefinition, args: unknown[], sink: CallSink, settings: TraceSettings, parent: TraceContext | undefined, otelCtx?: OtelContext): ActiveCall | undefined {
   try {
-    const call = new Call(sink.projectId, op.name, parent?.call, parent, otelCtx ? bridgedIds(otelCtx, parent?.call, Date.now()) : undefined);
+    const call = new Call({ projectId: sink.projectId, opName: op.name, context: parent, ids: otelCtx ? bridgedIds(otelCtx, parent?.call, Date.now()) : undefined });
     const inputs = captureInputs(op, args, settings);
     const attributes = captureAttributes(op, parent?.attributes, settings);
     sink.start(call.startEvent(inputs, attributes, captureDisplayName(op, args), sink.userId));
@@ -158,7 +159,7 @@ export class ActiveCall implements Settler, StreamObserver, OpenCall {
         exception = describeError(err, settings, op.name);
       } else {
         output = captureOutput(op, value, settings);
-        if (omittedChunks > 0 && Array.isArray(output)) output = [...output, `[truncated ${omittedChunks} chunks]`];
+        if (omittedChunks > 0 && Array.isArray(output)) output = [...output, truncatedMark(omittedChunks, 'chunks')];
         extra = captureSummary(op, value, settings);
       }
       const end = call.end(outcome, output, exception, extra);

@@ -15,6 +15,18 @@ export interface CallIds {
   parentId: string | undefined;
 }
 
+/** What a {@link Call} starts from. */
+export interface CallInit {
+  /** `project_id` of its events, `<entity>/<project>`. */
+  projectId: string;
+  /** `op_name` of its events. */
+  opName: string;
+  /** The context the call starts in: its parent call, thread, turn and run come from it. */
+  context: TraceContext | undefined;
+  /** Id, trace id and parent id to use (an OTel parent span). @defaultValue a new UUIDv7, the parent's trace and id */
+  ids?: CallIds | undefined;
+}
+
 /** One traced invocation of an op. */
 export class Call {
   readonly startedAtMs: number = Date.now();
@@ -35,17 +47,17 @@ export class Call {
   /** True once {@link Call.end} has run. */
   ended = false;
 
-  /**
-   * @param context - the context the call starts in: thread, turn and run come from it.
-   * @param ids - id, trace id and parent id to use (an OTel parent span); default: a new UUIDv7, the parent's trace.
-   */
-  constructor(
-    readonly projectId: string,
-    readonly opName: string,
-    private readonly parent: Call | undefined,
-    private readonly context: TraceContext | undefined,
-    ids?: CallIds,
-  ) {
+  readonly projectId: string;
+  readonly opName: string;
+  private readonly parent: Call | undefined;
+  private readonly context: TraceContext | undefined;
+
+  constructor({ projectId, opName, context, ids }: CallInit) {
+    this.projectId = projectId;
+    this.opName = opName;
+    const parent = context?.call;
+    this.parent = parent;
+    this.context = context;
     this.id = ids?.id ?? newId(this.startedAtMs);
     this.traceId = ids?.traceId ?? parent?.traceId ?? this.id;
     this.parentId = ids ? ids.parentId : parent?.id;

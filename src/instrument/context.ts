@@ -24,6 +24,14 @@ export interface TraceContext {
   readonly turnId?: string | undefined;
   /** The run from `withRun()`. */
   readonly run?: RunState;
+  /** The rollout of `trajectory()` (trajectories/) the code runs in: told of each finished model request. */
+  readonly rollout?: ExchangeRecorder;
+}
+
+/** What the model-call wrappers tell a rollout: one finished request (its body as sent, the response or folded stream). */
+export interface ExchangeRecorder {
+  /** `format`: `openai.chat`, `openai.responses`, `anthropic.messages` or `ai`; never throws. */
+  exchange(format: string, request: Readonly<Record<string, unknown>>, response: unknown): void;
 }
 
 const storage = getGlobal().storage;

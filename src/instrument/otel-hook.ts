@@ -4,8 +4,8 @@
  */
 import { context, createContextKey, trace, TraceFlags, type Context, type Span, type SpanContext } from '@opentelemetry/api';
 import { newId } from '../internal/ids.js';
-import { weftCallId, weftTraceId } from '../otel/otel-ids.js';
-import { markWeftChild } from '../otel/span-filter.js';
+import { weftCallId, weftTraceId } from '../internal/otel-ids.js';
+import { markWeftChild } from '../internal/wanted-ancestors.js';
 import type { Call, CallIds } from './call.js';
 
 export { otelContextRegistered } from '../internal/otel-global.js';

@@ -2,6 +2,7 @@
  * Turns any JS value into a JSON-safe value without throwing and without mutating it (cycles, limits, odd types, redaction).
  * @module
  */
+import { cutString, SIZE_LIMIT_MARK, TRUNCATED_KEYS_KEY, truncatedMark, truncatedValue } from '../internal/truncation.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { KeyRedactor, REDACTED } from './redact.js';
 
@@ -46,9 +47,6 @@ export interface SerializeConfig {
 
 /** The config used before `init()` and by {@link serialize} without options: default limits, no redaction. */
 export const DEFAULT_SERIALIZE_CONFIG: SerializeConfig = { limits: DEFAULT_LIMITS, redactor: undefined };
-
-/** Marker of a value left out because the per-value size limit was spent. */
-export const SIZE_MARKER = '[truncated: size limit]';
 
 /** Builds a reusable {@link SerializeConfig} from options. */
 export function serializeConfig(options: SerializeOptions = {}): SerializeConfig {
@@ -106,10 +104,10 @@ export function newWalk(config: SerializeConfig): Walk {
 }
 
 function toJsonSafe(w: Walk, value: unknown, depth: number): unknown {
-  if (w.budget <= 0) return spend(w, SIZE_MARKER);
+  if (w.budget <= 0) return spend(w, SIZE_LIMIT_MARK);
   switch (typeof value) {
     case 'string':
-      return spend(w, truncate(value, w.limits.maxStringLength));
+      return spend(w, cutString(value, w.limits.maxStringLength));
     case 'boolean':
       w.budget -= 5;
       return value;
@@ -117,14 +115,14 @@ function toJsonSafe(w: Walk, value: unknown, depth: number): unknown {
       w.budget -= 24;
       return Number.isFinite(value) ? value + 0 : String(value);
     case 'bigint':
-      return spend(w, truncate(`${value.toString()}n`, w.limits.maxStringLength));
+      return spend(w, cutString(`${value.toString()}n`, w.limits.maxStringLength));
     case 'undefined':
       w.budget -= 4;
       return null;
     case 'symbol':
-      return spend(w, truncate(value.toString(), w.limits.maxStringLength));
+      return spend(w, cutString(value.toString(), w.limits.maxStringLength));
     case 'function':
-      return spend(w, truncate(`[Function ${functionName(value)}]`, w.limits.maxStringLength));
+      return spend(w, cutString(`[Function ${functionName(value)}]`, w.limits.maxStringLength));
   }
   if (value === null) {
     w.budget -= 4;
@@ -138,7 +136,7 @@ function toJsonSafe(w: Walk, value: unknown, depth: number): unknown {
   try {
     return objectToJsonSafe(w, obj, depth + 1);
   } catch (err) {
-    return spend(w, truncate(`[Unreadable: ${safeMessage(err)}]`, w.limits.maxStringLength));
+    return spend(w, cutString(`[Unreadable: ${safeMessage(err)}]`, w.limits.maxStringLength));
   } finally {
     w.path.pop();
   }
@@ -154,7 +152,7 @@ function objectToJsonSafe(w: Walk, obj: object, depth: number): unknown {
   if (obj instanceof Set) return { __type: 'Set', values: listToJson(w, obj, depth) };
   if (ArrayBuffer.isView(obj)) return binaryToJson(w, obj);
   if (obj instanceof ArrayBuffer) return binaryToJson(w, new Uint8Array(obj));
-  if (obj instanceof RegExp) return spend(w, truncate(obj.toString(), w.limits.maxStringLength));
+  if (obj instanceof RegExp) return spend(w, cutString(obj.toString(), w.limits.maxStringLength));
   return plainToJson(w, obj, depth, classNameOf(obj));
 }
 
@@ -175,10 +173,10 @@ function fieldsToJson(w: Walk, obj: object, out: Record<string, unknown>, depth:
     const k = keys[i] as string;
     if (skip?.has(k)) continue;
     if (w.budget <= 0) {
-      out['…'] = spend(w, SIZE_MARKER);
+      out[TRUNCATED_KEYS_KEY] = spend(w, SIZE_LIMIT_MARK);
       return out;
     }
-    const key = truncate(k, w.limits.maxStringLength);
+    const key = cutString(k, w.limits.maxStringLength);
     w.budget -= key.length + 4;
     if (w.redactor?.matches(k)) {
       setKey(out, key, spend(w, REDACTED));
@@ -188,12 +186,12 @@ function fieldsToJson(w: Walk, obj: object, out: Record<string, unknown>, depth:
     try {
       v = (obj as Record<string, unknown>)[k];
     } catch (err) {
-      setKey(out, key, spend(w, truncate(`[Threw: ${safeMessage(err)}]`, w.limits.maxStringLength)));
+      setKey(out, key, spend(w, cutString(`[Threw: ${safeMessage(err)}]`, w.limits.maxStringLength)));
       continue;
     }
     setKey(out, key, toJsonSafe(w, v, depth));
   }
-  if (keys.length > n) out['…'] = spend(w, `[truncated ${keys.length - n} keys]`);
+  if (keys.length > n) out[TRUNCATED_KEYS_KEY] = spend(w, truncatedMark(keys.length - n, 'keys'));
   return out;
 }
 
@@ -204,13 +202,13 @@ function listToJson(w: Walk, items: readonly unknown[] | Set<unknown>, depth: nu
   const iter = Array.isArray(items) ? undefined : (items as Set<unknown>).values();
   for (let i = 0; i < n; i++) {
     if (w.budget <= 0) {
-      out.push(spend(w, SIZE_MARKER));
+      out.push(spend(w, SIZE_LIMIT_MARK));
       return out;
     }
     w.budget -= 1;
     out.push(toJsonSafe(w, iter ? iter.next().value : (items as readonly unknown[])[i], depth));
   }
-  if (total > n) out.push(spend(w, `[truncated ${total - n} items]`));
+  if (total > n) out.push(spend(w, truncatedMark(total - n, 'items')));
   return out;
 }
 
@@ -218,11 +216,11 @@ function mapEntriesToJson(w: Walk, map: Map<unknown, unknown>, depth: number): u
   const out: unknown[] = [];
   for (const [k, v] of map) {
     if (out.length >= w.limits.maxItems) {
-      out.push(spend(w, `[truncated ${map.size - out.length} items]`));
+      out.push(spend(w, truncatedMark(map.size - out.length, 'items')));
       break;
     }
     if (w.budget <= 0) {
-      out.push(spend(w, SIZE_MARKER));
+      out.push(spend(w, SIZE_LIMIT_MARK));
       break;
     }
     const secret = typeof k === 'string' && w.redactor?.matches(k);
@@ -236,10 +234,10 @@ const ERROR_FIELDS = new Set(['name', 'message', 'stack']);
 function errorToJson(w: Walk, err: Error, depth: number): Record<string, unknown> {
   const max = w.limits.maxStringLength;
   const out: Record<string, unknown> = {
-    name: spend(w, truncate(String(err.name), max)),
-    message: spend(w, truncate(String(err.message), max)),
+    name: spend(w, cutString(String(err.name), max)),
+    message: spend(w, cutString(String(err.message), max)),
   };
-  if (typeof err.stack === 'string') out.stack = spend(w, truncate(err.stack, max));
+  if (typeof err.stack === 'string') out.stack = spend(w, cutString(err.stack, max));
   if (err.cause !== undefined) out.cause = toJsonSafe(w, err.cause, depth);
   return fieldsToJson(w, err, out, depth, ERROR_FIELDS);
 }
@@ -253,7 +251,7 @@ function binaryToJson(w: Walk, view: ArrayBufferView): Record<string, unknown> {
     base64: spend(w, base64),
   };
   w.budget -= 40;
-  if (kept < view.byteLength) out.truncated = true;
+  if (kept < view.byteLength) Object.assign(out, truncatedValue(view.byteLength, kept));
   return out;
 }
 
@@ -285,6 +283,3 @@ function spend(w: Walk, s: string): string {
   return s;
 }
 
-function truncate(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max)}…[truncated ${s.length - max} chars]`;
-}

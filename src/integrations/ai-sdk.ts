@@ -10,6 +10,7 @@ import { op } from '../instrument/op.js';
 import { runBody } from '../instrument/trace-call.js';
 import { aiSdkUsage, usageByModel } from '../instrument/usage-model.js';
 import { startRecorded } from './llm-call.js';
+import { exchangeReporter } from './rollout-hook.js';
 
 type Obj = Record<string, unknown>;
 type AnyFn = (...args: unknown[]) => unknown;
@@ -90,9 +91,16 @@ function tracedTools(tools: unknown): unknown {
   return out;
 }
 
+/** What an AI SDK call's hooks share: time to first token, and the report to the rollout it runs in (`trajectory()`). */
+interface CallState {
+  ttft?: number;
+  startedAtMs: number;
+  report?: ((result: unknown) => void) | undefined;
+}
+
 /** One AI SDK call's op definition: hooks that see its state (time to first token). */
-function defineCall(name: string, options: Obj): { op: OpDefinition; state: { ttft?: number; startedAtMs: number } } {
-  const state: { ttft?: number; startedAtMs: number } = { startedAtMs: 0 };
+function defineCall(name: string, options: Obj): { op: OpDefinition; state: CallState } {
+  const state: CallState = { startedAtMs: 0 };
   const { provider, modelId } = modelOf(options['model']);
   const attributes: Obj = { 'gen_ai.operation.name': name.includes('embed') ? 'embeddings' : 'chat' };
   if (provider) attributes['gen_ai.provider.name'] = provider.split('.')[0];
@@ -102,7 +110,7 @@ function defineCall(name: string, options: Obj): { op: OpDefinition; state: { tt
     op: {
       name,
       inputKeys: KEYS,
-      options: { attributes, postprocessInputs: inputsOf, postprocessOutput: outputOf, summarize: (r) => summaryOf(r, modelId, state.ttft) },
+      options: { attributes, postprocessInputs: inputsOf, postprocessOutput: outputOf, summarize: (r) => (state.report?.(r), summaryOf(r, modelId, state.ttft)) },
     },
   };
 }
@@ -119,10 +127,11 @@ function before(own: (...a: unknown[]) => void, theirs: unknown): AnyFn {
 function tracedPromise(name: string, fn: AnyFn): AnyFn {
   return function traced(options: unknown, ...rest: unknown[]): unknown {
     if (options === null || typeof options !== 'object') return fn(options, ...rest);
-    const { op: def } = defineCall(name, options as Obj);
+    const { op: def, state } = defineCall(name, options as Obj);
     const active = startRecorded(def, [options]);
     if (!active) return fn(options, ...rest);
     const o = options as Obj;
+    if (active.ctx.rollout !== undefined) state.report = exchangeReporter(active.ctx.rollout, name, o);
     const sent = 'tools' in o ? { ...o, tools: tracedTools(o['tools']) } : o;
     return runInContext(active.ctx, runBody, fn as AnyFn, undefined, [sent, ...rest], active);
   };
@@ -140,6 +149,7 @@ function tracedStream(name: string, fn: AnyFn): AnyFn {
     if (!active) return fn(options, ...rest);
     state.startedAtMs = active.call.startedAtMs;
     const o = options as Obj;
+    if (active.ctx.rollout !== undefined) state.report = exchangeReporter(active.ctx.rollout, name, o);
     const sent: Obj = {
       ...o,
       onChunk: before(() => (state.ttft ??= Date.now() - state.startedAtMs), o['onChunk']),

@@ -13,6 +13,8 @@ import { thenOf } from '../instrument/thenable.js';
 import { sampled } from '../instrument/trace-call.js';
 import { getTraceSettings } from '../instrument/trace-settings.js';
 import { usageByModel, type TokenUsage } from '../instrument/usage-model.js';
+import { exchangeReporter } from './rollout-hook.js';
+import { withTracedReadable } from './sdk-stream.js';
 
 /** What a wrapper knows about one SDK method. */
 export interface LlmMethod {
@@ -52,6 +54,7 @@ export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function):
     const active = startRecorded(call.op, args);
     if (active === undefined) return method.apply(owner, args);
     call.active = active;
+    if (active.ctx.rollout !== undefined) call.report = exchangeReporter(active.ctx.rollout, spec.name, body as Record<string, unknown>);
     call.startedAtMs = active.call.startedAtMs;
     const prepared = spec.prepare?.(body as Record<string, unknown>);
     const sent = prepared ? [prepared.body, ...args.slice(1)] : args;
@@ -105,6 +108,8 @@ class LlmCall implements StreamObserver {
   /** The SDK's `APIPromise` of the request, whose `asResponse()` gives a stream's headers (a `Stream` has no `_request_id`). */
   source: { asResponse?: unknown } | undefined;
   strip: ((chunk: unknown) => unknown) | undefined;
+  /** Tells the rollout the request ran in (`trajectory()`) of its response; set only inside one. */
+  report: ((response: unknown) => void) | undefined;
   private hidden: unknown;
   private handedOn: unknown;
   private first: unknown;
@@ -127,7 +132,7 @@ class LlmCall implements StreamObserver {
           return spec.fold(acc, chunk);
         },
         postprocessOutput: (out) => (spec.output ? spec.output(out) : out),
-        summarize: (out) => this.summary(out),
+        summarize: (out) => (this.report?.(out), this.summary(out)),
       },
     };
   }
@@ -202,45 +207,6 @@ class LlmCall implements StreamObserver {
     if (typeof o.id === 'string') extra['gen_ai.response.id'] = o.id;
     if (this.requestId) extra['request_id'] = this.requestId;
     return extra;
-  }
-}
-
-/**
- * The traced stream, whose `toReadableStream()` (the SDKs' helper for piping to a web response) reads
- * the traced iterator, so a stream consumed that way is recorded too; and so does `tee()`.
- */
-function withTracedReadable(traced: object, stream: object): object {
-  return new Proxy(traced, {
-    get(t, prop) {
-      if (prop !== 'toReadableStream' && prop !== 'tee') return Reflect.get(t, prop) as unknown;
-      const f: unknown = Reflect.get(stream, prop);
-      if (typeof f !== 'function') return f;
-      return prop === 'tee' ? () => teeTraced(stream as SdkStream, f, t as AsyncIterable<unknown>) : () => f.call(t) as unknown;
-    },
-  });
-}
-
-/** The part of an SDK `Stream` (OpenAI, Anthropic) that its `tee()` reads: `iterator`, the factory of its source iterator. */
-interface SdkStream {
-  iterator?: unknown;
-}
-
-/**
- * `tee()` of the SDK's stream whose two branches share the traced iterator: the SDK's `tee()` splits what
- * `this.iterator()` returns (it has `#private` fields, so it runs on the stream itself), so that factory is
- * swapped for the traced iterator while it runs. The call ends when the shared source is read to its end,
- * whichever branch reads it; a branch left early does not end it (the SDK's branches have no `return()`).
- * A stream without an own `iterator` factory is split untraced.
- */
-function teeTraced(stream: SdkStream, tee: Function, traced: AsyncIterable<unknown>): unknown {
-  const own = Object.getOwnPropertyDescriptor(stream, 'iterator');
-  if (own === undefined || !own.writable || typeof own.value !== 'function') return tee.call(stream) as unknown;
-  const it = traced[Symbol.asyncIterator]();
-  stream.iterator = () => it;
-  try {
-    return tee.call(stream) as unknown;
-  } finally {
-    stream.iterator = own.value as unknown;
   }
 }
 

@@ -12,8 +12,15 @@ interface ToolCallDelta {
   function?: { name?: string; arguments?: string };
 }
 
+/** A choice's `logprobs`: per token of the content and of a refusal. */
+interface ChoiceLogprobs {
+  content?: unknown[] | null;
+  refusal?: unknown[] | null;
+}
+
 interface ChoiceDelta {
   index?: number;
+  logprobs?: ChoiceLogprobs | null;
   delta?: { role?: string; content?: string | null; refusal?: string | null; tool_calls?: ToolCallDelta[] };
   finish_reason?: string | null;
 }
@@ -22,6 +29,14 @@ interface AssembledChoice {
   index: number;
   message: { role: string; content: string | null; refusal: string | null; tool_calls?: ToolCallDelta[] };
   finish_reason: string | null;
+  logprobs?: ChoiceLogprobs;
+}
+
+/** Appends each chunk's token logprobs (content, refusal) to the choice's, as a completion answered whole holds them. */
+function mergeLogprobs(out: AssembledChoice, lp: ChoiceLogprobs): void {
+  const into = (out.logprobs ??= { content: null, refusal: null });
+  if (Array.isArray(lp.content)) into.content = [...(into.content ?? []), ...lp.content];
+  if (Array.isArray(lp.refusal)) into.refusal = [...(into.refusal ?? []), ...lp.refusal];
 }
 
 /** Appends `b` to a nullable string. */
@@ -42,7 +57,8 @@ function mergeToolCalls(into: ToolCallDelta[], deltas: ToolCallDelta[]): void {
 
 /**
  * Folds one `chat.completion.chunk` into a `chat.completion`-shaped object: content, refusal and tool
- * calls (arguments concatenated by tool-call index) per choice, the finish reason, and the final chunk's `usage`.
+ * calls (arguments concatenated by tool-call index) per choice, the finish reason, token `logprobs` when the
+ * chunks carry them (`logprobs: true`), and the final chunk's `usage`.
  * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 export function foldChatChunk(acc: unknown, chunk: unknown): unknown {
@@ -61,6 +77,7 @@ export function foldChatChunk(acc: unknown, chunk: unknown): unknown {
     if (typeof d?.refusal === 'string' && (d.refusal !== '' || out.message.refusal !== null)) out.message.refusal = concat(out.message.refusal, d.refusal);
     if (Array.isArray(d?.tool_calls)) mergeToolCalls((out.message.tool_calls ??= []), d.tool_calls);
     if (ch.finish_reason) out.finish_reason = ch.finish_reason;
+    if (ch.logprobs) mergeLogprobs(out, ch.logprobs);
   }
   return a;
 }

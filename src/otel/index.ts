@@ -1,11 +1,12 @@
 /**
- * The `weft-trace/otel` entry point: OTel spans become weft calls (`WeftSpanProcessor`, `WeftSpanExporter`), the attribute precedence table and the id mapping.
+ * The `weft-trace/otel` entry point: OTel spans become weft calls (`WeftSpanProcessor`, `WeftSpanExporter`),
+ * the span filter, the attribute precedence table and the id mapping. The span-to-call mapping itself
+ * (`span-to-call.ts`) is internal: the local server's OTLP route uses it.
  * @module
  */
 export { WeftSpanExporter, WeftSpanProcessor, type ExportResultLike, type WeftSpanOptions } from './span-processor.js';
 export { defaultSpanFilter, isGenAiSpan, type SpanFilter, type SpanFilterDecision } from './span-filter.js';
 export { mapAttributes, type Convention, type MappedAttributes, type SpanUsage } from './attribute-table.js';
-export { otelSpanId, otelTraceId, weftCallId, weftTraceId } from './otel-ids.js';
+export { otelSpanId, otelTraceId, weftCallId, weftTraceId } from '../internal/otel-ids.js';
 export type { SpanEventRecord, SpanRecord, StatusCode } from './span-record.js';
 export type { ReadableSpanLike } from './readable-span.js';
-export { spanToCall, UNKNOWN_MODEL } from './span-to-call.js';

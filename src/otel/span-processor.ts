@@ -7,7 +7,8 @@ import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { getSink, type CallSink } from '../instrument/sink.js';
 import { fromReadableSpan, type ReadableSpanLike } from './readable-span.js';
-import { defaultSpanFilter, isGenAiSpan, WantedAncestors, wantedTrackers, type SpanFilter } from './span-filter.js';
+import { WantedAncestors, wantedTrackers } from '../internal/wanted-ancestors.js';
+import { defaultSpanFilter, isGenAiSpan, type SpanFilter } from './span-filter.js';
 import type { SpanRecord } from './span-record.js';
 import { spanStart, spanToCall } from './span-to-call.js';
 

@@ -4,7 +4,7 @@
  */
 import type { CallException, EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
 import { mapAttributes, type MappedAttributes } from './attribute-table.js';
-import { isSpanIdHex, weftCallId, weftTraceId } from './otel-ids.js';
+import { isSpanIdHex, weftCallId, weftTraceId } from '../internal/otel-ids.js';
 import type { SpanRecord } from './span-record.js';
 
 /** Usage key when a span with token counts names no model. */

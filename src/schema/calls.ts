@@ -2,6 +2,7 @@
  * Call tracing wire schemas: start, end, upsert batch and stream query (spec endpoints 3, 5, 7).
  * @module
  */
+import { CALL_STATUSES } from './call-status.js';
 import { z } from 'zod';
 import { DateTime, FieldPath, JsonObject, OptString, OptStrings, SortByList } from './common.js';
 import { IdList } from './ids.js';
@@ -199,7 +200,7 @@ export const CallRecord = z.looseObject({
   exception: CallException.nullish(),
   summary: z
     .looseObject({
-      status: z.enum(['success', 'error', 'cancelled', 'running', 'descendant_error']).optional(),
+      status: z.enum(CALL_STATUSES).optional(),
       latency_ms: z.number().nullish(),
       status_counts: z.record(z.string(), z.number()).optional(),
       usage: z.record(z.string(), LlmUsage).optional(),

@@ -27,6 +27,14 @@ export const ENDPOINTS = {
   trajectoryLog: '/v1/preview/models/:model_id/log',
   /** Spec endpoint 4: create a training job (preview, Bearer auth). */
   trainingJobCreate: '/v1/preview/training-jobs',
+  /** Extension: read a training job back (`{id}`). */
+  trainingJobRead: '/v1/preview/training-jobs/read',
+  /** Extension: a model's training jobs (`{model_id}`). */
+  trainingJobQuery: '/v1/preview/training-jobs/query',
+  /** Extension: a model's stored trajectory groups (`{split?}`). */
+  trajectoryQuery: '/v1/preview/models/:model_id/trajectories/query',
+  /** Extension: the models that have trajectories (`{}`). */
+  trajectoryModels: '/v1/preview/models/query',
 } as const;
 
 /** Paths under this prefix take `Authorization: Bearer <key>`; every other path takes Basic `api:<key>`. */

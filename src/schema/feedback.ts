@@ -6,23 +6,8 @@ import { z } from 'zod';
 import { CallRef, DateTime, JsonObject, ObjectRef, OpRef, OptString } from './common.js';
 import { ProjectId } from './project-id.js';
 import { LIMITS, tooMany } from './limits.js';
-
-/** The parts of a spec "Reference strings" value: `svc:///<entity>/<project>/<kind>/<rest>`. */
-export interface ParsedRef {
-  /** `<entity>/<project>`. */
-  project: string;
-  kind: 'object' | 'op' | 'call';
-  /** `<name>:<digest>` for object and op refs, the call id for call refs. */
-  rest: string;
-}
-
-const REF_PARTS = /^svc:\/\/\/([^/]+\/[^/]+)\/(object|op|call)\/([^/]+)$/;
-
-/** Splits a ref string into project, kind and rest; undefined when it is not of a spec ref shape. */
-export function parseRef(ref: string): ParsedRef | undefined {
-  const m = REF_PARTS.exec(ref);
-  return m ? { project: m[1]!, kind: m[2] as ParsedRef['kind'], rest: m[3]! } : undefined;
-}
+import { checkFeedbackType } from './feedback-types.js';
+import { parseRef } from './refs.js';
 
 /** Any of the spec's three ref shapes (object, op or call ref): what feedback may be about. */
 export const AnyRef = z
@@ -49,11 +34,12 @@ export const FeedbackCreateReq = z
     creator: OptString,
     id: UuidLike,
     queue_id: UuidLike,
-    runnable_ref: OpRef.nullish(),
+    runnable_ref: z.union([OpRef, ObjectRef]).nullish(),
     trigger_ref: ObjectRef.nullish(),
     svc_user_id: OptString,
   })
   .superRefine((item, ctx) => {
+    checkFeedbackType(item, ctx);
     for (const key of ['svc_ref', 'call_ref'] as const) {
       const ref = item[key];
       const project = ref ? parseRef(ref)?.project : undefined;

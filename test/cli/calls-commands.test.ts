@@ -237,3 +237,32 @@ describe('weft feedback stats', () => {
     expect(json.window_stats.score).toMatchObject({ avg: 4 });
   });
 });
+
+describe('weft trajectories export', () => {
+  it('writes a model\'s groups as JSONL, or OpenAI fine-tuning lines of the best per group; a bad --top-k is a usage error', async () => {
+    const model = `cli-${Date.now()}`;
+    const answer = (content: string) => ({ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop' });
+    const tools = [{ type: 'function', function: { name: 'calc', parameters: { type: 'object' } } }];
+    const t = (reward: number, content: string) => ({ reward, tools, messages_and_choices: [{ role: 'user', content: '2+2?' }, answer(content)] });
+    const res = await fetch(`${source.url}/v1/preview/models/${model}/log`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ split: 'train', trajectory_groups: [{ trajectories: [t(0, '5'), t(1, '4')] }, { trajectories: [t(0.5, '4?')] }] }),
+    });
+    expect(res.status).toBe(200);
+    await fetch(`${source.url}/v1/preview/models/${model}/log`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ split: 'val', trajectory_groups: [{ trajectories: [t(1, 'four')] }] }) });
+
+    const groups = await cli(['trajectories', 'export', '--base-url', source.url, '--model', model, '--split', 'train']);
+    expect(groups.code, groups.stderr).toBe(0);
+    expect(groups.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ trajectories: [t(0, '5'), t(1, '4')] }, { trajectories: [t(0.5, '4?')] }]);
+
+    const out = path.join(dir, 'sft.jsonl');
+    const sft = await cli(['trajectories', 'export', '--base-url', source.url, '--model', model, '--format', 'openai-sft', '--top-k', '1', '-o', out]);
+    expect(sft.code, sft.stderr).toBe(0);
+    expect(sft.stderr).toContain('exported 3 examples');
+    const example = (content: string) => ({ messages: [{ role: 'user', content: '2+2?' }, { role: 'assistant', content }], tools });
+    expect(readFileSync(out, 'utf8').split('\n')).toEqual([JSON.stringify(example('4')), JSON.stringify(example('4?')), JSON.stringify(example('four')), '']);
+
+    const bad = await cli(['trajectories', 'export', '--base-url', source.url, '--model', model, '--format', 'openai-sft', '--top-k', '0']);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--top-k must be an integer >= 1')]);
+  });
+});

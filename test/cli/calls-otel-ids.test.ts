@@ -2,7 +2,7 @@
 // the root, ids taken with or without dashes, the trace id and a viewer link printed, and a mistyped project named.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { weftCallId, weftTraceId } from '../../src/otel/otel-ids.js';
+import { weftCallId, weftTraceId } from '../../src/internal/otel-ids.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { spawnCli } from '../helpers/child-processes.js';

@@ -1,4 +1,5 @@
-// Runs examples/rl-training.ts as a child process and checks the metrics and training job it prints.
+// Runs examples/rl-training.ts and examples/rl-rollouts.ts as child processes and checks the metrics, training jobs and exports they print.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runExample } from '../helpers/examples.js';
 
@@ -29,5 +30,37 @@ describe('examples/rl-training.ts', () => {
     for (const key of ['reward_mean', 'correct', 'abs_error', 'messages']) expect(m['overall']![key]).toBeCloseTo(weighted(key), 2);
     expect(m['train']!['messages']).toBe(3);
     expect(run.stdout).toMatch(/Training job [0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}: queued/);
+  }, 70_000);
+});
+
+describe('examples/rl-rollouts.ts', () => {
+  it('gathers 3 rounds of 4 x 4 captured rollouts, logs them, reads the training job back and exports both formats', async () => {
+    const run = await runExample('examples/rl-rollouts.ts');
+    expect(run.code, run.stderr).toBe(0);
+    const rounds = [...run.stdout.matchAll(/^round (\d): logged (\d+) trajectories in (\d+) groups \(rewards per group ([01 ]+)\)/gm)];
+    expect(rounds.map((r) => [r[1], r[2], r[3]])).toEqual([['1', '16', '4'], ['2', '16', '4'], ['3', '16', '4']]);
+    const rewards = rounds.flatMap((r) => r[4]!.replace(/ /g, '').split(''));
+    expect(rewards).toContain('0');
+    expect(rewards).toContain('1');
+    expect(run.stdout).toMatch(/Training job [0-9a-f-]{36}: queued, 4 groups, 16 trajectories, created \d{4}-/);
+    const files = /Exported 12 groups to (\S+) and 12 fine-tuning examples to (\S+)/.exec(run.stdout);
+    expect(files, run.stdout).not.toBeNull();
+    const groups = readFileSync(files![1]!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { trajectories: { reward: number; messages_and_choices: unknown[]; tools: unknown[]; metadata: { trace_id: string } }[] });
+    expect(groups).toHaveLength(12);
+    for (const g of groups) {
+      expect(g.trajectories).toHaveLength(4);
+      for (const t of g.trajectories) {
+        expect(t.messages_and_choices[0]).toEqual({ role: 'system', content: 'Use the calculator, then answer with the number only.' });
+        expect(t.tools).toEqual([expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'calculator' }) })]);
+        expect(t.metadata.trace_id).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    }
+    for (const line of readFileSync(files![2]!, 'utf8').trim().split('\n')) {
+      const ex = JSON.parse(line) as { messages: { role: string; content?: string; tool_calls?: unknown[] }[]; tools: unknown[] };
+      expect(Object.keys(ex).sort()).toEqual(['messages', 'tools']);
+      expect(ex.messages.map((m) => m.role).slice(0, 2)).toEqual(['system', 'user']);
+      expect(ex.messages.at(-1)!.role).toBe('assistant');
+      expect(typeof ex.messages.at(-1)!.content).toBe('string');
+    }
   }, 70_000);
 });

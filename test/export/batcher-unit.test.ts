@@ -1,6 +1,7 @@
 // Batcher on its own, with an injected sender: flush() waits only for events queued before it, abandon() gives up, caps and byte cuts hold.
 import { expect, it } from 'vitest';
-import { Batcher, type Entry, type SendBatch } from '../../src/export/batcher.js';
+import { Batcher, type Entry } from '../../src/export/batcher.js';
+import { deliveryOf, type SendBatch } from '../helpers/batch-delivery.js';
 import { DEFAULT_BATCHER_OPTIONS } from '../../src/export/export-options.js';
 
 const entry = (i: number, pad = 0): Entry => {
@@ -18,7 +19,7 @@ it('flush() returns under steady traffic, once the events queued before it are s
     delivered.push(...batch.map(idOf));
     return { sent: batch.length, dropped: 0 };
   };
-  const batcher = new Batcher(slowSend, options({ maxBatchItems: 5, flushIntervalMs: 10, maxConcurrentRequests: 1 }));
+  const batcher = new Batcher(deliveryOf(slowSend), options({ maxBatchItems: 5, flushIntervalMs: 10, maxConcurrentRequests: 1 }));
   let i = 0;
   let producing = true;
   const producer = (async () => {
@@ -44,7 +45,7 @@ it('abandon() aborts requests in flight and counts their events as the sender sa
       if (signal.aborted) giveUp(); // batches started after abandon() see an aborted signal
       else signal.addEventListener('abort', giveUp, { once: true });
     });
-  const batcher = new Batcher(hangingSend, options({ maxBatchItems: 2, flushIntervalMs: 10, maxConcurrentRequests: 2 }));
+  const batcher = new Batcher(deliveryOf(hangingSend), options({ maxBatchItems: 2, flushIntervalMs: 10, maxConcurrentRequests: 2 }));
   for (let k = 0; k < 5; k++) batcher.offer(entry(k), false);
   expect((await batcher.flush(50)).pending).toBe(5);
   batcher.abandon();
@@ -52,7 +53,7 @@ it('abandon() aborts requests in flight and counts their events as the sender sa
 });
 
 it('refuses events over maxQueueItems, keeping the last 10% for reserved ones', async () => {
-  const batcher = new Batcher(async (b) => ({ sent: b.length, dropped: 0 }), options({ maxBatchItems: 100, maxQueueItems: 10 }));
+  const batcher = new Batcher(deliveryOf(async (b) => ({ sent: b.length, dropped: 0 })), options({ maxBatchItems: 100, maxQueueItems: 10 }));
   const taken = Array.from({ length: 12 }, (_, k) => batcher.offer(entry(k), false));
   expect(taken.filter(Boolean)).toHaveLength(9);
   expect(batcher.offer(entry(100), true)).toBe(true); // the reserved tenth
@@ -61,7 +62,7 @@ it('refuses events over maxQueueItems, keeping the last 10% for reserved ones', 
 });
 
 it('refuses events over maxQueueBytes', () => {
-  const batcher = new Batcher(async (b) => ({ sent: b.length, dropped: 0 }), options({ maxQueueBytes: 10_000 }));
+  const batcher = new Batcher(deliveryOf(async (b) => ({ sent: b.length, dropped: 0 })), options({ maxQueueBytes: 10_000 }));
   const taken = Array.from({ length: 20 }, (_, k) => batcher.offer(entry(k, 1000), false)).filter(Boolean).length;
   expect(taken).toBe(8); // 8 x ~1016 bytes fit under 90% of 10,000
 });
@@ -72,7 +73,7 @@ it('cuts batches by serialized bytes as well as by count', async () => {
     sizes.push(Buffer.byteLength(`{"batch":[${batch.map((e) => e.json).join(',')}]}`));
     return { sent: batch.length, dropped: 0 };
   };
-  const batcher = new Batcher(send, options({ maxBatchItems: 1000, maxBatchBytes: 5_000, flushIntervalMs: 1000 }));
+  const batcher = new Batcher(deliveryOf(send), options({ maxBatchItems: 1000, maxBatchBytes: 5_000, flushIntervalMs: 1000 }));
   for (let k = 0; k < 30; k++) batcher.offer(entry(k, 1000), false);
   await batcher.flush();
   expect(sizes.length).toBeGreaterThan(5);

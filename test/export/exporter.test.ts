@@ -27,7 +27,7 @@ const startEvent = (project: string, id: string, opName = 'f') => ({
 it('leaves out only the invalid events of a batch and sends the rest', async () => {
   const project = uniqueProject('invalid');
   const options = { maxBatchItems: 100, flushIntervalMs: 1000, maxConcurrentRequests: 1, maxQueueItems: 1000 };
-  const exporter = new CallExporter(new Client({ baseUrl: server().url }), project, undefined, options);
+  const exporter = new CallExporter({ client: new Client({ baseUrl: server().url }), projectId: project, options: options });
   exporter.start(startEvent(project, 'ok-1'));
   exporter.start(startEvent(project, 'bad', '')); // op_name must not be empty
   exporter.start(startEvent(project, 'ok-2'));
@@ -79,7 +79,7 @@ it('splits a batch the server refuses as too large (413) and sends the halves', 
   try {
     const project = uniqueProject('split');
     const options = { maxBatchItems: 100, flushIntervalMs: 1000, maxConcurrentRequests: 1, maxQueueItems: 1000 };
-    const exporter = new CallExporter(new Client({ baseUrl: small.url }), project, undefined, options);
+    const exporter = new CallExporter({ client: new Client({ baseUrl: small.url }), projectId: project, options: options });
     const pad = 'x'.repeat(5_000);
     for (let i = 0; i < 40; i++) exporter.start({ ...startEvent(project, `c${String(i).padStart(2, '0')}`), inputs: { pad } });
     expect(await exporter.flush()).toEqual({ sent: 40, dropped: 0, spooled: 0, pending: 0 });

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client } from '../../src/api/client.js';
-import { Batcher, type Entry, type SendBatch } from '../../src/export/batcher.js';
+import { Batcher, type Entry } from '../../src/export/batcher.js';
+import { deliveryOf, type SendBatch } from '../helpers/batch-delivery.js';
 import { DEFAULT_BATCHER_OPTIONS } from '../../src/export/export-options.js';
 import { CallExporter } from '../../src/export/exporter.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
@@ -38,7 +39,7 @@ beforeAll(async () => {
 afterAll(() => blackHole.close());
 
 it('Batcher.flush(timeoutMs) stops waiting at the deadline and reports what is still pending', async () => {
-  const batcher = new Batcher(never, { ...DEFAULT_BATCHER_OPTIONS, maxBatchItems: 2 });
+  const batcher = new Batcher(deliveryOf(never), { ...DEFAULT_BATCHER_OPTIONS, maxBatchItems: 2 });
   for (let k = 0; k < 5; k++) batcher.offer(entry(k), false);
   let report: Awaited<ReturnType<Batcher['flush']>> | undefined;
   const ms = await elapsed(async () => { report = await batcher.flush(150); });
@@ -51,7 +52,7 @@ it('Batcher.flush(timeoutMs) stops waiting at the deadline and reports what is s
 const BEYOND_TEST_TIMEOUT_MS = 600_000;
 
 it('Batcher.flush(timeoutMs) resolves as soon as the events are sent, not at the deadline', async () => {
-  const batcher = new Batcher(async (b) => ({ sent: b.length, dropped: 0 }), DEFAULT_BATCHER_OPTIONS);
+  const batcher = new Batcher(deliveryOf(async (b) => ({ sent: b.length, dropped: 0 })), DEFAULT_BATCHER_OPTIONS);
   for (let k = 0; k < 3; k++) batcher.offer(entry(k), false);
   await batcher.flush(BEYOND_TEST_TIMEOUT_MS);
   expect(batcher.report()).toEqual({ sent: 3, dropped: 0, pending: 0 });
@@ -59,7 +60,7 @@ it('Batcher.flush(timeoutMs) resolves as soon as the events are sent, not at the
 
 it('CallExporter.flush(timeoutMs) gives up on a server that never answers at the deadline', async () => {
   const project = uniqueProject('flush-deadline');
-  const exporter = new CallExporter(new Client({ baseUrl: blackHole.url }), project, undefined, { maxRetries: 0 });
+  const exporter = new CallExporter({ client: new Client({ baseUrl: blackHole.url }), projectId: project, options: { maxRetries: 0 } });
   exporter.start({ project_id: project, id: 'a', trace_id: 'a', op_name: 'f', started_at: new Date().toISOString(), inputs: {}, attributes: {} });
   let pending = -1;
   const ms = await elapsed(async () => { pending = (await exporter.flush(200)).pending; });
@@ -74,7 +75,7 @@ it('CallExporter.flush(timeoutMs) also bounds the wait for a spool replay in pro
     const start = { project_id: 'a/b', id: 'left', trace_id: 'left', op_name: 'f', started_at: new Date().toISOString(), inputs: {}, attributes: {} };
     // a segment an earlier process left: the exporter replays it at once, to a server that never answers
     writeFileSync(path.join(dir, '000000000000001-999999-000000000.jsonl'), `${JSON.stringify({ mode: 'start', req: { start } })}\n`);
-    const exporter = new CallExporter(new Client({ baseUrl: blackHole.url }), 'a/b', undefined, { spoolDir: dir, maxRetries: 0 });
+    const exporter = new CallExporter({ client: new Client({ baseUrl: blackHole.url }), projectId: 'a/b', options: { spoolDir: dir, maxRetries: 0 } });
     const ms = await elapsed(() => exporter.flush(250));
     expect(ms).toBeGreaterThanOrEqual(240);
     exporter.abandon();

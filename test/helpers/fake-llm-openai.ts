@@ -12,6 +12,22 @@ export interface Scenario {
   cut: boolean;
   /** `stream_options.include_usage` was sent. */
   includeUsage: boolean;
+  /** `logprobs: true` was sent: text answers carry one logprob per word. */
+  logprobs?: boolean;
+}
+
+/** The logprob entry of one streamed piece of text (`w0`, ` w1`, ...): logprob -0.1 × (index + 1). */
+export function tokenLogprob(text: string, index: number): Record<string, unknown> {
+  return { token: text, logprob: -0.1 * (index + 1), bytes: [...Buffer.from(text)], top_logprobs: [] };
+}
+
+/** The pieces a text answer of `n` chunks streams. */
+function pieces(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => (i === 0 ? 'w0' : ` w${i}`));
+}
+
+function choiceLogprobs(s: Scenario, texts: string[], from = 0): Record<string, unknown> | null {
+  return s.logprobs && s.kind === 'text' ? { content: texts.map((t, i) => tokenLogprob(t, from + i)), refusal: null } : null;
 }
 
 /** The usage every OpenAI answer reports: 1200 prompt tokens of which 200 cached, 80 completion tokens of which 30 reasoning. */
@@ -53,7 +69,7 @@ export function chatCompletion(s: Scenario): Record<string, unknown> {
     object: 'chat.completion',
     created: CREATED,
     model: `${s.model}-2024-07-18`,
-    choices: [{ index: 0, message: message(s), logprobs: null, finish_reason: s.kind === 'tool' ? 'tool_calls' : 'stop' }],
+    choices: [{ index: 0, message: message(s), logprobs: choiceLogprobs(s, pieces(s.chunks)), finish_reason: s.kind === 'tool' ? 'tool_calls' : 'stop' }],
     usage: OPENAI_USAGE,
     service_tier: 'default',
     system_fingerprint: 'fp_1',
@@ -63,8 +79,8 @@ export function chatCompletion(s: Scenario): Record<string, unknown> {
 /** The `chat.completion.chunk`s of a stream: role, content (or tool-call / refusal pieces), finish, and the usage chunk when asked. */
 export function chatChunks(s: Scenario): Record<string, unknown>[] {
   const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: CREATED, model: `${s.model}-2024-07-18`, service_tier: 'default', system_fingerprint: 'fp_1' };
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null): Record<string, unknown> => {
-    const c: Record<string, unknown> = { ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null, logprobs: unknown = null): Record<string, unknown> => {
+    const c: Record<string, unknown> = { ...base, choices: [{ index: 0, delta, logprobs, finish_reason: finish }] };
     if (s.includeUsage) c['usage'] = null;
     return c;
   };
@@ -76,7 +92,7 @@ export function chatChunks(s: Scenario): Record<string, unknown>[] {
   } else if (s.kind === 'refusal') {
     out.push(chunk({ refusal: "I'm sorry, " }), chunk({ refusal: "I can't help with that." }));
   } else {
-    for (let i = 0; i < s.chunks; i++) out.push(chunk({ content: i === 0 ? 'w0' : ` w${i}` }));
+    pieces(s.chunks).forEach((p, i) => out.push(chunk({ content: p }, null, choiceLogprobs(s, [p], i))));
   }
   out.push(chunk({}, s.kind === 'tool' ? 'tool_calls' : 'stop'));
   if (s.includeUsage) out.push({ ...base, choices: [], usage: OPENAI_USAGE });

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { anthropicMessage, anthropicStreamEvents } from './fake-llm-anthropic.js';
+import { calcCompletion, offersCalculator } from './fake-llm-calc.js';
 import { chatChunks, chatCompletion, embeddings, responseEvents, responseObject, type Scenario } from './fake-llm-openai.js';
 
 /** A running fake provider. `openaiURL` / `anthropicURL` go to the SDKs' `baseURL`. */
@@ -21,7 +22,8 @@ export interface FakeLlm {
 /**
  * What a request asks for, read from its `model`: `fail-400`, `fail-429` (with `Retry-After: 7`),
  * `fail-500`, `cut` (the stream stops mid-way: the socket is destroyed), `refuse` (a refusal), `tool`
- * (a tool call unless the conversation already has a tool result; also when the request offers `tools`); header `x-fake-chunks` sets the
+ * (a tool call unless the conversation already has a tool result; also when the request offers `tools`; a
+ * `calculator` tool gets the calculator agent of `fake-llm-calc.ts`); header `x-fake-chunks` sets the
  * number of content chunks of a stream (default 5).
  */
 function scenarioOf(req: IncomingMessage, body: Record<string, unknown>): Scenario {
@@ -33,7 +35,7 @@ function scenarioOf(req: IncomingMessage, body: Record<string, unknown>): Scenar
   );
   const wantsTool = model.includes('tool') || (Array.isArray(body['tools']) && body['tools'].length > 0);
   const kind = model.includes('refuse') ? 'refusal' : wantsTool && !hadToolResult ? 'tool' : 'text';
-  return { model, chunks, kind, cut: model.includes('cut'), includeUsage: (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true };
+  return { model, chunks, kind, cut: model.includes('cut'), includeUsage: (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true, logprobs: body['logprobs'] === true };
 }
 
 function sendError(res: ServerResponse, status: number, anthropic: boolean): void {
@@ -79,6 +81,7 @@ function answer(req: IncomingMessage, res: ServerResponse, path: string, body: R
   const requestId = `req_${++seq}`;
   const stream = body['stream'] === true;
   if (path.endsWith('/chat/completions')) {
+    if (!stream && offersCalculator(body)) return sendJson(res, calcCompletion(body, seq), requestId);
     return stream ? sendStream(res, chatChunks(s).map((data) => ({ data })), true, s.cut, requestId) : sendJson(res, chatCompletion(s), requestId);
   }
   if (path.endsWith('/responses')) return stream ? sendStream(res, responseEvents(s), false, s.cut, requestId) : sendJson(res, responseObject(s), requestId);

@@ -1,8 +1,7 @@
 // serialize(): a leaf (number, boolean, string, null, undefined, bigint, symbol) comes out the same whether alone (the fast path) or inside an array (the walk).
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { serialize, type SerializeOptions } from '../../src/index.js';
-import { DEFAULT_LIMITS } from '../../src/instrument/serialize.js';
+import { DEFAULT_LIMITS, serialize, type SerializeOptions } from '../../src/instrument/serialize.js';
 
 const leaf = fc.oneof(
   fc.double(), fc.integer(), fc.constantFrom(-0, NaN, Infinity, -Infinity), fc.boolean(),

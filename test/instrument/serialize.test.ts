@@ -1,7 +1,7 @@
 // serialize(): any value becomes JSON-safe without throwing or mutating; limits hold and every cut is marked (fast-check properties).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { serialize, type SerializeOptions } from '../../src/index.js';
+import { serialize, type SerializeOptions } from '../../src/instrument/serialize.js';
 
 const ALL: fc.ObjectConstraints = {
   withBigInt: true, withBoxedValues: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true,
@@ -99,7 +99,7 @@ describe('serialize cases and markers', () => {
 
   it('caps binary data as base64 with its length', () => {
     const out = serialize(new Uint8Array(2000).fill(65)) as Record<string, unknown>;
-    expect(out).toMatchObject({ __type: 'Uint8Array', byteLength: 2000, truncated: true });
+    expect(out).toMatchObject({ __type: 'Uint8Array', byteLength: 2000, _weft_truncated: { original_bytes: 2000, limit_bytes: 1024 } });
     expect(Buffer.from(out.base64 as string, 'base64')).toHaveLength(1024);
     expect(serialize(Buffer.from('hi'))).toEqual({ __type: 'Buffer', byteLength: 2, base64: 'aGk=' });
   });

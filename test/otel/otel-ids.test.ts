@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/internal/ids.js';
-import { otelSpanId, otelTraceId, weftCallId, weftTraceId } from '../../src/otel/otel-ids.js';
+import { otelSpanId, otelTraceId, weftCallId, weftTraceId } from '../../src/internal/otel-ids.js';
 
 const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`)).filter((s) => !/^0+$/.test(s));
 const UUID_LIKE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -6,7 +6,7 @@ import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trac
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { weftCallId } from '../../src/otel/otel-ids.js';
+import { weftCallId } from '../../src/internal/otel-ids.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';

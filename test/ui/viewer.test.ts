@@ -1,4 +1,5 @@
 // The trace viewer in a real browser: the quickstart's program traced into a real `weft serve`, then read in Chromium.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -173,6 +174,31 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await expect.poll(() => page.locator('.feedback').textContent()).toContain('0.5');
     expect(problems).toEqual([]);
   });
+
+  it("shows a model's batches, jobs and reward strips, and a trajectory as chat linked to its trace (examples/rl-rollouts.ts)", async () => {
+    const modelId = randomUUID();
+    await runExampleOk('examples/rl-rollouts.ts', [], { WEFT_BASE_URL: url, WEFT_MODEL_ID: modelId });
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/#/models`);
+    await page.locator('a', { hasText: modelId }).click();
+    await expect.poll(() => page.locator('.batches tbody tr').count()).toBe(3);
+    expect(await page.locator('.jobs').textContent()).toContain('queued');
+    await page.locator('.batchchart canvas').waitFor();
+    expect(await page.locator('.grouprow').count()).toBe(4);
+    expect(await page.locator('.rewardstrip').first().locator('circle').count()).toBe(4);
+    await page.screenshot({ path: path.join(shots(), 'model.png') });
+    await page.locator('.trajlinks a').first().click();
+    await expect.poll(() => page.locator('.trajectory .chat .msg').count()).toBeGreaterThan(3);
+    const chat = await page.locator('.trajectory .chat').textContent();
+    expect(chat).toContain('What is');
+    expect(chat).toContain('calculator(');
+    await page.locator('.trajectory a', { hasText: 'open its trace' }).click();
+    await expect.poll(() => page.locator('.detail h2').textContent()).toBe('solve');
+    await page.goBack();
+    await page.locator('button[role="tab"]', { hasText: 'val' }).click();
+    await page.getByText('No trajectories in this split.').waitFor();
+    expect(problems).toEqual([]);
+  }, 70_000);
 
   it('lists evaluation runs and compares two side by side: deltas, the regressed row marked, a filter to changed rows', async () => {
     const project = 'local/ui-evals';

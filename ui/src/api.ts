@@ -3,6 +3,8 @@
  * API key the user typed (kept in sessionStorage, sent as `Authorization: Basic api:<key>`).
  * @module
  */
+import { jsonlLines } from '../../src/api/core/jsonl-lines';
+import type { CallStatus } from '../../src/schema/call-status';
 
 /** A call record as `/calls/stream_query` streams it (with `include_feedback` / `include_costs`). */
 export interface CallRecord {
@@ -28,7 +30,7 @@ export interface CallRecord {
 
 /** `summary` of a record: server-derived status and latency, usage per model, costs and feedback when asked. */
 export interface Summary {
-  status: 'running' | 'error' | 'cancelled' | 'descendant_error' | 'success';
+  status: CallStatus;
   latency_ms: number | null;
   usage?: Record<string, { total_tokens?: number; prompt_tokens?: number; completion_tokens?: number }>;
   costs?: Record<string, { total_cost?: number }>;
@@ -92,13 +94,34 @@ export interface StreamQuery {
   include_costs?: boolean;
 }
 
-/** Runs a stream query and collects its JSONL records. */
+/** Runs a stream query and collects its records (read as they arrive, see {@link streamRecords}). */
 export async function streamQuery(q: StreamQuery, signal?: AbortSignal): Promise<CallRecord[]> {
-  const res = await request('/calls/stream_query', q, signal);
-  const text = await res.text();
   const out: CallRecord[] = [];
-  for (const line of text.split('\n')) if (line.trim() !== '') out.push(JSON.parse(line) as CallRecord);
+  for await (const record of streamRecords(q, signal)) out.push(record);
   return out;
+}
+
+/**
+ * Runs a stream query and yields its records as the response's bytes arrive, split by the client's JSONL reader
+ * (`src/api/core/jsonl-lines.ts`); leaving the loop early cancels the response.
+ */
+export async function* streamRecords(q: StreamQuery, signal?: AbortSignal): AsyncGenerator<CallRecord> {
+  const res = await request('/calls/stream_query', q, signal);
+  if (!res.body) return;
+  const reader = res.body.getReader();
+  try {
+    for await (const line of jsonlLines(chunksOf(reader))) if (line.trim() !== '') yield JSON.parse(line) as CallRecord;
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+}
+
+async function* chunksOf(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    yield value;
+  }
 }
 
 /** `/feedback/stats` (spec endpoint 6). */

@@ -26,7 +26,8 @@ export function FeedbackChart({ project, onError }: { project: string; onError: 
       start,
       timezone: query.tz,
       ...(query.type ? { feedback_type: query.type } : {}),
-      metrics: [{ json_path: query.path, value_type: 'numeric', aggregations: [query.agg] }],
+      // count too: a bucket without values answers sum and avg 0 (as Weave's server does), drawn as a gap
+      metrics: [{ json_path: query.path, value_type: 'numeric', aggregations: query.agg === 'count' ? ['count'] : [query.agg, 'count'] }],
     }).then(setStats, onError);
   }, [project, query, onError]);
 
@@ -35,8 +36,9 @@ export function FeedbackChart({ project, onError }: { project: string; onError: 
     if (!el || !stats?.buckets) return;
     const buckets = stats.buckets;
     const key = Object.keys(buckets[0] ?? {}).find((k) => k.startsWith(`${query.agg}_`));
+    const valuesKey = Object.keys(buckets[0] ?? {}).find((k) => k.startsWith('count_'));
     const xs = buckets.map((b) => Date.parse(String(b['timestamp'])) / 1000);
-    const ys = buckets.map((b) => (key && typeof b[key] === 'number' ? (b[key] as number) : null));
+    const ys = buckets.map((b) => (key && typeof b[key] === 'number' && b[valuesKey ?? ''] !== 0 ? (b[key] as number) : null));
     const counts = buckets.map((b) => (typeof b['count'] === 'number' ? (b['count'] as number) : 0));
     const plot = new uPlot(
       {

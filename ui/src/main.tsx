@@ -6,6 +6,8 @@ import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { apiKey, listProjects, NeedsKeyError, setApiKey } from './api';
 import { FeedbackChart } from './feedback-chart';
+import { ModelPage } from './models/model-page';
+import { ModelsList } from './models/models-list';
 import { href, useRoute } from './route';
 import './styles.css';
 import { ThreadView } from './thread-view';
@@ -47,7 +49,7 @@ function App() {
     listProjects().then((p) => { setProjects(p); setNeedsKey(false); }, onError);
   }, [attempt, onError]);
 
-  const project = route.view === 'home' ? null : route.project;
+  const project = 'project' in route ? route.project : null;
   useEffect(() => {
     if (project !== null) localStorage.setItem(LAST_PROJECT, project);
   }, [project]);
@@ -70,6 +72,7 @@ function App() {
           </select>
         </label>
         {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'feedback', project })}>feedback</a><a href={href({ view: 'evaluations', project, runIds: [] })}>evaluations</a></> : null}
+        <a href={href({ view: 'models' })}>models</a>
       </header>
       {error !== null ? <div class="error" role="alert">{error} <button class="link" onClick={() => setError(null)}>dismiss</button></div> : null}
       {route.view === 'home' ? (
@@ -80,6 +83,10 @@ function App() {
         <TraceView key={`${route.project}/${route.traceId}`} project={route.project} traceId={route.traceId} callId={route.callId} onError={onError} />
       ) : route.view === 'evaluations' ? (
         <EvaluationsPage key={route.project} project={route.project} runIds={route.runIds} onError={onError} />
+      ) : route.view === 'models' ? (
+        <ModelsList onError={onError} />
+      ) : route.view === 'model' ? (
+        <ModelPage key={route.modelId} modelId={route.modelId} groupId={route.groupId} index={route.index} onError={onError} />
       ) : route.view === 'thread' ? (
         <ThreadView project={route.project} threadId={route.threadId} onError={onError} />
       ) : (

@@ -1,6 +1,6 @@
 /**
  * Hash routes, stable links people can paste: `#/p/<project>` (traces), `#/p/<project>/trace/<trace_id>[/<call_id>]`,
- * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/evaluations[/<run_id>,<run_id>...]`.
+ * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/evaluations[/<run_id>,<run_id>...]`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`.
  * @module
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -11,10 +11,16 @@ export type Route =
   | { view: 'trace'; project: string; traceId: string; callId?: string }
   | { view: 'thread'; project: string; threadId: string }
   | { view: 'feedback'; project: string }
-  | { view: 'evaluations'; project: string; runIds: string[] };
+  | { view: 'evaluations'; project: string; runIds: string[] }
+  | { view: 'models' }
+  | { view: 'model'; modelId: string; groupId?: string; index?: number };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  if (parts[0] === 'models') {
+    if (!parts[1]) return { view: 'models' };
+    return { view: 'model', modelId: parts[1], ...(parts[2] === 't' && parts[3] ? { groupId: parts[3], index: Number(parts[4] ?? 0) } : {}) };
+  }
   if (parts[0] !== 'p' || !parts[1]) return { view: 'home' };
   const project = parts[1];
   if (parts[2] === 'trace' && parts[3]) return { view: 'trace', project, traceId: parts[3], ...(parts[4] ? { callId: parts[4] } : {}) };
@@ -26,6 +32,8 @@ export function parseRoute(hash: string): Route {
 
 export function href(route: Route): string {
   if (route.view === 'home') return '#/';
+  if (route.view === 'models') return '#/models';
+  if (route.view === 'model') return `#/models/${encodeURIComponent(route.modelId)}${route.groupId ? `/t/${encodeURIComponent(route.groupId)}/${route.index ?? 0}` : ''}`;
   const p = `#/p/${encodeURIComponent(route.project)}`;
   if (route.view === 'traces') return p;
   if (route.view === 'trace') return `${p}/trace/${encodeURIComponent(route.traceId)}${route.callId ? `/${encodeURIComponent(route.callId)}` : ''}`;

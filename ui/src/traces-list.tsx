@@ -4,6 +4,7 @@
  * @module
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { CALL_STATUSES } from '../../src/schema/call-status';
 import { type CallRecord, streamQuery } from './api';
 import { callName, cost, duration, shortOp, statusOf, tokens, usd } from './format';
 import { time } from './time';
@@ -23,7 +24,7 @@ function Filters({ value, onChange }: { value: TraceFilters; onChange: (f: Trace
       <input placeholder="op name" value={draft.op} onInput={set('op')} aria-label="op name" />
       <select value={draft.status} onChange={set('status')} aria-label="status">
         <option value="">any status</option>
-        {(['success', 'error', 'descendant_error', 'running', 'cancelled'] as const).map((s) => <option value={s}>{statusOf(s).word}</option>)}
+        {CALL_STATUSES.map((s) => <option value={s}>{statusOf(s).word}</option>)}
       </select>
       <select value={draft.sinceMinutes} onChange={set('sinceMinutes')} aria-label="time range">
         <option value={0}>any time</option>

@@ -9,6 +9,20 @@ import { WeftError } from '../../errors.js';
 /** Headers of a failed response, lower-cased names. */
 export type ErrorHeaders = Record<string, string | string[] | undefined>;
 
+/** What an {@link APIError} is made of; every field may be left out. */
+export interface APIErrorInit {
+  /** HTTP status code; leave out when no response arrived. */
+  status?: number | undefined;
+  /** Parsed response body (JSON when possible, else the raw text). */
+  body?: unknown;
+  /** What failed, used when the body holds no `detail`. */
+  message?: string | undefined;
+  /** Response headers, lower-case names. @defaultValue `{}` */
+  headers?: ErrorHeaders;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
 /** An HTTP answer with a non-2xx status. `body` is the parsed JSON body when there was one. */
 export class APIError extends WeftError {
   override name = 'APIError';
@@ -21,8 +35,8 @@ export class APIError extends WeftError {
   /** The `x-request-id` header of the response, when present. */
   readonly requestId: string | undefined;
 
-  constructor(status: number | undefined, body: unknown, message: string | undefined, headers: ErrorHeaders = {}, options?: ErrorOptions) {
-    super(APIError.makeMessage(status, body, message), options);
+  constructor({ status, body, message, headers = {}, cause }: APIErrorInit = {}) {
+    super(APIError.makeMessage(status, body, message), cause === undefined ? undefined : { cause });
     this.status = status;
     this.body = body;
     this.headers = headers;
@@ -41,7 +55,7 @@ export class APIError extends WeftError {
   /** Maps a status to its error class (400, 401, 403, 404, 409, 413, 422, 429, 5xx). */
   static generate(status: number, body: unknown, message: string | undefined, headers: ErrorHeaders): APIError {
     const Cls = STATUS_CLASSES[status] ?? (status >= 500 ? InternalServerError : APIError);
-    return new Cls(status, body, message, headers);
+    return new Cls({ status, body, message, headers });
   }
 }
 
@@ -95,11 +109,9 @@ export class UnexpectedResponseError extends APIError { override name = 'Unexpec
 export class APIConnectionError extends APIError {
   override name = 'APIConnectionError';
   constructor(message = 'Connection error.', options?: ErrorOptions) {
-    super(undefined, undefined, message, {}, options);
+    super({ message, cause: options?.cause });
   }
 }
-/** Alias of {@link APIConnectionError}. */
-export { APIConnectionError as ConnectionError };
 
 /** No answer within the request timeout. */
 export class APIConnectionTimeoutError extends APIConnectionError {
@@ -113,11 +125,11 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 export class APIUserAbortError extends APIError {
   override name = 'APIUserAbortError';
   constructor(message = 'Request was aborted.', options?: ErrorOptions) {
-    super(undefined, undefined, message, {}, options);
+    super({ message, cause: options?.cause });
   }
 }
 
-const STATUS_CLASSES: Record<number, new (...a: ConstructorParameters<typeof APIError>) => APIError> = {
+const STATUS_CLASSES: Record<number, new (init: APIErrorInit) => APIError> = {
   400: BadRequestError,
   401: AuthenticationError,
   403: PermissionDeniedError,
@@ -128,4 +140,3 @@ const STATUS_CLASSES: Record<number, new (...a: ConstructorParameters<typeof API
   429: RateLimitError,
 };
 
-export { ConfigError, RequestValidationError, WeftError } from '../../errors.js';

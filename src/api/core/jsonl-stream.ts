@@ -4,7 +4,9 @@
  */
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { APIError, APIUserAbortError, UnexpectedResponseError, WeftError } from './api-errors.js';
+import { WeftError } from '../../errors.js';
+import { APIError, APIUserAbortError, UnexpectedResponseError } from './api-errors.js';
+import { jsonlLines } from './jsonl-lines.js';
 import { connectionError } from './transport.js';
 
 /** Opens the HTTP response; receives the signal that aborts it. */
@@ -44,23 +46,10 @@ export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<
     const onAbort = () => controller.abort(this.userSignal?.reason);
     this.userSignal?.addEventListener('abort', onAbort, { once: true });
     let body: Readable | undefined;
-    const decoder = new TextDecoder();
-    let pending = '';
     let finished = false;
     try {
       body = await this.open(controller.signal);
-      for await (const chunk of readTyped(body, this.userSignal)) {
-        pending += decoder.decode(chunk as Uint8Array, { stream: true });
-        let start = 0;
-        for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n', start)) {
-          const line = pending.slice(start, nl);
-          start = nl + 1;
-          if (line.trim()) yield this.parse(line);
-        }
-        pending = pending.slice(start);
-      }
-      pending += decoder.decode();
-      if (pending.trim()) yield this.parse(pending);
+      for await (const line of jsonlLines(readTyped(body, this.userSignal))) if (line.trim()) yield this.parse(line);
       finished = true;
     } finally {
       this.userSignal?.removeEventListener('abort', onAbort);
@@ -76,21 +65,21 @@ export class JsonlStream<S extends z.ZodType> implements AsyncIterable<z.output<
     try {
       json = JSON.parse(line);
     } catch (err) {
-      throw new UnexpectedResponseError(undefined, line, `could not parse a JSONL line: ${(err as Error).message}`, {}, { cause: err });
+      throw new UnexpectedResponseError({ body: line, message: `could not parse a JSONL line: ${(err as Error).message}`, cause: err });
     }
     if (json && typeof json === 'object' && ('detail' in json || 'error' in json) && !('id' in json)) {
-      throw new APIError(undefined, json, 'error frame in stream');
+      throw new APIError({ body: json, message: 'error frame in stream' });
     }
     const parsed = this.schema.safeParse(json);
-    if (!parsed.success) throw new UnexpectedResponseError(undefined, json, `unexpected record shape: ${parsed.error.message}`);
+    if (!parsed.success) throw new UnexpectedResponseError({ body: json, message: `unexpected record shape: ${parsed.error.message}` });
     return parsed.data;
   }
 }
 
 /** The chunks of `body`; a failure while reading (timeout, reset, abort) is raised as a typed error. */
-async function* readTyped(body: Readable, signal: AbortSignal | undefined): AsyncGenerator<unknown> {
+async function* readTyped(body: Readable, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array | string> {
   try {
-    for await (const chunk of body) yield chunk;
+    for await (const chunk of body) yield chunk as Uint8Array | string;
   } catch (err) {
     throw connectionError(err, signal);
   }

@@ -2,7 +2,7 @@
  * Fills the `:name` parameters of an endpoint path: values percent-encoded, `.`/`..` segments refused.
  * @module
  */
-import { RequestValidationError } from './api-errors.js';
+import { RequestValidationError } from '../../errors.js';
 
 /**
  * Replaces each `:name` segment of `template` with `params[name]`, percent-encoded as one segment (`/` included).

@@ -17,6 +17,7 @@ import {
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, MAX_UNBUDGETED_RETRY_AFTER_MS, retryDelayMs, serverSaysRetry, type RetryPolicy } from './retry.js';
 import { safeMessage } from '../../internal/safe-message.js';
 import { untraced } from '../../internal/otel-global.js';
+import { unrefTimeout } from '../../internal/timers.js';
 
 /** Options of {@link Transport}; see `ClientOptions` for their meaning. */
 export interface TransportOptions {
@@ -90,7 +91,7 @@ export class Transport {
     const json = parseJson(text);
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new UnexpectedResponseError(res.statusCode, json, `unexpected response shape from ${path}: ${parsed.error.message}`, res.headers as ErrorHeaders);
+      throw new UnexpectedResponseError({ status: res.statusCode, body: json, message: `unexpected response shape from ${path}: ${parsed.error.message}`, headers: res.headers as ErrorHeaders });
     }
     return parsed.data;
   }
@@ -199,8 +200,7 @@ function sleep(ms: number, signal: AbortSignal | undefined, unref: boolean): Pro
       signal?.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
-    if (unref) timer.unref();
+    const timer = unref ? unrefTimeout(done, ms) : setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
 }

@@ -3,7 +3,7 @@
  * @module
  */
 import type { z } from 'zod';
-import { ConfigError } from '../core/api-errors.js';
+import { ConfigError } from '../../errors.js';
 import { q } from './query-builder.js';
 import type { CallsQueryReq, PartialCallRecord } from '../../schema/calls.js';
 import type { Operation } from '../../schema/query.js';

@@ -8,7 +8,6 @@ import { APIResource } from '../core/resource.js';
 import { checkRequest } from '../../schema/check.js';
 import type { RequestOptions } from '../core/transport.js';
 import { JsonlStream } from '../core/jsonl-stream.js';
-import { RawBatchRes } from '../core/batch-answer.js';
 import { type IterateOptions, paginate } from './calls-pagination.js';
 import {
   CallRecord,
@@ -44,28 +43,6 @@ export class CallsResource extends APIResource {
   async upsertBatch(body: CallUpsertBatchReq, opts?: RequestOptions): Promise<CallUpsertBatchRes> {
     const req = checkRequest(CallUpsertBatchReq, body, 'call upsert batch');
     return this.transport.post(ENDPOINTS.callUpsertBatch, req, CallUpsertBatchRes, opts);
-  }
-
-  /**
-   * {@link upsertBatch} for a body already serialized as `{"batch": [...]}` (e.g. events serialized once
-   * when they were queued): the body is sent as is, not validated, and of the answer only its `res` array
-   * is checked, its items are not parsed.
-   * @returns `{res}`: one item per batch item, in order, unparsed.
-   * @throws {APIError} (or a subclass; `ValidationError` naming the invalid items) when the server answers an error.
-   * @see The interface spec, endpoint 5 "Start calls in batch"
-   */
-  async upsertBatchRaw(body: string | Buffer, opts?: RequestOptions): Promise<RawBatchRes> {
-    return this.transport.postJson(ENDPOINTS.callUpsertBatch, body, RawBatchRes, opts);
-  }
-
-  /**
-   * {@link upsertBatchRaw} for a sender that needs only the outcome (the exporter): the answer of a
-   * success is read and discarded, not parsed (its ids are those the items carry).
-   * @throws {APIError} (or a subclass; `ValidationError` naming the invalid items) when the server answers an error.
-   * @see The interface spec, endpoint 5 "Start calls in batch"
-   */
-  async upsertBatchUnread(body: string | Buffer, opts?: RequestOptions): Promise<void> {
-    return this.transport.postUnread(ENDPOINTS.callUpsertBatch, body, opts);
   }
 
   /**

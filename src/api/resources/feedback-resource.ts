@@ -7,7 +7,6 @@ import { newId } from '../../internal/ids.js';
 import { APIResource } from '../core/resource.js';
 import { checkRequest } from '../../schema/check.js';
 import type { RequestOptions } from '../core/transport.js';
-import { RawBatchRes } from '../core/batch-answer.js';
 import {
   FeedbackBatchCreateReq,
   FeedbackBatchCreateRes,
@@ -36,17 +35,6 @@ export class FeedbackResource extends APIResource {
     return this.transport.post(ENDPOINTS.feedbackBatchCreate, req, FeedbackBatchCreateRes, opts);
   }
 
-  /**
-   * {@link create} for a body already serialized as `{"batch": [...]}` (e.g. items serialized once when
-   * they were queued): the body is sent as is, not validated, items keep the ids they have (none is added),
-   * and of the answer only its `res` array is checked, its items are not parsed.
-   * @returns `{res}`: one item per batch item, in order, unparsed.
-   * @throws {APIError} (or a subclass; `ValidationError` naming the invalid items) when the server answers an error.
-   * @see The interface spec, endpoint 2 "Create feedback in batch"
-   */
-  async createRaw(body: string | Buffer, opts?: RequestOptions): Promise<RawBatchRes> {
-    return this.transport.postJson(ENDPOINTS.feedbackBatchCreate, body, RawBatchRes, opts);
-  }
 
   /**
    * Statistics of feedback created in `[start, end)` (end defaults to now), in buckets of `granularity`

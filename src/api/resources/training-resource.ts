@@ -13,6 +13,13 @@ import {
   TrajectoryLogReq,
   TrajectoryLogRes,
 } from '../../schema/trajectories.js';
+import {
+  TrainingJobListRes,
+  TrainingJobRecord,
+  TrajectoryModelListRes,
+  TrajectoryQueryReq,
+  TrajectoryQueryRes,
+} from '../../schema/training-reads.js';
 
 /** Trajectory logs of a model (preview; Bearer auth). */
 export class TrajectoriesResource extends APIResource {
@@ -37,6 +44,29 @@ export class TrajectoriesResource extends APIResource {
     const req = checkRequest(TrajectoryLogReq, body, 'trajectory log');
     return this.transport.post(url, req, TrajectoryLogRes, { maxRetries: 0, ...opts });
   }
+
+  /**
+   * The trajectory groups stored for a model (a `weft serve` extension, not in the interface spec), in logging
+   * order, each with its `group_id`, `split` and `logged_at` (the time of the log request that stored it).
+   * @param body - `{split}` for one split; all splits when absent.
+   * @throws {RequestValidationError} (as a rejection) for a split other than train / val / test.
+   * @throws {APIError} (or a subclass) when the server answers an error (404 from a server without the extension).
+   * @see docs/interface-notes.md, "Training reads"
+   */
+  async query(modelId: string, body: TrajectoryQueryReq = {}, opts?: RequestOptions): Promise<TrajectoryQueryRes> {
+    const req = checkRequest(TrajectoryQueryReq, body, 'trajectory query');
+    return this.transport.post(fillPath(ENDPOINTS.trajectoryQuery, { model_id: modelId }), req, TrajectoryQueryRes, opts);
+  }
+
+  /**
+   * The models that have trajectories, with counts and first / last logging time, the most recent first (a
+   * `weft serve` extension).
+   * @throws {APIError} (or a subclass) when the server answers an error.
+   * @see docs/interface-notes.md, "Training reads"
+   */
+  async models(opts?: RequestOptions): Promise<TrajectoryModelListRes> {
+    return this.transport.post(ENDPOINTS.trajectoryModels, {}, TrajectoryModelListRes, opts);
+  }
 }
 
 /** Training jobs (preview; Bearer auth). */
@@ -55,5 +85,25 @@ export class TrainingJobsResource extends APIResource {
   async create(body: TrainingJobCreateReq, opts?: RequestOptions): Promise<TrainingJobCreateRes> {
     const req = checkRequest(TrainingJobCreateReq, body, 'training job');
     return this.transport.post(ENDPOINTS.trainingJobCreate, req, TrainingJobCreateRes, { maxRetries: 0, ...opts });
+  }
+
+  /**
+   * Reads a training job back (a `weft serve` extension): `status` (`queued`: the local server never trains,
+   * `status_detail` says so), group and trajectory counts, `created_at`, `experimental_config`.
+   * @throws {NotFoundError} (as a rejection) when no job has this id.
+   * @throws {APIError} (or a subclass) for any other error answer.
+   * @see docs/interface-notes.md, "Training reads"
+   */
+  async retrieve(jobId: string, opts?: RequestOptions): Promise<TrainingJobRecord> {
+    return this.transport.post(ENDPOINTS.trainingJobRead, { id: jobId }, TrainingJobRecord, opts);
+  }
+
+  /**
+   * The training jobs of a model, oldest first (a `weft serve` extension).
+   * @throws {APIError} (or a subclass) when the server answers an error.
+   * @see docs/interface-notes.md, "Training reads"
+   */
+  async list(modelId: string, opts?: RequestOptions): Promise<TrainingJobListRes> {
+    return this.transport.post(ENDPOINTS.trainingJobQuery, { model_id: modelId }, TrainingJobListRes, opts);
   }
 }

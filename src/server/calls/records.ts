@@ -45,8 +45,8 @@ export const CALL_COLUMNS = [
  */
 export const EXTRA_COLUMNS = ['storage_size_bytes', 'total_storage_size_bytes', 'svc_user_name'] as const;
 
-/** `summary.status` as derived by the server. */
-export type CallStatus = 'running' | 'error' | 'cancelled' | 'descendant_error' | 'success';
+/** `summary.status`: the one union of `schema/call-status.ts`. */
+export type CallStatus = import('../../schema/call-status.js').CallStatus;
 
 /** A wire record: the stored fields plus `summary.status` and `summary.latency_ms` (ms, null while running). */
 export type StoredCallRecord = CallRecord & {

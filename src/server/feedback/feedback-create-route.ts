@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { WeaveFeedbackCreateReq } from '../../schema/weave-feedback.js';
 import { readJsonBody } from '../http/request-body.js';
+import { storedPayload } from './feedback-payload.js';
 import type { FeedbackStoreApi } from './feedback-store-api.js';
 
 /**
@@ -19,7 +20,7 @@ export function feedbackCreateRoute(feedback: FeedbackStoreApi, now: () => Date)
   const app = new Hono();
   app.post(WEAVE_ENDPOINTS.feedbackCreate, async (c) => {
     const item = await readJsonBody(c, WeaveFeedbackCreateReq);
-    const [res] = await feedback.createBatch([item], now);
+    const [res] = await feedback.createBatch([{ ...item, payload: storedPayload(item, []) }], now);
     return c.json({ ...res!, wb_user_id: res!.svc_user_id ?? null });
   });
   return app;

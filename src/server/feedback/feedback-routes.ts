@@ -6,7 +6,9 @@ import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { FeedbackBatchCreateReq, FeedbackStatsReq } from '../../schema/feedback.js';
 import { readJsonBody } from '../http/request-body.js';
+import { withStoredPayloads } from './feedback-payload.js';
 import type { FeedbackStoreApi } from './feedback-store-api.js';
+import { noMetricsStats } from './stats-query.js';
 
 /**
  * Builds the feedback routes over the feedback store.
@@ -23,12 +25,13 @@ export function feedbackRoutes(feedback: FeedbackStoreApi, now: () => Date): Hon
 
   app.post(ENDPOINTS.feedbackBatchCreate, async (c) => {
     const body = await readJsonBody(c, FeedbackBatchCreateReq);
-    return c.json({ res: await feedback.createBatch(body.batch, now) });
+    return c.json({ res: await feedback.createBatch(withStoredPayloads(body.batch), now) });
   });
 
   app.post(ENDPOINTS.feedbackStats, async (c) => {
     const body = await readJsonBody(c, FeedbackStatsReq);
-    return c.json(await feedback.stats(body, now()));
+    const at = now();
+    return c.json(noMetricsStats(body, at) ?? (await feedback.stats(body, at)));
   });
 
   return app;

@@ -6,7 +6,8 @@
 import type Database from 'better-sqlite3';
 import { newId } from '../../internal/ids.js';
 import type { z } from 'zod';
-import { parseRef, type FeedbackCreateReq, type FeedbackCreateRes, type FeedbackRecord, type FeedbackStatsRes } from '../../schema/feedback.js';
+import { parseRef } from '../../schema/refs.js';
+import { type FeedbackCreateReq, type FeedbackCreateRes, type FeedbackRecord, type FeedbackStatsRes } from '../../schema/feedback.js';
 import { type StatementCache, statementCache } from '../db/statement-cache.js';
 import { feedbackStats, type StatsQuery } from './stats-query.js';
 

@@ -40,8 +40,8 @@ type InsertRow = Record<(typeof INSERT_COLUMNS)[number], string | null>;
 const EMPTY: PartialStats = { count: 0, sum: null, min: null, max: null };
 
 /** The results of one metric in one bucket (or the window): aggregations from the partial, then percentiles. */
-function results(part: PartialStats, percentiles: readonly (number | null)[] | null, m: StatsMetric): [string, number | null][] {
-  const out = metricResults(part, undefined, { aggregations: m.aggregations, percentiles: [] });
+function results(part: PartialStats, percentiles: readonly (number | null)[] | null, m: StatsMetric, scope: 'bucket' | 'window'): [string, number | null][] {
+  const out = metricResults(part, undefined, { aggregations: m.aggregations, percentiles: [] }, scope);
   m.percentiles.forEach((p, k) => out.push([percentileName(p), part.count > 0 ? (percentiles?.[k] ?? null) : null]));
   return out;
 }
@@ -142,11 +142,11 @@ export class PgFeedbackStore {
       metrics.forEach((m, j) => {
         const part = partOf(row, j);
         parts[j]!.push(part);
-        for (const [name, value] of results(part, pcts(row, j), m)) bucket[`${name}_${m.slug}`] = value;
+        for (const [name, value] of results(part, pcts(row, j), m, 'bucket')) bucket[`${name}_${m.slug}`] = value;
       });
       buckets.push(bucket);
     }
-    const windowStats = Object.fromEntries(metrics.map((m, j) => [m.slug, Object.fromEntries(results(combine(parts[j]!), pcts(windowRow, j), m))]));
+    const windowStats = Object.fromEntries(metrics.map((m, j) => [m.slug, Object.fromEntries(results(combine(parts[j]!), pcts(windowRow, j), m, 'window'))]));
     return { start, end, granularity: plan.granularity, timezone: query.timezone, buckets, window_stats: windowStats };
   }
 }

@@ -69,20 +69,24 @@ export function percentileOf(values: Float64Array, p: number): number {
 
 /**
  * The requested results of one metric. Booleans are 1 / 0, so `count_true` is their sum; categories only
- * have a count. Without values, counts are 0 and the rest null.
+ * have a count. Without values, counts are 0; in a bucket `sum` and `avg` are 0 too (Weave's ClickHouse query
+ * wraps `sum_*`, `count_*` and `avg_*` of a bucket in `COALESCE(.., 0)`), in the window null (its `sumOrNull`,
+ * `avgOrNull`); `min`, `max` and percentiles are null in both.
  *
  * @param part - count, sum, min, max of the values.
  * @param values - the values, in any order (reordered here); needed only when percentiles are requested.
+ * @param scope - `bucket` (one time bucket) or `window` (the whole window, `window_stats`).
  * @returns `[aggregation name or percentile name (p<N>), result]` in request order: aggregations, then percentiles.
  */
-export function metricResults(part: PartialStats, values: Float64Array | undefined, what: MetricAggregations): [string, number | null][] {
+export function metricResults(part: PartialStats, values: Float64Array | undefined, what: MetricAggregations, scope: 'bucket' | 'window'): [string, number | null][] {
   const { count, sum } = part;
+  const none = scope === 'bucket' ? 0 : null;
   const results: Record<Aggregation, number | null> = {
     count,
     count_true: sum ?? 0,
     count_false: count - (sum ?? 0),
-    sum: count > 0 ? sum : null,
-    avg: count > 0 ? (sum ?? 0) / count : null,
+    sum: count > 0 ? sum : none,
+    avg: count > 0 ? (sum ?? 0) / count : none,
     min: count > 0 ? part.min : null,
     max: count > 0 ? part.max : null,
   };

@@ -44,6 +44,21 @@ export function statsWindow(query: StatsQuery, now: Date): StatsWindow {
   return { start, end, plan: planBuckets(Date.parse(start), Date.parse(end), query.granularity ?? undefined, query.timezone) };
 }
 
+/** The granularity Weave answers for an empty `metrics` list, in seconds. */
+const NO_METRICS_GRANULARITY = 3600;
+
+/**
+ * The answer to an explicitly empty `metrics` list, as Weave's trace server gives it (`feedback_stats` in
+ * `weave/trace_server`: no buckets, granularity 3600 s, no `window_stats`), or undefined for any other request.
+ * An absent `metrics` still gets every bucket's `count` (docs/interface-notes.md, "Feedback statistics").
+ * @throws HttpError 422 when `start` is not before the end.
+ */
+export function noMetricsStats(query: StatsQuery, now: Date): FeedbackStatsRes | undefined {
+  if (!Array.isArray(query.metrics) || query.metrics.length > 0) return undefined;
+  const { start, end } = statsWindow(query, now);
+  return { start, end, granularity: NO_METRICS_GRANULARITY, timezone: query.timezone, buckets: [] };
+}
+
 /** The time range `[lo, hi)` (ISO 8601 UTC) of bucket `i`: its edges, clipped to the window's `start` and `end`. */
 export function bucketRange(plan: BucketPlan, i: number, start: string, end: string): [string, string] {
   const lo = i === 0 ? start : new Date(plan.edges[i]!).toISOString();
@@ -78,12 +93,12 @@ export function feedbackStats(db: Database.Database, query: StatsQuery, now: Dat
       const { part, values } = scans[j]!;
       parts[j]!.push(part);
       if (values) runs[j]!.push(values);
-      for (const [name, value] of metricResults(part, values, m)) bucket[`${name}_${m.slug}`] = value;
+      for (const [name, value] of metricResults(part, values, m, 'bucket')) bucket[`${name}_${m.slug}`] = value;
     });
     buckets.push(bucket);
   }
   const windowStats = Object.fromEntries(
-    metrics.map((m, j) => [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), m.percentiles.length > 0 ? joined(runs[j]!) : undefined, m))]),
+    metrics.map((m, j) => [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), m.percentiles.length > 0 ? joined(runs[j]!) : undefined, m, 'window'))]),
   );
   return { start, end, granularity: plan.granularity, timezone: query.timezone, buckets, window_stats: windowStats };
 }

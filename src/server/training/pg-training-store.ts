@@ -8,6 +8,7 @@ import type { TrajectoryLogRes } from '../../schema/trajectories.js';
 import type { PgDatabase } from '../db/pg-database.js';
 import { pgJsonText } from '../db/pg-json.js';
 import { pgTrajectoryMetrics } from './pg-trajectory-metrics.js';
+import { PgTrainingReads } from './pg-training-reads.js';
 import type { TrainingJob, TrainingJobInput, TrajectoryLog } from './training-store.js';
 
 /** Trajectories per INSERT statement (each statement binds one array per column). */
@@ -24,8 +25,13 @@ const INSERT_JOB_SQL = `INSERT INTO training_jobs
 
 /** Trajectories of every model and training jobs in one PostgreSQL database. */
 export class PgTrainingStore {
+  /** Reads of the extension endpoints (jobs, stored groups, models). */
+  readonly reads: PgTrainingReads;
+
   /** @param db - the migrated database. */
-  constructor(private readonly db: PgDatabase) {}
+  constructor(private readonly db: PgDatabase) {
+    this.reads = new PgTrainingReads(db);
+  }
 
   /**
    * Stores the groups of a log request (each group gets a new UUIDv7 group id) with multi-row inserts and

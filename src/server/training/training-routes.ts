@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { TrainingJobCreateReq, TrajectoryLogReq } from '../../schema/trajectories.js';
 import { readJsonBody } from '../http/request-body.js';
 import type { TrainingStoreApi } from './training-store-api.js';
+import { trainingReadRoutes } from './training-read-routes.js';
 
 /**
  * Builds the training routes over the training store.
@@ -34,5 +35,6 @@ export function trainingRoutes(training: TrainingStoreApi): Hono {
     return c.json(await training.createJob(body));
   });
 
+  app.route('/', trainingReadRoutes(training.reads));
   return app;
 }

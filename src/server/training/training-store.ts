@@ -8,6 +8,7 @@ import { newId } from '../../internal/ids.js';
 import type { z } from 'zod';
 import type { TrainingJobCreateReq, TrajectoryLogReq, TrajectoryLogRes } from '../../schema/trajectories.js';
 import { trajectoryMetrics } from './trajectory-metrics.js';
+import { TrainingReads } from './training-reads.js';
 
 /** A validated log body (zod output). */
 export type TrajectoryLog = z.output<typeof TrajectoryLogReq>;
@@ -36,8 +37,13 @@ const INSERT_JOB_SQL = `INSERT INTO training_jobs
 
 /** Trajectories of every model and training jobs in one SQLite database (the tables of migration 4). */
 export class TrainingStore {
+  /** Reads of the extension endpoints (jobs, stored groups, models). */
+  readonly reads: TrainingReads;
+
   /** @param db - a read-write connection with migration 4 applied. */
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Database.Database) {
+    this.reads = new TrainingReads(db);
+  }
 
   /**
    * Stores the groups of a log request (each group gets a new UUIDv7 group id) and computes the model's

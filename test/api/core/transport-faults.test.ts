@@ -157,9 +157,9 @@ it('honours a long Retry-After: waits for it within a budget, and does not hamme
 });
 
 it('classes errors as retryable by status unless x-should-retry says otherwise (the exporter spools what the transport would retry)', () => {
-  expect(isRetryableError(new APIError(503, {}, 'busy'))).toBe(true);
-  expect(isRetryableError(new APIError(400, {}, 'bad'))).toBe(false);
-  expect(isRetryableError(new APIError(400, {}, 'later', { 'x-should-retry': 'true' }))).toBe(true);
-  expect(isRetryableError(new APIError(503, {}, 'never', { 'x-should-retry': 'false' }))).toBe(false);
+  expect(isRetryableError(new APIError({ status: 503, body: {}, message: 'busy' }))).toBe(true);
+  expect(isRetryableError(new APIError({ status: 400, body: {}, message: 'bad' }))).toBe(false);
+  expect(isRetryableError(new APIError({ status: 400, body: {}, message: 'later', headers: { 'x-should-retry': 'true' } }))).toBe(true);
+  expect(isRetryableError(new APIError({ status: 503, body: {}, message: 'never', headers: { 'x-should-retry': 'false' } }))).toBe(false);
   expect(isRetryableError(new APIUserAbortError())).toBe(false);
 });

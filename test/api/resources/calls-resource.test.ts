@@ -11,6 +11,7 @@ import {
   RequestValidationError,
   ValidationError,
 } from '../../../src/index.js';
+import { upsertCallsRaw } from '../../../src/api/core/raw-batch.js';
 import { startTestServer, useTestServer } from '../../helpers/server.js';
 import { uniqueProject } from '../../helpers/calls.js';
 import { expectUuidv7 } from '../../helpers/shapes.js';
@@ -55,19 +56,19 @@ describe('calls', () => {
     expect(res.res).toEqual([{ id: 'c1', trace_id: 't1' }, {}, { id: 'c2', trace_id: 't1' }]);
   });
 
-  it('upsertBatchRaw() sends a serialized body (string or Buffer) as is and answers {res}', async () => {
+  it('upsertCallsRaw() (internal, the exporter\'s) sends a serialized body (string or Buffer) as is and answers {res}', async () => {
     const project = uniqueProject('raw');
     const body = (id: string) => JSON.stringify({ batch: [{ mode: 'start', req: { start: start(project, { id, trace_id: 't1' }) } }] });
-    expect(await client.calls.upsertBatchRaw(body('r1'))).toEqual({ res: [{ id: 'r1', trace_id: 't1' }] });
-    expect(await client.calls.upsertBatchRaw(Buffer.from(body('r2')))).toEqual({ res: [{ id: 'r2', trace_id: 't1' }] });
+    expect(await upsertCallsRaw(client, body('r1'))).toEqual({ res: [{ id: 'r1', trace_id: 't1' }] });
+    expect(await upsertCallsRaw(client, Buffer.from(body('r2')))).toEqual({ res: [{ id: 'r2', trace_id: 't1' }] });
     const rows = await client.calls.streamQuery({ project_id: project }).toArray();
     expect(rows.map((r) => r.id)).toEqual(['r1', 'r2']);
   });
 
-  it('upsertBatchRaw() does not validate before sending: a 422 from the server names the bad item', async () => {
+  it('upsertCallsRaw() does not validate before sending: a 422 from the server names the bad item', async () => {
     const project = uniqueProject('raw-bad');
     const body = JSON.stringify({ batch: [{ mode: 'start', req: { start: start(project) } }, { mode: 'start', req: { start: start(project, { op_name: '' }) } }] });
-    const err = await client.calls.upsertBatchRaw(body).catch((e: unknown) => e);
+    const err = await upsertCallsRaw(client, body).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).detail.map((d) => d.loc.slice(0, 3))).toContainEqual(['body', 'batch', '1']);
   });

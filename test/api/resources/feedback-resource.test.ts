@@ -1,6 +1,7 @@
 // Tests of client.feedback against the real local server: requests validated before sending, answers parsed, errors typed.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client, RequestValidationError, ValidationError } from '../../../src/index.js';
+import { createFeedbackRaw } from '../../../src/api/core/raw-batch.js';
 import { uniqueProject } from '../../helpers/calls.js';
 import { useTestServer } from '../../helpers/server.js';
 import { startFaultProxy } from '../../helpers/fault-proxy.js';
@@ -29,11 +30,11 @@ describe('client.feedback.create', () => {
     expect([...(await server().store.feedback.forCalls(project, ['a', 'b'])).keys()]).toEqual(['a', 'b']);
   });
 
-  it('createRaw() sends a serialized body as is (ids kept, none added) and answers {res}', async () => {
+  it('createFeedbackRaw() (internal, the exporter\'s) sends a serialized body as is (ids kept, none added) and answers {res}', async () => {
     const project = uniqueProject('api-fb-raw');
     const id = '01890a5d-ac96-774b-bcce-b302099a8057';
     const body = JSON.stringify({ batch: [{ id, project_id: project, svc_ref: `svc:///${project}/call/r1`, feedback_type: 'score', payload: { value: 2 } }] });
-    const { res } = await client.feedback.createRaw(body);
+    const { res } = await createFeedbackRaw(client, body);
     expect(res).toHaveLength(1);
     expect(res[0]).toMatchObject({ id, payload: { value: 2 } });
     expect(((await server().store.feedback.forCalls(project, ['r1'])).get('r1') ?? []).map((f) => f.id)).toEqual([id]);

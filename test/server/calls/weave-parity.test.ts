@@ -193,8 +193,9 @@ describe('perform_scorer_tests of tests/trace/test_scorer_query (issue 26 point 
     await basicOps(project, [5, 6, 7, 8, 9].map(() => null), 'score', 's');
     const scores: [string, string, string][] = [['c01', 's0', s0v0], ['c02', 's1', s1v0], ['c03', 's0', s0v0], ['c03', 's1', s1v0], ['c04', 's0', s0v1]];
     const res = await post(server(), '/feedback/batch/create', {
-      batch: scores.map(([id, name, runnable_ref]) => ({
-        project_id: project, svc_ref: `svc:///${project}/call/${id}`, feedback_type: `wandb.runnable.${name}`, runnable_ref, payload: { output: id !== 'c03' },
+      // Weave requires the scorer's call (call_ref) with a runnable op
+      batch: scores.map(([id, name, runnable_ref], i) => ({
+        project_id: project, svc_ref: `svc:///${project}/call/${id}`, feedback_type: `wandb.runnable.${name}`, runnable_ref, call_ref: `svc:///${project}/call/s${i}`, payload: { output: id !== 'c03' },
       })),
     });
     expect(res.status).toBe(200);

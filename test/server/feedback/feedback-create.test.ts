@@ -56,7 +56,7 @@ describe('POST /feedback/batch/create', () => {
   it('stores every field; store.feedback.forCalls finds records by svc_ref, else call_ref, oldest first', async () => {
     const project = uniqueProject('fb-fields');
     const full = {
-      project_id: project, svc_ref: `svc:///${project}/call/a`, feedback_type: 'note', payload: { text: 'ok', n: [1, 2] },
+      project_id: project, svc_ref: `svc:///${project}/call/a`, feedback_type: 'wandb.runnable.judge', payload: { output: 'ok', n: [1, 2] },
       annotation_ref: `svc:///${project}/object/rubric:abc`, call_ref: `svc:///${project}/call/b`, creator: 'ann',
       queue_id: '0190a6b2-7c1e-7a00-8000-0000000000aa', runnable_ref: `svc:///${project}/op/judge:123`,
       trigger_ref: `svc:///${project}/object/monitor:v1`, svc_user_id: 'user-9',
@@ -94,7 +94,7 @@ describe('POST /feedback/batch/create', () => {
   it.each([
     ['annotation_ref', (p: string) => `svc:///${p}/op/rubric:abc`],
     ['trigger_ref', (p: string) => `svc:///${p}/object/monitor`],
-    ['runnable_ref', (p: string) => `svc:///${p}/object/judge:1`],
+    ['runnable_ref', (p: string) => `svc:///${p}/call/judge`],
     ['call_ref', (p: string) => `svc:///${p}/call/a/b`],
     ['svc_ref', (p: string) => `svc://${p}/call/a`],
     ['id', () => 'not-a-uuid'],
@@ -110,6 +110,72 @@ describe('POST /feedback/batch/create', () => {
     const detail = await detailOf({ batch: [item(project, { svc_ref: 'svc:///x/y/call/c1', call_ref: 'svc:///x/y/call/c2' })] });
     expect(detail.map((d) => d.loc)).toEqual([['body', 'batch', '0', 'svc_ref'], ['body', 'batch', '0', 'call_ref']]);
     expect(detail[0]!.msg).toBe(`svc_ref points into project x/y, expected project_id ${project}`);
+  });
+
+  describe("Weave's feedback types (weave/trace_server/feedback.py; tests/trace/test_feedback.py)", () => {
+    it('stores a reaction with its alias and its skin-tone-free form, as Weave does', async () => {
+      const project = uniqueProject('fb-react');
+      const { res } = await fb.client().feedback.create({
+        batch: [item(project, { feedback_type: 'wandb.reaction.1', payload: { emoji: '👍🏽' } }), item(project, { feedback_type: 'wandb.reaction.1', payload: { emoji: '❤️' } })],
+      });
+      expect(res.map((r) => r.payload)).toEqual([
+        { emoji: '👍🏽', alias: ':thumbs_up_medium_skin_tone:', detoned: '👍', detoned_alias: ':thumbs_up:' },
+        { emoji: '❤️', alias: ':red_heart:', detoned: '❤️', detoned_alias: ':red_heart:' },
+      ]);
+      const [stored] = (await fb.server().store.feedback.forCalls(project, ['c1'])).get('c1')!;
+      expect(stored!.payload).toMatchObject({ alias: ':thumbs_up_medium_skin_tone:', detoned: '👍' });
+    });
+
+    it.each([
+      ['two emoji', 'wandb.reaction.1', { emoji: '👍👍' }, ['payload', 'emoji']],
+      ['no emoji', 'wandb.reaction.1', { emoji: 'yes' }, ['payload', 'emoji']],
+      ['a reaction without emoji', 'wandb.reaction.1', { value: 1 }, ['payload', 'emoji']],
+      ['an empty note', 'wandb.note.1', { note: '' }, ['payload', 'note']],
+      ['a note over 1,024 characters', 'wandb.note.1', { note: 'x'.repeat(1025) }, ['payload', 'note']],
+      ['a runnable type without a name', 'wandb.runnable', { output: 1 }, ['feedback_type']],
+      ['a runnable payload without output', 'wandb.runnable.judge', { score: 1 }, ['payload', 'output']],
+    ])('refuses %s with 422', async (_what, feedback_type, payload, loc) => {
+      const project = uniqueProject('fb-type');
+      const extra = feedback_type.startsWith('wandb.runnable') ? { runnable_ref: `svc:///${project}/object/judge:1` } : {};
+      const detail = await detailOf({ batch: [item(project), item(project, { feedback_type, payload, ...extra })] });
+      expect(detail.map((d) => d.loc)).toEqual([['body', 'batch', '1', ...loc]]);
+      expect((await fb.server().store.feedback.forCalls(project, ['c1'])).size).toBe(0);
+    });
+
+    it('checks runnable_ref and call_ref of runnable feedback (and, unlike Weave, keeps runnable_ref on other types)', async () => {
+      const project = uniqueProject('fb-runnable');
+      const runnable = (extra: Record<string, unknown>): FeedbackCreateReq => item(project, { feedback_type: 'wandb.runnable.judge', payload: { output: true }, ...extra });
+      const detail = await detailOf({
+        batch: [
+          runnable({}),
+          runnable({ runnable_ref: `svc:///${project}/op/other:1`, call_ref: `svc:///${project}/call/s` }),
+          runnable({ runnable_ref: `svc:///${project}/op/judge:1` }),
+        ],
+      });
+      expect(detail.map((d) => [d.loc.slice(2).join('.'), d.msg])).toEqual([
+        ['0.runnable_ref', 'runnable_ref is required for runnable feedback'],
+        ['1.runnable_ref', 'runnable_ref must point to an op or object named "judge"'],
+        ['2.call_ref', 'call_ref is required for runnable feedback on ops'],
+      ]);
+      const { res } = await fb.client().feedback.create({
+        batch: [
+          runnable({ runnable_ref: `svc:///${project}/object/judge:1` }), runnable({ runnable_ref: `svc:///${project}/op/judge:1`, call_ref: `svc:///${project}/call/s` }),
+          item(project, { runnable_ref: `svc:///${project}/op/judge:1` }),
+        ],
+      });
+      expect(res).toHaveLength(3);
+    });
+
+    it('refuses a payload over 1 MiB of JSON, and stores one just under', async () => {
+      const project = uniqueProject('fb-big');
+      const over = await post(fb.server(), '/feedback/batch/create', { batch: [item(project, { payload: { text: 'x'.repeat(1024 * 1024) } })] });
+      expect(over.status).toBe(422);
+      expect(((await over.json()) as { detail: { loc: string[]; msg: string }[] }).detail).toEqual([
+        expect.objectContaining({ loc: ['body', 'batch', '0', 'payload'], msg: expect.stringMatching(/^Feedback payload too large: 1048587 bytes/) }),
+      ]);
+      const { res } = await fb.client().feedback.create({ batch: [item(project, { payload: { text: 'x'.repeat(1024 * 1024 - 11) } })] });
+      expect(res).toHaveLength(1);
+    });
   });
 
   it('accepts object and op refs as svc_ref', async () => {

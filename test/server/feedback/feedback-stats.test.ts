@@ -39,7 +39,7 @@ describe('POST /feedback/stats: window', () => {
     expect((err as ValidationError).detail.map((d) => d.loc)).toEqual([['body', 'start']]);
   });
 
-  it('fills gaps: every bucket of the window is present, empty ones with count 0 and null values', async () => {
+  it("fills gaps: every bucket of the window is present, empty ones as Weave's: counts, sum and avg 0, the rest null", async () => {
     const project = uniqueProject('st-gaps');
     await fb.createAt(project, [{ at: iso(T0 + 10), payload: { v: 2, ok: true } }, { at: iso(T0 + 3 * HOUR + 5), payload: { v: 4, ok: false } }]);
     const res = await fb.stats(project, {
@@ -47,10 +47,24 @@ describe('POST /feedback/stats: window', () => {
       metrics: [{ json_path: 'v', aggregations: ['sum', 'avg', 'count'], percentiles: [50] }, { json_path: 'ok', value_type: 'boolean' }],
     });
     expect(res.buckets?.map((b) => b.timestamp)).toEqual([0, 1, 2, 3].map((h) => iso(T0 + h * HOUR)));
-    expect(res.buckets?.[1]).toEqual({ timestamp: iso(T0 + HOUR), count: 0, sum_v: null, avg_v: null, count_v: 0, p50_v: null, count_true_ok: 0, count_false_ok: 0 });
+    expect(res.buckets?.[1]).toEqual({ timestamp: iso(T0 + HOUR), count: 0, sum_v: 0, avg_v: 0, count_v: 0, p50_v: null, count_true_ok: 0, count_false_ok: 0 });
     expect(res.buckets?.[0]).toMatchObject({ count: 1, sum_v: 2, count_true_ok: 1, count_false_ok: 0 });
     expect(res.buckets?.[3]).toMatchObject({ count: 1, sum_v: 4, p50_v: 4, count_true_ok: 0, count_false_ok: 1 });
     expect(res.window_stats).toEqual({ v: { sum: 6, avg: 3, count: 2, p50: 3 }, ok: { count_true: 1, count_false: 1 } });
+    // a window without values: sum, avg, min, max and percentiles null (Weave's sumOrNull, avgOrNull, ...)
+    const none = await fb.stats(project, { start: iso(T0 + HOUR), end: iso(T0 + 2 * HOUR), metrics: [{ json_path: 'v', aggregations: ['sum', 'avg', 'min', 'count'], percentiles: [50] }] });
+    expect(none.window_stats).toEqual({ v: { sum: null, avg: null, min: null, count: 0, p50: null } });
+    expect(none.buckets?.[0]).toMatchObject({ count: 0, sum_v: 0, avg_v: 0, min_v: null, count_v: 0, p50_v: null });
+  });
+
+  it("answers an empty metrics list as Weave's trace server does (feedback_stats): no buckets, granularity 3600, no window_stats", async () => {
+    const project = uniqueProject('st-nometrics');
+    await fb.createAt(project, [{ at: iso(T0 + 10), payload: { v: 2 } }]);
+    const res = await fb.stats(project, { start: iso(T0), end: iso(T0 + 4 * HOUR), granularity: 60, metrics: [] });
+    expect(res).toEqual({ start: iso(T0), end: iso(T0 + 4 * HOUR), granularity: 3600, timezone: 'UTC', buckets: [] });
+    // without metrics at all, weft still counts feedback per bucket (docs/interface-notes.md)
+    const counted = await fb.stats(project, { start: iso(T0), end: iso(T0 + 4 * HOUR), granularity: 3600 });
+    expect(counted.buckets?.map((b) => b.count)).toEqual([1, 0, 0, 0]);
   });
 });
 

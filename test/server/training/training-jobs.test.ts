@@ -7,6 +7,8 @@ import { storeRows } from '../../helpers/store-sql.js';
 import { useTestClient } from '../../helpers/client.js';
 import { post } from '../../helpers/server-http.js';
 import { expectIsoUtc, expectUuidv7 } from '../../helpers/shapes.js';
+import { NotFoundError } from '../../../src/index.js';
+import { groupLines, openAiSftLines } from '../../../src/trajectories/export-formats.js';
 
 const server = useTestServer();
 const client = useTestClient(server);
@@ -107,5 +109,65 @@ describe('POST /v1/preview/training-jobs', () => {
       const { detail } = (await res.json()) as { detail: { loc: string[] }[] };
       expect(detail.map((d) => d.loc)).toContainEqual(loc);
     }
+  });
+});
+
+describe('training reads (extension): jobs read back, stored groups, models, and their export formats', () => {
+  const TOOL = { type: 'function', function: { name: 'calc', parameters: { type: 'object' } } };
+  const CALL = { id: 'c1', type: 'function', function: { name: 'calc', arguments: '{"e":"2+2"}' } };
+  const good = {
+    reward: 1,
+    tools: [TOOL],
+    messages_and_choices: [
+      { role: 'user', content: '2+2?' },
+      { index: 0, message: { role: 'assistant', content: null, refusal: null, tool_calls: [CALL] }, finish_reason: 'tool_calls', logprobs: null },
+      { role: 'tool', tool_call_id: 'c1', content: '4' },
+      { index: 0, message: { role: 'assistant', content: '4', refusal: null, annotations: [] }, finish_reason: 'stop' },
+    ],
+  };
+  const bad = { reward: 0, messages_and_choices: [{ role: 'user', content: '2+2?' }, { index: 0, message: { role: 'assistant', content: '5' }, finish_reason: 'stop' }] };
+  const unanswered = { reward: 2, messages_and_choices: [{ role: 'user', content: '3+3?' }] };
+
+  it('a job is read back with its status, counts and creation time, listed per model; an unknown id is 404', async () => {
+    const model = randomUUID();
+    const created = await client().trainingJobs.create({ model_id: model, trajectory_groups: GROUPS, experimental_config: { learning_rate: 1e-5 } });
+    const job = await client().trainingJobs.retrieve(created.id);
+    expect(job).toEqual({
+      id: created.id, model_id: model, status: 'queued', created_at: created.created_at, group_count: 2, trajectory_count: 3,
+      experimental_config: { learning_rate: 1e-5 }, status_detail: expect.stringContaining('never runs them'),
+    });
+    const second = await client().trainingJobs.create({ model_id: model, trajectory_groups: GROUPS });
+    expect((await client().trainingJobs.list(model)).jobs.map((j) => [j.id, j.experimental_config])).toEqual([[created.id, { learning_rate: 1e-5 }], [second.id, null]]);
+    await expect(client().trainingJobs.retrieve(randomUUID())).rejects.toBeInstanceOf(NotFoundError);
+    expect((await post(server(), '/v1/preview/training-jobs/read', {})).status).toBe(422);
+  });
+
+  it('logged groups read back per split in logging order, models listed; exported as groups and as OpenAI fine-tuning lines', async () => {
+    const model = `m-${randomUUID()}`;
+    await client().trajectories.log(model, { split: 'train', trajectory_groups: [{ trajectories: [bad, good] }, { trajectories: [unanswered] }] });
+    await client().trajectories.log(model, { split: 'val', trajectory_groups: [{ trajectories: [good] }] });
+    const all = await client().trajectories.query(model);
+    expect(all.groups.map((g) => [g.split, g.trajectories.map((t) => t.reward)])).toEqual([['train', [0, 1]], ['train', [2]], ['val', [1]]]);
+    expect(all.groups[0]!.trajectories[1]).toEqual(good);
+    expect(all.groups[0]!.logged_at).toBe(all.groups[1]!.logged_at);
+    expectIsoUtc(all.groups[2]!.logged_at);
+    const train = (await client().trajectories.query(model, { split: 'train' })).groups;
+    expect(train).toHaveLength(2);
+    expect((await post(server(), `/v1/preview/models/${model}/trajectories/query`, { split: 'dev' })).status).toBe(422);
+    const models = (await client().trajectories.models()).models;
+    expect(models.find((m) => m.model_id === model)).toMatchObject({ trajectory_count: 4, group_count: 3 });
+
+    expect(groupLines(train).map((l) => JSON.parse(l) as unknown)).toEqual([{ trajectories: [bad, good] }, { trajectories: [unanswered] }]);
+    const sft = openAiSftLines(train, 1).map((l) => JSON.parse(l) as unknown);
+    expect(sft).toEqual([{
+      messages: [
+        { role: 'user', content: '2+2?' },
+        { role: 'assistant', tool_calls: [CALL] },
+        { role: 'tool', tool_call_id: 'c1', content: '4' },
+        { role: 'assistant', content: '4' },
+      ],
+      tools: [TOOL],
+    }]);
+    expect(openAiSftLines(train, 2).map((l) => (JSON.parse(l) as { messages: { content?: string }[] }).messages.at(-1)!.content)).toEqual(['4', '5']);
   });
 });

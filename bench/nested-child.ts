@@ -1,0 +1,130 @@
+// Child of nested.ts: one round of the nested workload for one mode (weft or otel); reports process CPU per traced call.
+// Workload (issue 31): ROOTS roots, each an async op awaiting two async child ops (3 traced async bodies per root),
+// a turn of the event loop every 16 roots, then flush(). weft exports to a sink in another process that answers
+// 200 to every POST /call/upsert_batch at once and counts the end items it received; OpenTelemetry runs the same
+// shape as spans through a BatchSpanProcessor into a discarding exporter.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { report } from './lib/child.js';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { setupOtel, otelAsync } from './lib/otel.js';
+import { QUICK } from './lib/table.js';
+
+/** What one round reports. */
+export interface NestedResult {
+  mode: 'weft' | 'otel' | 'otlp';
+  /** Traced calls (spans) made in the timed part: ROOTS x 3. */
+  calls: number;
+  cpuNsPerCall: number;
+  /** Calls the far end received (end items, or exported spans), warm-up included. */
+  received: number;
+  expected: number;
+}
+
+export const ROOTS = QUICK ? 1_000 : 3_000;
+const WARMUP_ROOTS = 500;
+const PER_TURN = 16;
+
+/**
+ * The sink: reads each body, counts its calls (`"mode":"end"` items of weft's batches, `"spanId"` keys of OTLP/JSON
+ * spans), answers 200 (`{"res":[]}`, or `{}` on `/v1/traces`); `count` over IPC asks the total.
+ */
+const SINK = `let ends = 0;
+const s = require('node:http').createServer((q, r) => {
+  const parts = []; q.on('data', (c) => parts.push(c));
+  const otlp = q.url === '/v1/traces';
+  const mark = otlp ? '"spanId"' : '"mode":"end"';
+  q.on('end', () => { const body = Buffer.concat(parts).toString(); let i = -1; while ((i = body.indexOf(mark, i + 1)) !== -1) ends++; r.setHeader('content-type', 'application/json'); r.end(otlp ? '{}' : '{"res":[]}'); });
+});
+process.on('message', (m) => { if (m === 'count') process.send({ ends }); else process.exit(0); });
+s.listen(0, '127.0.0.1', () => process.send('http://127.0.0.1:' + s.address().port));`;
+
+async function leaf(x: number): Promise<number> {
+  await Promise.resolve();
+  return x * 2;
+}
+
+/**
+ * `BENCH_PROFILE=<file>`: a V8 CPU profile of the timed part only (open it in Chrome DevTools, or sum it by
+ * function), to see where the CPU of this workload goes: the ops, the drain, the order gate, the packing.
+ */
+async function profiled<T>(work: () => Promise<T>): Promise<T> {
+  const file = process.env.BENCH_PROFILE;
+  if (!file) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  const out = await work();
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(file, JSON.stringify(profile));
+  session.disconnect();
+  return out;
+}
+
+async function drive(root: (i: number) => Promise<unknown>, roots: number): Promise<void> {
+  const pending: Promise<unknown>[] = [];
+  for (let i = 0; i < roots; i++) {
+    pending.push(root(i));
+    if ((i + 1) % PER_TURN === 0) await nextTurn();
+  }
+  await Promise.all(pending);
+}
+
+/** Starts the sink process; resolves with its URL and a function asking its count (which also ends it). */
+async function startSink(): Promise<{ url: string; received: () => Promise<number> }> {
+  const sink = spawn(process.execPath, ['-e', SINK], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const url = await new Promise<string>((resolve) => sink.once('message', (m) => resolve(String(m))));
+  const received = async (): Promise<number> => {
+    sink.send('count');
+    const { ends } = await new Promise<{ ends: number }>((resolve) => sink.once('message', (m) => resolve(m as { ends: number })));
+    sink.send('exit');
+    return ends;
+  };
+  return { url, received };
+}
+
+async function weftRound(): Promise<NestedResult> {
+  const { weft } = await import('./lib/weft.js');
+  const { url, received } = await startSink();
+  weft.init({ project: 'bench/nested', baseUrl: url });
+  const child = weft.op(leaf, { name: 'child' });
+  const root = weft.op(async (i: number) => (await Promise.all([child(i), child(i + 1)])).reduce((a, b) => a + b, 0), { name: 'root' });
+  await drive(root, WARMUP_ROOTS);
+  await weft.flush();
+  const before = process.cpuUsage();
+  await profiled(async () => {
+    await drive(root, ROOTS);
+    await weft.flush();
+  });
+  const used = process.cpuUsage(before);
+  await weft.shutdown();
+  const calls = ROOTS * 3;
+  return { mode: 'weft', calls, cpuNsPerCall: ((used.user + used.system) * 1000) / calls, received: await received(), expected: (ROOTS + WARMUP_ROOTS) * 3 };
+}
+
+/** OpenTelemetry as a user exports it: `otel` discards the spans, `otlp` sends them as OTLP/JSON over HTTP to the sink. */
+async function otelRound(mode: 'otel' | 'otlp'): Promise<NestedResult> {
+  const sink = mode === 'otlp' ? await startSink() : undefined;
+  const otel = sink ? setupOtel(65_536, new OTLPTraceExporter({ url: `${sink.url}/v1/traces` })) : setupOtel();
+  const child = otelAsync(otel.tracer, 'child', ['x'], leaf);
+  const root = otelAsync(otel.tracer, 'root', ['i'], async (i: number) => (await Promise.all([child(i), child(i + 1)])).reduce((a, b) => a + b, 0));
+  await drive(root, WARMUP_ROOTS);
+  await otel.flush();
+  const before = process.cpuUsage();
+  await profiled(async () => {
+    await drive(root, ROOTS);
+    await otel.flush();
+  });
+  const used = process.cpuUsage(before);
+  await otel.shutdown();
+  const received = sink ? await sink.received() : otel.exported();
+  const calls = ROOTS * 3;
+  return { mode, calls, cpuNsPerCall: ((used.user + used.system) * 1000) / calls, received, expected: (ROOTS + WARMUP_ROOTS) * 3 };
+}
+
+const mode = process.argv[2];
+report(mode === 'otel' || mode === 'otlp' ? await otelRound(mode) : await weftRound());
