@@ -3,7 +3,11 @@
  * @module
  */
 import { diag } from '../internal/diag.js';
-import { addFeedback } from '../instrument/add-feedback.js';
+import { createHash } from 'node:crypto';
+import { captureFeedbackPayload } from '../instrument/capture.js';
+import { getTraceSettings } from '../instrument/trace-settings.js';
+import { checkRequest } from '../schema/check.js';
+import { FeedbackCreateReq } from '../schema/feedback.js';
 import { getSink } from '../instrument/sink.js';
 import { newId } from '../internal/ids.js';
 import { isOp } from '../instrument/wrap.js';
@@ -15,10 +19,17 @@ import { scoresOf, type Scorer, type ScoreValue } from './scorer.js';
 type AnyFn = (...args: never[]) => unknown;
 type Invokable = Op<(arg: unknown) => unknown>;
 
-/** A scorer ready to run: its name and the op it is traced as. */
+/** A scorer ready to run: its name, the op it is traced as, and its version (a digest of its source). */
 export interface PreparedScorer {
   name: string;
   op: Invokable;
+  /** sha256 of the function's source text, base64url with `-`→`X`, `_`→`Y`, no `=`: the `<digest>` of its op ref. */
+  digest: string;
+}
+
+/** The digest of a scorer's source (weft publishes no op objects: the op ref's version is the code's hash). */
+function sourceDigest(fn: AnyFn): string {
+  return createHash('sha256').update(Function.prototype.toString.call(fn)).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
 }
 
 /** What one row produced. */
@@ -50,28 +61,33 @@ export function prepareScorers(scorers: ReadonlyArray<Scorer<never, never>>): Pr
   const seen = new Map<string, number>();
   return scorers.map((fn, i) => {
     if (typeof fn !== 'function') throw new TypeError(`evaluate: scorers[${i}] must be a function, got ${typeof fn}`);
-    const base = fn.name || `scorer_${i}`;
+    // a scorer's name is part of op refs (`.../op/<name>:<digest>`): no `/` or `:` in it
+    const base = (fn.name || `scorer_${i}`).replace(/[/:\s]/g, '_');
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
-    return { name: n === 1 ? base : `${base}_${n}`, op: asOp(fn as AnyFn, base, true) };
+    return { name: n === 1 ? base : `${base}_${n}`, op: asOp(fn as AnyFn, base, true), digest: sourceDigest(fn as AnyFn) };
   });
 }
 
 /**
- * Stores a score as feedback on the task's call (`wandb.runnable.<scorer>`, payload `{output}`). A number or boolean
- * (the usual score) makes an item known to be valid, queued as is; anything else goes through `addFeedback()`'s
- * checks and capture (redaction, JSON-safe values). Never throws.
+ * Stores a score as feedback on the task's call, as Weave's scorers do: `wandb.runnable.<scorer>`, payload
+ * `{output}`, `runnable_ref` the scorer's op ref, `call_ref` the scorer's call. A number or boolean (the usual score)
+ * makes an item known to be valid, queued as is; anything else goes through `addFeedback()`'s checks and capture
+ * (redaction, JSON-safe values). Never throws.
  */
-function scoreFeedback(callId: string, scorer: string, result: unknown): void {
+function scoreFeedback(taskCallId: string, scorerCallId: string, scorer: PreparedScorer, result: unknown): void {
   try {
     const sink = getSink();
     if (!sink) return;
-    if (typeof result === 'boolean' || (typeof result === 'number' && Number.isFinite(result))) {
-      const ref = `svc:///${sink.projectId}/call/${callId}`;
-      sink.feedback({ id: newId(), project_id: sink.projectId, svc_ref: ref, call_ref: ref, feedback_type: `wandb.runnable.${scorer}`, payload: { output: result }, svc_user_id: sink.userId });
-    } else addFeedback(callId, { feedbackType: `wandb.runnable.${scorer}`, payload: { output: result } });
+    const runnableRef = `svc:///${sink.projectId}/op/${scorer.name}:${scorer.digest}`;
+    const callRef = `svc:///${sink.projectId}/call/${scorerCallId}`;
+    const feedbackType = `wandb.runnable.${scorer.name}`;
+    const svcRef = `svc:///${sink.projectId}/call/${taskCallId}`;
+    const item = { id: newId(), project_id: sink.projectId, svc_ref: svcRef, call_ref: callRef, runnable_ref: runnableRef, feedback_type: feedbackType, payload: { output: result }, svc_user_id: sink.userId };
+    const scalar = typeof result === 'boolean' || (typeof result === 'number' && Number.isFinite(result));
+    sink.feedback(scalar ? item : checkRequest(FeedbackCreateReq, { ...item, payload: captureFeedbackPayload(item.payload, getTraceSettings()) }, 'feedback'));
   } catch (e) {
-    diag.warn(`evaluate: the ${scorer} score is not stored as feedback: ${message(e)}`);
+    diag.warn(`evaluate: the ${scorer.name} score is not stored as feedback: ${message(e)}`);
   }
 }
 
@@ -97,15 +113,17 @@ export async function runRow(row: Record<string, unknown>, task: Invokable, scor
   if (taskError === undefined) {
     const args = { row, output, expected: row['expected'] };
     await Promise.all(scorers.map(async (s) => {
+      let scorerCall: CurrentCall | undefined;
       try {
-        const [result] = await s.op.invoke(args);
+        let result: unknown;
+        [result, scorerCall] = await s.op.invoke(args);
         results[s.name] = result;
         Object.assign(scores, scoresOf(s.name, result));
       } catch (e) {
         (scorerErrors ??= {})[s.name] = message(e);
         return;
       }
-      if (taskCall) scoreFeedback(taskCall.id, s.name, results[s.name]);
+      if (taskCall && scorerCall) scoreFeedback(taskCall.id, scorerCall.id, s, results[s.name]);
     }));
   }
   return { output, taskError, scores, results, scorerErrors, latencyMs };

@@ -88,6 +88,10 @@ describe('evaluate() against weft serve', () => {
     const task = calls.find((c) => c.op_name === 'capital' && c.output === 'Paris')!;
     const feedback = (task.summary as { feedback?: Array<{ feedback_type: string; payload: unknown }> }).feedback ?? [];
     expect(feedback.map((f) => [f.feedback_type, f.payload]).sort()).toEqual([['wandb.runnable.exact_match', { output: true }], ['wandb.runnable.string_similarity', { output: 1 }]]);
+    const exact = feedback.find((f) => f.feedback_type === 'wandb.runnable.exact_match') as unknown as { runnable_ref: string; call_ref: string };
+    const scorerCall = calls.find((c) => c.op_name === 'exact_match' && c.parent_id === task.parent_id)!;
+    expect(exact.runnable_ref).toMatch(new RegExp(`^svc:///${project}/op/exact_match:[A-Za-z0-9XY]{43}$`));
+    expect(exact.call_ref).toBe(`svc:///${project}/call/${scorerCall.id}`);
     const stats = await client.feedback.stats({ project_id: project, start: new Date(Date.now() - 3_600_000).toISOString(), feedback_type: 'wandb.runnable.exact_match', metrics: [{ json_path: 'output', value_type: 'boolean', aggregations: ['count_true', 'count'] }] });
     expect(stats.window_stats?.['output']).toMatchObject({ count_true: 1 });
   });
