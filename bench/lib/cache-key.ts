@@ -7,10 +7,12 @@ import { weftServer } from './weft.js';
 
 /**
  * A path under the OS temp dir for a generated database, e.g. `/tmp/weft-bench-calls-1000000-<hash>.db`;
- * the hash covers every migration's SQL and `generatorVersion`.
+ * the hash covers the name of every migration (those a fresh store applies) and `generatorVersion`.
  */
 function cachedDbPath(kind: string, rows: number, generatorVersion: number): string {
-  const schema = weftServer.MIGRATIONS.map((m) => `${m.id}:${m.sql}`).join('\n');
+  const fresh = weftServer.openStore(':memory:');
+  const schema = fresh.appliedMigrations.join('\n');
+  void fresh.close();
   const hash = createHash('sha256').update(`${generatorVersion}\n${schema}`).digest('hex').slice(0, 12);
   return join(tmpdir(), `weft-bench-${kind}-${rows}-${hash}.db`);
 }

@@ -4,9 +4,7 @@
  */
 import { clientFor, type Connection } from './connection.js';
 import { closestChoice } from './did-you-mean.js';
-
-/** weft serve's list of projects (server/http/ui-routes.ts `PROJECTS_PATH`; the CLI does not load the server). */
-const PROJECTS_PATH = '/weft/projects';
+import { WEFT_PROJECTS_PATH as PROJECTS_PATH } from '../schema/endpoints.js';
 
 /** The projects holding calls, from `GET /weft/projects` (a weft serve extension); `undefined` from another server or on any failure. */
 async function serverProjects(conn: Connection): Promise<string[] | undefined> {

@@ -39,3 +39,9 @@ export const ENDPOINTS = {
 
 /** Paths under this prefix take `Authorization: Bearer <key>`; every other path takes Basic `api:<key>`. */
 export const PREVIEW_PREFIX = '/v1/preview/';
+
+/**
+ * `GET` path of `weft serve`'s list of the projects holding calls (`{projects: string[]}`, sorted): a weft
+ * extension outside the spec, read by the trace viewer and the CLI's "did you mean" hint.
+ */
+export const WEFT_PROJECTS_PATH = '/weft/projects';

@@ -13,19 +13,20 @@ import { parseApiKeys } from './http/api-keys.js';
 import { describeAccess } from './http/auth.js';
 import type { PriceTable } from './calls/prices.js';
 
+// The public surface (see README.md): the server, the two stores behind one interface, their inputs and answers,
+// and the errors a caller may catch. No store internals (resource stores, connections, migrations, SQL).
 export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './http/app.js';
-export { openStore, Store, type StoreOptions, type UpsertItem } from './store.js';
+export { openStore, Store, type StoreOptions } from './store.js';
 export { openPgStore, PgStore } from './pg-store.js';
 export type { ServerStore } from './server-store.js';
-export { PG_MIGRATIONS } from './db/pg-migrations.js';
-export { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './calls/prices.js';
-export type { CallCursor } from './calls/call-cursor.js';
+export type { CallCursorApi as CallCursor } from './calls/call-store-api.js';
+export type { StartInput, EndInput, UpsertItem } from './calls/call-fields.js';
 export type { CallsQuery } from './calls/query-sql.js';
+export type { WireRecord } from './calls/columns.js';
 export type { CallStatus, StoredCallRecord } from './calls/records.js';
-export type { StartInput, EndInput } from './calls/call-writes.js';
+export { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './calls/prices.js';
 export { HttpError, type DetailItem } from './http/http-error.js';
 export { QueryError } from './db/query-error.js';
-export { MIGRATIONS, type Migration } from './db/migrations.js';
 export { parseApiKeys, type ApiKey } from './http/api-keys.js';
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
@@ -131,7 +132,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       server.close(() => {
-        Promise.resolve(store.close()).then(resolve, (err: unknown) => {
+        store.close().then(resolve, (err: unknown) => {
           (options.log ?? console.error)(`weft server: error while closing the database: ${String(err)}`);
           resolve();
         });

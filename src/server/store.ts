@@ -1,28 +1,22 @@
 /**
  * The public `Store`: one SQLite database of the local server, opened and migrated, holding one store per
- * resource (calls, feedback, tables, training, objects, files); its call methods are kept for tools and tests.
+ * resource (calls, feedback, tables, training, objects, files); its call methods are those of `ServerStore`.
  * @module
  */
 import type Database from 'better-sqlite3';
-import type { CallEndRes, CallStartRes } from '../schema/calls.js';
 import { CallStore } from './calls/call-store.js';
-import type { CallCursor } from './calls/call-cursor.js';
-import type { EndInput, StartInput, UpsertItem } from './calls/call-writes.js';
-import type { WireRecord } from './calls/columns.js';
 import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './calls/prices.js';
-import type { CallsQuery } from './calls/query-sql.js';
-import type { StoredCallRecord } from './calls/records.js';
 import { isMemoryPath, openDatabase } from './db/open-database.js';
 import { FeedbackStore } from './feedback/feedback-store.js';
 import { FileStore } from './objects/file-store.js';
 import { ObjectStore } from './objects/object-store.js';
 import { TableStore } from './tables/table-store.js';
 import { TrainingStore } from './training/training-store.js';
-import type { ServerStore } from './server-store.js';
+import { EngineStore } from './server-store.js';
 
-export type { UpsertItem };
+export type { UpsertItem } from './calls/call-fields.js';
 
-/** Options of {@link openStore} (and `startServer`). */
+/** Options of {@link openStore} and {@link openPgStore} (and `startServer`). */
 export interface StoreOptions {
   /**
    * Model prices for stream_query `include_costs`, in USD per 1M tokens, used before the bundled
@@ -34,33 +28,25 @@ export interface StoreOptions {
   /**
    * A testing aid for exporters: `POST /call/upsert_batch` answers 422 (`value_error.end_before_start`)
    * for an end whose call has no stored start, instead of keeping the end until its start lands.
-   * Refusals are counted in `store.calls.orderRefusals`. @defaultValue false
+   * @defaultValue false
    */
   strictOrder?: boolean;
 }
 
+/** `options.prices` merged over `DEFAULT_PRICES`. @throws TypeError for a malformed price table. */
+export function storePrices(options: StoreOptions): PriceTable {
+  return { ...DEFAULT_PRICES, ...checkPriceTable(options.prices ?? {}) };
+}
+
 /**
- * The server's database. Create with {@link openStore}. Methods are synchronous. The HTTP app hands each
- * resource's routes its store (`calls`, `feedback`, `tables`, `training`).
+ * The server's database on SQLite. Create with {@link openStore}. Its resource stores are synchronous (a batch is
+ * written without yielding the event loop); the methods of `ServerStore` answer Promises.
  */
-export class Store implements ServerStore {
+export class Store extends EngineStore {
   /** The engine: SQLite. */
   readonly engine = 'sqlite' as const;
-  /** Names of the migrations applied when this store was opened (empty when the schema was current). */
-  readonly appliedMigrations: readonly string[];
-  /** @internal Calls, and the users behind `include_usernames`. */
-  readonly calls: CallStore;
-  /** @internal Feedback. */
-  readonly feedback: FeedbackStore;
-  /** @internal Tables. */
-  readonly tables: TableStore;
-  /** @internal Trajectories and training jobs. */
-  readonly training: TrainingStore;
-  /** @internal Object versions (Weave SDK compatibility). */
-  readonly objects: ObjectStore;
-  /** @internal Files (Weave SDK compatibility). */
-  readonly files: FileStore;
-  private readonly db: Database.Database;
+  readonly #db: Database.Database;
+  readonly #calls: CallStore;
 
   /**
    * @param path - a file path, or `:memory:`.
@@ -68,17 +54,15 @@ export class Store implements ServerStore {
    * @throws the SQLite error when the file cannot be opened or a migration fails; TypeError for bad options.
    */
   constructor(readonly path: string, options: StoreOptions = {}) {
-    const prices = { ...DEFAULT_PRICES, ...checkPriceTable(options.prices ?? {}) };
+    const prices = storePrices(options);
     const { connection, appliedMigrations } = openDatabase(path);
-    this.db = connection;
-    this.appliedMigrations = appliedMigrations;
-    this.feedback = new FeedbackStore(connection);
-    this.calls = new CallStore(connection, { path, prices, feedback: this.feedback, strictOrder: options.strictOrder });
-    this.tables = new TableStore(connection);
-    this.training = new TrainingStore(connection);
-    this.objects = new ObjectStore(connection);
-    this.files = new FileStore(connection);
-    if (options.users) this.calls.setUsers(options.users);
+    const feedback = new FeedbackStore(connection);
+    const calls = new CallStore(connection, { path, prices, feedback, strictOrder: options.strictOrder });
+    super({ calls, feedback, tables: new TableStore(connection), training: new TrainingStore(connection), objects: new ObjectStore(connection),
+      files: new FileStore(connection), sqlite: connection }, appliedMigrations);
+    this.#db = connection;
+    this.#calls = calls;
+    if (options.users) calls.setUsers(options.users);
   }
 
   /** True for an in-memory database (`:memory:` or empty path). */
@@ -88,81 +72,13 @@ export class Store implements ServerStore {
 
   /** True once {@link Store.close} ran. */
   get closed(): boolean {
-    return !this.db.open;
-  }
-
-  /** @internal The open connection (tests and tools reading the tables directly). */
-  get connection(): Database.Database {
-    return this.db;
-  }
-
-  /**
-   * Stores a call start (upsert on project_id + id). Generates `id` and `trace_id` (UUIDv7) when absent.
-   * @returns `{id, trace_id}` of the call.
-   * @see spec endpoint 7, "Start a call"
-   */
-  startCall(start: StartInput): CallStartRes {
-    return this.calls.startCall(start);
-  }
-
-  /**
-   * Stores a call end (upsert on project_id + id); works before the start has arrived.
-   * @returns `{}`.
-   */
-  endCall(end: EndInput): CallEndRes {
-    return this.calls.endCall(end);
-  }
-
-  /**
-   * Applies a batch of starts and ends in one transaction, in order: all of it is stored or none.
-   * Repeating an item never duplicates a call.
-   *
-   * @returns one result per item, in order: `{id, trace_id}` for a start, `{}` for an end.
-   * @throws the first failing write's error; nothing of the batch is stored then.
-   * @see spec endpoint 5, "Start calls in batch"
-   */
-  upsertBatch(items: readonly UpsertItem[]): (CallStartRes | CallEndRes)[] {
-    return this.calls.upsertBatch(items);
-  }
-
-  /**
-   * Opens a cursor over the calls matching a stream query. Close it (or read it to the end) when done.
-   *
-   * @param query - a validated `CallsQueryReq` body.
-   * @throws QueryError for an unknown sort or query field (the app answers 422).
-   * @see spec endpoint 3, "Stream-query calls"
-   */
-  queryCalls(query: CallsQuery): CallCursor<WireRecord> {
-    return this.calls.queryCalls(query);
-  }
-
-  /**
-   * Stores (or renames) users, user id → user name, for stream_query `include_usernames`.
-   * @throws TypeError naming the user id when an id or a name is empty (none of them is stored then).
-   */
-  setUsers(users: Record<string, string>): void {
-    this.calls.setUsers(users);
-  }
-
-  /** Reads every call matching a query into an array (convenient for small results and tests). */
-  listCalls(query: CallsQuery): WireRecord[] {
-    return this.calls.listCalls(query);
-  }
-
-  /** One started call by id, or undefined (also while only its end has arrived). */
-  getCall(projectId: string, id: string): StoredCallRecord | undefined {
-    return this.calls.getCall(projectId, id);
-  }
-
-  /** Number of stored rows of a project, including ends still waiting for their start. */
-  countRows(projectId: string): number {
-    return this.calls.countRows(projectId);
+    return !this.#db.open;
   }
 
   /** Closes open cursors and the database. Idempotent. */
-  close(): void {
-    this.calls.close();
-    if (this.db.open) this.db.close();
+  async close(): Promise<void> {
+    this.#calls.close();
+    if (this.#db.open) this.#db.close();
   }
 }
 
@@ -176,7 +92,7 @@ export class Store implements ServerStore {
  * @example
  * ```ts
  * const store = openStore(':memory:');
- * store.startCall({ project_id: 'acme/demo', op_name: 'add', started_at: new Date().toISOString(), attributes: {}, inputs: {} });
+ * await store.startCall({ project_id: 'acme/demo', op_name: 'add', started_at: new Date().toISOString(), attributes: {}, inputs: {} });
  * ```
  */
 export function openStore(path = 'weft.db', options: StoreOptions = {}): Store {

@@ -9,6 +9,7 @@ import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
 import { ISO_UTC } from '../helpers/shapes.js';
+import { storeParts } from '../../src/server/server-store.js';
 
 const server = useTestServer({ strictOrder: true });
 let proxy: FaultProxy;
@@ -37,7 +38,7 @@ interface Workload {
  */
 async function runInOrder(label: string, work: Workload, options: InitOptions = {}): Promise<void> {
   const project = uniqueProject(label);
-  const refusedBefore = server().store.calls.orderRefusals;
+  const refusedBefore = storeParts(server().store).calls.orderRefusals;
   init({ project, baseUrl: proxy.url, flushIntervalMs: 5, maxBatchItems: 50, maxConcurrentRequests: 2, ...FAST_RETRIES, ...options });
   const task = op(async function task(i: number) {
     await sleep((i * 7919) % (work.maxMs + 1));
@@ -52,7 +53,7 @@ async function runInOrder(label: string, work: Workload, options: InitOptions = 
     report = await flush({ timeoutMs: 25_000 });
   }
   expect(report).toMatchObject({ spooled: 0 });
-  expect(server().store.calls.orderRefusals - refusedBefore).toBe(0);
+  expect(storeParts(server().store).calls.orderRefusals - refusedBefore).toBe(0);
   expect(report).toMatchObject({ dropped: 0, pending: 0 });
   expect(await server().store.countRows(project)).toBe(work.calls);
   const records = await readCalls(server().url, project);
@@ -69,13 +70,13 @@ it('the strictOrder server refuses an end whose start it has not stored, and tak
   const start = { project_id: project, id: end.id, op_name: 'f', started_at: new Date().toISOString(), attributes: {}, inputs: {} };
   const post = (batch: unknown[]) =>
     fetch(`${server().url}/call/upsert_batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ batch }) });
-  const before = server().store.calls.orderRefusals;
+  const before = storeParts(server().store).calls.orderRefusals;
   const refused = await post([{ mode: 'end', req: { end } }]);
   expect(refused.status).toBe(422);
   expect(((await refused.json()) as { detail: { loc: string[]; type: string }[] }).detail).toEqual([
     expect.objectContaining({ loc: ['body', 'batch', '0', 'req', 'end', 'id'], type: 'value_error.end_before_start' }),
   ]);
-  expect(server().store.calls.orderRefusals - before).toBe(1);
+  expect(storeParts(server().store).calls.orderRefusals - before).toBe(1);
   expect((await post([{ mode: 'start', req: { start } }, { mode: 'end', req: { end } }])).status).toBe(200);
   expect((await post([{ mode: 'end', req: { end } }])).status).toBe(200);
 });

@@ -4,8 +4,7 @@
  * @module
  */
 import type { RunningServer } from '../../src/server/index.js';
-import { PgStore } from '../../src/server/pg-store.js';
-import { Store } from '../../src/server/store.js';
+import { storeParts } from '../../src/server/server-store.js';
 
 /**
  * Runs a read-only query on the server's database and returns its rows. JSON columns come back as their text on
@@ -15,11 +14,11 @@ import { Store } from '../../src/server/store.js';
  * @param params - the values, in placeholder order.
  */
 export async function storeRows<R>(server: RunningServer, sql: string, params: readonly unknown[] = []): Promise<R[]> {
-  const store = server.store;
-  if (store instanceof Store) return store.connection.prepare(sql).all(...params) as R[];
-  if (store instanceof PgStore) {
+  const { sqlite, pg } = storeParts(server.store);
+  if (sqlite) return sqlite.prepare(sql).all(...params) as R[];
+  if (pg) {
     let n = 0;
-    return (await store.db.pool.query(sql.replace(/\?/g, () => `$${++n}`), params as unknown[])).rows as R[];
+    return (await pg.pool.query(sql.replace(/\?/g, () => `$${++n}`), params as unknown[])).rows as R[];
   }
   throw new Error('storeRows: unknown store');
 }

@@ -5,6 +5,7 @@
  */
 import { jsonlLines } from '../../src/api/core/jsonl-lines';
 import type { CallStatus } from '../../src/schema/call-status';
+import { WEFT_PROJECTS_PATH } from '../../src/schema/endpoints.js';
 
 /** A call record as `/calls/stream_query` streams it (with `include_feedback` / `include_costs`). */
 export interface CallRecord {
@@ -132,6 +133,6 @@ export async function feedbackStats(body: Record<string, unknown>): Promise<{ bu
 
 /** The projects holding calls (`GET /weft/projects`, a weft extension). */
 export async function listProjects(): Promise<string[]> {
-  const res = await request('/weft/projects');
+  const res = await request(WEFT_PROJECTS_PATH);
   return ((await res.json()) as { projects: string[] }).projects;
 }

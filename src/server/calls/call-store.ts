@@ -17,23 +17,15 @@ import type { WireRecord } from './columns.js';
 import type { PriceTable } from './prices.js';
 import { compileCallsQuery, type CallsQuery } from './query-sql.js';
 import { recordPipeline } from './record-pipeline.js';
-import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+import { SQLITE_DIALECT } from '../db/dialect.js';
+import { callsByIds, checkedUsers, COUNT_ROWS, endBatch, GET_CALL, LIST_PAGE, PROJECT_IDS, STARTED, startBatch, usernamesSql } from './call-store-common.js';
 import { DESCENDANTS_FAILED_SQL } from './descendant-errors.js';
+import type { CallStoreApi } from './call-store-api.js';
 
-const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
-const GET_CALL = `${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`;
-/** A list is bound as one JSON parameter, so the SQL text does not depend on its length. */
-const CALLS_BY_IDS = `${SELECT_CALLS} WHERE project_id = ? AND id IN (SELECT value FROM json_each(?)) AND started_at IS NOT NULL`;
-const COUNT_ROWS = 'SELECT count(*) AS n FROM calls WHERE project_id = ?';
+const CALLS_BY_IDS = callsByIds(SQLITE_DIALECT);
 const UPSERT_USER = 'INSERT INTO users (id, username) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET username = excluded.username';
-const USERNAMES = 'SELECT id, username FROM users WHERE id IN (SELECT value FROM json_each(?))';
-
-/** Records read per page by {@link CallStore.listCalls}. */
-const LIST_PAGE = 500;
-/** Distinct project ids by a loose index scan (one index seek per project, not a scan of every call). */
-const PROJECT_IDS = `WITH RECURSIVE p(id) AS (SELECT min(project_id) FROM calls
-  UNION ALL SELECT (SELECT min(project_id) FROM calls WHERE project_id > p.id) FROM p WHERE p.id IS NOT NULL)
-  SELECT id FROM p WHERE id IS NOT NULL`;
+const USERNAMES = usernamesSql(SQLITE_DIALECT);
 
 /** What a call store needs besides its connection. */
 export interface CallStoreOptions {
@@ -47,8 +39,8 @@ export interface CallStoreOptions {
   strictOrder?: boolean;
 }
 
-/** Calls of every project in one SQLite database. Methods are synchronous; the public `Store` delegates here. */
-export class CallStore {
+/** Calls of every project in one SQLite database; each method's contract is on `CallStoreApi`. Methods are synchronous. */
+export class CallStore implements CallStoreApi {
   private readonly statements: StatementCache;
   private readonly cursors = new Set<CallCursor<unknown>>();
   private readonly writeBatch: (items: readonly UpsertItem[]) => (CallStartRes | CallEndRes)[];
@@ -63,26 +55,19 @@ export class CallStore {
     this.writeBatch = db.transaction((items: readonly UpsertItem[]) => writeItems(prepare, items));
   }
 
-  /** Stores a call start (upsert on project_id + id); `id` and `trace_id` generated (UUIDv7) when absent. */
   startCall(start: StartInput): CallStartRes {
-    return this.writeBatch([{ mode: 'start', req: { start } }])[0] as CallStartRes;
+    return this.writeBatch(startBatch(start))[0] as CallStartRes;
   }
 
-  /** Stores a call end (upsert on project_id + id); works before the start has arrived. */
   endCall(end: EndInput): CallEndRes {
-    return this.writeBatch([{ mode: 'end', req: { end } }])[0] as CallEndRes;
+    return this.writeBatch(endBatch(end))[0] as CallEndRes;
   }
 
-  /** Ends refused by `strictOrder` so far (each counted once per refused batch). */
   orderRefusals = 0;
 
-  /**
-   * Applies a batch of starts and ends in one transaction, in order: all of it is stored or none.
-   * @throws HttpError 422 with `strictOrder`, naming each end whose call has no stored start.
-   */
   upsertBatch(items: readonly UpsertItem[]): (CallStartRes | CallEndRes)[] {
     if (this.options.strictOrder) {
-      const refused = endsBeforeStart(this.statements.prepare, items);
+      const refused = endsBeforeStart((projectId, id) => this.statements.prepare(STARTED).get(projectId, id) !== undefined, items);
       this.orderRefusals += refused.length;
       if (refused.length > 0) throw HttpError.validation(refused);
     }
@@ -112,24 +97,14 @@ export class CallStore {
     return mapCursor(cursor, pipeline);
   }
 
-  /**
-   * Sets the `display_name` of a call (`null` clears it); Weave SDK compatibility (`/call/update`). A call whose
-   * start has not arrived gets the name when it does.
-   */
   updateCall(projectId: string, id: string, displayName: string | null): void {
     this.db.transaction(() => renameCall(this.statements.prepare, projectId, id, displayName))();
   }
 
-  /**
-   * Deletes calls with all their descendants, in one transaction; unknown ids are ignored. Weave SDK
-   * compatibility (`/calls/delete`).
-   * @returns how many calls were deleted.
-   */
   deleteCalls(projectId: string, ids: readonly string[]): number {
     return this.db.transaction(() => deleteSubtrees(this.statements.prepare, projectId, ids))();
   }
 
-  /** Reads every call matching a query into an array. */
   listCalls(query: CallsQuery): WireRecord[] {
     const cursor = this.queryCalls(query);
     const out: WireRecord[] = [];
@@ -138,30 +113,20 @@ export class CallStore {
     return out;
   }
 
-  /** One started call by id, or undefined (also while only its end has arrived). */
   getCall(projectId: string, id: string): StoredCallRecord | undefined {
     const row = this.statements.prepare(GET_CALL).get(projectId, id) as CallRow | undefined;
     return row && rowToRecord(row);
   }
 
-  /** Number of stored rows of a project, including ends still waiting for their start. */
   countRows(projectId: string): number {
     return (this.statements.prepare(COUNT_ROWS).get(projectId) as { n: number }).n;
   }
 
-  /**
-   * Stores (or renames) users, user id → user name, all or none. Ids are what calls carry in `svc_user_id`.
-   * @throws TypeError naming the user id when an id or a name is empty.
-   */
   setUsers(users: Readonly<Record<string, string>>): void {
     const insert = this.statements.prepare(UPSERT_USER);
+    const entries = checkedUsers(users);
     this.db.transaction(() => {
-      for (const [id, name] of Object.entries(users)) {
-        if (!id || typeof name !== 'string' || name === '') {
-          throw new TypeError(`users: expected a non-empty user id and name, got ${JSON.stringify(id)} → ${JSON.stringify(name)}`);
-        }
-        insert.run(id, name);
-      }
+      for (const [id, name] of entries) insert.run(id, name);
     })();
   }
 
@@ -190,7 +155,6 @@ export class CallStore {
     return rows.map(rowToRecord);
   }
 
-  /** The ids of the projects holding at least one call, sorted (for the trace viewer's project picker). */
   projectIds(): string[] {
     return (this.statements.prepare(PROJECT_IDS).all() as { id: string }[]).map((r) => r.id);
   }

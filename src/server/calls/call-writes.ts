@@ -2,30 +2,18 @@
  * Idempotent writes of call starts and ends (upserts keyed by project_id and id), including ref extraction.
  * @module
  */
-import { newId } from '../../internal/ids.js';
-import type { z } from 'zod';
-import type { CallEndRes, CallStartRes, EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../../schema/calls.js';
-import { normalizeTimestamp } from '../db/timestamps.js';
+import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import type { Prepare } from '../db/statement-cache.js';
 import { extractRefs } from './call-refs.js';
 import { applyPendingRenames } from './call-edit-writes.js';
 import { rollUpTouched } from './rollup-writes.js';
+import { END_COLUMNS, KEY_COLUMNS, START_COLUMNS, type UpsertItem, type Value } from './call-fields.js';
+import { type StagedCall, stageItems } from './batch-staging.js';
 
-/** A validated start (zod output of `StartedCallSchemaForInsert`). */
-export type StartInput = z.output<typeof StartedCallSchemaForInsert>;
-/** A validated end (zod output of `EndedCallSchemaForInsert`). */
-export type EndInput = z.output<typeof EndedCallSchemaForInsert>;
-/** A validated batch item (zod output of `UpsertBatchItem`). */
-export type UpsertItem = z.output<typeof UpsertBatchItem>;
+export type { EndInput, StartInput, UpsertItem } from './call-fields.js';
 
-const KEY_COLUMNS = ['project_id', 'id'] as const;
-/** Columns a start sets (after the key), in the order {@link startValues} binds them. */
-const START_COLUMNS = ['op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'started_at', 'attributes', 'inputs',
-  'otel_dump', 'svc_user_id', 'svc_run_id', 'svc_run_step'] as const;
-/** Columns an end sets (after the key), in the order {@link endValues} binds them. */
-const END_COLUMNS = ['ended_at', 'output', 'exception', 'summary'] as const;
-/** Where `display_name` is in a start's values ({@link StagedCall.start}). */
-export const START_NAME_AT = START_COLUMNS.indexOf('display_name');
+const START_NAMES = START_COLUMNS.map((c) => c.name);
+const END_NAMES = END_COLUMNS.map((c) => c.name);
 
 /**
  * Insert of `rows` rows of a key and `columns` each, in one statement; on a stored row, replaces only those
@@ -59,44 +47,14 @@ function upsertTexts(columns: readonly string[]): Map<number, string> {
   return new Map(ROWS_PER_STATEMENT.map((n) => [n, upsertSql(columns, n)]));
 }
 
-const START_SQL = upsertTexts(START_COLUMNS);
-const END_SQL = upsertTexts(END_COLUMNS);
-const CALL_SQL = upsertTexts([...START_COLUMNS, ...END_COLUMNS]);
+const START_SQL = upsertTexts(START_NAMES);
+const END_SQL = upsertTexts(END_NAMES);
+const CALL_SQL = upsertTexts([...START_NAMES, ...END_NAMES]);
 const SET_NAME = 'UPDATE calls SET display_name = ? WHERE project_id = ? AND id = ?';
 const TRACE_OF = 'SELECT trace_id FROM calls WHERE project_id = ? AND id = ? AND trace_id IS NOT NULL';
 const ANY_REF = 'SELECT 1 FROM call_refs WHERE project_id = ? LIMIT 1';
 const DELETE_REFS = 'DELETE FROM call_refs WHERE project_id = ? AND call_id = ? AND kind = ?';
 const INSERT_REF = 'INSERT OR IGNORE INTO call_refs (project_id, call_id, kind, ref) VALUES (?, ?, ?, ?)';
-
-export type Value = string | number | null;
-
-/** The last start and the last end of one call seen in a batch, as column values and JSON texts. */
-export interface StagedCall {
-  projectId: string;
-  id: string;
-  /** Trace id the start resolved to (undefined while only an end is staged). */
-  traceId?: string;
-  start?: Value[];
-  inputs?: { value: unknown; json: string };
-  end?: Value[];
-  output?: { value: unknown; json: string | null };
-  /** `display_name` of the last end that carried one: replaces the start's. */
-  endName?: string;
-}
-
-function json(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
-}
-
-function startValues(start: StartInput, traceId: string, inputsJson: string): Value[] {
-  return [start.op_name, start.display_name ?? null, traceId, start.parent_id ?? null, start.thread_id ?? null, start.turn_id ?? null,
-    normalizeTimestamp(start.started_at), JSON.stringify(start.attributes), inputsJson, json(start.otel_dump), start.svc_user_id ?? null,
-    start.svc_run_id ?? null, start.svc_run_step ?? null];
-}
-
-function endValues(end: EndInput, outputJson: string | null): Value[] {
-  return [normalizeTimestamp(end.ended_at), outputJson, json(end.exception), JSON.stringify(end.summary)];
-}
 
 /** The parameters of `rows` staged calls from `at`: each call's key, then its start and/or end values. */
 function rowValues(calls: readonly StagedCall[], at: number, rows: number): Value[] {
@@ -110,71 +68,12 @@ function rowValues(calls: readonly StagedCall[], at: number, rows: number): Valu
   return out;
 }
 
-/** Calls of one batch, staged in memory so each call is written once, whatever its items' order. */
-class BatchWriter {
-  /** Staged calls in first-seen order. */
-  private readonly calls: StagedCall[] = [];
-  /** The same, by project id then call id (no key string is built per item). */
-  private readonly byProject = new Map<string, Map<string, StagedCall>>();
-
-  constructor(private readonly prepare: Prepare) {}
-
-  private find(projectId: string, id: string): StagedCall | undefined {
-    return this.byProject.get(projectId)?.get(id);
-  }
-
-  private staged(projectId: string, id: string): StagedCall {
-    let ids = this.byProject.get(projectId);
-    if (!ids) this.byProject.set(projectId, (ids = new Map()));
-    let call = ids.get(id);
-    if (!call) {
-      ids.set(id, (call = { projectId, id }));
-      this.calls.push(call);
-    }
-    return call;
-  }
-
-  /** The trace id a call already has: staged in this batch, else stored. */
-  private traceOf(projectId: string, id: string): string | undefined {
-    const staged = this.find(projectId, id)?.traceId;
-    if (staged) return staged;
-    return (this.prepare(TRACE_OF).get(projectId, id) as { trace_id: string } | undefined)?.trace_id;
-  }
-
-  /**
-   * Picks the trace id of a start: the one sent; else the one the call already has (so a repeated start
-   * keeps it); else the parent's, when the parent is known; else a new UUIDv7.
-   */
-  private resolveTraceId(start: StartInput, id: string): string {
-    if (start.trace_id) return start.trace_id;
-    return this.traceOf(start.project_id, id) ?? (start.parent_id ? this.traceOf(start.project_id, start.parent_id) : undefined) ?? newId();
-  }
-
-  start(start: StartInput): CallStartRes {
-    const id = start.id || newId();
-    const traceId = this.resolveTraceId(start, id);
-    const call = this.staged(start.project_id, id);
-    const inputsJson = JSON.stringify(start.inputs);
-    const startName = call.start?.[START_NAME_AT] ?? null;
-    call.traceId = traceId;
-    call.start = startValues(start, traceId, inputsJson);
-    // the first named start of the batch names the call (a later start only fills an empty name)
-    if (startName !== null) call.start[START_NAME_AT] = startName;
-    call.inputs = { value: start.inputs, json: inputsJson };
-    return { id, trace_id: traceId };
-  }
-
-  end(end: EndInput): CallEndRes {
-    const call = this.staged(end.project_id, end.id);
-    const outputJson = json(end.output);
-    call.end = endValues(end, outputJson);
-    call.output = { value: end.output, json: outputJson };
-    if (end.display_name !== undefined && end.display_name !== null) call.endName = end.display_name;
-    return {};
-  }
+/** Writes the staged calls of one batch on SQLite: one upsert each (several rows per statement), then names and refs. */
+class BatchFlush {
+  constructor(private readonly prepare: Prepare, private readonly calls: readonly StagedCall[]) {}
 
   /** Writes every staged call: one upsert each, then its refs. */
-  flush(): void {
+  run(): void {
     const withRefs = new Map<string, boolean>();
     const refsStored = (projectId: string): boolean => {
       let any = withRefs.get(projectId);
@@ -197,8 +96,6 @@ class BatchWriter {
     }
     applyPendingRenames(this.prepare, this.calls.filter((call) => call.start));
     rollUpTouched(this.prepare, this.calls);
-    this.calls.length = 0;
-    this.byProject.clear();
   }
 
   /** Upserts staged calls of one kind (`sql`: its texts by rows per statement), several rows per statement. */
@@ -240,8 +137,8 @@ class BatchWriter {
  *   a start without `trace_id` keeps its call's, else takes its parent's), `{}` (the wire `CallEndRes`) for an end.
  */
 export function writeItems(prepare: Prepare, items: readonly UpsertItem[]): (CallStartRes | CallEndRes)[] {
-  const writer = new BatchWriter(prepare);
-  const res = items.map((item) => (item.mode === 'start' ? writer.start(item.req.start) : writer.end(item.req.end)));
-  writer.flush();
-  return res;
+  const storedTrace = (projectId: string, id: string): string | undefined => (prepare(TRACE_OF).get(projectId, id) as { trace_id: string } | undefined)?.trace_id;
+  const { calls, answers } = stageItems(items, storedTrace, JSON.stringify);
+  new BatchFlush(prepare, calls).run();
+  return answers;
 }

@@ -10,7 +10,6 @@ import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import type { FeedbackRecord } from '../../schema/feedback.js';
 import { inTransaction, type PgDatabase, pgRows } from '../db/pg-database.js';
 import type { MaybePromise } from '../db/store-api.js';
-import type { Prepare } from '../db/statement-cache.js';
 import { HttpError } from '../http/http-error.js';
 import type { CallCursorApi, CallStoreApi } from './call-store-api.js';
 import type { EndInput, StartInput, UpsertItem } from './call-writes.js';
@@ -22,20 +21,17 @@ import { compilePgCallsQuery } from './pg-query-sql.js';
 import type { PriceTable } from './prices.js';
 import type { CallsQuery } from './query-sql.js';
 import { recordPipeline } from './record-pipeline.js';
-import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+import { PG_DIALECT } from '../db/dialect.js';
+import { callsByIds, checkedUsers, COUNT_ROWS, endBatch, GET_CALL, LIST_PAGE, PROJECT_IDS, startBatch, usernamesSql } from './call-store-common.js';
 import { endsBeforeStart } from './strict-order.js';
 
-const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
-const GET_CALL = `${SELECT_CALLS} WHERE project_id = $1 AND id = $2 AND started_at IS NOT NULL`;
-const CALLS_BY_IDS = `${SELECT_CALLS} WHERE project_id = $1 AND id = ANY($2::text[]) AND started_at IS NOT NULL`;
-const COUNT_ROWS = 'SELECT count(*) AS n FROM calls WHERE project_id = $1';
+const CALLS_BY_IDS = callsByIds(PG_DIALECT);
+const PG_GET_CALL = PG_DIALECT.sql(GET_CALL);
+const PG_COUNT_ROWS = PG_DIALECT.sql(COUNT_ROWS);
 const UPSERT_USERS = `INSERT INTO users (id, username) SELECT * FROM unnest($1::text[], $2::text[])
   ON CONFLICT (id) DO UPDATE SET username = excluded.username`;
-const USERNAMES = 'SELECT id, username FROM users WHERE id = ANY($1::text[])';
-/** Distinct project ids by a loose index scan (one index probe per project). */
-const PROJECT_IDS = `WITH RECURSIVE p(id) AS (SELECT min(project_id) FROM calls
-  UNION ALL SELECT (SELECT min(project_id) FROM calls WHERE project_id > p.id) FROM p WHERE p.id IS NOT NULL)
-  SELECT id FROM p WHERE id IS NOT NULL`;
+const USERNAMES = usernamesSql(PG_DIALECT);
 const RENAME = 'UPDATE calls SET display_name = $3 WHERE project_id = $1 AND id = $2 AND started_at IS NOT NULL';
 const KEEP_RENAME = `INSERT INTO call_renames (project_id, call_id, display_name) VALUES ($1, $2, $3)
   ON CONFLICT (project_id, call_id) DO UPDATE SET display_name = excluded.display_name`;
@@ -46,9 +42,6 @@ const SUBTREE = `WITH RECURSIVE doomed(id) AS (
 const DELETE_SUBTREES = `${SUBTREE}, refs AS (DELETE FROM call_refs WHERE project_id = $1 AND call_id IN (SELECT id FROM doomed)),
   renames AS (DELETE FROM call_renames WHERE project_id = $1 AND call_id IN (SELECT id FROM doomed))
   DELETE FROM calls WHERE project_id = $1 AND id IN (SELECT id FROM doomed)`;
-
-/** Records read per page by {@link PgCallStore.listCalls}. */
-const LIST_PAGE = 500;
 /** Attempts of a batch whose transaction PostgreSQL aborted to resolve a deadlock or serialization conflict. */
 const ATTEMPTS = 4;
 /** SQLSTATEs worth retrying the whole transaction for: serialization_failure, deadlock_detected. */
@@ -77,10 +70,9 @@ async function retrying<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise
   }
 }
 
-/** Calls of every project in one PostgreSQL database. Every method answers a Promise. */
+/** Calls of every project in one PostgreSQL database; each method's contract is on `CallStoreApi`. Every method answers a Promise. */
 export class PgCallStore implements CallStoreApi {
   private readonly cursors = new Set<CallCursorApi<unknown>>();
-  /** Ends refused by `strictOrder` so far (each counted once per refused batch). */
   orderRefusals = 0;
 
   /**
@@ -89,14 +81,12 @@ export class PgCallStore implements CallStoreApi {
    */
   constructor(private readonly db: PgDatabase, private readonly options: PgCallStoreOptions) {}
 
-  /** Stores a call start (upsert on project_id + id); `id` and `trace_id` generated (UUIDv7) when absent. */
   async startCall(start: StartInput): Promise<CallStartRes> {
-    return (await this.upsertBatch([{ mode: 'start', req: { start } }]))[0] as CallStartRes;
+    return (await this.upsertBatch(startBatch(start)))[0] as CallStartRes;
   }
 
-  /** Stores a call end (upsert on project_id + id); works before the start has arrived. */
   async endCall(end: EndInput): Promise<CallEndRes> {
-    return (await this.upsertBatch([{ mode: 'end', req: { end } }]))[0] as CallEndRes;
+    return (await this.upsertBatch(endBatch(end)))[0] as CallEndRes;
   }
 
   /**
@@ -106,9 +96,7 @@ export class PgCallStore implements CallStoreApi {
    */
   async upsertBatch(items: readonly UpsertItem[]): Promise<(CallStartRes | CallEndRes)[]> {
     if (this.options.strictOrder) {
-      const started = await pgStartedCalls(this.db.pool, items);
-      const prepare = (() => ({ get: (projectId: string, id: string) => (started(projectId, id) ? {} : undefined) })) as unknown as Prepare;
-      const refused = endsBeforeStart(prepare, items);
+      const refused = endsBeforeStart(await pgStartedCalls(this.db.pool, items), items);
       this.orderRefusals += refused.length;
       if (refused.length > 0) throw HttpError.validation(refused);
     }
@@ -165,7 +153,6 @@ export class PgCallStore implements CallStoreApi {
     return retrying(this.db.pool, async (client) => (await client.query(DELETE_SUBTREES, [projectId, ids])).rowCount ?? 0);
   }
 
-  /** Reads every call matching a query into an array. */
   async listCalls(query: CallsQuery): Promise<WireRecord[]> {
     const cursor = await this.queryCalls(query);
     const out: WireRecord[] = [];
@@ -177,32 +164,20 @@ export class PgCallStore implements CallStoreApi {
     return out;
   }
 
-  /** One started call by id, or undefined (also while only its end has arrived). */
   async getCall(projectId: string, id: string): Promise<StoredCallRecord | undefined> {
-    const [row] = await pgRows<CallRow>(this.db.pool, GET_CALL, [projectId, id]);
+    const [row] = await pgRows<CallRow>(this.db.pool, PG_GET_CALL, [projectId, id]);
     return row && rowToRecord(row);
   }
 
-  /** Number of stored rows of a project, including ends still waiting for their start. */
   async countRows(projectId: string): Promise<number> {
-    return (await pgRows<{ n: number }>(this.db.pool, COUNT_ROWS, [projectId]))[0]!.n;
+    return (await pgRows<{ n: number }>(this.db.pool, PG_COUNT_ROWS, [projectId]))[0]!.n;
   }
 
-  /**
-   * Stores (or renames) users, all or none.
-   * @throws TypeError naming the user id when an id or a name is empty.
-   */
   async setUsers(users: Readonly<Record<string, string>>): Promise<void> {
-    const entries = Object.entries(users);
-    for (const [id, name] of entries) {
-      if (!id || typeof name !== 'string' || name === '') {
-        throw new TypeError(`users: expected a non-empty user id and name, got ${JSON.stringify(id)} → ${JSON.stringify(name)}`);
-      }
-    }
+    const entries = checkedUsers(users);
     if (entries.length > 0) await retrying(this.db.pool, (client) => client.query(UPSERT_USERS, [entries.map((e) => e[0]), entries.map((e) => e[1])]));
   }
 
-  /** The ids of the projects holding at least one call, sorted. */
   async projectIds(): Promise<string[]> {
     return (await pgRows<{ id: string }>(this.db.pool, PROJECT_IDS)).map((r) => r.id);
   }

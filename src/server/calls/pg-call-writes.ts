@@ -7,30 +7,23 @@
  * @module
  */
 import type pg from 'pg';
-import { newId } from '../../internal/ids.js';
 import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import { pgRows } from '../db/pg-database.js';
 import { pgJsonText } from '../db/pg-json.js';
-import { normalizeTimestamp } from '../db/timestamps.js';
 import { extractRefs } from './call-refs.js';
-import { type EndInput, type StagedCall, START_NAME_AT, type StartInput, type UpsertItem, type Value } from './call-writes.js';
+import { type ColumnType, END_COLUMNS, KEY_COLUMNS, START_COLUMNS, START_NAME_AT, type UpsertItem, type Value } from './call-fields.js';
+import { type StagedCall, stageItems } from './batch-staging.js';
 import { pgLockRollupTraces, pgRollUpTraces } from './pg-rollup-writes.js';
 
-/** Columns of the upsert, in order, with their PostgreSQL array types. */
-const COLUMNS = [
-  ['project_id', 'text'], ['id', 'text'],
-  ['op_name', 'text'], ['display_name', 'text'], ['trace_id', 'text'], ['parent_id', 'text'], ['thread_id', 'text'], ['turn_id', 'text'],
-  ['started_at', 'text'], ['attributes', 'json'], ['inputs', 'json'], ['otel_dump', 'json'], ['svc_user_id', 'text'], ['svc_run_id', 'text'],
-  ['svc_run_step', 'bigint'],
-  ['ended_at', 'text'], ['output', 'json'], ['exception', 'json'], ['summary', 'json'],
-] as const;
-const START_SET = ['op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'started_at', 'attributes', 'inputs', 'otel_dump',
-  'svc_user_id', 'svc_run_id', 'svc_run_step'];
-const END_SET = ['ended_at', 'output', 'exception', 'summary'];
+const PG_TYPE: Record<ColumnType, string> = { text: 'text', time: 'text', json: 'json', int: 'bigint' };
+/** Columns of the upsert, in order (call-fields.ts), with their PostgreSQL array types. */
+const COLUMNS = [...KEY_COLUMNS.map((c) => [c, 'text']), ...[...START_COLUMNS, ...END_COLUMNS].map((c) => [c.name, PG_TYPE[c.type]])];
+const START_SET = START_COLUMNS.map((c) => c.name);
+const END_SET = END_COLUMNS.map((c) => c.name);
 
 const COLUMN_NAMES = COLUMNS.map(([c]) => c);
 /** `$n` of the upsert's parameter array of a column. */
-const param = (column: string): string => `$${COLUMN_NAMES.indexOf(column as (typeof COLUMN_NAMES)[number]) + 1}`;
+const param = (column: string): string => `$${COLUMN_NAMES.indexOf(column) + 1}`;
 
 /**
  * The batch's upsert, in one statement with the drop of the pending `/call/update` renames of the calls it starts.
@@ -113,10 +106,6 @@ export async function pgLockForRename(client: pg.PoolClient, projectId: string):
 
 const keyOf = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;
 
-function json(value: unknown): string | null {
-  return value === undefined || value === null ? null : pgJsonText(value);
-}
-
 /** Stored values of (project_id, id) pairs, by {@link keyOf}. */
 async function lookup<R extends { project_id: string; id: string }>(client: pg.PoolClient, sql: string, pairs: readonly [string, string][]): Promise<Map<string, R>> {
   if (pairs.length === 0) return new Map();
@@ -156,48 +145,13 @@ export async function pgWriteItems(client: pg.PoolClient, items: readonly Upsert
     if (s.parent_id) wanted.push([s.project_id, s.parent_id]);
   }
   const stored = await lookup<{ project_id: string; id: string; trace_id: string }>(client, TRACES_OF, wanted);
-  const calls = new Map<string, StagedCall>();
-  const staged = (projectId: string, id: string): StagedCall => {
-    const key = keyOf(projectId, id);
-    let call = calls.get(key);
-    if (!call) calls.set(key, (call = { projectId, id }));
-    return call;
-  };
-  const traceOf = (projectId: string, id: string): string | undefined =>
-    calls.get(keyOf(projectId, id))?.traceId ?? stored.get(keyOf(projectId, id))?.trace_id;
-
-  const res = items.map((item): CallStartRes | CallEndRes => {
-    if (item.mode === 'start') {
-      const start: StartInput = item.req.start;
-      const id = start.id || newId();
-      const traceId = start.trace_id || (traceOf(start.project_id, id) ?? (start.parent_id ? traceOf(start.project_id, start.parent_id) : undefined) ?? newId());
-      const call = staged(start.project_id, id);
-      const inputsJson = pgJsonText(start.inputs);
-      const startName = call.start?.[START_NAME_AT] ?? null;
-      call.traceId = traceId;
-      call.start = [start.op_name, start.display_name ?? null, traceId, start.parent_id ?? null, start.thread_id ?? null, start.turn_id ?? null,
-        normalizeTimestamp(start.started_at), pgJsonText(start.attributes), inputsJson, json(start.otel_dump), start.svc_user_id ?? null,
-        start.svc_run_id ?? null, start.svc_run_step ?? null];
-      // the first named start of the batch names the call (a later start only fills an empty name)
-      if (startName !== null) call.start[START_NAME_AT] = startName;
-      call.inputs = { value: start.inputs, json: inputsJson };
-      return { id, trace_id: traceId };
-    }
-    const end: EndInput = item.req.end;
-    const call = staged(end.project_id, end.id);
-    const outputJson = json(end.output);
-    call.end = [normalizeTimestamp(end.ended_at), outputJson, json(end.exception), pgJsonText(end.summary)];
-    call.output = { value: end.output, json: outputJson };
-    if (end.display_name !== undefined && end.display_name !== null) call.endName = end.display_name;
-    return {};
-  });
+  const { calls: touched, answers } = stageItems(items, (projectId, id) => stored.get(keyOf(projectId, id))?.trace_id, pgJsonText);
   const otelStarts = new Set<string>();
   for (const item of items) if (item.mode === 'start' && item.req.start.otel_dump) otelStarts.add(item.req.start.project_id);
-  const touched = [...calls.values()];
   const traces = await pgLockRollupTraces(client, touched, otelStarts);
   await flush(client, touched.sort((a, b) => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
   await pgRollUpTraces(client, traces);
-  return res;
+  return answers;
 }
 
 /** Writes staged calls (sorted by key): the upsert with the drop of pending renames, then names and refs. */

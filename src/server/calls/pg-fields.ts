@@ -1,6 +1,6 @@
 /**
  * Maps a dotted field path of a call to PostgreSQL SQL (the PostgreSQL twin of fields.ts): a value in the SQLite
- * store's semantics (jsonb, see the `weft_*` functions of db/pg-migrations.ts) and the keys to sort it by.
+ * store's semantics (jsonb, see the `weft_*` functions of db/pg-sql-functions.ts) and the keys to sort it by.
  * @module
  */
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
@@ -8,13 +8,14 @@ import { QueryError } from '../db/query-error.js';
 import { JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
 import { PG_DESCENDANT_FAILED_SQL } from './pg-descendant-errors.js';
 import { parseFeedbackField } from './feedback-fields.js';
+import type { Params } from './query-walk.js';
 
-/** Positional parameters of a statement being built: `add` binds a value and returns its `$n`. */
-export class PgParams {
+/** Positional parameters of a statement being built: `bind` binds a value and returns its `$n`. */
+export class PgParams implements Params {
   readonly values: unknown[] = [];
 
   /** Binds `value`; the same placeholder may be used several times. */
-  add(value: unknown): string {
+  bind(value: unknown): string {
     this.values.push(value);
     return `$${this.values.length}`;
   }
@@ -72,14 +73,14 @@ const DERIVED: Record<string, PgField> = {
  * @param loc - location of the path in the request, for errors.
  * @throws QueryError for an unknown column or a malformed path (the same errors as `fieldSql`).
  */
-export function pgField(path: string, params: PgParams, loc: string[]): PgField {
+export function pgField(path: string, params: Params, loc: string[]): PgField {
   const derived = DERIVED[path];
   if (derived !== undefined) return derived;
   const feedback = parseFeedbackField(path, loc);
   if (feedback) {
     // the newest feedback (of the type, or any) holding the path, as fields.ts reads it
-    const read = feedback.column === undefined ? `weft_jv(weft_get_exact(weft_nonul(f.payload), ${params.add(feedback.segments)}::text[]))` : `to_jsonb(f.${feedback.column})`;
-    const type = feedback.type === null ? '' : ` AND f.feedback_type = ${params.add(feedback.type)}`;
+    const read = feedback.column === undefined ? `weft_jv(weft_get_exact(weft_nonul(f.payload), ${params.bind(feedback.segments)}::text[]))` : `to_jsonb(f.${feedback.column})`;
+    const type = feedback.type === null ? '' : ` AND f.feedback_type = ${params.bind(feedback.type)}`;
     const value = `(SELECT v FROM (SELECT ${read} AS v, f.created_at AS c, f.id AS i FROM feedback f
       WHERE f.project_id = calls.project_id AND f.call_id = calls.id${type}) x WHERE v IS NOT NULL ORDER BY c DESC, i DESC LIMIT 1)`;
     return { value, sort: valueSort(value) };
@@ -104,10 +105,10 @@ export function pgField(path: string, params: PgParams, loc: string[]): PgField 
   const doc = `weft_nonul(calls.${column})`;
   // #> reads a signed or space-led number ("-1": from the end) as an array index; SQLite's paths read it as a key only
   if (rest.some((seg) => !/^\d+$/.test(seg) && /^\s*[+-]?\d+$/.test(seg))) {
-    const value = `weft_jv(${quoted ? 'weft_get_exact' : 'weft_get'}(${doc}, ${params.add(rest)}::text[]))`;
+    const value = `weft_jv(${quoted ? 'weft_get_exact' : 'weft_get'}(${doc}, ${params.bind(rest)}::text[]))`;
     return { value, sort: valueSort(value) };
   }
-  const direct = `weft_jv(${doc} #> ${params.add(rest)}::text[])`;
-  const value = quoted || (rest.length < 2 && !/^\d+$/.test(rest[0]!)) ? direct : `COALESCE(${direct}, weft_jv(weft_get(${doc}, ${params.add(rest)}::text[])))`;
+  const direct = `weft_jv(${doc} #> ${params.bind(rest)}::text[])`;
+  const value = quoted || (rest.length < 2 && !/^\d+$/.test(rest[0]!)) ? direct : `COALESCE(${direct}, weft_jv(weft_get(${doc}, ${params.bind(rest)}::text[])))`;
   return { value, sort: valueSort(value) };
 }

@@ -1,20 +1,12 @@
 /**
- * Compiles a `/calls/stream_query` request into parameterized PostgreSQL SQL (the twin of query-sql.ts).
+ * A `/calls/stream_query` request in PostgreSQL: the PostgreSQL leaves of the shared walker (query-walk.ts), with the
+ * SQLite store's semantics: values are jsonb compared by the `weft_*` functions of db/pg-sql-functions.ts (NULL <
+ * numbers < text, booleans as 1/0, text by code point), and `compilePgCallsQuery`.
  * @module
  */
-import { pgOperation } from './pg-expr-sql.js';
 import { PgParams, pgField } from './pg-fields.js';
-import { LIST_FILTERS, REF_FILTERS, type CallsQuery } from './query-sql.js';
-import { opNamesCondition } from './query-rules.js';
-import { CALL_COLUMNS } from './records.js';
+import { type CallsQuery, compileWith, type Compiled, type QueryLeaves } from './query-walk.js';
 import { STORED_COLUMNS } from './storage-size.js';
-
-type Filter = NonNullable<CallsQuery['filter']>;
-
-/** Bytes of a stored row: the UTF-8 length of each column's text (JSON as stored, integers as digits), as storage-size.ts counts. */
-function rowBytesSql(alias: string): string {
-  return `(${STORED_COLUMNS.map((c) => `COALESCE(octet_length(${alias}.${c}::text), 0)`).join(' + ')})`;
-}
 
 /** A compiled query: SQL (with LIMIT/OFFSET) and its parameters. */
 export interface PgCompiledQuery {
@@ -22,61 +14,66 @@ export interface PgCompiledQuery {
   params: unknown[];
 }
 
-function filterClauses(filter: Filter, where: string[], params: PgParams): void {
-  for (const [key, column] of LIST_FILTERS) {
-    const values = filter[key];
-    if (!Array.isArray(values) || values.length === 0) continue;
-    const bind = (v: unknown): string => params.add(v);
-    const ops = key === 'op_names' ? opNamesCondition(values, 'calls.op_name', bind, (names) => `calls.op_name = ANY(${bind(names)}::text[])`) : undefined;
-    if (ops !== undefined) {
-      where.push(ops);
-      continue;
-    }
-    where.push(values.length === 1 ? `calls.${column} = ${params.add(values[0])}` : `calls.${column} = ANY(${params.add(values)}::text[])`);
-  }
-  for (const [key, kind] of REF_FILTERS) {
-    const values = filter[key];
-    if (Array.isArray(values) && values.length > 0) {
-      where.push(`EXISTS (SELECT 1 FROM call_refs r WHERE r.project_id = calls.project_id
-        AND r.call_id = calls.id AND r.kind = '${kind}' AND r.ref = ANY(${params.add(values)}::text[]))`);
-    }
-  }
-  if (filter.trace_roots_only) where.push('calls.parent_id IS NULL');
-}
+const COMPARE = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
-function orderBy(sortBy: CallsQuery['sort_by'], params: PgParams): string {
-  const items = sortBy ?? [{ field: 'started_at', order: 'asc' as const }];
-  // a field sorted on again changes no order (rows it would order are already equal on it): each JSON path key is
-  // re-read from the document by PostgreSQL, so 32 copies of one path over large inputs cost 32 times the reads
-  const seen = new Set<string>();
-  const terms = items.flatMap((s, i) => {
-    if (seen.has(s.field)) return []; // checked at its first place; binding its path again would leave an unused parameter
-    seen.add(s.field);
-    return pgField(s.field, params, ['sort_by', String(i), 'field']).sort(s.order === 'desc');
-  });
-  if (!items.some((s) => s.field === 'id')) terms.push('calls.id ASC');
-  return terms.join(', ');
-}
+/** PostgreSQL's leaves. */
+export const PG_LEAVES: QueryLeaves = {
+  params: () => new PgParams(),
+  column: (name) => `calls.${name}`,
+  TRUE: 'true',
+  FALSE: 'false',
+  // as the SQLite store binds it: booleans 1/0, objects and arrays as their JSON text
+  literal(value, params): Compiled {
+    if (value === null || value === undefined) return { sql: 'NULL::jsonb' };
+    if (typeof value === 'boolean') return { sql: value ? `'1'::jsonb` : `'0'::jsonb` };
+    if (typeof value === 'number') return { sql: `${params.bind(JSON.stringify(value))}::jsonb` };
+    if (typeof value === 'string') {
+      const p = params.bind(value);
+      return { sql: `to_jsonb(${p}::text)`, textLiteral: p };
+    }
+    return { sql: `to_jsonb(${params.bind(JSON.stringify(value))}::text)` };
+  },
+  field(path, params, loc, emptyWhenMissing) {
+    const f = pgField(path, params, loc);
+    return emptyWhenMissing ? { sql: `COALESCE(${f.value}, to_jsonb(''::text))` } : { sql: f.value, textColumn: f.textColumn };
+  },
+  // normalized ISO 8601 UTC text as epoch seconds, milliseconds included (exact numeric)
+  epoch: (column) => ({ sql: `to_jsonb(extract(epoch FROM calls.${column}::timestamptz))` }),
+  // int and double of text that is no number are NULL (weft_numj), as on SQLite
+  convert: {
+    double: (s) => `weft_dbl(weft_numj(${s}))`,
+    int: (s) => `to_jsonb(trunc(weft_real(weft_numj(${s}))))`,
+    string: (s) => `to_jsonb(weft_text(${s}))`,
+    bool: (s) => `weft_bool(${s})`,
+    exists: (s) => `weft_b2j(${s} IS NOT NULL)`,
+  },
+  asValue: (condition) => ({ sql: `weft_b2j(${condition})` }),
+  // SQLite's truthiness of a value
+  truthy: (value) => `weft_truthy(${value.sql})`,
+  compare(op, a, b) {
+    if (op !== '$eq') return `weft_cmp(${a.c.sql}, ${b.c.sql}) ${COMPARE[op]} 0`;
+    // a text column against a text literal: plain text equality, which an index can serve
+    if (a.c.textColumn && b.c.textLiteral) return `${a.c.textColumn} IS NOT DISTINCT FROM ${b.c.textLiteral}::text`;
+    if (b.c.textColumn && a.c.textLiteral) return `${b.c.textColumn} IS NOT DISTINCT FROM ${a.c.textLiteral}::text`;
+    return `weft_is(${a.c.sql}, ${b.c.sql})`;
+  },
+  inList: (needle, hay) => `(${hay.map((h) => `weft_cmp(${needle.c.sql}, ${h.c.sql}) = 0`).join(' OR ')})`,
+  contains(input, substr, caseInsensitive) {
+    const i = `COALESCE(weft_text(${input.sql}), '')`;
+    const s = `weft_text(${substr.sql})`;
+    return caseInsensitive ? `strpos(weft_fold(${i}), weft_fold(${s})) > 0` : `strpos(${i}, ${s}) > 0`;
+  },
+  inValues: (expr, values, params) => `${expr} = ANY(${params.bind(values)}::text[])`,
+  sortKeys: (path, desc, params, loc) => pgField(path, params, loc).sort(desc),
+  rowBytes: (alias) => `(${STORED_COLUMNS.map((c) => `COALESCE(octet_length(${alias}.${c}::text), 0)`).join(' + ')})`,
+};
 
 /**
- * Compiles a query: scoped to `project_id` and to rows whose start has arrived; filters, `$expr`, `sort_by`
- * (default `started_at` then `id`, ascending; `id` breaks ties), `limit`/`offset`, and the storage sizes asked for.
- * The same rows in the same order as `compileCallsQuery` on SQLite.
- *
+ * Compiles a query for PostgreSQL, `LIMIT` and `OFFSET` included: the same rows in the same order as
+ * `compileCallsQuery` on SQLite.
  * @throws QueryError (→ 422) for an unknown sort or query field.
  */
 export function compilePgCallsQuery(q: CallsQuery): PgCompiledQuery {
-  const params = new PgParams();
-  const where = [`calls.project_id = ${params.add(q.project_id)}`, 'calls.started_at IS NOT NULL'];
-  if (q.filter) filterClauses(q.filter, where, params);
-  if (q.query) where.push(`(${pgOperation(q.query.$expr, params, ['query', '$expr'])})`);
-  const order = orderBy(q.sort_by, params);
-  const select: string[] = CALL_COLUMNS.map((c) => `calls.${c}`);
-  if (q.include_storage_size) select.push(`${rowBytesSql('calls')} AS storage_size_bytes`);
-  if (q.include_total_storage_size) {
-    select.push(`(SELECT sum(${rowBytesSql('t')}) FROM calls t WHERE t.project_id = calls.project_id AND t.trace_id = calls.trace_id) AS total_storage_size_bytes`);
-  }
-  const limit = q.limit ?? null;
-  const sql = `SELECT ${select.join(', ')} FROM calls WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${params.add(limit)} OFFSET ${params.add(q.offset ?? 0)}`;
-  return { sql, params: params.values };
+  const { sql, params, limit, offset } = compileWith(q, PG_LEAVES);
+  return { sql: `${sql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, params: [...params, limit, offset] };
 }

@@ -2,17 +2,14 @@
  * The `strictOrder` testing aid: finds the ends in a batch whose call has no start, stored or earlier in the same batch.
  * @module
  */
-import type { Prepare } from '../db/statement-cache.js';
 import type { DetailItem } from '../../schema/validate.js';
-import type { UpsertItem } from './call-writes.js';
-
-const STARTED = 'SELECT 1 FROM calls WHERE project_id = ? AND id = ? AND started_at IS NOT NULL';
+import type { UpsertItem } from './call-fields.js';
 
 /**
  * One validation item (`loc` `["body", "batch", i, "req", "end", "id"]`, type `value_error.end_before_start`)
- * per end of `items` whose call was not started: no stored start and no start earlier in `items`.
+ * per end of `items` whose call was not started: no stored start (`stored`) and no start earlier in `items`.
  */
-export function endsBeforeStart(prepare: Prepare, items: readonly UpsertItem[]): DetailItem[] {
+export function endsBeforeStart(stored: (projectId: string, id: string) => boolean, items: readonly UpsertItem[]): DetailItem[] {
   const key = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;
   const started = new Set<string>();
   const out: DetailItem[] = [];
@@ -22,7 +19,7 @@ export function endsBeforeStart(prepare: Prepare, items: readonly UpsertItem[]):
       return;
     }
     const { project_id, id } = item.req.end;
-    if (started.has(key(project_id, id)) || prepare(STARTED).get(project_id, id)) return;
+    if (started.has(key(project_id, id)) || stored(project_id, id)) return;
     out.push({
       loc: ['body', 'batch', String(i), 'req', 'end', 'id'],
       msg: `end before start: call ${id} has no stored start (the server runs with strictOrder)`,

@@ -3,23 +3,20 @@
  * @module
  */
 import type { z } from 'zod';
-import type { CallUpsertBatchReq } from '../../schema/calls.js';
+import { type CallUpsertBatchReq, CallSummary, LlmUsage } from '../../schema/calls.js';
 import { LIMITS } from '../../schema/limits.js';
 import { isProjectId } from '../../schema/project-id.js';
 import { DATE_TIME_PATTERN as DATE_TIME } from '../db/timestamps.js';
+import { END_FIELDS, type FieldKind, START_FIELDS } from './call-fields.js';
 
 /** The validated body (zod output of `CallUpsertBatchReq`). */
 export type UpsertBatchBody = z.output<typeof CallUpsertBatchReq>;
 type Obj = Record<string, unknown>;
 
-
-const START_KEYS = ['project_id', 'op_name', 'started_at', 'attributes', 'inputs', 'display_name', 'id', 'otel_dump', 'parent_id',
-  'thread_id', 'trace_id', 'turn_id', 'svc_run_id', 'svc_run_step', 'svc_user_id'] as const;
-const START_OPT_STRINGS = ['display_name', 'id', 'parent_id', 'thread_id', 'trace_id', 'turn_id', 'svc_run_id', 'svc_user_id'] as const;
-const END_KEYS = ['project_id', 'id', 'ended_at', 'output', 'exception', 'summary', 'display_name'] as const;
 const EXCEPTION_KEYS = ['type', 'message', 'stack'];
-const SUMMARY_KEYS = ['usage', 'status_counts'];
-const USAGE_KEYS = ['prompt_tokens', 'completion_tokens', 'total_tokens', 'requests'];
+const SUMMARY_KEYS = Object.keys(CallSummary.shape);
+/** Every declared usage key is an optional number (a key of another type fails the check: zod decides then). */
+const USAGE_KEYS = Object.keys(LlmUsage.shape);
 
 /** Thrown inside this module when a body is not plainly valid; never escapes {@link fastParseUpsertBatch}. */
 const NOT_PLAIN = Symbol('not plain');
@@ -39,20 +36,13 @@ function str(v: unknown, min = 0): string {
   return v;
 }
 
-function projectId(v: unknown): void {
-  if (!isProjectId(v)) fail();
-}
-
-function optStr(v: unknown): void {
+function optStr(v: unknown): unknown {
   if (v !== undefined && v !== null && typeof v !== 'string') fail();
+  return v;
 }
 
 function optNum(v: unknown): void {
   if (v !== undefined && typeof v !== 'number') fail();
-}
-
-function dateTime(v: unknown): void {
-  if (!DATE_TIME.test(str(v))) fail();
 }
 
 /** Copies the present `keys` of `from`, in the order of `keys` (what a zod object outputs). */
@@ -66,20 +56,6 @@ function pick(from: Obj, keys: readonly string[]): Obj {
 function loose(from: Obj, keys: readonly string[], out: Obj = pick(from, keys)): Obj {
   for (const k of Object.keys(from)) if (!keys.includes(k)) out[k] = from[k];
   return out;
-}
-
-function startOf(v: unknown): Obj {
-  const s = obj(v);
-  projectId(s['project_id']);
-  str(s['op_name'], 1);
-  dateTime(s['started_at']);
-  obj(s['attributes']);
-  obj(s['inputs']);
-  if (s['otel_dump'] !== undefined && s['otel_dump'] !== null) obj(s['otel_dump']);
-  for (const k of START_OPT_STRINGS) optStr(s[k]);
-  const step = s['svc_run_step'];
-  if (step !== undefined && step !== null && !Number.isSafeInteger(step)) fail();
-  return pick(s, START_KEYS);
 }
 
 function exceptionOf(v: unknown): unknown {
@@ -109,23 +85,42 @@ function summaryOf(v: unknown): Obj {
   return loose(s, SUMMARY_KEYS, out);
 }
 
-function endOf(v: unknown): Obj {
-  const e = obj(v);
-  projectId(e['project_id']);
-  str(e['id'], 1);
-  dateTime(e['ended_at']);
-  optStr(e['display_name']);
-  const out = pick(e, END_KEYS);
-  if (e['exception'] !== undefined) out['exception'] = exceptionOf(e['exception']);
-  out['summary'] = summaryOf(e['summary']);
+/**
+ * Each field kind of call-fields.ts checked as zod checks it: the value zod outputs (undefined: the key is left out),
+ * else {@link fail}. A kind added there without a check here fails the build.
+ */
+const CHECKS: Record<FieldKind, (v: unknown) => unknown> = {
+  'project': (v) => (isProjectId(v) ? v : fail()),
+  'key': (v) => str(v, 1),
+  'key?': optStr,
+  'name': (v) => str(v, 1),
+  'text?': optStr,
+  'end-name': optStr,
+  'time': (v) => (DATE_TIME.test(str(v)) ? v : fail()),
+  'object': obj,
+  'object?': (v) => (v === undefined || v === null ? v : obj(v)),
+  'json?': (v) => v,
+  'int?': (v) => (v === undefined || v === null || Number.isSafeInteger(v) ? v : fail()),
+  'exception': (v) => (v === undefined ? v : exceptionOf(v)),
+  'summary': summaryOf,
+};
+
+/** A zod object's output for `v`, its fields checked by kind: unknown keys dropped, the others in the shape's order. */
+function fieldsOf(v: unknown, fields: Readonly<Record<string, FieldKind>>): Obj {
+  const from = obj(v);
+  const out: Obj = {};
+  for (const k in fields) {
+    const value = CHECKS[fields[k] as FieldKind](from[k]);
+    if (value !== undefined) out[k] = value;
+  }
   return out;
 }
 
 function itemOf(v: unknown): Obj {
   const item = obj(v);
   const req = obj(item['req']);
-  if (item['mode'] === 'start') return { mode: 'start', req: { start: startOf(req['start']) } };
-  if (item['mode'] === 'end') return { mode: 'end', req: { end: endOf(req['end']) } };
+  if (item['mode'] === 'start') return { mode: 'start', req: { start: fieldsOf(req['start'], START_FIELDS) } };
+  if (item['mode'] === 'end') return { mode: 'end', req: { end: fieldsOf(req['end'], END_FIELDS) } };
   return fail();
 }
 

@@ -12,7 +12,7 @@ import { errorHandler, notFound } from './http-error.js';
 import { callRoutes } from '../calls/call-routes.js';
 import { feedbackRoutes } from '../feedback/feedback-routes.js';
 import { OTLP_MEDIA_TYPES, otlpRoutes } from '../otlp/otlp-routes.js';
-import type { ServerStore } from '../server-store.js';
+import { type ServerStore, storeParts } from '../server-store.js';
 import { tableRoutes } from '../tables/table-routes.js';
 import { trainingRoutes } from '../training/training-routes.js';
 import { objectRoutes } from '../objects/object-routes.js';
@@ -27,7 +27,7 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
-  /** The database; each resource's routes get its store (`store.calls`, `store.feedback`, ...). */
+  /** The database (`openStore` or `openPgStore`); each resource's routes get its store (`storeParts`). */
   store: ServerStore;
   /** Largest accepted request body, in bytes; larger ones get 413. @defaultValue 32 MiB ({@link DEFAULT_MAX_BODY_BYTES}) */
   maxBodyBytes?: number;
@@ -56,7 +56,8 @@ export interface AppOptions {
  * @see service interface spec (spec/service-interface.md), "Endpoints"
  */
 export function createApp(options: AppOptions): Hono {
-  const { store, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, log = (line: string) => console.error(line), now = () => new Date() } = options;
+  const { maxBodyBytes = DEFAULT_MAX_BODY_BYTES, log = (line: string) => console.error(line), now = () => new Date() } = options;
+  const store = storeParts(options.store);
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) {
     throw new TypeError(`maxBodyBytes must be a positive integer, got ${String(maxBodyBytes)} (${typeof maxBodyBytes})`);
   }

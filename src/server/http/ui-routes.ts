@@ -12,9 +12,8 @@ import type { ApiKey } from './api-keys.js';
 import { findApiKey } from './api-keys.js';
 import { keylessGuard } from './keyless-guard.js';
 import type { CallStoreApi } from '../calls/call-store-api.js';
+import { WEFT_PROJECTS_PATH } from '../../schema/endpoints.js';
 
-/** Path of the projects route, outside the spec's paths (an extension of this server). */
-export const PROJECTS_PATH = '/weft/projects';
 
 /** This module's folder: `__dirname` in the CommonJS build, `import.meta.url` in ESM. */
 function moduleDir(): string {
@@ -79,7 +78,7 @@ export function uiRoutes(keys: readonly ApiKey[], uiDir: string | null = findUiD
  */
 export function projectRoutes(calls: CallStoreApi, keys: readonly ApiKey[]): Hono {
   const app = new Hono();
-  app.get(PROJECTS_PATH, async (c) => {
+  app.get(WEFT_PROJECTS_PATH, async (c) => {
     const granted = keys.length === 0 ? undefined : requestKey(keys, c.req.header('authorization'))?.projects;
     const projects = (await calls.projectIds()).filter((p) => granted == null || granted.includes(p));
     return c.json({ projects });

@@ -8,6 +8,7 @@ import type { ObjQueryReq, ObjReadReq, ObjSchema, ObjSchemaForInsert } from '../
 import { HttpError } from '../http/http-error.js';
 import { type StatementCache, statementCache } from '../db/statement-cache.js';
 import { objectDigest } from './object-digest.js';
+import { type Dialect, SQLITE_DIALECT } from '../db/dialect.js';
 
 /** A validated `obj` of `/obj/create`. */
 export type ObjInput = z.output<typeof ObjSchemaForInsert>;
@@ -87,6 +88,29 @@ export function objectOrder(q: ObjQuery): string[] {
   return order;
 }
 
+/**
+ * The `/objs/query` statement, for either engine: versions of a project matching the filter, sorted and paged.
+ * @param columns - the engine's selected columns (its `size_bytes` and `is_latest`).
+ * @throws HttpError 422 for a sort field outside {@link SORT_COLUMNS}.
+ */
+export function objectQuery(q: ObjQuery, columns: string, d: Dialect): { sql: string; params: unknown[] } {
+  const where = ['project_id = ?'];
+  const params: unknown[] = [q.project_id];
+  const f = q.filter ?? {};
+  for (const [column, values] of [['object_id', f.object_ids], ['base_object_class', f.base_object_classes], ['leaf_object_class', f.leaf_object_classes]] as const) {
+    if (!values) continue;
+    where.push(d.inList(column));
+    params.push(d.list(values));
+  }
+  if (f.is_op !== undefined && f.is_op !== null) where.push(f.is_op ? "kind = 'op'" : "kind = 'object'");
+  if (f.latest_only) where.push(d.isSet('is_latest'));
+  const order = objectOrder(q);
+  params.push(q.limit ?? d.noLimit, q.offset ?? 0);
+  const sql = `SELECT * FROM (SELECT ${columns}${q.metadata_only ? '' : ', val'} FROM objects) o WHERE ${where.join(' AND ')}
+    ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
+  return { sql: d.sql(sql), params };
+}
+
 /** Object versions of every project in one SQLite database (the `objects` table of migration 7). */
 export class ObjectStore {
   private readonly statements: StatementCache;
@@ -140,24 +164,8 @@ export class ObjectStore {
    * @throws HttpError 422 for another sort field.
    */
   query(q: ObjQuery): ObjSchema[] {
-    const where = ['project_id = ?'];
-    const args: (string | number)[] = [q.project_id];
-    const f = q.filter ?? {};
-    const inList = (column: string, values: readonly string[] | null | undefined): void => {
-      if (!values) return;
-      where.push(`${column} IN (SELECT value FROM json_each(?))`);
-      args.push(JSON.stringify(values));
-    };
-    inList('object_id', f.object_ids);
-    inList('base_object_class', f.base_object_classes);
-    inList('leaf_object_class', f.leaf_object_classes);
-    if (f.is_op !== undefined && f.is_op !== null) where.push(f.is_op ? "kind = 'op'" : "kind = 'object'");
-    if (f.latest_only) where.push('is_latest');
-    const order = objectOrder(q);
-    const val = q.metadata_only ? '' : ', val';
-    const sql = `SELECT * FROM (SELECT ${COLUMNS}${val} FROM objects) WHERE ${where.join(' AND ')}
-      ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
-    const rows = this.db.prepare(sql).all(...args, q.limit ?? -1, q.offset ?? 0) as ObjRow[];
+    const { sql, params } = objectQuery(q, COLUMNS, SQLITE_DIALECT);
+    const rows = this.db.prepare(sql).all(...params) as ObjRow[];
     return rows.map((row) => toObj(row, row.val === undefined ? {} : (JSON.parse(row.val) as unknown)));
   }
 }

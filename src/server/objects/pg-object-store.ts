@@ -9,7 +9,8 @@ import { HttpError } from '../http/http-error.js';
 import { type PgDatabase, pgRows } from '../db/pg-database.js';
 import { pgJsonText } from '../db/pg-json.js';
 import { objectDigest } from './object-digest.js';
-import { type ObjInput, type ObjQuery, type ObjRow, objectClasses, objectKind, objectOrder, toObj } from './object-store.js';
+import { type ObjInput, type ObjQuery, type ObjRow, objectClasses, objectKind, objectQuery, toObj } from './object-store.js';
+import { PG_DIALECT } from '../db/dialect.js';
 
 /** `size_bytes`: bytes of the stored JSON text (`val` is `json`, kept verbatim), as SQLite's `length(CAST(val AS BLOB))`. */
 const COLUMNS = `project_id, object_id, digest, version_index, kind, base_object_class, leaf_object_class, created_at, wb_user_id,
@@ -72,25 +73,8 @@ export class PgObjectStore {
    * @throws HttpError 422 for an unknown sort field.
    */
   async query(q: ObjQuery): Promise<ObjSchema[]> {
-    const args: unknown[] = [q.project_id];
-    const where = ['project_id = $1'];
-    const f = q.filter ?? {};
-    const inList = (column: string, values: readonly string[] | null | undefined): void => {
-      if (!values) return;
-      args.push(values);
-      where.push(`${column} = ANY($${args.length}::text[])`);
-    };
-    inList('object_id', f.object_ids);
-    inList('base_object_class', f.base_object_classes);
-    inList('leaf_object_class', f.leaf_object_classes);
-    if (f.is_op !== undefined && f.is_op !== null) where.push(f.is_op ? "kind = 'op'" : "kind = 'object'");
-    if (f.latest_only) where.push('is_latest = 1');
-    const order = objectOrder(q);
-    const val = q.metadata_only ? '' : ', val';
-    args.push(q.limit ?? null, q.offset ?? 0);
-    const sql = `SELECT * FROM (SELECT ${COLUMNS}${val} FROM objects) o WHERE ${where.join(' AND ')}
-      ORDER BY ${order.join(', ')} LIMIT $${args.length - 1} OFFSET $${args.length}`;
-    const rows = await pgRows<ObjRow>(this.db.pool, sql, args);
+    const { sql, params } = objectQuery(q, COLUMNS, PG_DIALECT);
+    const rows = await pgRows<ObjRow>(this.db.pool, sql, params);
     return rows.map((row) => toObj(row, row.val === undefined ? {} : (JSON.parse(row.val) as unknown)));
   }
 }

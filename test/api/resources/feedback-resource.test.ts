@@ -6,6 +6,7 @@ import { uniqueProject } from '../../helpers/calls.js';
 import { useTestServer } from '../../helpers/server.js';
 import { startFaultProxy } from '../../helpers/fault-proxy.js';
 import { expectIsoUtc, expectUuidv7 } from '../../helpers/shapes.js';
+import { storeParts } from '../../../src/server/server-store.js';
 
 const server = useTestServer();
 let client: Client;
@@ -27,7 +28,7 @@ describe('client.feedback.create', () => {
       expectIsoUtc(r.created_at);
       expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);
     }
-    expect([...(await server().store.feedback.forCalls(project, ['a', 'b'])).keys()]).toEqual(['a', 'b']);
+    expect([...(await storeParts(server().store).feedback.forCalls(project, ['a', 'b'])).keys()]).toEqual(['a', 'b']);
   });
 
   it('createFeedbackRaw() (internal, the exporter\'s) sends a serialized body as is (ids kept, none added) and answers {res}', async () => {
@@ -37,7 +38,7 @@ describe('client.feedback.create', () => {
     const { res } = await createFeedbackRaw(client, body);
     expect(res).toHaveLength(1);
     expect(res[0]).toMatchObject({ id, payload: { value: 2 } });
-    expect(((await server().store.feedback.forCalls(project, ['r1'])).get('r1') ?? []).map((f) => f.id)).toEqual([id]);
+    expect(((await storeParts(server().store).feedback.forCalls(project, ['r1'])).get('r1') ?? []).map((f) => f.id)).toEqual([id]);
   });
 
   it('refuses a malformed ref before sending, with a typed error and detail', async () => {
@@ -47,7 +48,7 @@ describe('client.feedback.create', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).detail.map((d) => d.loc)).toEqual([['batch', '0', 'svc_ref']]);
-    expect((await server().store.feedback.forCalls(project, ['x'])).size).toBe(0);
+    expect((await storeParts(server().store).feedback.forCalls(project, ['x'])).size).toBe(0);
   });
 });
 
@@ -88,7 +89,7 @@ describe('client.feedback.create retried after a lost answer', () => {
         batch: [{ project_id: project, svc_ref: `svc:///${project}/call/c1`, feedback_type: 'score', payload: { value: 1 } }],
       });
       expect(proxy.counts.faulted).toBeGreaterThan(0);
-      const stored = (await server().store.feedback.forCalls(project, ['c1'])).get('c1') ?? [];
+      const stored = (await storeParts(server().store).feedback.forCalls(project, ['c1'])).get('c1') ?? [];
       expect(stored.map((f) => f.id)).toEqual([res[0]!.id]);
     } finally {
       await retrying.close();

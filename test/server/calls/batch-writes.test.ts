@@ -3,14 +3,15 @@
 // arrives first; a start without a name never clears one), checked over HTTP on the run's store (SQLite or PostgreSQL).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/server/index.js';
+import { openStore, type Store, type UpsertItem } from '../../../src/server/index.js';
 import { batchItems, namedIds } from '../../helpers/batch-items.js';
 import { useTestServer } from '../../helpers/server.js';
 import { batch, end, endItem, type Json, post, query, start, startItem } from '../../helpers/server-http.js';
+import { storeParts } from '../../../src/server/server-store.js';
 
 /** Rows, refs and answers, generated ids named by first appearance. */
 function snapshot(store: Store, answers: unknown[]): string {
-  const db = store.connection;
+  const db = storeParts(store).sqlite!;
   return namedIds({
     calls: db.prepare('SELECT * FROM calls ORDER BY project_id, id').all(),
     refs: db.prepare('SELECT * FROM call_refs ORDER BY project_id, call_id, kind, ref').all(),
@@ -24,15 +25,17 @@ describe('upsertBatch', () => {
       fc.property(batchItems, batchItems, (before, items) => {
         const together = openStore(':memory:');
         const apart = openStore(':memory:');
+        // the SQLite call store writes synchronously
+        const write = (store: Store, batch: readonly UpsertItem[]) => storeParts(store).calls.upsertBatch(batch) as unknown[];
         try {
-          together.upsertBatch(before);
-          apart.upsertBatch(before);
-          const a = together.upsertBatch(items);
-          const b = items.map((item) => apart.upsertBatch([item])[0]);
+          write(together, before);
+          write(apart, before);
+          const a = write(together, items);
+          const b = items.map((item) => write(apart, [item])[0]);
           expect(snapshot(together, a)).toBe(snapshot(apart, b));
         } finally {
-          together.close();
-          apart.close();
+          void together.close();
+          void apart.close();
         }
       }),
       { numRuns: 100 },

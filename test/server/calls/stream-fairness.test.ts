@@ -9,6 +9,7 @@ import { openStore } from '../../../src/server/index.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
 import { killGroup, spawnCli } from '../../helpers/child-processes.js';
 import { type FreshDatabase, freshPgDatabase, testStore } from '../../helpers/pg.js';
+import { storeParts } from '../../../src/server/server-store.js';
 
 const CALLS = 20_000;
 const PROJECT = 'fair/stream';
@@ -21,10 +22,10 @@ let database: FreshDatabase | undefined;
 /** Writes `CALLS` complete calls straight into a migrated file database (seconds faster than over HTTP). */
 function seed(dbPath: string): void {
   const store = openStore(dbPath);
-  const insert = store.connection.prepare(`INSERT INTO calls (project_id, id, op_name, trace_id, started_at, ended_at, attributes, inputs, output, summary)
+  const insert = storeParts(store).sqlite!.prepare(`INSERT INTO calls (project_id, id, op_name, trace_id, started_at, ended_at, attributes, inputs, output, summary)
     VALUES (?, ?, 'f', ?, ?, ?, '{}', ?, '1', '{}')`);
   const t0 = Date.parse('2026-11-01T00:00:00Z');
-  store.connection.transaction(() => {
+  storeParts(store).sqlite!.transaction(() => {
     for (let i = 0; i < CALLS; i++) {
       const id = `call-${String(i).padStart(6, '0')}`;
       const at = new Date(t0 + i).toISOString();

@@ -8,6 +8,7 @@ import { openStore } from '../../../src/server/index.js';
 import { compileCallsQuery } from '../../../src/server/calls/query-sql.js';
 import { uniqueProject } from '../../helpers/calls.js';
 import { startTestServer, useTestServer } from '../../helpers/server.js';
+import { storeParts } from '../../../src/server/server-store.js';
 
 const server = useTestServer();
 let client: Client;
@@ -152,7 +153,7 @@ describe('query plans', () => {
     const store = openStore(':memory:');
     try {
       const { sql, params } = compileCallsQuery(body);
-      const rows = store.connection.prepare(`EXPLAIN QUERY PLAN ${sql} LIMIT ? OFFSET ?`).all(...params, 1, 0) as { detail: string }[];
+      const rows = storeParts(store).sqlite!.prepare(`EXPLAIN QUERY PLAN ${sql} LIMIT ? OFFSET ?`).all(...params, 1, 0) as { detail: string }[];
       return rows.map((r) => r.detail).join('\n');
     } finally {
       store.close();

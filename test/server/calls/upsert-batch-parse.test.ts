@@ -5,6 +5,7 @@ import { CallUpsertBatchReq } from '../../../src/schema/calls.js';
 import { PARSE_OPTIONS, issuesToDetail } from '../../../src/schema/validate.js';
 import type { RunningServer } from '../../../src/server/index.js';
 import { fastParseUpsertBatch } from '../../../src/server/calls/upsert-batch-parse.js';
+import { END_FIELDS, START_FIELDS } from '../../../src/server/calls/call-fields.js';
 import { startTestServer } from '../../helpers/server.js';
 import { post } from '../../helpers/server-http.js';
 
@@ -40,9 +41,8 @@ const item = fc.oneof(start.map((s) => ({ mode: 'start', req: { start: s } })), 
 /** Places one wrong (or right) value may sit: every field of both item shapes, nested ones included. */
 const PATHS = [
   ['mode'], ['req'], ['req', 'start'], ['req', 'end'], ['x'],
-  ...['project_id', 'op_name', 'started_at', 'attributes', 'inputs', 'display_name', 'id', 'otel_dump', 'parent_id', 'thread_id', 'trace_id',
-    'turn_id', 'svc_run_id', 'svc_user_id', 'svc_run_step'].map((k) => ['req', 'start', k]),
-  ...['project_id', 'id', 'ended_at', 'output', 'exception', 'summary'].map((k) => ['req', 'end', k]),
+  ...Object.keys(START_FIELDS).map((k) => ['req', 'start', k]),
+  ...Object.keys(END_FIELDS).map((k) => ['req', 'end', k]),
   ...['type', 'message', 'stack', 'x'].map((k) => ['req', 'end', 'exception', k]),
   ...['usage', 'status_counts', 'x'].map((k) => ['req', 'end', 'summary', k]),
   ['req', 'end', 'summary', 'usage', 'm'], ['req', 'end', 'summary', 'status_counts', 'success'],

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { MIGRATIONS, openStore } from '../../../src/server/index.js';
+import { openStore } from '../../../src/server/index.js';
+import { MIGRATIONS } from '../../../src/server/db/migrations.js';
 import { migrate } from '../../../src/server/db/migrations.js';
 import { startTestServer } from '../../helpers/server.js';
 import { batch, end, endItem, ids, post, PROJECT, query, start, startItem } from '../../helpers/server-http.js';
@@ -32,8 +33,8 @@ describe('file database', () => {
 
     const store = openStore(dbPath);
     expect(store.appliedMigrations).toEqual([]);
-    expect(store.countRows(PROJECT)).toBe(1);
-    store.close();
+    expect(await store.countRows(PROJECT)).toBe(1);
+    await store.close();
   });
 
   it('applies only the migrations not yet recorded, in order', () => {

@@ -7,6 +7,7 @@ import { PgCallStore } from '../../../src/server/calls/pg-call-store.js';
 import { openPgDatabase, type PgDatabase } from '../../../src/server/db/pg-database.js';
 import { batchItems, namedIds } from '../../helpers/batch-items.js';
 import { type FreshDatabase, freshPgDatabase } from '../../helpers/pg.js';
+import { storeParts } from '../../../src/server/server-store.js';
 
 let database: FreshDatabase;
 let db: PgDatabase;
@@ -26,11 +27,11 @@ describe('PgCallStore.upsertBatch', () => {
       fc.asyncProperty(batchItems, batchItems, async (before, batch) => {
         const sqlite = openStore(':memory:');
         try {
-          sqlite.upsertBatch(before);
+          await sqlite.upsertBatch(before);
           const expected = namedIds({
-            answers: sqlite.upsertBatch(batch),
-            calls: sqlite.connection.prepare('SELECT * FROM calls ORDER BY project_id, id').all(),
-            refs: sqlite.connection.prepare('SELECT * FROM call_refs ORDER BY project_id, call_id, kind, ref').all(),
+            answers: await sqlite.upsertBatch(batch),
+            calls: storeParts(sqlite).sqlite!.prepare('SELECT * FROM calls ORDER BY project_id, id').all(),
+            refs: storeParts(sqlite).sqlite!.prepare('SELECT * FROM call_refs ORDER BY project_id, call_id, kind, ref').all(),
           });
           await db.pool.query('TRUNCATE calls, call_refs, call_renames');
           await pgCalls.upsertBatch(before);
@@ -39,7 +40,7 @@ describe('PgCallStore.upsertBatch', () => {
           const refs = (await db.pool.query('SELECT * FROM call_refs ORDER BY project_id, call_id, kind, ref')).rows;
           expect(namedIds({ answers, calls, refs })).toBe(expected);
         } finally {
-          sqlite.close();
+          await sqlite.close();
         }
       }),
       { numRuns: 150 },

@@ -6,6 +6,7 @@ import { prng } from '../../../examples/prng.js';
 import type { RunningServer } from '../../../src/server/index.js';
 import { startTestServer } from '../../helpers/server.js';
 import { post } from '../../helpers/server-http.js';
+import { storeParts } from '../../../src/server/server-store.js';
 
 /** A server whose clock reads the queued instants first, then a fixed one. */
 interface Clocked {
@@ -143,7 +144,7 @@ describe('feedback', () => {
   it('answers the same records for include_feedback lookups and the same idempotent re-creates', async () => {
     const again = await both('/feedback/batch/create', { batch: [{ project_id: project, id: fbId(3), svc_ref: `svc:///${project}/call/c3`, feedback_type: 'x', payload: { z: 1, a: 'x\u0000' } }] }, [FIXED]);
     expect((again as { res: { payload: unknown }[] }).res[0]!.payload).not.toEqual({ z: 1, a: 'x\u0000' });
-    const lookups = await Promise.all([sqlite, postgres].map(async (s) => JSON.stringify([...(await s.server.store.feedback.forCalls(project, ['c1', 'c2', 'c39', 'none']))])));
+    const lookups = await Promise.all([sqlite, postgres].map(async (s) => JSON.stringify([...(await storeParts(s.server.store).feedback.forCalls(project, ['c1', 'c2', 'c39', 'none']))])));
     expect(lookups[1]).toBe(lookups[0]);
   });
 });

@@ -5,6 +5,7 @@ import { uniqueProject } from '../../helpers/calls.js';
 import { useFeedbackServer } from '../../helpers/feedback-server.js';
 import { post } from '../../helpers/server-http.js';
 import { ISO_UTC, UUIDV7, expectUuidv7 } from '../../helpers/shapes.js';
+import { storeParts } from '../../../src/server/server-store.js';
 
 const fb = useFeedbackServer();
 
@@ -50,7 +51,7 @@ describe('POST /feedback/batch/create', () => {
     const again = await fb.client().feedback.create({ batch: [item(project, { id, payload: { value: 'second' } })] });
     expect(first.res[0]).toMatchObject({ id, created_at: '2026-01-05T00:00:00.000Z', payload: { value: 'first' } });
     expect(again.res[0]).toEqual(first.res[0]);
-    expect((await fb.server().store.feedback.forCalls(project, ['c1'])).get('c1')).toHaveLength(1);
+    expect((await storeParts(fb.server().store).feedback.forCalls(project, ['c1'])).get('c1')).toHaveLength(1);
   });
 
   it('stores every field; store.feedback.forCalls finds records by svc_ref, else call_ref, oldest first', async () => {
@@ -63,7 +64,7 @@ describe('POST /feedback/batch/create', () => {
     };
     const [r1, r2, r3] = await fb.createAt(project, [{ at: '2026-01-02T00:00:00Z' }, { at: '2026-01-01T00:00:00Z' }, { at: '2026-01-03T00:00:00Z' }]);
     await fb.client().feedback.create({ batch: [full, { ...full, svc_ref: `svc:///${project}/object/thing:1`, call_ref: `svc:///${project}/call/b` }] });
-    const found = (await fb.server().store.feedback.forCalls(project, ['call-0', 'call-1', 'call-2', 'a', 'b', 'none']));
+    const found = (await storeParts(fb.server().store).feedback.forCalls(project, ['call-0', 'call-1', 'call-2', 'a', 'b', 'none']));
     expect([...found.keys()].sort()).toEqual(['a', 'b', 'call-0', 'call-1', 'call-2']);
     expect(found.get('call-0')?.map((r) => r.id)).toEqual([r1!.id]);
     expect(found.get('call-1')?.[0]?.created_at).toBe(r2!.created_at);
@@ -71,7 +72,7 @@ describe('POST /feedback/batch/create', () => {
     const [a] = found.get('a')!;
     expect(a).toMatchObject({ ...full, id: expect.stringMatching(UUIDV7), created_at: expect.stringMatching(ISO_UTC) });
     expect(found.get('b')?.map((r) => r.svc_ref)).toEqual([`svc:///${project}/object/thing:1`]);
-    expect((await fb.server().store.feedback.forCalls('other/project', ['a'])).size).toBe(0);
+    expect((await storeParts(fb.server().store).feedback.forCalls('other/project', ['a'])).size).toBe(0);
   });
 
   it('refuses the whole batch with 422 and a loc into batch[i] when an item is invalid', async () => {
@@ -79,7 +80,7 @@ describe('POST /feedback/batch/create', () => {
     const detail = await detailOf({ batch: [item(project), item(project, { svc_ref: 'call/c1' }), item(project, { payload: 3 })] });
     expect(detail.map((d) => d.loc)).toEqual([['body', 'batch', '1', 'svc_ref'], ['body', 'batch', '2', 'payload']]);
     expect(detail[0]!.msg).toMatch(/^expected a ref: svc:\/\/\/<entity>\/<project>\/object\/.*\.\.\.\/call\/<call_id>$/);
-    expect((await fb.server().store.feedback.forCalls(project, ['c1'])).size).toBe(0);
+    expect((await storeParts(fb.server().store).feedback.forCalls(project, ['c1'])).size).toBe(0);
   });
 
   it('requires the four leading fields', async () => {
@@ -122,7 +123,7 @@ describe('POST /feedback/batch/create', () => {
         { emoji: '👍🏽', alias: ':thumbs_up_medium_skin_tone:', detoned: '👍', detoned_alias: ':thumbs_up:' },
         { emoji: '❤️', alias: ':red_heart:', detoned: '❤️', detoned_alias: ':red_heart:' },
       ]);
-      const [stored] = (await fb.server().store.feedback.forCalls(project, ['c1'])).get('c1')!;
+      const [stored] = (await storeParts(fb.server().store).feedback.forCalls(project, ['c1'])).get('c1')!;
       expect(stored!.payload).toMatchObject({ alias: ':thumbs_up_medium_skin_tone:', detoned: '👍' });
     });
 
@@ -139,7 +140,7 @@ describe('POST /feedback/batch/create', () => {
       const extra = feedback_type.startsWith('wandb.runnable') ? { runnable_ref: `svc:///${project}/object/judge:1` } : {};
       const detail = await detailOf({ batch: [item(project), item(project, { feedback_type, payload, ...extra })] });
       expect(detail.map((d) => d.loc)).toEqual([['body', 'batch', '1', ...loc]]);
-      expect((await fb.server().store.feedback.forCalls(project, ['c1'])).size).toBe(0);
+      expect((await storeParts(fb.server().store).feedback.forCalls(project, ['c1'])).size).toBe(0);
     });
 
     it('checks runnable_ref and call_ref of runnable feedback (and, unlike Weave, keeps runnable_ref on other types)', async () => {

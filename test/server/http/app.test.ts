@@ -10,8 +10,8 @@ describe('createApp in process', () => {
     const app = createApp({ store });
     const res = await app.request('/call/start', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ start: start({ id: 'inproc' }) }) });
     expect(res.status).toBe(200);
-    expect(store.getCall(PROJECT, 'inproc')?.op_name).toBe('op');
-    store.close();
+    expect((await store.getCall(PROJECT, 'inproc'))?.op_name).toBe('op');
+    await store.close();
   });
 
   it('refuses a maxBodyBytes that is not a positive integer', () => {
@@ -25,7 +25,7 @@ describe('unexpected errors and streamed bodies', () => {
   it('answers 500 {detail} and logs a line when the store fails, and keeps serving', async () => {
     const lines: string[] = [];
     const server = await startTestServer({ log: (l) => lines.push(l) });
-    server.store.close();
+    await server.store.close();
     const res = await post(server, '/call/start', { start: start() });
     expect(res.status).toBe(500);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/Internal Server Error/);

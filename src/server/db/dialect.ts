@@ -1,0 +1,47 @@
+/**
+ * The small SQL dialect helper the stores share: SQL written once with `?` placeholders serves SQLite as is and
+ * PostgreSQL through {@link pgPlaceholders}; a list is bound as one parameter (SQLite: JSON text read by `json_each`;
+ * PostgreSQL: a `text[]`); a 0/1 flag column reads as a condition; "no limit" is each engine's own value.
+ * @module
+ */
+
+/**
+ * SQL text with `?` placeholders as PostgreSQL's `$1, $2, ...`, in order. For SQL written for both engines, which
+ * holds no `?` inside a string literal.
+ */
+export function pgPlaceholders(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/** What SQL written once with `?` placeholders needs to know of an engine. */
+export interface Dialect {
+  /** The engine's SQL of a text written with `?` placeholders. */
+  sql(text: string): string;
+  /** `expr` is one of the values of a list bound as ONE `?` parameter, the value {@link Dialect.list} binds. */
+  inList(expr: string): string;
+  /** The parameter value of a list of text. */
+  list(values: readonly string[]): unknown;
+  /** A 0/1 integer column as a condition. */
+  isSet(column: string): string;
+  /** The `LIMIT` parameter meaning "every row". */
+  readonly noLimit: number | null;
+}
+
+/** SQLite: `?` as is, lists as JSON text. */
+export const SQLITE_DIALECT: Dialect = {
+  sql: (text) => text,
+  inList: (expr) => `${expr} IN (SELECT value FROM json_each(?))`,
+  list: (values) => JSON.stringify(values),
+  isSet: (column) => column,
+  noLimit: -1,
+};
+
+/** PostgreSQL: `$n`, lists as `text[]`. */
+export const PG_DIALECT: Dialect = {
+  sql: pgPlaceholders,
+  inList: (expr) => `${expr} = ANY(?::text[])`,
+  list: (values) => [...values],
+  isSet: (column) => `${column} = 1`,
+  noLimit: null,
+};
