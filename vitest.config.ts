@@ -26,6 +26,7 @@ const BOTH_STORES = [
   'test/cli/calls-commands.test.ts',
   'test/api/resources/*-resource.test.ts',
   'test/api/resources/calls-pagination.test.ts',
+  'test/eval/evaluate.test.ts',
 ];
 /** Unit tests under the folders above that never open a server store. */
 const STORELESS = [

@@ -4,7 +4,7 @@ import { buildForBench } from './lib/build.js';
 import { forkTs } from './lib/child.js';
 
 /** Sections in print order; the first prints the main table. Select some with BENCH_ONLY=inline,cpu,... */
-const SECTIONS = ['inline', 'cpu', 'nested', 'e2e', 'server-ingest', 'server-fairness', 'server-query', 'feedback-stats', 'hostile-figures'];
+const SECTIONS = ['inline', 'cpu', 'nested', 'e2e', 'server-ingest', 'server-fairness', 'server-query', 'feedback-stats', 'hostile-figures', 'eval'];
 
 function runScript(file: string): Promise<number> {
   const child = forkTs(new URL(file, import.meta.url));

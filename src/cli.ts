@@ -15,6 +15,8 @@ import { importCommand } from './cli/calls-import.js';
 import { CliError, EXIT } from './cli/connection.js';
 import { feedbackStatsCommand } from './cli/feedback-stats.js';
 import { serveCommand } from './cli/serve-command.js';
+import { evalCommand } from './cli/eval-commands.js';
+import { datasetsCommand } from './cli/datasets-commands.js';
 import { trajectoriesExportCommand } from './cli/trajectories-export.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -35,7 +37,9 @@ function buildProgram(): Command {
         .addCommand(importCommand()),
     )
     .addCommand(new Command('feedback').description('feedback of a project').addCommand(feedbackStatsCommand()))
-    .addCommand(new Command('trajectories').description("a model's logged trajectories").addCommand(trajectoriesExportCommand()));
+    .addCommand(new Command('trajectories').description("a model's logged trajectories").addCommand(trajectoriesExportCommand()))
+    .addCommand(evalCommand())
+    .addCommand(datasetsCommand());
   configure(program);
   return program;
 }

@@ -113,3 +113,24 @@ export type {
 // trajectories from traces: a traced rollout becomes a trajectory; groups of rollouts for the training endpoints
 export { trajectory, setReward, addMetric, addLog, isTrajectory, gatherTrajectoryGroups } from './trajectories/index.js';
 export type { TrajectoryOp, CapturedTrajectory, GatherOptions } from './trajectories/index.js';
+
+// evaluations: datasets, scorers, evaluate()
+export { Dataset, evaluate, exactMatch, stringSimilarity, jsonValid, schemaMatch, numericCloseness, llmJudge } from './eval/index.js';
+export type {
+  DatasetOptions,
+  DatasetRow,
+  PublishedDataset,
+  EvaluateOptions,
+  EvaluationResult,
+  EvaluationRow,
+  EvaluationSummary,
+  ScoreSummary,
+  Scorer,
+  ScorerArgs,
+  ScorerResult,
+  ScoreValue,
+  TextScorerOptions,
+  SafeParseSchema,
+  NumericClosenessOptions,
+  LlmJudgeOptions,
+} from './eval/index.js';

@@ -39,6 +39,7 @@ export function init(options: InitOptions = {}): Client {
   const predecessor = previous instanceof CallExporter ? previous : undefined;
   if (previous && !predecessor) void previous.shutdown().catch(() => undefined);
   const exporter = new CallExporter({ client: new Client(clientOptions), projectId: settings.project, userId: settings.userId, options: settings, predecessor });
+  exporter.connection = clientOptions;
   setSink(exporter);
   flushOnExit(exporter, settings.exitTimeoutMs, settings.handleSignals);
   return new Client(clientOptions);

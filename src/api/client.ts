@@ -5,6 +5,7 @@
 import { CallsResource } from './resources/calls-resource.js';
 import { FeedbackResource } from './resources/feedback-resource.js';
 import { TablesResource } from './resources/tables-resource.js';
+import { ObjectsResource } from './resources/objects-resource.js';
 import { TrainingJobsResource, TrajectoriesResource } from './resources/training-resource.js';
 import { ConfigError } from '../errors.js';
 import { Transport } from './core/transport.js';
@@ -26,6 +27,8 @@ export class Client {
   readonly feedback: FeedbackResource;
   /** Tables: `query()` (spec endpoint 8) and `create()` (local server extension). */
   readonly tables: TablesResource;
+  /** Versioned objects (`/obj/*`, Weave SDK compatibility routes of the local server): datasets, evaluations. */
+  readonly objects: ObjectsResource;
   /** Trajectory logs of a model (preview, Bearer auth; spec endpoint 1). */
   readonly trajectories: TrajectoriesResource;
   /** Training jobs (preview, Bearer auth; spec endpoint 4). */
@@ -46,6 +49,7 @@ export class Client {
     this.calls = new CallsResource(this.transport);
     this.feedback = new FeedbackResource(this.transport);
     this.tables = new TablesResource(this.transport);
+    this.objects = new ObjectsResource(this.transport);
     this.trajectories = new TrajectoriesResource(this.transport);
     this.trainingJobs = new TrainingJobsResource(this.transport);
   }

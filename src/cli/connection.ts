@@ -12,7 +12,7 @@ import { isProjectId, projectIdMessage } from '../schema/project-id.js';
 export const EXIT = {
   /** The command did what was asked. */
   ok: 0,
-  /** The server refused or could not be reached, or a file could not be read or written. */
+  /** The server refused or could not be reached, a file could not be read or written, or an evaluation gate failed. */
   failed: 1,
   /** The command line itself was wrong (an unknown option, a missing argument, a malformed value). */
   usage: 2,

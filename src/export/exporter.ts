@@ -86,6 +86,9 @@ export class CallExporter implements CallSink {
     }
   };
 
+  /** See {@link CallSink.connection}; set by `init()`. */
+  connection: { baseUrl: string; apiKey: string | undefined } | undefined;
+
   constructor({ client, projectId, userId, options = {}, predecessor }: CallExporterOptions) {
     this.client = client;
     this.projectId = projectId;

@@ -15,6 +15,8 @@ export interface CallSink {
   readonly projectId: string;
   /** `svc_user_id` stamped on every call, when set. */
   readonly userId: string | undefined;
+  /** Where `init()` sends (base URL, API key): how other parts of the SDK (evaluations) make a client for the same server. */
+  readonly connection?: { baseUrl: string; apiKey: string | undefined };
   /** Queues a start event. */
   start(start: StartedCallSchemaForInsert): void;
   /** Queues an end event. */

@@ -22,3 +22,16 @@ describe('examples/table-query.ts', () => {
     expect(run.stdout).toMatch(/Rows picked by digest \(score 0\): 1\n {2}#2 0\.00 {2}2 \+ 2 \* 3\?/);
   }, 70_000);
 });
+
+describe('examples/eval-rag.ts', () => {
+  it('evaluates two BM25 retrieval settings on the repository questions and compares them', async () => {
+    const run = await runExample('examples/eval-rag.ts');
+    expect(run.code, run.stderr).toBe(0);
+    const ids = [...run.stdout.matchAll(/^(bm25-\S+): hit rate (\d\.\d\d), MRR (\d\.\d\d), 8 rows, run ([0-9a-f-]{36})$/gm)];
+    expect(ids.map((m) => m[1])).toEqual(['bm25-300w-top1', 'bm25-80w-top3']);
+    for (const m of ids) expect(Number(m[2])).toBeGreaterThan(0.5);
+    expect(run.stdout).toMatch(/retrieval\.hit: \d\.\d\d → \d\.\d\d/);
+    expect(run.stdout).toMatch(/rows: \d+ regressed, \d+ improved, \d+ changed, \d+ same/);
+    expect(run.stdout).toContain(`weft eval compare ${ids[0]![4]} ${ids[1]![4]}`);
+  }, 70_000);
+});

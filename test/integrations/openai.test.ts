@@ -1,7 +1,8 @@
 // wrapOpenAI against the real openai SDK and a loopback fake of the API: results unchanged, calls recorded with usage, streams, errors.
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { op, wrapOpenAI } from '../../src/index.js';
+import { evaluate, llmJudge, op, wrapOpenAI } from '../../src/index.js';
+import { readVerdict } from '../../src/eval/scorers/llm-judge.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { collect, useFakeLlm } from '../helpers/fake-llm.js';
 import { OPENAI_USAGE, streamedText } from '../helpers/fake-llm-openai.js';
@@ -335,5 +336,26 @@ describe('wrapOpenAI: stream helpers', () => {
     expect(final!.output_text).toBe(streamedText(5));
     expect(calls.map((c) => c.op_name)).toEqual(['openai.responses.stream']);
     expect(calls[0]!.summary).toMatchObject({ usage: { [MODEL]: CHAT_USAGE } });
+  });
+});
+
+describe('llmJudge over a wrapped OpenAI client (evaluate)', () => {
+  it("asks the model with the rubric, traces its request beneath the scorer's call, counts its tokens, and records an unreadable verdict as the row's scorer failure", async () => {
+    const { wrapped } = clients();
+    const judge = llmJudge({ client: wrapped, model: 'gpt-4o-mini', rubric: 'Names the capital.' });
+    let run: Awaited<ReturnType<typeof evaluate>> | undefined;
+    const calls = await traced(server(), 'oa-judge', async () => {
+      run = await evaluate({ name: 'judged', dataset: [{ q: 'France?', expected: 'Paris' }], task: () => 'Paris', scorers: [judge], progress: false });
+    });
+    const asked = fake().requests.at(-1)!.body as { messages: Array<{ role: string; content: string }>; temperature: number };
+    expect(asked.messages[1]!.content).toContain('RUBRIC:\nNames the capital.');
+    expect(asked.messages[1]!.content).toContain('OUTPUT:\nParis');
+    // the fake answers "w0 w1 ...", which holds no verdict: the scorer fails, the run goes on
+    expect(run!.rows[0]!.scorerErrors).toEqual({ llm_judge: expect.stringMatching(/no JSON object in the reply: w0 w1/) });
+    expect(run!.summary.failures.scorers).toEqual({ llm_judge: 1 });
+    expect(one(calls, 'openai.chat.completions.create').parent_id).toBe(one(calls, 'llm_judge').id);
+    expect(run!.summary.tokens).toEqual({ prompt: 1200, completion: 80, total: 1280 });
+    expect(run!.summary.costUsd).toBeGreaterThan(0);
+    expect(readVerdict('Sure: {"score": 1.4, "reason": "exact"}')).toEqual({ score: 1, reason: 'exact' });
   });
 });

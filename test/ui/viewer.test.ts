@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type ServeChild, serveChild, stopServe } from './browser.js';
 import { runExampleOk } from '../helpers/examples.js';
+import { evaluate, exactMatch, flush, init, shutdown } from '../../src/index.js';
 
 const PROJECT = 'local/ui-test';
 const FAILING = 'What is the airspeed velocity of an unladen swallow?';
@@ -198,4 +199,33 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await page.getByText('No trajectories in this split.').waitFor();
     expect(problems).toEqual([]);
   }, 70_000);
+
+  it('lists evaluation runs and compares two side by side: deltas, the regressed row marked, a filter to changed rows', async () => {
+    const project = 'local/ui-evals';
+    const client = init({ project, baseUrl: url, flushIntervalMs: 50 });
+    const dataset = [{ q: 'a', expected: 'A' }, { q: 'b', expected: 'B' }, { q: 'c', expected: 'C' }];
+    const base = await evaluate({ name: 'upper', client, dataset, task: (r: { q: string }) => r.q.toUpperCase(), scorers: [exactMatch()], progress: false });
+    const cand = await evaluate({ name: 'sloppy', client, dataset, task: (r: { q: string }) => (r.q === 'b' ? 'b' : r.q.toUpperCase()), scorers: [exactMatch()], progress: false });
+    await flush();
+    await shutdown();
+
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/#/p/${encodeURIComponent(project)}/evaluations`);
+    await expect.poll(() => page.locator('.evals tbody tr[data-run]').count()).toBe(2);
+    expect(await page.locator(`tr[data-run="${cand.id}"]`).textContent()).toContain('0.667');
+    await page.locator(`tr[data-run="${base.id}"] input[type=checkbox]`).check();
+    await page.locator(`tr[data-run="${cand.id}"] input[type=checkbox]`).check();
+    await page.locator('a.button', { hasText: 'Compare 2 runs' }).click();
+    await expect.poll(() => page.url()).toContain(`/evaluations/${base.id},${cand.id}`);
+    await expect.poll(() => page.locator('.deltas tr[data-score="exact_match"]').textContent()).toBe('exact_match10.667 (-0.333)');
+    expect(await page.locator('.compare .summary').textContent()).toBe('1 regressed, 0 improved, 0 changed, 2 same of 3 rows');
+    const regressed = page.locator('tr[data-change="regressed"]');
+    expect(await regressed.textContent()).toContain('▼ regressed');
+    expect(await regressed.textContent()).toContain('{"q":"b","expected":"B"}');
+    expect(await page.locator('.rows tbody tr').count()).toBe(3);
+    await page.getByLabel('only rows that changed').check();
+    expect(await page.locator('.rows tbody tr').count()).toBe(1);
+    await page.screenshot({ path: path.join(shots(), 'evaluations.png') });
+    expect(problems).toEqual([]);
+  });
 });

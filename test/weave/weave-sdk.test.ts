@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
+import { listRuns, loadRun } from '../../src/eval/runs/load-runs.js';
 import { killGroup, spawnCli, spawnTracked } from '../helpers/child-processes.js';
 import { type FreshDatabase, freshPgDatabase, testStore } from '../helpers/pg.js';
 
@@ -139,6 +140,24 @@ describe('weave SDK → weft serve', () => {
       await client.close();
     }
   });
+});
+
+describe('a weave SDK Evaluation → weft serve', () => {
+  it("is listed and read as weft's own runs are (eval ls / show read the same calls)", async () => {
+    const project = 'acme/weave-eval';
+    const written = resultOf(await run('weave-evaluation.cjs', { WEAVE_TEST_PROJECT: project })) as Json;
+    expect(written['summary']).toMatchObject({ correct: { true_count: 1, true_fraction: 0.5 }, off_by: { mean: 0.5 } });
+    const client = new Client({ baseUrl: url, maxRetries: 0 });
+    try {
+      const runs = await listRuns(client, project);
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ sdk: 'weave', dataset: 'sums', scores: { correct: 0.5, off_by: 0.5 } });
+      const detail = await loadRun(client, project, runs[0]!.id);
+      expect(detail!.rows.map((r) => [r.output, r.scores]).sort()).toEqual([[3, { correct: true, off_by: 0 }], [4, { correct: false, off_by: 1 }]]);
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
 });
 
 describe('weft SDK → weft serve → weave SDK', () => {

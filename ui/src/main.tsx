@@ -13,6 +13,7 @@ import './styles.css';
 import { ThreadView } from './thread-view';
 import { TraceView } from './trace-view';
 import { TracesList } from './traces-list';
+import { EvaluationsPage } from './evaluations/evaluations-page';
 
 const LAST_PROJECT = 'weft.project';
 
@@ -70,7 +71,7 @@ function App() {
             {choices.map((p) => <option value={p}>{p}</option>)}
           </select>
         </label>
-        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'feedback', project })}>feedback</a></> : null}
+        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'feedback', project })}>feedback</a><a href={href({ view: 'evaluations', project, runIds: [] })}>evaluations</a></> : null}
         <a href={href({ view: 'models' })}>models</a>
       </header>
       {error !== null ? <div class="error" role="alert">{error} <button class="link" onClick={() => setError(null)}>dismiss</button></div> : null}
@@ -80,6 +81,8 @@ function App() {
         <TracesList key={route.project} project={route.project} onError={onError} />
       ) : route.view === 'trace' ? (
         <TraceView key={`${route.project}/${route.traceId}`} project={route.project} traceId={route.traceId} callId={route.callId} onError={onError} />
+      ) : route.view === 'evaluations' ? (
+        <EvaluationsPage key={route.project} project={route.project} runIds={route.runIds} onError={onError} />
       ) : route.view === 'models' ? (
         <ModelsList onError={onError} />
       ) : route.view === 'model' ? (

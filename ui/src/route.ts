@@ -1,6 +1,6 @@
 /**
  * Hash routes, stable links people can paste: `#/p/<project>` (traces), `#/p/<project>/trace/<trace_id>[/<call_id>]`,
- * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`.
+ * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/evaluations[/<run_id>,<run_id>...]`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`.
  * @module
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -11,6 +11,7 @@ export type Route =
   | { view: 'trace'; project: string; traceId: string; callId?: string }
   | { view: 'thread'; project: string; threadId: string }
   | { view: 'feedback'; project: string }
+  | { view: 'evaluations'; project: string; runIds: string[] }
   | { view: 'models' }
   | { view: 'model'; modelId: string; groupId?: string; index?: number };
 
@@ -25,6 +26,7 @@ export function parseRoute(hash: string): Route {
   if (parts[2] === 'trace' && parts[3]) return { view: 'trace', project, traceId: parts[3], ...(parts[4] ? { callId: parts[4] } : {}) };
   if (parts[2] === 'thread' && parts[3]) return { view: 'thread', project, threadId: parts[3] };
   if (parts[2] === 'feedback') return { view: 'feedback', project };
+  if (parts[2] === 'evaluations') return { view: 'evaluations', project, runIds: parts[3] ? parts[3].split(',').filter(Boolean) : [] };
   return { view: 'traces', project };
 }
 
@@ -36,6 +38,7 @@ export function href(route: Route): string {
   if (route.view === 'traces') return p;
   if (route.view === 'trace') return `${p}/trace/${encodeURIComponent(route.traceId)}${route.callId ? `/${encodeURIComponent(route.callId)}` : ''}`;
   if (route.view === 'thread') return `${p}/thread/${encodeURIComponent(route.threadId)}`;
+  if (route.view === 'evaluations') return `${p}/evaluations${route.runIds.length ? `/${route.runIds.map(encodeURIComponent).join(',')}` : ''}`;
   return `${p}/feedback`;
 }
 

@@ -1,0 +1,41 @@
+/**
+ * Weave object and table refs (`weave:///<entity>/<project>/object/<name>:<digest>`, `.../table/<digest>`): built and read.
+ * @module
+ */
+
+/** A parsed object ref. */
+export interface ObjectRef {
+  project: string;
+  name: string;
+  digest: string;
+}
+
+/** `weave:///<project>/object/<name>:<digest>`, the ref the Weave SDKs write for a published object. */
+export function objectRef(project: string, name: string, digest: string): string {
+  return `weave:///${project}/object/${name}:${digest}`;
+}
+
+/** `weave:///<project>/table/<digest>`, the ref of a table (a dataset's `rows`). */
+export function tableRef(project: string, digest: string): string {
+  return `weave:///${project}/table/${digest}`;
+}
+
+const OBJECT_REF = /^(?:weave|svc):\/\/\/([^/]+\/[^/]+)\/object\/([^/:]+):([^/]+)$/;
+const TABLE_REF = /^(?:weave|svc):\/\/\/([^/]+\/[^/]+)\/table\/([^/]+)$/;
+
+/** Reads an object ref (`weave:///` or `svc:///`); `undefined` when `ref` is not one. */
+export function parseObjectRef(ref: unknown): ObjectRef | undefined {
+  const m = typeof ref === 'string' ? OBJECT_REF.exec(ref) : null;
+  return m ? { project: m[1]!, name: m[2]!, digest: m[3]! } : undefined;
+}
+
+/** Reads a table ref; `undefined` when `ref` is not one. */
+export function parseTableRef(ref: unknown): { project: string; digest: string } | undefined {
+  const m = typeof ref === 'string' ? TABLE_REF.exec(ref) : null;
+  return m ? { project: m[1]!, digest: m[2]! } : undefined;
+}
+
+/** The class fields the Weave SDKs write on a published object (`_type`, `_class_name`, `_bases`), which the server reads as its class. */
+export function weaveClass(name: string): { _type: string; _class_name: string; _bases: string[] } {
+  return { _type: name, _class_name: name, _bases: ['Object', 'BaseModel'] };
+}

@@ -1,0 +1,130 @@
+/**
+ * One row of an evaluation: the task, then every scorer, as Weave's `Evaluation.predict_and_score` call with the task's and scorers' calls beneath it; each score also stored as feedback on the task's call.
+ * @module
+ */
+import { diag } from '../internal/diag.js';
+import { createHash } from 'node:crypto';
+import { captureFeedbackPayload } from '../instrument/capture.js';
+import { getTraceSettings } from '../instrument/trace-settings.js';
+import { checkRequest } from '../schema/check.js';
+import { FeedbackCreateReq } from '../schema/feedback.js';
+import { getSink } from '../instrument/sink.js';
+import { newId } from '../internal/ids.js';
+import { isOp } from '../instrument/wrap.js';
+import { op } from '../instrument/op.js';
+import type { Op } from '../instrument/wrap.js';
+import type { CurrentCall } from '../instrument/current-call.js';
+import { scoresOf, type Scorer, type ScoreValue } from './scorer.js';
+
+type AnyFn = (...args: never[]) => unknown;
+type Invokable = Op<(arg: unknown) => unknown>;
+
+/** A scorer ready to run: its name, the op it is traced as, and its version (a digest of its source). */
+export interface PreparedScorer {
+  name: string;
+  op: Invokable;
+  /** sha256 of the function's source text, base64url with `-`→`X`, `_`→`Y`, no `=`: the `<digest>` of its op ref. */
+  digest: string;
+}
+
+/** The digest of a scorer's source (weft publishes no op objects: the op ref's version is the code's hash). */
+function sourceDigest(fn: AnyFn): string {
+  return createHash('sha256').update(Function.prototype.toString.call(fn)).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
+}
+
+/** What one row produced. */
+export interface RowOutcome {
+  output: unknown;
+  taskError: string | undefined;
+  scores: Record<string, ScoreValue>;
+  /** Raw results by scorer name (`scores` of the call's output, as Weave records them). */
+  results: Record<string, unknown>;
+  scorerErrors: Record<string, string> | undefined;
+  latencyMs: number;
+}
+
+/** A single object argument recorded as the inputs themselves (`{row, output, expected}`), as Weave's `useParam0Object`. */
+function unwrapSingle(inputs: Record<string, unknown>): Record<string, unknown> {
+  const values = Object.values(inputs);
+  const v = values[0];
+  return values.length === 1 && v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : inputs;
+}
+
+/** The function as an op (itself when it is one already), named `fallback` when anonymous. */
+export function asOp(fn: AnyFn, fallback: string, single: boolean): Invokable {
+  if (isOp(fn)) return fn as unknown as Invokable;
+  return op(fn as unknown as (arg: unknown) => unknown, { name: fn.name || fallback, ...(single ? { postprocessInputs: unwrapSingle } : {}) });
+}
+
+/** Prepares scorers; names must be unique (a second `exact_match` becomes `exact_match_2`). */
+export function prepareScorers(scorers: ReadonlyArray<Scorer<never, never>>): PreparedScorer[] {
+  const seen = new Map<string, number>();
+  return scorers.map((fn, i) => {
+    if (typeof fn !== 'function') throw new TypeError(`evaluate: scorers[${i}] must be a function, got ${typeof fn}`);
+    // a scorer's name is part of op refs (`.../op/<name>:<digest>`): no `/` or `:` in it
+    const base = (fn.name || `scorer_${i}`).replace(/[/:\s]/g, '_');
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return { name: n === 1 ? base : `${base}_${n}`, op: asOp(fn as AnyFn, base, true), digest: sourceDigest(fn as AnyFn) };
+  });
+}
+
+/**
+ * Stores a score as feedback on the task's call, as Weave's scorers do: `wandb.runnable.<scorer>`, payload
+ * `{output}`, `runnable_ref` the scorer's op ref, `call_ref` the scorer's call. A number or boolean (the usual score)
+ * makes an item known to be valid, queued as is; anything else goes through `addFeedback()`'s checks and capture
+ * (redaction, JSON-safe values). Never throws.
+ */
+function scoreFeedback(taskCallId: string, scorerCallId: string, scorer: PreparedScorer, result: unknown): void {
+  try {
+    const sink = getSink();
+    if (!sink) return;
+    const runnableRef = `svc:///${sink.projectId}/op/${scorer.name}:${scorer.digest}`;
+    const callRef = `svc:///${sink.projectId}/call/${scorerCallId}`;
+    const feedbackType = `wandb.runnable.${scorer.name}`;
+    const svcRef = `svc:///${sink.projectId}/call/${taskCallId}`;
+    const item = { id: newId(), project_id: sink.projectId, svc_ref: svcRef, call_ref: callRef, runnable_ref: runnableRef, feedback_type: feedbackType, payload: { output: result }, svc_user_id: sink.userId };
+    const scalar = typeof result === 'boolean' || (typeof result === 'number' && Number.isFinite(result));
+    sink.feedback(scalar ? item : checkRequest(FeedbackCreateReq, { ...item, payload: captureFeedbackPayload(item.payload, getTraceSettings()) }, 'feedback'));
+  } catch (e) {
+    diag.warn(`evaluate: the ${scorer.name} score is not stored as feedback: ${message(e)}`);
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** Runs the task on `row`, then the scorers (in parallel); never throws. */
+export async function runRow(row: Record<string, unknown>, task: Invokable, scorers: readonly PreparedScorer[]): Promise<RowOutcome> {
+  const started = performance.now();
+  let output: unknown;
+  let taskCall: CurrentCall | undefined;
+  let taskError: string | undefined;
+  try {
+    [output, taskCall] = await task.invoke(row);
+  } catch (e) {
+    taskError = message(e);
+  }
+  const latencyMs = performance.now() - started;
+  const scores: Record<string, ScoreValue> = {};
+  const results: Record<string, unknown> = {};
+  let scorerErrors: Record<string, string> | undefined;
+  if (taskError === undefined) {
+    const args = { row, output, expected: row['expected'] };
+    await Promise.all(scorers.map(async (s) => {
+      let scorerCall: CurrentCall | undefined;
+      try {
+        let result: unknown;
+        [result, scorerCall] = await s.op.invoke(args);
+        results[s.name] = result;
+        Object.assign(scores, scoresOf(s.name, result));
+      } catch (e) {
+        (scorerErrors ??= {})[s.name] = message(e);
+        return;
+      }
+      if (taskCall && scorerCall) scoreFeedback(taskCall.id, scorerCall.id, s, results[s.name]);
+    }));
+  }
+  return { output, taskError, scores, results, scorerErrors, latencyMs };
+}

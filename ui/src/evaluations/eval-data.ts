@@ -1,0 +1,24 @@
+/**
+ * The Evaluations page's reads: runs (roots named `Evaluation.evaluate`, weft's or a Weave SDK's) and each run's rows, through `/calls/stream_query`, read by the SDK's pure run readers.
+ * @module
+ */
+import { streamQuery } from '../api';
+import { EVAL_OP_NAMES, opNamesFilter, rowOf, runOf, type EvalCallRecord, type EvalRow, type EvalRun } from '../../../src/eval/runs/run-records';
+
+/** The project's runs, newest first (at most 200). */
+export async function loadRuns(project: string, signal?: AbortSignal): Promise<EvalRun[]> {
+  const roots = await streamQuery({
+    project_id: project,
+    filter: { op_names: opNamesFilter(project, EVAL_OP_NAMES.evaluate) },
+    sort_by: [{ field: 'started_at', direction: 'desc' }],
+    limit: 200,
+    include_costs: true,
+  }, signal);
+  return roots.map((r) => runOf(r as unknown as EvalCallRecord));
+}
+
+/** The rows of a run (its `predict_and_score` calls). */
+export async function loadRows(project: string, runId: string, signal?: AbortSignal): Promise<EvalRow[]> {
+  const calls = await streamQuery({ project_id: project, filter: { parent_ids: [runId], op_names: opNamesFilter(project, EVAL_OP_NAMES.predictAndScore) } }, signal);
+  return calls.map((c) => rowOf(c as unknown as EvalCallRecord));
+}
