@@ -2,12 +2,11 @@
  * The export batcher: holds serialized events in memory within caps, cuts batches by count, bytes or time, and sends them through a p-queue.
  * @module
  */
-import { setTimeout as timeUp } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { safeMessage } from '../internal/safe-message.js';
 import type { BatcherOptions } from './export-options.js';
 import { countDrop, stats } from './export-stats.js';
-import { unrefTimeout } from '../internal/timers.js';
+import { unrefTimeout, unrefDelay } from '../internal/timers.js';
 
 /** One event, serialized once: `json` is sent (or spooled) as is; `bytes` is its UTF-8 length. */
 export interface Entry {
@@ -158,7 +157,7 @@ export class Batcher {
     try {
       this.sendNow();
       const delivered = Promise.all(this.inFlight).catch(() => undefined);
-      await (timeoutMs === undefined ? delivered : Promise.race([delivered, timeUp(timeoutMs, undefined, { ref: false })]));
+      await (timeoutMs === undefined ? delivered : Promise.race([delivered, unrefDelay(timeoutMs)]));
     } finally {
       this.flushing--;
     }

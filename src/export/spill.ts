@@ -8,7 +8,7 @@ import type { Batcher, Delivery, Entry } from './batcher.js';
 import { dropUndelivered, type BatchSender, type PostOutcome } from './batch-sender.js';
 import type { ExportOptions } from './export-options.js';
 import { stats, type DropReason } from './export-stats.js';
-import { Spool } from './spool.js';
+import { Spool, SPOOL_AVAILABLE } from './spool.js';
 import { SpoolReplayer } from './spool-replay.js';
 
 /** Counts `count` events as dropped for `reason` (the exporter's counter). */
@@ -67,6 +67,10 @@ export class Spill {
 }
 
 function openSpool(dir: string, maxBytes: number): Spool | undefined {
+  if (!SPOOL_AVAILABLE) {
+    diag.once('spool-off', 'warn', `spoolDir ${dir} is set, but this runtime has no file system (node:fs): the disk spool is off, events that cannot be sent are dropped`);
+    return undefined;
+  }
   try {
     return new Spool(dir, maxBytes);
   } catch (err) {
