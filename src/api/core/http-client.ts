@@ -2,7 +2,8 @@
  * The one HTTP request the transport makes, on every runtime: undici (keep-alive pool, header and body timeouts)
  * on Node.js and Deno; the runtime's global `fetch` where undici cannot load or is a stub (Bun ships its own partial
  * `undici`; Cloudflare Workers and Vercel Edge have no sockets for it). undici is imported lazily, at the first
- * request, so loading the SDK never reaches it (nor its `node:` imports) on a runtime that uses `fetch`.
+ * client (an `import()` when the transport is made), so loading the SDK never reaches it (nor its `node:` imports)
+ * on a runtime that uses `fetch`.
  * @module
  */
 import type { Readable } from 'node:stream';
@@ -54,6 +55,10 @@ type Undici = typeof import('undici');
 class UndiciClient implements HttpClient {
   private loaded: Promise<{ undici: Undici; agent: InstanceType<Undici['Agent']> } | undefined> | undefined;
   private fallback: FetchClient | undefined;
+
+  constructor() {
+    void this.load(); // loading starts with the client, so the first request does not wait for it
+  }
 
   private load() {
     this.loaded ??= import('undici').then(
