@@ -1,8 +1,8 @@
 /**
  * The one HTTP request the transport makes, on every runtime: undici (keep-alive pool, header and body timeouts)
  * on Node.js and Deno; the runtime's global `fetch` where undici cannot load or is a stub (Bun ships its own partial
- * `undici`; Cloudflare Workers and Vercel Edge have no sockets for it). undici is imported lazily, at the first
- * client (an `import()` when the transport is made), so loading the SDK never reaches it (nor its `node:` imports)
+ * `undici`; Cloudflare Workers and Vercel Edge have no sockets for it). undici is imported lazily (an `import()`
+ * when the first transport is made, on those two runtimes only), so loading the SDK never reaches it (nor its `node:` imports)
  * on a runtime that uses `fetch`.
  * @module
  */
