@@ -1,4 +1,10 @@
-// Build config: ESM and CommonJS bundles of the library, the server entry and the CLI.
+// Build config: two packages from the one `src/` (docs/packaging.md).
+// - weft-trace (the SDK, `dist/`): `.`, `/schema`, `/otel` in ESM and CommonJS, zod bundled in (the install stays
+//   small: zod alone installs 8 MB; build/finish.mjs vendors its declarations); the `weft` bin forwards to
+//   weft-server's CLI; `/server` (a forwarder to weft-server) is written by build/finish.mjs.
+// - weft-server (`packages/server/dist/`): the server (`startServer`, ...), the `weft` CLI and the viewer (copied
+//   from `dist/ui` by build/finish.mjs after Vite).
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 // ESM-only dependencies are bundled into the CommonJS build so `require('weft-trace')` never hits ERR_REQUIRE_ESM.
@@ -6,20 +12,40 @@ const esmOnly = ['p-queue', 'p-timeout', 'eventemitter3'];
 // Optional dependencies are not external by default in tsup; the native SQLite module must stay a
 // runtime import (loaded only by the server), never bundled.
 const external = ['better-sqlite3'];
+// `node:` stays on builtins (tsup strips it by default): Deno and workerd resolve `node:fs`, not always `fs`.
+const common = { target: 'node20', removeNodeProtocol: false } as const;
 
-const entry = { index: 'src/index.ts', 'server/index': 'src/server/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts' };
+// ---- weft-trace: the SDK
+const sdk = { index: 'src/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts' };
+// bundled into the SDK (not dependencies): zod, which the SDK uses only through its own schemas
+const sdkBundled = ['zod'];
+
+// ---- weft-server: the server, the CLI, the viewer
+const serverEntry = { index: 'src/server/index.ts' };
+const SERVER_OUT = 'packages/server/dist';
+// weft-server's dependencies stay imports (tsup externalizes only those of the root package.json by itself)
+const serverPkg = JSON.parse(readFileSync('packages/server/package.json', 'utf8')) as { dependencies: Record<string, string> };
+const serverExternal = [...external, ...Object.keys(serverPkg.dependencies).filter((d) => !esmOnly.includes(d))];
 
 export default defineConfig([
-  { entry, format: ['esm'], sourcemap: true, clean: true, target: 'node20', external },
-  { entry, format: ['cjs'], sourcemap: true, target: 'node20', external, noExternal: esmOnly },
+  { ...common, entry: sdk, format: ['esm'], clean: true, external, noExternal: sdkBundled },
+  // splitting: zod once in a shared chunk, not once per entry
+  { ...common, entry: sdk, format: ['cjs'], splitting: true, external, noExternal: [...esmOnly, ...sdkBundled] },
   // the declarations of both formats (.d.ts, .d.cts) from one TypeScript program, not one per format
-  { entry, format: ['esm', 'cjs'], dts: { only: true }, target: 'node20', external },
+  { ...common, entry: sdk, format: ['esm', 'cjs'], dts: { only: true }, external },
+  // the SDK's `weft` bin: runs weft-server's CLI when it is installed, else says how to get it
+  { ...common, entry: { cli: 'src/cli-forward.ts' }, format: ['esm'], external: ['weft-server'], banner: { js: '#!/usr/bin/env node' } },
+
+  { ...common, entry: serverEntry, outDir: SERVER_OUT, format: ['esm'], sourcemap: true, clean: true, external: serverExternal },
+  { ...common, entry: serverEntry, outDir: SERVER_OUT, format: ['cjs'], sourcemap: true, external: serverExternal, noExternal: esmOnly },
+  { ...common, entry: serverEntry, outDir: SERVER_OUT, format: ['esm', 'cjs'], dts: { only: true }, external: serverExternal },
   {
+    ...common,
     entry: { cli: 'src/cli.ts' },
+    outDir: SERVER_OUT,
     format: ['esm'],
     sourcemap: true,
-    target: 'node20',
-    external,
+    external: serverExternal,
     banner: { js: '#!/usr/bin/env node' },
   },
 ]);

@@ -2,6 +2,7 @@
  * init() options and env vars resolved into Settings, validated with zod; misconfiguration is a clear ConfigError.
  * @module
  */
+import { runtimeEnv } from './internal/runtime.js';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { INIT_OPTIONS, type InitOptionName } from './init-option-table.js';
@@ -22,7 +23,7 @@ export type Settings = z.output<typeof SettingsSchema>;
  * validates the result.
  * @throws {ConfigError} naming each bad option, what was expected and what was received.
  */
-export function resolveSettings(options: InitOptions = {}, env: NodeJS.ProcessEnv = process.env): Settings {
+export function resolveSettings(options: InitOptions = {}, env: NodeJS.ProcessEnv = runtimeEnv()): Settings {
   const raw: Record<string, unknown> = {};
   /** Options whose value came from their env var, by option name: the env var's name. */
   const envSet = new Map<string, string>();

@@ -48,9 +48,21 @@ it('shares one context between the ESM and CJS copies loaded in one process', as
   expect(stdout).toContain(`stats esm ${sent} cjs ${sent}`);
 });
 
-it('ships a working `weft` bin', async () => {
+it('ships a working `weft` bin: the SDK\'s forwards to weft-server\'s CLI, which weft-server ships as `weft-server`', async () => {
   const { stdout } = await node(['dist/cli.js', '--help']);
   expect(stdout).toContain('serve');
+  const server = await node(['packages/server/dist/cli.js', '--help']);
+  expect(server.stdout).toBe(stdout);
+});
+
+it('forwards weft-trace/server to every export of weft-server (ESM and CommonJS)', async () => {
+  const script = `const s = await import('weft-server'); const f = await import('weft-trace/server'); const c = require('weft-trace/server');
+    console.log(JSON.stringify([Object.keys(s).sort(), Object.keys(f).sort(), Object.keys(c).sort()]));`;
+  const { stdout } = await node(['--input-type=module', '-e', `import { createRequire } from 'node:module'; const require = createRequire(process.cwd() + '/x.js'); ${script}`]);
+  const [server, esm, cjs] = JSON.parse(stdout) as string[][];
+  expect(server).toContain('startServer');
+  expect(esm).toEqual(server);
+  expect(cjs).toEqual(server);
 });
 
 it('keeps the wrapped function\'s call signature unchanged and adds invoke()', () => {

@@ -2,6 +2,7 @@
  * The typed client: one object composing a resource per endpoint group over one transport.
  * @module
  */
+import { runtimeEnv } from '../internal/runtime.js';
 import { CallsResource } from './resources/calls-resource.js';
 import { FeedbackResource } from './resources/feedback-resource.js';
 import { TablesResource } from './resources/tables-resource.js';
@@ -37,13 +38,13 @@ export class Client {
   readonly transport: Transport;
 
   constructor(options: ClientOptions = {}) {
-    const baseUrl = options.baseUrl ?? process.env.WEFT_BASE_URL ?? DEFAULT_BASE_URL;
+    const baseUrl = options.baseUrl ?? runtimeEnv().WEFT_BASE_URL ?? DEFAULT_BASE_URL;
     checkBaseUrl(baseUrl);
     const timeoutMs = options.timeoutMs ?? 60_000;
     const maxRetries = options.maxRetries ?? 2;
     checkNumber('timeoutMs', timeoutMs, 1);
     checkNumber('maxRetries', maxRetries, 0);
-    const apiKey = options.apiKey ?? (process.env.WEFT_API_KEY || undefined);
+    const apiKey = options.apiKey ?? (runtimeEnv().WEFT_API_KEY || undefined);
     this.transport = new Transport({ baseUrl, apiKey, timeoutMs, maxRetries });
     this.baseUrl = this.transport.baseUrl;
     this.calls = new CallsResource(this.transport);

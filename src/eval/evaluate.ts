@@ -99,8 +99,10 @@ export async function evaluate<Row extends DatasetRow = DatasetRow, Output = unk
   const stop = (): void => {
     interrupted = true;
   };
+  // Ctrl-C where the runtime has signals (not on Workers or Vercel Edge, which have no process.on)
+  const host = (globalThis as { process?: Pick<NodeJS.Process, 'once' | 'off' | 'stderr'> }).process;
   const onSigint = (): void => {
-    process.stderr.write('\nevaluate: stopping (Ctrl-C again to quit now); rows in flight finish, then the run is summarized\n');
+    host?.stderr?.write('\nevaluate: stopping (Ctrl-C again to quit now); rows in flight finish, then the run is summarized\n');
     stop();
   };
 
@@ -113,7 +115,7 @@ export async function evaluate<Row extends DatasetRow = DatasetRow, Output = unk
   });
 
   const root = op(async (_self: string, _model: string) => {
-    process.once('SIGINT', onSigint);
+    host?.once?.('SIGINT', onSigint);
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
     // `concurrency` workers take the next row (trial-major order, as Weave's) until none is left or the run is stopped
@@ -128,7 +130,7 @@ export async function evaluate<Row extends DatasetRow = DatasetRow, Output = unk
     try {
       await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
     } finally {
-      process.off('SIGINT', onSigint);
+      host?.off?.('SIGINT', onSigint);
       options.signal?.removeEventListener('abort', stop);
     }
     const ran = outcomes.filter((o) => o !== undefined);

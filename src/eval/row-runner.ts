@@ -3,7 +3,7 @@
  * @module
  */
 import { diag } from '../internal/diag.js';
-import { createHash } from 'node:crypto';
+import { nodeBuiltin } from '../internal/runtime.js';
 import { captureFeedbackPayload } from '../instrument/capture.js';
 import { getTraceSettings } from '../instrument/trace-settings.js';
 import { checkRequest } from '../schema/check.js';
@@ -27,9 +27,17 @@ export interface PreparedScorer {
   digest: string;
 }
 
-/** The digest of a scorer's source (weft publishes no op objects: the op ref's version is the code's hash). */
+/**
+ * The digest of a scorer's source (weft publishes no op objects: the op ref's version is the code's hash): SHA-256
+ * where the runtime has `node:crypto`, else (Vercel Edge) FNV-1a, 32 bits, in hex.
+ */
 function sourceDigest(fn: AnyFn): string {
-  return createHash('sha256').update(Function.prototype.toString.call(fn)).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
+  const source = Function.prototype.toString.call(fn);
+  const crypto = nodeBuiltin('node:crypto');
+  if (crypto) return crypto.createHash('sha256').update(source).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
+  let h = 0x811c9dc5;
+  for (let i = 0; i < source.length; i++) h = Math.imul(h ^ source.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
 }
 
 /** What one row produced. */

@@ -2,11 +2,10 @@
  * The export batcher: holds serialized events in memory within caps, cuts batches by count, bytes or time, and sends them through a p-queue.
  * @module
  */
-import { setTimeout as timeUp } from 'node:timers/promises';
 import { CallOrder } from './call-order.js';
 import type { BatcherOptions } from './export-options.js';
 import { stats } from './export-stats.js';
-import { unrefTimeout } from '../internal/timers.js';
+import { unrefTimeout, unrefDelay } from '../internal/timers.js';
 
 /** One event, serialized once: `json` is sent (or spooled) as is; `bytes` is its UTF-8 length. */
 export interface Entry {
@@ -160,7 +159,7 @@ export class Batcher {
     try {
       this.sendNow();
       const delivered = Promise.all(this.inFlight).catch(() => undefined);
-      await (timeoutMs === undefined ? delivered : Promise.race([delivered, timeUp(timeoutMs, undefined, { ref: false })]));
+      await (timeoutMs === undefined ? delivered : Promise.race([delivered, unrefDelay(timeoutMs)]));
     } finally {
       this.flushing--;
     }

@@ -2,6 +2,7 @@
  * Serializes a call event once for export, truncating one that is over the batch byte limit with a marker.
  * @module
  */
+import { utf8Length } from '../internal/runtime.js';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
 import { eventItemJson } from './event-json.js';
 import { BODY_OVERHEAD_BYTES, type Entry } from './batcher.js';
@@ -71,7 +72,7 @@ function truncated(item: UpsertBatchItem, limit: number): UpsertBatchItem {
 function serialize(value: unknown, call?: Entry['call']): Entry | undefined {
   try {
     const json = JSON.stringify(value);
-    return json === undefined ? undefined : { json, bytes: Buffer.byteLength(json), call };
+    return json === undefined ? undefined : { json, bytes: utf8Length(json), call };
   } catch {
     return undefined;
   }

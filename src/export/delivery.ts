@@ -11,7 +11,7 @@ import { BatchSender, CALLS_ENDPOINT, dropUndelivered, type BatchEndpoint, type 
 import type { ExportOptions } from './export-options.js';
 import { countDrop, stats } from './export-stats.js';
 import type { Reachability } from './reachability.js';
-import { Spool } from './spool.js';
+import { Spool, SPOOL_AVAILABLE } from './spool.js';
 import { SpoolReplayer } from './spool-replay.js';
 
 /** What a {@link Delivery} is made of. */
@@ -163,6 +163,10 @@ export class Delivery implements BatchDelivery {
 }
 
 function openSpool(dir: string, maxBytes: number): Spool | undefined {
+  if (!SPOOL_AVAILABLE) {
+    diag.once('spool-off', 'warn', `spoolDir ${dir} is set, but this runtime has no file system (node:fs): the disk spool is off, events that cannot be sent are dropped`);
+    return undefined;
+  }
   try {
     return new Spool(dir, maxBytes);
   } catch (err) {

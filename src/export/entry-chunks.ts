@@ -2,6 +2,7 @@
  * Serialized events kept as bytes in shared off-heap buffers, and a batch's request body built as one Buffer from them.
  * @module
  */
+import { HAS_BUFFER } from '../internal/runtime.js';
 import type { Entry } from './batcher.js';
 
 /**
@@ -36,7 +37,7 @@ class PackedEntry implements Entry {
   }
 }
 
-let chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+let chunk = HAS_BUFFER ? Buffer.allocUnsafeSlow(CHUNK_BYTES) : (undefined as unknown as Buffer); // no Buffer (Vercel Edge): entries keep their strings
 let used = 0;
 
 /**
@@ -44,7 +45,7 @@ let used = 0;
  * current shared buffer, or, when large, `json` kept as is.
  */
 export function packedEntry(json: string, bytes: number, call: Entry['call']): Entry {
-  if (bytes >= MAX_PACKED_BYTES) return { json: flat(json), bytes, call };
+  if (bytes >= MAX_PACKED_BYTES || !HAS_BUFFER) return { json: flat(json), bytes, call };
   if (used + bytes + 1 > CHUNK_BYTES) {
     chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
     used = 0;
@@ -61,7 +62,8 @@ export function packedEntry(json: string, bytes: number, call: Entry['call']): E
  * content-length in one write, and never encoded again): runs of entries that lie back to back in a
  * shared buffer are copied at once, other entries' strings written.
  */
-export function batchBody(batch: readonly Entry[]): Buffer {
+export function batchBody(batch: readonly Entry[]): Buffer | string {
+  if (!HAS_BUFFER) return `${BODY_HEAD}${batch.map((e) => e.json).join(',')}${BODY_TAIL}`;
   let size = BODY_HEAD.length + BODY_TAIL.length + Math.max(0, batch.length - 1);
   for (const e of batch) size += e.bytes;
   const body = Buffer.allocUnsafeSlow(size);

@@ -2,6 +2,7 @@
  * JSON text of call events without `JSON.stringify`'s fixed cost per value: the same text for the values op() makes.
  * @module
  */
+import { utf8Length } from '../internal/runtime.js';
 
 import { flat } from './entry-chunks.js';
 
@@ -151,5 +152,5 @@ export function eventItemJson(mode: 'start' | 'end', event: object): { json: str
     body = body === '' ? `${w.key(k)}${text}` : `${body},${w.key(k)}${text}`;
   }
   const json = mode === 'start' ? `{"mode":"start","req":{"start":{${body}}}}` : `{"mode":"end","req":{"end":{${body}}}}`;
-  return { json, bytes: w.ascii ? json.length : Buffer.byteLength(json) };
+  return { json, bytes: w.ascii ? json.length : utf8Length(json) };
 }

@@ -2,7 +2,7 @@
  * The call exporter: the CallSink that serializes start/end events, holds them in memory or in the disk spool, and sends them in batches.
  * @module
  */
-import { setTimeout as timeUp } from 'node:timers/promises';
+import { runSoon, unrefDelay } from '../internal/timers.js';
 import type { Client } from '../api/client.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
@@ -139,7 +139,7 @@ export class CallExporter implements CallSink {
     if (staged.length >= STAGE_MAX || staged.length + this.batcher.pendingCount >= this.options.maxQueueItems) this.drain();
     else if (!this.drainScheduled) {
       this.drainScheduled = true;
-      setImmediate(this.drainStaged);
+      runSoon(this.drainStaged);
     }
   }
 
@@ -164,7 +164,7 @@ export class CallExporter implements CallSink {
     this.staged = this.staged.length === 0 ? items.slice(i) : [...items.slice(i), ...this.staged];
     if (!this.drainScheduled) {
       this.drainScheduled = true;
-      setImmediate(this.drainStaged);
+      runSoon(this.drainStaged);
     }
   }
 
@@ -191,7 +191,7 @@ export class CallExporter implements CallSink {
    * the server answers; resolves with this exporter's counters. Never rejects.
    */
   async flush(timeoutMs?: number): Promise<ExportReport> {
-    const deadline = timeoutMs === undefined ? undefined : timeUp(timeoutMs, undefined, { ref: false });
+    const deadline = timeoutMs === undefined ? undefined : unrefDelay(timeoutMs);
     this.drain();
     const [, report, feedback] = await Promise.all([
       this.predecessor?.flush(timeoutMs),

@@ -2,6 +2,7 @@
  * Feedback items queued by `addFeedback()`: serialized once and sent in batches to `POST /feedback/batch/create`.
  * @module
  */
+import { utf8Length } from '../internal/runtime.js';
 import type { Client } from '../api/client.js';
 import { safeMessage } from '../internal/safe-message.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
@@ -41,7 +42,7 @@ export class FeedbackQueue {
     } catch (err) {
       return this.drop('invalid', `it could not be serialized: ${safeMessage(err)}`);
     }
-    const entry: Entry = { json, bytes: Buffer.byteLength(json) };
+    const entry: Entry = { json, bytes: utf8Length(json) };
     if (entry.bytes > this.options.maxBatchBytes - BODY_OVERHEAD_BYTES - 1) return this.drop('oversize', `it is larger than maxBatchBytes (${this.options.maxBatchBytes})`);
     if (!this.batcher.offer(entry, false)) this.drop('queue_full', `the memory queue is full (maxQueueItems ${this.options.maxQueueItems})`);
   }

@@ -39,7 +39,8 @@ export function flushOnExit(target: Flushable | undefined, timeoutMs = deadlineM
   current = target;
   deadlineMs = timeoutMs;
   setSignalHandlers(target !== undefined && handleSignals);
-  if (installed) return;
+  // no process to exit (Cloudflare Workers without nodejs_compat, Vercel Edge): the platform's waitUntil(flush()) sends
+  if (installed || typeof (globalThis as { process?: { on?: unknown } }).process?.on !== 'function') return;
   installed = true;
   process.on('beforeExit', () => {
     const t = current;
@@ -105,7 +106,7 @@ function onSignal(signal: NodeJS.Signals): void {
 }
 
 function setSignalHandlers(on: boolean): void {
-  if (on === signalsWanted) return;
+  if (on === signalsWanted || typeof (globalThis as { process?: { on?: unknown } }).process?.on !== 'function') return;
   signalsWanted = on;
   for (const s of SIGNALS) {
     if (on) process.on(s, onSignal);

@@ -13,11 +13,19 @@
  *   claimable again when `<pid>` is dead. A torn last line (killed mid-write) is skipped.
  * @module
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import type * as Fs from 'node:fs';
+import type * as Path from 'node:path';
+import { nodeBuiltin } from '../internal/runtime.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { countDrop } from './export-stats.js';
 import { unrefTimeout } from '../internal/timers.js';
+
+// read at load without a static `node:` import, so the SDK loads where there is no file system (Vercel Edge)
+const fs = nodeBuiltin('node:fs') as typeof Fs;
+const path = nodeBuiltin('node:path') as typeof Path;
+
+/** Whether this runtime has the file system the spool writes to. */
+export const SPOOL_AVAILABLE = fs !== undefined && path !== undefined;
 
 const SEGMENT_BYTES = 4 * 1024 * 1024;
 const WRITE_DELAY_MS = 50;

@@ -3,6 +3,7 @@
  * @module
  */
 import { cutString, SIZE_LIMIT_MARK, TRUNCATED_KEYS_KEY, truncatedMark, truncatedValue } from '../internal/truncation.js';
+import { base64Of } from '../internal/runtime.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { KeyRedactor, REDACTED } from './redact.js';
 
@@ -244,7 +245,7 @@ function errorToJson(w: Walk, err: Error, depth: number): Record<string, unknown
 
 function binaryToJson(w: Walk, view: ArrayBufferView): Record<string, unknown> {
   const kept = Math.min(view.byteLength, w.limits.maxBinaryBytes, Math.max(0, Math.floor((w.budget * 3) / 4)));
-  const base64 = Buffer.from(view.buffer, view.byteOffset, kept).toString('base64');
+  const base64 = base64Of(new Uint8Array(view.buffer, view.byteOffset, kept));
   const out: Record<string, unknown> = {
     __type: spend(w, classNameOf(view) ?? 'ArrayBufferView'),
     byteLength: view.byteLength,

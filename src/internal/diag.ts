@@ -3,6 +3,7 @@
  * Level from `WEFT_LOG_LEVEL` (`debug` | `info` | `warn` | `error` | `none`), default `warn`.
  * @module
  */
+import { runtimeEnv } from './runtime.js';
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, none: 100 } as const;
 export type DiagLevel = keyof typeof LEVELS;
@@ -12,7 +13,7 @@ function levelOf(name: string | undefined): number {
   return name !== undefined && Object.hasOwn(LEVELS, name) ? LEVELS[name as DiagLevel] : LEVELS.warn;
 }
 
-let threshold = levelOf(process.env.WEFT_LOG_LEVEL);
+let threshold = levelOf(runtimeEnv().WEFT_LOG_LEVEL);
 const onceKeys = new Set<string>();
 
 /** Sets the diagnostic level (e.g. `'debug'` in tests that want to see everything). */

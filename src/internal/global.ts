@@ -2,12 +2,13 @@
  * The one process-wide registry, under a versioned `Symbol.for` key, so ESM and CJS copies of weft share state.
  * @module
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { ExportStats } from '../export/export-stats.js';
 import type { TraceContext } from '../instrument/context.js';
 import type { CallSink } from '../instrument/sink.js';
 import type { TraceSettings } from '../instrument/trace-settings.js';
 import { diag } from './diag.js';
+import { newLocalStorage } from './local-storage.js';
 
 /** Major version of the global's shape; copies with another major refuse to share it. */
 export const GLOBAL_MAJOR = 0;
@@ -43,7 +44,7 @@ export function getGlobal(): WeftGlobal {
   const host = globalThis as GlobalHost;
   let g = host[KEY];
   if (!g) {
-    g = Object.seal<WeftGlobal>({ version: VERSION, storage: new AsyncLocalStorage(), runtime: undefined, settings: undefined, exportStats: undefined });
+    g = Object.seal<WeftGlobal>({ version: VERSION, storage: newLocalStorage<TraceContext>(), runtime: undefined, settings: undefined, exportStats: undefined });
     Object.defineProperty(host, KEY, { value: g, enumerable: false, configurable: true, writable: false });
   } else if (g.version !== VERSION) {
     diag.once('global-version', 'debug', `sharing weft's global with version ${g.version} (this copy is ${VERSION})`);

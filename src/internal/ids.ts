@@ -2,7 +2,6 @@
  * Call and trace ids: a fast UUIDv7 generator (RFC 9562 §5.7) with a 42-bit monotonic counter per millisecond.
  * @module
  */
-import { getRandomValues } from 'node:crypto';
 
 /**
  * Layout (RFC 9562 §6.2, method 1, "fixed bit-length dedicated counter"): 48-bit Unix ms | `7` |
@@ -33,7 +32,7 @@ let head = '';
 
 function random32(): number {
   if (poolAt === POOL_WORDS) {
-    getRandomValues(pool);
+    crypto.getRandomValues(pool);
     poolAt = 0;
   }
   return pool[poolAt++] as number;

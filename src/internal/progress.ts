@@ -3,7 +3,23 @@
  * ETA on a terminal (cli-progress), plain count lines when stderr is piped (so logs stay readable), or nothing.
  * @module
  */
-import cliProgress from 'cli-progress';
+import type cliProgressModule from 'cli-progress';
+import { nodeBuiltin } from './runtime.js';
+
+type CliProgress = typeof cliProgressModule;
+
+/**
+ * cli-progress, loaded at the first bar (it needs `readline`, which Vercel Edge lacks: a static import would break the
+ * SDK there); `undefined` where the runtime cannot load it.
+ */
+function loadCliProgress(): CliProgress | undefined {
+  try {
+    const load = typeof require === 'function' ? require : nodeBuiltin('node:module')?.createRequire(import.meta.url);
+    return load?.('cli-progress') as CliProgress | undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Reports progress of a job of `total` items (unknown total: no bar percentage, no ETA). */
 export interface Progress {
@@ -30,8 +46,8 @@ class PlainProgress implements Progress {
 
 /** The bar on a terminal. */
 class BarProgress implements Progress {
-  private readonly bar: cliProgress.SingleBar;
-  constructor(verb: string, total: number | undefined, unit: string) {
+  private readonly bar: cliProgressModule.SingleBar;
+  constructor(cliProgress: CliProgress, verb: string, total: number | undefined, unit: string) {
     const format = total === undefined
       ? `${verb} {value} ${unit} | {rate}/s`
       : `${verb} [{bar}] {percentage}% | {value}/{total} ${unit} | {rate}/s | ETA {eta_formatted}`;
@@ -68,7 +84,10 @@ export interface ProgressOptions {
 export function startProgress(verb: string, total?: number, options: ProgressOptions = {}): Progress {
   const unit = options.unit ?? 'calls';
   if (options.enabled === false) return SILENT;
-  if (process.stderr.isTTY) return new BarProgress(verb, total, unit);
+  const stderr = (globalThis as { process?: { stderr?: { isTTY?: boolean } } }).process?.stderr;
+  if (stderr === undefined) return SILENT; // no process.stderr (Vercel Edge)
+  const bars = stderr.isTTY ? loadCliProgress() : undefined;
+  if (bars) return new BarProgress(bars, verb, total, unit);
   return options.piped === 'silent' ? SILENT : new PlainProgress(verb, total, unit);
 }
 

@@ -21,3 +21,14 @@ export function unrefTimeout(fn: () => void, ms: number): TimerHandle {
   (timer as { unref?: () => void }).unref?.();
   return timer;
 }
+
+/** A promise resolved after `ms` milliseconds, whose timer does not hold the process open (see {@link unrefTimeout}). */
+export function unrefDelay(ms: number): Promise<void> {
+  return new Promise((resolve) => unrefTimeout(resolve, ms));
+}
+
+/** Runs `fn` on a later turn of the event loop: `setImmediate` where the runtime has it, else `setTimeout(fn, 0)` (Vercel Edge). */
+export function runSoon(fn: () => void): void {
+  if (typeof setImmediate === 'function') setImmediate(fn);
+  else setTimeout(fn, 0);
+}

@@ -1,6 +1,7 @@
-// The README's quick start as a new user runs it, outside this repository: `npm pack`, install the
-// tarball into an empty app (without optional dependencies, as an SDK-only user whose native SQLite
-// build failed), trace a function into a real server, then `npx weft calls show` and `npx weft calls export`.
+// The README's quick start as a new user runs it, outside this repository: `npm pack` both packages, install the
+// tarballs into an empty app (weft-trace, and weft-server without optional dependencies, as a user whose native
+// SQLite build failed), trace a function into a real server, then `npx weft calls show` and `npx weft calls export`
+// (the SDK's `weft` bin forwarding to weft-server's CLI).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,10 +35,11 @@ console.log('sent', report.sent);
 
 beforeAll(async () => {
   app = mkdtempSync(path.join(tmpdir(), 'weft-quickstart-'));
-  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
-  const tarball = path.join(app, stdout.trim().split('\n').pop()!);
+  const { stdout } = await run('npm', ['pack', '--silent', '--workspaces', '--include-workspace-root', '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
+  const tarballs = stdout.trim().split('\n').map((name) => path.join(app, name.trim()));
+  expect(tarballs.map((t) => path.basename(t)).sort()).toEqual(['weft-server-0.1.0.tgz', 'weft-trace-0.1.0.tgz']);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module' }));
-  await run('npm', ['install', tarball, '--omit=optional', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app, timeout: 240_000 });
+  await run('npm', ['install', ...tarballs, '--omit=optional', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app, timeout: 240_000 });
 }, 300_000);
 
 afterAll(() => rmSync(app, { recursive: true, force: true }));

@@ -1,9 +1,9 @@
 /**
- * All HTTP of the client: undici with keep-alive, auth per endpoint, retries, timeouts and typed errors.
+ * All HTTP of the client: one request through `http-client.ts` (undici with keep-alive, or the runtime's `fetch`),
+ * auth per endpoint, retries, timeouts and typed errors.
  * @module
  */
 import { PREVIEW_PREFIX } from '../../schema/endpoints.js';
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import {
@@ -18,6 +18,7 @@ import { DEFAULT_RETRY_POLICY, isRetryableStatus, MAX_UNBUDGETED_RETRY_AFTER_MS,
 import { safeMessage } from '../../internal/safe-message.js';
 import { untraced } from '../../internal/otel-global.js';
 import { unrefTimeout } from '../../internal/timers.js';
+import { createHttpClient, HttpTimeoutError, type HttpClient, type HttpResponse } from './http-client.js';
 
 /** Options of {@link Transport}; see `ClientOptions` for their meaning. */
 export interface TransportOptions {
@@ -65,11 +66,11 @@ export interface RetryInfo {
 /** Sends JSON POSTs to one base URL with the right auth header per path. */
 export class Transport {
   readonly baseUrl: string;
-  private readonly dispatcher: Dispatcher;
+  private readonly http: HttpClient;
 
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 });
+    this.http = createHttpClient();
   }
 
   /** Basic `api:<key>` on core endpoints, Bearer on `/v1/preview/*` (spec "Authentication"). */
@@ -77,7 +78,7 @@ export class Transport {
     const key = this.options.apiKey;
     if (!key) return {};
     if (path.startsWith(PREVIEW_PREFIX)) return { authorization: `Bearer ${key}` };
-    return { authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` };
+    return { authorization: `Basic ${base64(`api:${key}`)}` };
   }
 
   /** POSTs `body` as JSON and parses the JSON answer with `schema` (unknown fields tolerated). */
@@ -87,7 +88,7 @@ export class Transport {
 
   /** POSTs an already serialized JSON body (sent as is, not validated) and parses the answer like {@link post}. */
   async postJson<S extends z.ZodType>(path: string, payload: string | Buffer, schema: S, opts: RequestOptions = {}): Promise<z.output<S>> {
-    const { res, value: text } = await this.send(path, payload, 'application/json', opts, (r) => r.body.text());
+    const { res, value: text } = await this.send(path, payload, 'application/json', opts, (r) => r.text());
     const json = parseJson(text);
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -101,18 +102,18 @@ export class Transport {
    * parsing it (for senders that need only the status, e.g. the exporter's batches).
    */
   async postUnread(path: string, payload: string | Buffer, opts: RequestOptions = {}): Promise<void> {
-    await this.send(path, payload, 'application/json', opts, (r) => r.body.dump());
+    await this.send(path, payload, 'application/json', opts, (r) => r.dump());
   }
 
   /** POSTs `body` and returns the open response body for incremental reading (e.g. JSONL). */
   async stream(path: string, body: unknown, accept: string, opts: RequestOptions = {}): Promise<Readable> {
-    const { value } = await this.send(path, JSON.stringify(body), accept, opts, async (r) => r.body as unknown as Readable);
+    const { value } = await this.send(path, JSON.stringify(body), accept, opts, async (r) => r.stream());
     return value;
   }
 
   /** Closes idle keep-alive sockets. */
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.http.close();
   }
 
   /**
@@ -138,38 +139,36 @@ export class Transport {
 
   private async attempt<T>(path: string, payload: string | Buffer, accept: string, opts: RequestOptions, consume: Consume<T>): Promise<Attempt<T>> {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
-    let res: Dispatcher.ResponseData;
+    let res: HttpResponse;
     try {
-      res = await untraced(() => request(`${this.baseUrl}${path}`, {
-        method: 'POST',
-        dispatcher: this.dispatcher,
+      res = await untraced(() => this.http.post(`${this.baseUrl}${path}`, {
         headers: { 'content-type': 'application/json', accept, ...this.authHeader(path), ...opts.headers },
         body: payload,
         signal: opts.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        timeoutMs,
       }));
       if (res.statusCode >= 200 && res.statusCode < 300) return { kind: 'ok', res, value: await consume(res) };
     } catch (err) {
       return { kind: 'error', error: connectionError(err, opts.signal), retryable: !opts.signal?.aborted, headers: {} };
     }
     const headers = res.headers as ErrorHeaders;
-    const text = await res.body.text().catch(() => '');
+    const text = await res.text().catch(() => '');
     const error = APIError.generate(res.statusCode, parseJson(text), undefined, headers);
     const retryable = serverSaysRetry(headers) ?? isRetryableStatus(res.statusCode);
     return { kind: 'error', error, retryable, headers };
   }
 }
 
-type Consume<T> = (res: Dispatcher.ResponseData) => Promise<T>;
-type Ok<T> = { kind: 'ok'; res: Dispatcher.ResponseData; value: T };
+type Consume<T> = (res: HttpResponse) => Promise<T>;
+type Ok<T> = { kind: 'ok'; res: HttpResponse; value: T };
 type Attempt<T> = Ok<T> | { kind: 'error'; error: APIError; retryable: boolean; headers: ErrorHeaders };
 
 /** Maps a failure without an HTTP answer (or while reading one) to a typed error. */
 export function connectionError(err: unknown, signal: AbortSignal | undefined): APIError {
   if (err instanceof APIError) return err;
   if (signal?.aborted) return new APIUserAbortError(undefined, { cause: err });
-  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+  const undiciTimeout = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].includes((err as { code?: string } | null)?.code ?? '');
+  if (err instanceof HttpTimeoutError || undiciTimeout) {
     return new APIConnectionTimeoutError(undefined, { cause: err });
   }
   const code = (err as { code?: string } | null)?.code;
@@ -182,6 +181,11 @@ function notify(onRetry: RequestOptions['onRetry'], info: RetryInfo): void {
   } catch {
     // a counting hook must not change the request's outcome
   }
+}
+
+/** Base64 of the UTF-8 bytes of `text` (`btoa` alone takes only Latin-1), on every runtime. */
+function base64(text: string): string {
+  return btoa(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(''));
 }
 
 function parseJson(text: string): unknown {

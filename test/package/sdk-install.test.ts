@@ -1,0 +1,86 @@
+// The SDK alone, as an app that only traces installs it: `npm pack` the root package, install the tarball into an
+// empty project (offline: the npm cache holds its few dependencies), and check its size on disk (<= 10 MB, the
+// issue 30 budget) and that nothing of the server came with it. Then the SDK's `weft` bin and `weft-trace/server`,
+// without weft-server installed, each say in one line how to get it.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const MB = 1024 * 1024;
+let app: string;
+
+/** What only the server uses: none of these may be installed with the SDK. */
+const SERVER_ONLY = ['hono', '@hono/node-server', 'pg', 'better-sqlite3', '@opentelemetry/otlp-transformer', '@pydantic/genai-prices', 'commander', 'luxon', 'cli-table3', 'cli-progress', 'open', 'zod', 'weft-server'];
+
+beforeAll(async () => {
+  app = mkdtempSync(path.join(tmpdir(), 'weft-sdk-'));
+  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
+  const tarball = path.join(app, stdout.trim().split('\n').pop()!);
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module' }));
+  await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: app, timeout: 240_000 });
+}, 300_000);
+
+afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+/** Bytes on disk under `dir` (blocks allocated, as `du` counts them). */
+function diskBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    const st = statSync(full, { throwIfNoEntry: false });
+    if (st === undefined) continue;
+    total += st.blocks * 512;
+    if (entry.isDirectory()) total += diskBytes(full);
+  }
+  return total;
+}
+
+/** The packages installed under node_modules (`@scope/name` included). */
+function installed(): string[] {
+  const top = readdirSync(path.join(app, 'node_modules')).filter((n) => !n.startsWith('.'));
+  return top.flatMap((n) => (n.startsWith('@') ? readdirSync(path.join(app, 'node_modules', n)).map((s) => `${n}/${s}`) : [n])).sort();
+}
+
+it('installs in at most 10 MB with only the SDK\'s own dependencies', () => {
+  const pkg = JSON.parse(readFileSync(path.join(app, 'node_modules/weft-trace/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  expect(Object.keys(pkg.dependencies).sort()).toEqual(['@opentelemetry/api', 'p-queue', 'undici']);
+  const names = installed();
+  for (const name of SERVER_ONLY) expect(names).not.toContain(name);
+  expect(names).toEqual(['@opentelemetry/api', 'eventemitter3', 'p-queue', 'p-timeout', 'undici', 'weft-trace']);
+  const size = diskBytes(path.join(app, 'node_modules'));
+  console.log(`SDK install: ${(size / MB).toFixed(1)} MB on disk, packages: ${names.join(', ')}`);
+  expect(size).toBeLessThanOrEqual(10 * MB);
+  expect(readdirSync(path.join(app, 'node_modules/weft-trace/dist'))).not.toContain('ui');
+});
+
+it('traces with zod bundled (not installed), its types from the vendored declarations', async () => {
+  const script = "import { CallRecord } from 'weft-trace/schema'; import { op, init } from 'weft-trace'; console.log(typeof op, typeof init, CallRecord.safeParse({}).success);";
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app, timeout: 30_000 });
+  expect(stdout.trim()).toBe('function function false');
+  const types = readFileSync(path.join(app, 'node_modules/weft-trace/dist/index.d.ts'), 'utf8');
+  expect(types).not.toMatch(/from ['"]zod['"]/);
+  expect(types).toContain("from './zod/index.js'");
+});
+
+it('says how to get the server: the `weft` bin and weft-trace/server without weft-server', async () => {
+  const bin = await run('npx', ['weft', 'serve'], { cwd: app, timeout: 60_000 }).then(
+    () => undefined,
+    (err: { code: number; stderr: string }) => err,
+  );
+  expect(bin?.code).toBe(1);
+  expect(bin?.stderr).toContain('the weft command ships in the weft-server package');
+  expect(bin?.stderr).toContain('npx weft-server serve');
+  for (const script of ["await import('weft-trace/server')", "require('weft-trace/server')"]) {
+    const input = script.startsWith('await') ? ['--input-type=module', '-e', script] : ['-e', script];
+    const err = await run(process.execPath, input, { cwd: app, timeout: 30_000 }).then(
+      () => undefined,
+      (e: { stderr: string }) => e,
+    );
+    expect(err?.stderr).toContain('weft-trace/server moved to the weft-server package: run `npm install weft-server`');
+  }
+});
