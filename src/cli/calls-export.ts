@@ -12,6 +12,7 @@ import type { CallsQueryReq } from '../schema/calls.js';
 import { queryFor, withFilters, type FilterOptions } from './call-filters.js';
 import { CliError, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
 import { rateSummary, startProgress } from '../internal/progress.js';
+import { cliBar } from './progress-bar.js';
 
 interface ExportOptions extends FilterOptions {
   baseUrl: string;
@@ -36,7 +37,7 @@ async function writeLine(out: Writable, text: string): Promise<void> {
 export async function exportCalls(client: Client, body: CallsQueryReq, out: Writable, target: string): Promise<number> {
   const started = Date.now();
   const total = process.stderr.isTTY ? await countCalls(client, body) : undefined;
-  const progress = startProgress('exporting', total);
+  const progress = startProgress('exporting', total, { bar: cliBar });
   let n = 0;
   for await (const call of client.calls.iterate(body, { pageSize: 5000 })) {
     await writeLine(out, `${JSON.stringify(call)}\n`);

@@ -14,6 +14,7 @@ import type { FeedbackCreateReq } from '../schema/feedback.js';
 import { CliError, clientFor, connectionOf, withConnection } from './connection.js';
 import { feedbackItems } from './import-feedback.js';
 import { rateSummary, startProgress } from '../internal/progress.js';
+import { cliBar } from './progress-bar.js';
 
 interface ImportOptions {
   baseUrl: string;
@@ -66,7 +67,7 @@ export async function importCalls(client: Client, file: string, project: string 
   await stat(file).catch((err: NodeJS.ErrnoException) => {
     throw new CliError(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   });
-  const progress = startProgress('importing', process.stderr.isTTY ? await countLines(file) : undefined);
+  const progress = startProgress('importing', process.stderr.isTTY ? await countLines(file) : undefined, { bar: cliBar });
   let batch: UpsertBatchItem[] = [];
   let feedback: FeedbackCreateReq[] = [];
   let feedbackStored = 0;

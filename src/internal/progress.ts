@@ -1,26 +1,8 @@
 /**
- * Progress of a long job on stderr (a CLI export, an evaluation, a batch of rollouts): a bar with count, rate and
- * ETA on a terminal (cli-progress), plain count lines when stderr is piped (so logs stay readable), or nothing.
+ * Progress of a long job on stderr (a CLI export, an evaluation, a batch of rollouts): on a terminal a count line
+ * rewritten in place (or the CLI's bar), plain count lines when stderr is piped (so logs stay readable), or nothing.
  * @module
  */
-import type cliProgressModule from 'cli-progress';
-import { nodeBuiltin } from './runtime.js';
-
-type CliProgress = typeof cliProgressModule;
-
-/**
- * cli-progress, loaded at the first bar (it needs `readline`, which Vercel Edge lacks: a static import would break the
- * SDK there); `undefined` where the runtime cannot load it.
- */
-function loadCliProgress(): CliProgress | undefined {
-  try {
-    const load = typeof require === 'function' ? require : nodeBuiltin('node:module')?.createRequire(import.meta.url);
-    return load?.('cli-progress') as CliProgress | undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Reports progress of a job of `total` items (unknown total: no bar percentage, no ETA). */
 export interface Progress {
   /** Sets the number of items done. */
@@ -44,25 +26,20 @@ class PlainProgress implements Progress {
   }
 }
 
-/** The bar on a terminal. */
-class BarProgress implements Progress {
-  private readonly bar: cliProgressModule.SingleBar;
-  constructor(cliProgress: CliProgress, verb: string, total: number | undefined, unit: string) {
-    const format = total === undefined
-      ? `${verb} {value} ${unit} | {rate}/s`
-      : `${verb} [{bar}] {percentage}% | {value}/{total} ${unit} | {rate}/s | ETA {eta_formatted}`;
-    this.bar = new cliProgress.SingleBar({ format, stream: process.stderr, hideCursor: true, etaBuffer: 50, fps: 10 }, cliProgress.Presets.shades_classic);
-    this.started = Date.now();
-    this.bar.start(total ?? 0, 0, { rate: '0' });
-  }
-  private readonly started: number;
+/** One line on a terminal, rewritten in place at most 10 times a second (no dependency: the SDK runs on runtimes
+ *  where a terminal library cannot load; the CLI draws a full bar with cli-progress, `src/cli/progress-bar.ts`). */
+class LineProgress implements Progress {
+  private last = 0;
+  constructor(private readonly verb: string, private readonly total: number | undefined, private readonly unit: string) {}
   update(done: number): void {
-    const s = (Date.now() - this.started) / 1000;
-    this.bar.update(done, { rate: s > 0 ? Math.round(done / s).toLocaleString('en-US') : '0' });
+    const now = Date.now();
+    if (now - this.last < 100 && done !== this.total) return;
+    this.last = now;
+    const share = this.total ? ` (${Math.floor((100 * done) / this.total)}%)` : '';
+    process.stderr.write(`\r${this.verb} ${done}${this.total === undefined ? '' : `/${this.total}`} ${this.unit}${share}`);
   }
   stop(summary: string): void {
-    this.bar.stop();
-    process.stderr.write(`${summary}\n`);
+    process.stderr.write(`\r\x1b[2K${summary}\n`);
   }
 }
 
@@ -78,16 +55,18 @@ export interface ProgressOptions {
   piped?: 'lines' | 'silent';
   /** `false` turns the report off everywhere. Default `true`. */
   enabled?: boolean;
+  /** Draws the report on a terminal (the CLI's cli-progress bar); default one line rewritten in place. */
+  bar?: (verb: string, total: number | undefined, unit: string) => Progress;
 }
 
-/** A progress report on stderr: a bar on a TTY, plain lines (or nothing) otherwise. */
+/** A progress report on stderr: a bar (or one line) on a TTY, plain lines (or nothing) otherwise; nothing where the
+ *  runtime has no `process.stderr` (Vercel Edge). */
 export function startProgress(verb: string, total?: number, options: ProgressOptions = {}): Progress {
   const unit = options.unit ?? 'calls';
   if (options.enabled === false) return SILENT;
   const stderr = (globalThis as { process?: { stderr?: { isTTY?: boolean } } }).process?.stderr;
   if (stderr === undefined) return SILENT; // no process.stderr (Vercel Edge)
-  const bars = stderr.isTTY ? loadCliProgress() : undefined;
-  if (bars) return new BarProgress(bars, verb, total, unit);
+  if (stderr.isTTY) return options.bar?.(verb, total, unit) ?? new LineProgress(verb, total, unit);
   return options.piped === 'silent' ? SILENT : new PlainProgress(verb, total, unit);
 }
 

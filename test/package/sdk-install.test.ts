@@ -48,10 +48,11 @@ function installed(): string[] {
 
 it('installs in at most 10 MB with only the SDK\'s own dependencies', () => {
   const pkg = JSON.parse(readFileSync(path.join(app, 'node_modules/weft-trace/package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  expect(Object.keys(pkg.dependencies).sort()).toEqual(['@opentelemetry/api', 'p-queue', 'undici']);
+  // fastest-levenshtein: evaluate()'s stringSimilarity scorer (64 KB)
+  expect(Object.keys(pkg.dependencies).sort()).toEqual(['@opentelemetry/api', 'fastest-levenshtein', 'p-queue', 'undici']);
   const names = installed();
   for (const name of SERVER_ONLY) expect(names).not.toContain(name);
-  expect(names).toEqual(['@opentelemetry/api', 'eventemitter3', 'p-queue', 'p-timeout', 'undici', 'weft-trace']);
+  expect(names).toEqual(['@opentelemetry/api', 'eventemitter3', 'fastest-levenshtein', 'p-queue', 'p-timeout', 'undici', 'weft-trace']);
   const size = diskBytes(path.join(app, 'node_modules'));
   console.log(`SDK install: ${(size / MB).toFixed(1)} MB on disk, packages: ${names.join(', ')}`);
   expect(size).toBeLessThanOrEqual(10 * MB);

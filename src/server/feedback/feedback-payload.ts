@@ -12,9 +12,10 @@ import { QueryError } from '../db/query-error.js';
 let names: Record<string, { slug: string }> | undefined;
 /** Unicode's emoji list (`unicode-emoji-json`, 390 KB of JSON), read at the first reaction. */
 function emojiNames(): Record<string, { slug: string }> {
-  // `require` in the CommonJS build; in ESM, a JSON module needs an import attribute the bundler drops, so require it
-  const load = typeof require === 'function' ? require : createRequire(import.meta.url);
-  return (names ??= load('unicode-emoji-json/data-by-emoji.json') as Record<string, { slug: string }>);
+  // a JSON module needs an import attribute the bundler drops, so require it, from this file: `__filename` in the
+  // CommonJS build, `import.meta.url` in ESM (a bundler's `require` shim throws there)
+  const from = typeof __filename === 'string' ? __filename : import.meta.url;
+  return (names ??= createRequire(from)('unicode-emoji-json/data-by-emoji.json') as Record<string, { slug: string }>);
 }
 /** The five Fitzpatrick skin tone modifiers (U+1F3FB to U+1F3FF) and the names Unicode gives them. */
 const TONES: Record<string, string> = {
