@@ -10,6 +10,8 @@ import { callName, cost, duration, statusOf, usd } from './format';
 import { time } from './time';
 import { JsonView } from './json-view';
 import { href } from './route';
+import { chatOfCall } from './chat/chat-of-call';
+import { ChatSection } from './chat/chat-section';
 
 function Section({ title, children, open = true }: { title: string; children: ComponentChildren; open?: boolean }) {
   return (
@@ -42,6 +44,7 @@ function Detail({ call, project }: { call: CallRecord; project: string }) {
   const st = statusOf(call.summary.status);
   const { feedback, costs, usage, status_counts, ...rest } = call.summary;
   const total = cost(call);
+  const chat = chatOfCall(call);
   return (
     <div class="detail" data-call={call.id}>
       <h2>{callName(call)}</h2>
@@ -67,8 +70,9 @@ function Detail({ call, project }: { call: CallRecord; project: string }) {
           </div>
         </Section>
       ) : null}
-      <Section title="Inputs"><div class="inputs"><JsonView value={call.inputs} /></div></Section>
-      <Section title="Output">{call.ended_at === null ? <p class="muted">running…</p> : <div class="output"><JsonView value={call.output} /></div>}</Section>
+      {chat ? <ChatSection call={call} chat={chat} /> : null}
+      <Section title="Inputs" open={!chat}><div class="inputs"><JsonView value={call.inputs} /></div></Section>
+      <Section title="Output" open={!chat}>{call.ended_at === null ? <p class="muted">running…</p> : <div class="output"><JsonView value={call.output} /></div>}</Section>
       {call.attributes && Object.keys(call.attributes as object).length > 0 ? <Section title="Attributes"><JsonView value={call.attributes} /></Section> : null}
       <Section title="Summary">
         <JsonView value={{ ...(usage ? { usage } : {}), ...(costs && Object.keys(costs).length > 0 ? { costs } : {}), ...(status_counts ? { status_counts } : {}), ...rest }} />
