@@ -3,7 +3,7 @@
  * token, read from its summary (the usage model of `src/instrument/usage-model.ts`). Pure.
  * @module
  */
-import { isObj, str } from './chat-parts';
+import { isObj, str } from './chat-parts.js';
 
 /** What the header shows; a field is absent when the call does not say. */
 export interface ChatFacts {

@@ -3,8 +3,8 @@
  * tool results, refusals and output audio. Pure, tested without a browser.
  * @module
  */
-import type { ChatMessage, ChatPart } from './chat-message';
-import { isObj, mediaOf, parseArgs, partsOf, str } from './chat-parts';
+import type { ChatMessage, ChatPart } from './chat-message.js';
+import { isObj, mediaOf, parseArgs, partsOf, str } from './chat-parts.js';
 
 /** An OpenAI-style tool call (`{id, function: {name, arguments}}`) or the AI SDK's (`{toolCallId, toolName, input}`). */
 export function toolCallOf(c: unknown): ChatPart {

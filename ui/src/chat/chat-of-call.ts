@@ -4,9 +4,9 @@
  * order, request then reply. Pure, tested without a browser.
  * @module
  */
-import type { Chat, ChatFormat, ChatMessage } from './chat-message';
-import { messageList, messageOf, responseItems, systemMessage, toolCallOf } from './chat-messages';
-import { isObj, parseArgs, partsOf, str } from './chat-parts';
+import type { Chat, ChatFormat, ChatMessage } from './chat-message.js';
+import { messageList, messageOf, responseItems, systemMessage, toolCallOf } from './chat-messages.js';
+import { isObj, parseArgs, partsOf, str } from './chat-parts.js';
 
 /** The fields of a call record the chat view reads. */
 export interface ChatCallFields {

@@ -3,7 +3,7 @@
  * images / audio / files as placeholders with their size. Pure, tested without a browser.
  * @module
  */
-import type { ChatPart } from './chat-message';
+import type { ChatPart } from './chat-message.js';
 
 type Obj = Record<string, unknown>;
 
