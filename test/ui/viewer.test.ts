@@ -6,6 +6,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type ServeChild, serveChild, stopServe } from './browser.js';
 import { runExampleOk } from '../helpers/examples.js';
+import { tracedAgent, AGENT_QUESTION, AGENT_PROJECT, query1 } from './viewer-agent.js';
+import { streamedText } from '../helpers/fake-llm-openai.js';
 
 const PROJECT = 'local/ui-test';
 const FAILING = 'What is the airspeed velocity of an unladen swallow?';
@@ -19,6 +21,9 @@ const servers: ServeChild[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'weft-ui-'));
   browser = await launchChromium();
+  const server = serveChild(['--port', '0', '--db', path.join(dir, 'weft.db')]);
+  servers.push(server);
+  url = await server.viewerUrl;
 });
 
 afterAll(async () => {
@@ -48,10 +53,6 @@ async function openPage(url: string): Promise<{ page: Page; problems: string[] }
 
 describe('trace viewer (GET / of weft serve, in Chromium)', () => {
   it('lists the traces of a real program, opens the failed one, shows the tree, the exception and the inputs', async () => {
-    const server = serveChild(['--port', '0', '--db', path.join(dir, 'weft.db')]);
-    servers.push(server);
-    url = await server.viewerUrl;
-
     const demo = await runDemo(url);
     const links = demo.match(new RegExp(`${url}/#/p/local%2Fui-test/trace/[0-9a-f-]{36}`, 'g')) ?? [];
     expect(links).toHaveLength(5);
@@ -170,6 +171,26 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}/feedback`);
     await page.locator('.chart canvas').waitFor();
     await expect.poll(() => page.locator('.feedback').textContent()).toContain('0.5');
+    expect(problems).toEqual([]);
+  });
+
+  it('opens a traced agent\'s model call as chat: the question, the tool call, the streamed reply as text; JSON one click away', async () => {
+    await tracedAgent(url);
+    const calls = await query1(url, AGENT_PROJECT, { filter: { op_names: ['openai.chat.completions.create'] }, sort_by: [{ field: 'started_at', direction: 'asc' }] });
+    expect(calls).toHaveLength(2);
+    const streamed = calls[1]!;
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}/trace/${streamed.trace_id}/${streamed.id}`);
+    const chat = page.locator('.detail .chat');
+    await chat.waitFor();
+    expect(await chat.locator('.chat-msg[data-role="user"]').first().textContent()).toContain(AGENT_QUESTION);
+    expect(await chat.locator('.chat-tool-call .chat-tool-name').first().textContent()).toBe('get_weather');
+    expect(await chat.locator('.chat-msg[data-role="tool"]').textContent()).toContain('21');
+    expect(await chat.locator('.chat-msg.reply .chat-text').textContent()).toBe(streamedText(5));
+    expect(await chat.locator('.chat-facts [data-fact="input"]').textContent()).toContain('1200');
+    await page.screenshot({ path: path.join(shots(), 'chat.png') });
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    await expect.poll(() => page.locator('.chat-section .json').textContent()).toContain('choices');
     expect(problems).toEqual([]);
   });
 });
