@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type ServeChild, serveChild, stopServe } from './browser.js';
 import { runExampleOk } from '../helpers/examples.js';
-import { tracedAgent, AGENT_QUESTION, AGENT_PROJECT, query1 } from './viewer-agent.js';
+import { tracedAgent, AGENT_QUESTION, AGENT_PROJECT, query1, sendGenAISpans, OTEL_PROJECT } from './viewer-agent.js';
 import { streamedText } from '../helpers/fake-llm-openai.js';
 
 const PROJECT = 'local/ui-test';
@@ -191,6 +191,19 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await page.screenshot({ path: path.join(shots(), 'chat.png') });
     await page.getByRole('tab', { name: 'JSON' }).click();
     await expect.poll(() => page.locator('.chat-section .json').textContent()).toContain('choices');
+    expect(problems).toEqual([]);
+  });
+
+  it('opens OTel GenAI spans as chat: messages in attributes, and in events', async () => {
+    const spans = await sendGenAISpans(url, OTEL_PROJECT);
+    const { page, problems } = await openPage(url);
+    for (const [span, reply] of [[spans.attributes, 'Paris.'], [spans.events, '4']] as const) {
+      await page.goto(`${url}/#/p/${encodeURIComponent(OTEL_PROJECT)}/trace/${span.traceId}/${span.callId}`);
+      const chat = page.locator('.detail .chat-section[data-format="otel-genai"]');
+      await chat.waitFor();
+      expect(await chat.locator('.chat-msg[data-role="user"]').first().textContent()).toContain(span.question);
+      expect(await chat.locator('.chat-msg.reply .chat-text').textContent()).toBe(reply);
+    }
     expect(problems).toEqual([]);
   });
 });
