@@ -206,4 +206,31 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     }
     expect(problems).toEqual([]);
   });
+
+  it('stores a thumbs-up click as feedback the API then returns, shows it in the list, and takes it back', async () => {
+    const [root] = await query1(url, AGENT_PROJECT, { filter: { trace_roots_only: true }, limit: 1 });
+    const feedbackOf = async (): Promise<Record<string, unknown>[]> =>
+      ((await query1(url, AGENT_PROJECT, { filter: { call_ids: [root!.id] }, include_feedback: true }))[0]!.summary['feedback'] as Record<string, unknown>[] | undefined) ?? [];
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}/trace/${root!.trace_id}/${root!.id}`);
+    await page.getByRole('button', { name: 'thumbs up' }).click();
+    await expect.poll(feedbackOf).toEqual([expect.objectContaining({ feedback_type: 'thumbs', payload: { up: true }, creator: 'viewer', svc_ref: `svc:///${AGENT_PROJECT}/call/${root!.id}` })]);
+    expect(await page.locator('.fb-list').textContent()).toContain('👍');
+    await page.locator('input[aria-label="note"]').fill('right answer, slow tool');
+    await page.locator('input[aria-label="note"]').press('Enter');
+    await page.locator('input[aria-label="score value"]').fill('0.8');
+    await page.locator('input[aria-label="score value"]').press('Enter');
+    await expect.poll(async () => (await feedbackOf()).map((f) => f['payload'])).toEqual([{ up: true }, { note: 'right answer, slow tool' }, { quality: 0.8 }]);
+    await page.screenshot({ path: path.join(shots(), 'feedback.png') });
+
+    await page.goto(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}`);
+    await expect.poll(() => page.locator(`a.trow[data-trace="${root!.trace_id}"] .fb-col`).textContent()).toBe('👍 1 · 2 fb');
+
+    // one's own thumb taken back: a second click purges it
+    await page.goto(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}/trace/${root!.trace_id}/${root!.id}`);
+    await expect.poll(() => page.getByRole('button', { name: 'thumbs up' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: 'thumbs up' }).click();
+    await expect.poll(async () => (await feedbackOf()).map((f) => f['feedback_type'])).toEqual(['note', 'score']);
+    expect(problems).toEqual([]);
+  });
 });

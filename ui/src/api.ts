@@ -57,7 +57,7 @@ function headers(): Record<string, string> {
   return h;
 }
 
-async function request(path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+export async function request(path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
   // credentials 'omit': a 401 with `WWW-Authenticate: Basic` then comes back to the page instead of opening the
   // browser's own login dialog (Fetch standard, "HTTP-network-or-cache fetch", the 401 step); the key still
   // goes in the explicit Authorization header.

@@ -10,6 +10,7 @@ import { time } from './time';
 import { href } from './route';
 import { NO_FILTERS, type TraceFilters, tracesQuery } from './traces-query';
 import { VirtualRows } from './virtual-rows';
+import { feedbackBrief } from './feedback/feedback-items';
 
 const PAGE = 100;
 const ROW_HEIGHT = 34;
@@ -53,7 +54,7 @@ function Row({ call, project }: { call: CallRecord; project: string }) {
       <span class="num">{duration(call.summary.latency_ms)}</span>
       <span class="num">{tok === null ? '' : `${tok} tok`}</span>
       <span class="num">{usdCost === null ? '' : usd(usdCost)}</span>
-      <span class="num">{call.summary.feedback?.length ? `${call.summary.feedback.length} fb` : ''}</span>
+      <span class="num fb-col">{feedbackBrief(call.summary.feedback)}</span>
     </a>
   );
 }
