@@ -215,7 +215,7 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await page.goto(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}/trace/${root!.trace_id}/${root!.id}`);
     await page.getByRole('button', { name: 'thumbs up' }).click();
     await expect.poll(feedbackOf).toEqual([expect.objectContaining({ feedback_type: 'thumbs', payload: { up: true }, creator: 'viewer', svc_ref: `svc:///${AGENT_PROJECT}/call/${root!.id}` })]);
-    expect(await page.locator('.fb-list').textContent()).toContain('👍');
+    expect(await page.locator('.fb-list').textContent()).toContain('▲');
     await page.locator('input[aria-label="note"]').fill('right answer, slow tool');
     await page.locator('input[aria-label="note"]').press('Enter');
     await page.locator('input[aria-label="score value"]').fill('0.8');
@@ -224,7 +224,7 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await page.screenshot({ path: path.join(shots(), 'feedback.png') });
 
     await page.goto(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}`);
-    await expect.poll(() => page.locator(`a.trow[data-trace="${root!.trace_id}"] .fb-col`).textContent()).toBe('👍 1 · 2 fb');
+    await expect.poll(() => page.locator(`a.trow[data-trace="${root!.trace_id}"] .fb-col`).textContent()).toBe('▲ 1 · 2 fb');
 
     // one's own thumb taken back: a second click purges it
     await page.goto(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}/trace/${root!.trace_id}/${root!.id}`);

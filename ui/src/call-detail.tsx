@@ -79,7 +79,7 @@ function Detail({ call, project, onError }: { call: CallRecord; project: string;
       <Section title="Summary">
         <JsonView value={{ ...(usage ? { usage } : {}), ...(costs && Object.keys(costs).length > 0 ? { costs } : {}), ...(status_counts ? { status_counts } : {}), ...rest }} />
       </Section>
-      <Section title={`Feedback (${feedback?.length ?? 0})`}>
+      <Section title="Feedback">
         <FeedbackPanel key={call.id} project={project} callId={call.id} initial={(feedback ?? []) as FeedbackRecord[]} onError={onError} />
       </Section>
     </div>

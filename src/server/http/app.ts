@@ -21,6 +21,7 @@ import { serviceInfoRoutes } from './service-info-routes.js';
 import { callEditRoutes } from '../calls/call-edit-routes.js';
 import { feedbackCreateRoute } from '../feedback/feedback-create-route.js';
 import { feedbackPurgeRoute } from '../feedback/feedback-purge-route.js';
+import { overviewRoute } from '../calls/overview-route.js';
 import { projectRoutes, uiRoutes } from './ui-routes.js';
 
 /** Largest request body accepted by default: 32 MiB. */
@@ -87,6 +88,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', callEditRoutes(store.calls));
   app.route('/', feedbackCreateRoute(store.feedback, now));
   app.route('/', feedbackPurgeRoute(store.feedback));
+  app.route('/', overviewRoute(store.calls, now));
   app.route('/', otlpRoutes(store.calls, maxBodyBytes));
   app.route('/', projectRoutes(store.calls, apiKeys));
   app.notFound(notFound);

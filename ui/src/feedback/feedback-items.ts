@@ -34,7 +34,7 @@ export function thumbOf(f: FeedbackRecord): boolean | undefined {
   return f.feedback_type === 'thumbs' || typeof f.payload['thumbs_up'] === 'boolean' ? (typeof v === 'boolean' ? v : undefined) : undefined;
 }
 
-/** One line for the list's feedback column: `👍 2 👎 1 · 3 more`; empty when none. */
+/** One line for the list's feedback column: `▲ 2 ▼ 1 · 3 more`; empty when none. */
 export function feedbackBrief(list: readonly unknown[] | undefined): string {
   if (!list || list.length === 0) return '';
   let up = 0;
@@ -45,13 +45,13 @@ export function feedbackBrief(list: readonly unknown[] | undefined): string {
     else if (t === false) down += 1;
   }
   const rest = list.length - up - down;
-  return [up ? `👍 ${up}` : '', down ? `👎 ${down}` : '', rest ? `${up + down ? '· ' : ''}${rest} fb` : ''].filter(Boolean).join(' ');
+  return [up ? `▲ ${up}` : '', down ? `▼ ${down}` : '', rest ? `${up + down ? '· ' : ''}${rest} fb` : ''].filter(Boolean).join(' ');
 }
 
 /** A record's payload in a few words: `note "..."`, `accuracy = 0.8`, or its JSON. */
 export function payloadText(f: FeedbackRecord): string {
   const t = thumbOf(f);
-  if (t !== undefined) return t ? '👍' : '👎';
+  if (t !== undefined) return t ? '▲' : '▼';
   if (f.feedback_type === 'note' && typeof f.payload['note'] === 'string') return f.payload['note'];
   const entries = Object.entries(f.payload);
   if (entries.length === 1 && typeof entries[0]![1] === 'number') return `${entries[0]![0]} = ${entries[0]![1]}`;

@@ -55,8 +55,8 @@ export function FeedbackPanel({ project, callId, initial, onError }: FeedbackPan
   return (
     <div class="feedback-panel">
       <div class="fb-actions">
-        <button class={`fb-thumb ${myThumb && thumbOf(myThumb) ? 'on' : ''}`} aria-label="thumbs up" aria-pressed={Boolean(myThumb && thumbOf(myThumb))} disabled={busy} onClick={() => void thumb(true)}>👍</button>
-        <button class={`fb-thumb ${myThumb && thumbOf(myThumb) === false ? 'on' : ''}`} aria-label="thumbs down" aria-pressed={myThumb !== undefined && thumbOf(myThumb) === false} disabled={busy} onClick={() => void thumb(false)}>👎</button>
+        <button class={`fb-thumb ${myThumb && thumbOf(myThumb) ? 'on' : ''}`} aria-label="thumbs up" aria-pressed={Boolean(myThumb && thumbOf(myThumb))} disabled={busy} onClick={() => void thumb(true)}>▲</button>
+        <button class={`fb-thumb ${myThumb && thumbOf(myThumb) === false ? 'on' : ''}`} aria-label="thumbs down" aria-pressed={myThumb !== undefined && thumbOf(myThumb) === false} disabled={busy} onClick={() => void thumb(false)}>▼</button>
         <form class="fb-form" onSubmit={(e) => { e.preventDefault(); if (note.trim()) void run(() => add({ kind: 'note', note: note.trim() })).then(() => setNote('')); }}>
           <input aria-label="note" placeholder="note" value={note} onInput={(e) => setNote((e.target as HTMLInputElement).value)} />
           <button type="submit" disabled={busy || !note.trim()}>Add note</button>
@@ -77,7 +77,7 @@ export function FeedbackPanel({ project, callId, initial, onError }: FeedbackPan
             <li key={f.id} data-feedback={f.id}>
               <span class="chat-tag">{f.feedback_type}</span> <span class="fb-payload">{payloadText(f)}</span>
               <span class="muted"> {f.creator ?? ''}{f.created_at ? ` · ${time(f.created_at)}` : ''}</span>
-              {f.creator === me ? <button class="link fb-remove" aria-label="take back" disabled={busy} onClick={() => void run(() => remove([f.id]))}> take back</button> : null}
+              {f.creator === me ? <button class="link fb-remove" aria-label="take back" disabled={busy} onClick={() => void run(() => remove([f.id]))}>take back</button> : null}
             </li>
           ))}
         </ul>
