@@ -233,4 +233,22 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await expect.poll(async () => (await feedbackOf()).map((f) => f['feedback_type'])).toEqual(['note', 'score']);
     expect(problems).toEqual([]);
   });
+
+  it('shows on the overview the cost the API reports for the same window, and splits by model', async () => {
+    const roots = await query1(url, AGENT_PROJECT, { filter: { trace_roots_only: true }, include_costs: true });
+    const reported = roots.reduce((sum, r) => sum + Object.values((r.summary['costs'] ?? {}) as Record<string, { total_cost: number }>).reduce((s, c) => s + c.total_cost, 0), 0);
+    expect(reported).toBeGreaterThan(0);
+    const { page, problems } = await openPage(url);
+    await page.goto(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}/overview`);
+    const cost = page.locator('.ov-totals [data-total="cost"] .ov-value');
+    await cost.waitFor();
+    expect(await cost.textContent()).toBe(`$${reported.toFixed(reported < 0.01 ? 6 : 4)}`);
+    expect(await page.locator('.ov-totals [data-total="calls"] .ov-value').textContent()).toBe(String(roots.length));
+    expect(await page.locator('.ov-chart canvas').count()).toBe(5);
+    await page.screenshot({ path: path.join(shots(), 'overview.png') });
+    await page.locator('select[aria-label="split"]').selectOption('model');
+    await expect.poll(() => page.url()).toContain('/overview?window=24h&by=model');
+    await expect.poll(() => page.locator('.ov-groups tbody tr').first().textContent()).toContain('gpt-4o-mini-2024-07-18');
+    expect(problems).toEqual([]);
+  });
 });

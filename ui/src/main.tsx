@@ -9,6 +9,7 @@ import { FeedbackChart } from './feedback-chart';
 import { href, useRoute } from './route';
 import './styles.css';
 import { ThreadView } from './thread-view';
+import { OverviewPage } from './overview/overview-page';
 import { TraceView } from './trace-view';
 import { TracesList } from './traces-list';
 
@@ -68,7 +69,7 @@ function App() {
             {choices.map((p) => <option value={p}>{p}</option>)}
           </select>
         </label>
-        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'feedback', project })}>feedback</a></> : null}
+        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'overview', project })}>overview</a><a href={href({ view: 'feedback', project })}>feedback</a></> : null}
       </header>
       {error !== null ? <div class="error" role="alert">{error} <button class="link" onClick={() => setError(null)}>dismiss</button></div> : null}
       {route.view === 'home' ? (
@@ -77,6 +78,8 @@ function App() {
         <TracesList key={route.project} project={route.project} onError={onError} />
       ) : route.view === 'trace' ? (
         <TraceView key={`${route.project}/${route.traceId}`} project={route.project} traceId={route.traceId} callId={route.callId} onError={onError} />
+      ) : route.view === 'overview' ? (
+        <OverviewPage project={route.project} q={route.q} onError={onError} />
       ) : route.view === 'thread' ? (
         <ThreadView project={route.project} threadId={route.threadId} onError={onError} />
       ) : (

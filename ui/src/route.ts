@@ -1,31 +1,39 @@
 /**
  * Hash routes, stable links people can paste: `#/p/<project>` (traces), `#/p/<project>/trace/<trace_id>[/<call_id>]`,
- * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`.
+ * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/overview`; the traces list's filters and
+ * the overview's window and split as a query after the path (`#/p/<project>?op=agent&status=error`).
  * @module
  */
 import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
   | { view: 'home' }
-  | { view: 'traces'; project: string }
+  | { view: 'traces'; project: string; q?: Record<string, string> }
+  | { view: 'overview'; project: string; q?: Record<string, string> }
   | { view: 'trace'; project: string; traceId: string; callId?: string }
   | { view: 'thread'; project: string; threadId: string }
   | { view: 'feedback'; project: string };
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?', 2);
+  const parts = path.split('/').map(decodeURIComponent);
+  const q = Object.fromEntries(new URLSearchParams(search));
+  const query = Object.keys(q).length > 0 ? { q } : {};
   if (parts[0] !== 'p' || !parts[1]) return { view: 'home' };
   const project = parts[1];
   if (parts[2] === 'trace' && parts[3]) return { view: 'trace', project, traceId: parts[3], ...(parts[4] ? { callId: parts[4] } : {}) };
   if (parts[2] === 'thread' && parts[3]) return { view: 'thread', project, threadId: parts[3] };
   if (parts[2] === 'feedback') return { view: 'feedback', project };
-  return { view: 'traces', project };
+  if (parts[2] === 'overview') return { view: 'overview', project, ...query };
+  return { view: 'traces', project, ...query };
 }
 
 export function href(route: Route): string {
   if (route.view === 'home') return '#/';
   const p = `#/p/${encodeURIComponent(route.project)}`;
-  if (route.view === 'traces') return p;
+  const search = 'q' in route && route.q && Object.keys(route.q).length > 0 ? `?${new URLSearchParams(route.q).toString()}` : '';
+  if (route.view === 'traces') return `${p}${search}`;
+  if (route.view === 'overview') return `${p}/overview${search}`;
   if (route.view === 'trace') return `${p}/trace/${encodeURIComponent(route.traceId)}${route.callId ? `/${encodeURIComponent(route.callId)}` : ''}`;
   if (route.view === 'thread') return `${p}/thread/${encodeURIComponent(route.threadId)}`;
   return `${p}/feedback`;
