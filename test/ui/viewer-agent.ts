@@ -17,7 +17,7 @@ export const AGENT_QUESTION = 'What is the weather in Paris today?';
 export async function tracedAgent(baseUrl: string): Promise<void> {
   const fake = await startFakeLlm();
   try {
-    init({ project: AGENT_PROJECT, baseUrl, flushIntervalMs: 50, viewerLink: false } as Parameters<typeof init>[0]);
+    init({ project: AGENT_PROJECT, baseUrl, flushIntervalMs: 50, printViewerLink: false });
     const openai = wrapOpenAI(new OpenAI({ apiKey: 'sk-test', baseURL: fake.openaiURL, maxRetries: 0 }));
     const getWeather = op(async function get_weather(args: { city: string }) {
       return { city: args.city, temp_c: 21 };

@@ -6,8 +6,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type ServeChild, serveChild, stopServe } from './browser.js';
 import { runExampleOk } from '../helpers/examples.js';
+import { startFakeLlm } from '../helpers/fake-llm.js';
 import { tracedAgent, AGENT_QUESTION, AGENT_PROJECT, query1, sendGenAISpans, OTEL_PROJECT } from './viewer-agent.js';
 import { streamedText } from '../helpers/fake-llm-openai.js';
+import { resetViewerLinkNotice, ViewerLinkNotice } from '../../src/export/viewer-link-notice.js';
 
 const PROJECT = 'local/ui-test';
 const FAILING = 'What is the airspeed velocity of an unladen swallow?';
@@ -250,5 +252,24 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await expect.poll(() => page.url()).toContain('/overview?window=24h&by=model');
     await expect.poll(() => page.locator('.ov-groups tbody tr').first().textContent()).toContain('gpt-4o-mini-2024-07-18');
     expect(problems).toEqual([]);
+  });
+
+  it('prints the viewer link of the first trace once per process when the SDK sends to weft serve, not to another server', async () => {
+    const lines: string[] = [];
+    const start = (id: string, parent?: string) => ({ project_id: 'local/ui-link', id, trace_id: `trace-${id}`, op_name: 'f', started_at: new Date().toISOString(), attributes: {}, inputs: {}, ...(parent ? { parent_id: parent } : {}) });
+    resetViewerLinkNotice();
+    const other = await startFakeLlm(); // answers 404 to /server_info
+    try {
+      await new ViewerLinkNotice(other.url, 'local/ui-link', {}, (l) => lines.push(l)).seen(start('a'));
+      expect(lines).toEqual([]);
+    } finally {
+      await other.close();
+    }
+    resetViewerLinkNotice();
+    const notice = new ViewerLinkNotice(url, 'local/ui-link', {}, (l) => lines.push(l));
+    expect(notice.seen(start('child', 'parent'))).toBeUndefined(); // not a root: no link
+    await notice.seen(start('r1'));
+    expect(notice.seen(start('r2'))).toBeUndefined();
+    expect(lines).toEqual([`weft: trace viewer: ${url}/#/p/local%2Fui-link/trace/trace-r1 (init({ printViewerLink: false }) turns this line off)\n`]);
   });
 });
