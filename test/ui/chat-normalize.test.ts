@@ -5,6 +5,8 @@ import { chatOfCall } from '../../ui/src/chat/chat-of-call.js';
 import { base64Bytes, partOf } from '../../ui/src/chat/chat-parts.js';
 import { messageList } from '../../ui/src/chat/chat-messages.js';
 import type { ChatMessage } from '../../ui/src/chat/chat-message.js';
+import { isLlmCall, modelsOf, preview, shortCount } from '../../ui/src/call-facts.js';
+import { filtersFromQuery, filtersToQuery, NO_FILTERS } from '../../ui/src/traces-query.js';
 
 /** Role and a short text per part: `user: text "hi"`, `assistant: tool_call get_weather {"city":"Paris"}`. */
 const brief = (messages: readonly ChatMessage[]): string[] =>
@@ -168,5 +170,27 @@ describe('media sizes and header facts', () => {
     });
     expect(facts).toEqual({ model: 'gpt-4o-mini-2024-07-18', inputTokens: 1200, outputTokens: 80, cachedTokens: 200, reasoningTokens: 30, costUsd: 0.0002, ttftMs: 42 });
     expect(chatFacts({ summary: {} })).toEqual({});
+  });
+});
+
+describe('list and tree facts, filters in the URL', () => {
+  it('previews inputs and output by their first text line, cut; tells model calls from others', () => {
+    expect(preview({ question: 'What is\nweft?' })).toBe('What is');
+    expect(preview({ model: 'gpt-4o', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi there' }] })).toBe('Hi there');
+    expect(preview('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
+    expect(preview({ n: 3 })).toBe('{"n":3}');
+    const usage = { 'gpt-4o': { total_tokens: 5 } };
+    expect(isLlmCall({ summary: { usage, 'gen_ai.response.model': 'gpt-4o' } }, 0)).toBe(true);
+    expect(isLlmCall({ summary: { usage } }, 2)).toBe(false); // a parent's rolled-up usage
+    expect(isLlmCall({ summary: { usage } }, 0)).toBe(true);
+    expect(modelsOf({ summary: { usage: { a: {}, b: {} } } })).toBe('a, b');
+    expect(shortCount(1280)).toBe('1.3k');
+  });
+
+  it('round-trips the traces list filters through the URL query, only those set', () => {
+    const f = { ...NO_FILTERS, op: 'agent', status: 'error', sinceMinutes: 60 };
+    expect(filtersToQuery(f)).toEqual({ op: 'agent', status: 'error', since: '60' });
+    expect(filtersFromQuery(filtersToQuery(f))).toEqual(f);
+    expect(filtersFromQuery({ since: 'soon', text: 'paris' })).toEqual({ ...NO_FILTERS, text: 'paris' });
   });
 });

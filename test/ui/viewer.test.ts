@@ -193,6 +193,30 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await page.screenshot({ path: path.join(shots(), 'chat.png') });
     await page.getByRole('tab', { name: 'JSON' }).click();
     await expect.poll(() => page.locator('.chat-section .json').textContent()).toContain('choices');
+    // the tree marks the model calls with model, tokens and cost, and the root with the trace's totals
+    expect(await page.locator('.calls .cmeta[data-llm]').count()).toBe(2);
+    expect(await page.locator('.calls .cmeta[data-llm]').first().textContent()).toMatch(/^LLM gpt-4o-mini-2024-07-18 · 1\.3k tok · \$0\.000\d+$/);
+    expect(await page.locator('.calls .crow').first().locator('.cmeta').textContent()).toMatch(/^Σ · 2\.6k tok · \$0\.000\d+$/);
+
+    // the list: input and output previews, the model; its filters in the URL
+    await page.goto(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}?op=weather`);
+    const row = page.locator('a.trow').first();
+    await row.waitFor();
+    expect(await row.locator('[data-col="input"]').textContent()).toBe(AGENT_QUESTION);
+    expect(await row.locator('[data-col="output"]').textContent()).toBe(streamedText(5));
+    expect(await row.locator('[data-col="model"]').textContent()).toBe('gpt-4o-mini-2024-07-18');
+    expect(await page.locator('input[aria-label="op name"]').inputValue()).toBe('weather');
+    await page.screenshot({ path: path.join(shots(), 'list-llm.png') });
+    await page.locator('input[aria-label="op name"]').fill('nomatch');
+    await page.locator('input[aria-label="op name"]').press('Enter');
+    await expect.poll(() => page.url()).toBe(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}?op=nomatch`);
+    await page.getByText('No traces match').waitFor();
+
+    // any id opens: the streamed call's id without dashes, typed in the header
+    await page.locator('input[aria-label="open id"]').fill(streamed.id.replaceAll('-', ''));
+    await page.locator('input[aria-label="open id"]').press('Enter');
+    await expect.poll(() => page.url()).toBe(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}/trace/${streamed.trace_id}/${streamed.id}`);
+    await page.locator('.detail .chat').waitFor();
     expect(problems).toEqual([]);
   });
 

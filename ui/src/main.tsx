@@ -10,6 +10,7 @@ import { href, useRoute } from './route';
 import './styles.css';
 import { ThreadView } from './thread-view';
 import { OverviewPage } from './overview/overview-page';
+import { OpenId } from './open-id';
 import { TraceView } from './trace-view';
 import { TracesList } from './traces-list';
 
@@ -69,13 +70,13 @@ function App() {
             {choices.map((p) => <option value={p}>{p}</option>)}
           </select>
         </label>
-        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'overview', project })}>overview</a><a href={href({ view: 'feedback', project })}>feedback</a></> : null}
+        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'overview', project })}>overview</a><a href={href({ view: 'feedback', project })}>feedback</a><OpenId project={project} /></> : null}
       </header>
       {error !== null ? <div class="error" role="alert">{error} <button class="link" onClick={() => setError(null)}>dismiss</button></div> : null}
       {route.view === 'home' ? (
         <div class="page"><p>{projects === null ? 'Loading projects…' : 'No traces stored yet. Run a traced program against this server (for example `npm run demo`), and they appear here.'}</p></div>
       ) : route.view === 'traces' ? (
-        <TracesList key={route.project} project={route.project} onError={onError} />
+        <TracesList key={route.project} project={route.project} q={route.q} onError={onError} />
       ) : route.view === 'trace' ? (
         <TraceView key={`${route.project}/${route.traceId}`} project={route.project} traceId={route.traceId} callId={route.callId} onError={onError} />
       ) : route.view === 'overview' ? (
