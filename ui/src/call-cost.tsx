@@ -14,12 +14,11 @@ export function CallCost({ call, childCount, root }: { call: CallRecord; childCo
   const tok = tokens(call);
   const c = cost(call);
   if (!llm && tok === null && c === null) return null;
+  const text = `${llm && modelsOf(call) ? ` ${modelsOf(call)}` : ''}${tok !== null ? ` · ${shortCount(tok)} tok` : ''}${c !== null ? ` · ${usd(c)}` : ''}`;
   return (
-    <span class="cmeta" data-llm={llm ? 'true' : undefined}>
-      {llm ? <span class="llm-badge" title="model call">LLM</span> : <span title="the trace's totals">Σ</span>}
-      {llm && modelsOf(call) ? ` ${modelsOf(call)}` : ''}
-      {tok !== null ? ` · ${shortCount(tok)} tok` : ''}
-      {c !== null ? ` · ${usd(c)}` : ''}
+    <span class="cmeta" data-llm={llm ? 'true' : undefined} title={`${llm ? 'model call' : "the trace's totals"}:${text}`}>
+      {llm ? <span class="llm-badge">LLM</span> : <span>Σ</span>}
+      {text}
     </span>
   );
 }
