@@ -3,28 +3,12 @@
  * window back from now, and the window and split choices the page offers (kept in the URL).
  * @module
  */
+import type { CallsOverviewRes } from '../../../src/schema/calls-overview.js';
 import { request } from '../api';
 
-/** Figures of a set of traces (see the server's `OverviewFigures`). */
-export interface OverviewFigures {
-  calls: number;
-  errors: number;
-  descendant_errors: number;
-  latency_p50_ms: number | null;
-  latency_p95_ms: number | null;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number | null;
-}
-export type OverviewBucket = OverviewFigures & { timestamp: string };
-export interface Overview {
-  start: string;
-  end: string;
-  granularity: number;
-  totals: OverviewFigures;
-  buckets: OverviewBucket[];
-  groups?: { key: string; totals: OverviewFigures; buckets: OverviewBucket[] }[];
-}
+/** The answer of `/weft/calls/overview` (its type is the server's, `src/schema/calls-overview.ts`). */
+export type Overview = CallsOverviewRes;
+export type { OverviewBucket, OverviewFigures } from '../../../src/schema/calls-overview.js';
 
 /** Window names → hours back from now, and the bucket size (s) asked for: about 50 buckets each. */
 export const WINDOWS: Record<string, { hours: number; granularity: number }> = {
