@@ -79,11 +79,11 @@ try {
     await res.text();
     return performance.now() - t0;
   })();
-  const overviewPage = overviewApi < 30_000 ? await once(() => pageMs(`#/p/${project}/overview?window=30d`, '.ov-chart canvas')) : NaN;
+  const overviewPage = overviewApi < 30_000 ? await pageMs(`#/p/${project}/overview?window=30d`, '.ov-chart canvas').catch(() => NaN) : NaN;
   printTable(`trace viewer in Chromium (median of ${RUNS}, fresh page each) · ${contextLine()}`, ['case', 'page ms', 'baseline: API alone ms', 'page / API', 'target'], [
     [`list first paint, ${num(ROOTS)} roots stored`, num(listPage, 0), num(listApi, 1), ratio(listPage, listApi), verdict(listPage < 1000, '< 1 s')],
     [`trace of ${num(BIG_TRACE_CALLS)} calls opened (tree, waterfall, detail)`, num(tracePage, 0), num(traceApi, 1), ratio(tracePage, traceApi), verdict(tracePage < 1000, '< 1 s')],
-    [`overview of the last 30 days, ${num(ROOTS)} roots in it`, Number.isNaN(overviewPage) ? 'not run (API > 30 s)' : num(overviewPage, 0), num(overviewApi, 1), ratio(overviewPage, overviewApi), verdict(overviewPage < 5000, '< 5 s')],
+    [`overview of the last 30 days, ${num(ROOTS)} roots in it`, Number.isNaN(overviewPage) ? (overviewApi < 30_000 ? 'no chart within 120 s' : 'not run (API > 30 s)') : num(overviewPage, 0), num(overviewApi, 1), ratio(overviewPage, overviewApi), verdict(overviewPage < 5000, '< 5 s')],
     ['bundle (JS + CSS + HTML), gzipped', `${num(gz / 1024, 1)} KB`, '', '', verdict(gz < 300 * 1024, '< 300 KB')],
   ]);
 } finally {
