@@ -195,8 +195,8 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await expect.poll(() => page.locator('.chat-section .json').textContent()).toContain('choices');
     // the tree marks the model calls with model, tokens and cost, and the root with the trace's totals
     expect(await page.locator('.calls .cmeta[data-llm]').count()).toBe(2);
-    expect(await page.locator('.calls .cmeta[data-llm]').first().textContent()).toMatch(/^LLM gpt-4o-mini-2024-07-18 · 1\.3k tok · \$0\.000\d+$/);
-    expect(await page.locator('.calls .crow').first().locator('.cmeta').textContent()).toMatch(/^Σ · 2\.6k tok · \$0\.000\d+$/);
+    expect(await page.locator('.calls .cmeta[data-llm]').first().textContent()).toBe('LLM gpt-4o-mini-2024-07-18 · 1.3k tok');
+    expect(await page.locator('.calls .crow').first().locator('.cmeta').textContent()).toBe('Σ · 2.6k tok');
 
     // the list: input and output previews, the model; its filters in the URL
     await page.goto(`${url}/#/p/${encodeURIComponent(AGENT_PROJECT)}?op=weather`);

@@ -25,7 +25,6 @@ async function loadTrace(project: string, traceId: string): Promise<CallRecord[]
     filter: { trace_ids: [traceId] },
     sort_by: [{ field: 'started_at', direction: 'asc' }],
     columns: TREE_COLUMNS,
-    include_costs: true,
   });
 }
 
