@@ -203,6 +203,14 @@ export const INIT_OPTIONS = {
     default: 10_000,
     env: numeric('WEFT_EXIT_TIMEOUT_MS'),
   }),
+  printViewerLink: option({
+    purpose:
+      'Print the trace viewer\'s link to the first trace of the process on standard error (once per process), when `baseUrl` is a `weft serve` (its `GET /server_info` says so); other services print nothing.',
+    type: 'boolean',
+    schema: z.boolean(expected('a boolean')),
+    default: true,
+    env: flag('WEFT_PRINT_VIEWER_LINK'),
+  }),
   handleSignals: option({
     purpose:
       'On SIGTERM and SIGINT, flush (within `exitTimeoutMs`), then re-raise the signal so it ends the process as it would have; if the program has its own listener for that signal, weft only flushes and leaves the rest to it.',

@@ -151,6 +151,14 @@ export interface InitOptions {
    */
   exitTimeoutMs?: number;
   /**
+   * Print the trace viewer's link to the first trace of the process on standard error (once per process),
+   * when `baseUrl` is a `weft serve` (its `GET /server_info` says so); other services print nothing.
+   *
+   * Env: `WEFT_PRINT_VIEWER_LINK` (`1`, `true`, `yes` or `on` for true).
+   * @defaultValue `true`
+   */
+  printViewerLink?: boolean;
+  /**
    * On SIGTERM and SIGINT, flush (within `exitTimeoutMs`), then re-raise the signal so it ends the process
    * as it would have; if the program has its own listener for that signal, weft only flushes and leaves the
    * rest to it.

@@ -9,6 +9,7 @@ import { serializeConfig } from './instrument/serialize.js';
 import { setTraceSettings } from './instrument/trace-settings.js';
 import { CallExporter } from './export/exporter.js';
 import { flushOnExit } from './export/lifecycle.js';
+import { ViewerLinkNotice } from './export/viewer-link-notice.js';
 import type { InitOptions } from './init-options.js';
 import { resolveSettings } from './settings.js';
 
@@ -38,8 +39,13 @@ export function init(options: InitOptions = {}): Client {
   // The exporter owns its client, so closing it never affects the one returned to the caller.
   const predecessor = previous instanceof CallExporter ? previous : undefined;
   if (previous && !predecessor) void previous.shutdown().catch(() => undefined);
-  const exporter = new CallExporter({ client: new Client(clientOptions), projectId: settings.project, userId: settings.userId, options: settings, predecessor });
+  const exportClient = new Client(clientOptions);
+  const exporter = new CallExporter({ client: exportClient, projectId: settings.project, userId: settings.userId, options: settings, predecessor });
   exporter.connection = clientOptions;
+  if (settings.printViewerLink) {
+    const notice = new ViewerLinkNotice(exportClient.baseUrl, settings.project, exportClient.transport.authHeader('/server_info'));
+    exporter.onStart = (start) => void notice.seen(start);
+  }
   setSink(exporter);
   flushOnExit(exporter, settings.exitTimeoutMs, settings.handleSignals);
   return new Client(clientOptions);

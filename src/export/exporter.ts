@@ -108,7 +108,11 @@ export class CallExporter implements CallSink {
     return this.staged.length + this.batcher.pendingCount + this.feedbackQueue.pendingCount + (this.predecessor?.pendingCount ?? 0);
   }
 
+  /** Told of each call start before it is queued (the first-trace viewer link, `viewer-link-notice.ts`). */
+  onStart: ((start: StartedCallSchemaForInsert) => void) | undefined;
+
   start(start: StartedCallSchemaForInsert): void {
+    this.onStart?.(start);
     this.stage(start);
   }
 

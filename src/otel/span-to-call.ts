@@ -3,7 +3,8 @@
  * @module
  */
 import type { CallException, EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
-import { mapAttributes, type MappedAttributes } from './attribute-table.js';
+import type { MappedAttributes } from './attribute-table.js';
+import { mapSpan } from './genai-events.js';
 import { isSpanIdHex, weftCallId, weftTraceId } from '../internal/otel-ids.js';
 import type { SpanRecord } from './span-record.js';
 
@@ -33,7 +34,7 @@ export function otelDump(span: SpanRecord): Record<string, unknown> {
 }
 
 /** The start item of a span's call: ids, `op_name` (the span name), `started_at`, inputs and attributes by the table, `otel_dump`. */
-export function spanStart(span: SpanRecord, projectId: string, mapped: MappedAttributes = mapAttributes(span.attributes)): StartedCallSchemaForInsert {
+export function spanStart(span: SpanRecord, projectId: string, mapped: MappedAttributes = mapSpan(span)): StartedCallSchemaForInsert {
   const start: StartedCallSchemaForInsert = {
     project_id: projectId,
     id: weftCallId(span.traceId, span.spanId),
@@ -70,7 +71,7 @@ export function spanException(span: SpanRecord): CallException | undefined {
  * model, status count, and the `gen_ai.response.*` facts: a call's attributes go out with its start, so what
  * is known only at the end is summary, as the wrappers record it).
  */
-export function spanEnd(span: SpanRecord, projectId: string, mapped: MappedAttributes = mapAttributes(span.attributes)): EndedCallSchemaForInsert {
+export function spanEnd(span: SpanRecord, projectId: string, mapped: MappedAttributes = mapSpan(span)): EndedCallSchemaForInsert {
   const exception = spanException(span);
   const summary: Record<string, unknown> = { status_counts: { success: exception ? 0 : 1, error: exception ? 1 : 0 } };
   if (mapped.usage) summary.usage = { [mapped.model ?? UNKNOWN_MODEL]: { ...mapped.usage } };
@@ -88,6 +89,6 @@ export function spanEnd(span: SpanRecord, projectId: string, mapped: MappedAttri
 
 /** Both items of a finished span, its attributes mapped once. */
 export function spanToCall(span: SpanRecord, projectId: string): { start: StartedCallSchemaForInsert; end: EndedCallSchemaForInsert } {
-  const mapped = mapAttributes(span.attributes);
+  const mapped = mapSpan(span);
   return { start: spanStart(span, projectId, mapped), end: spanEnd(span, projectId, mapped) };
 }

@@ -21,6 +21,8 @@ export const WEAVE_ENDPOINTS = {
   fileContent: '/file/content',
   /** Create one feedback item (weave's `addScore`). */
   feedbackCreate: '/feedback/create',
+  /** Delete feedback by id (`{project_id, query}`, the query naming ids only). */
+  feedbackPurge: '/feedback/purge',
   /** Query feedback. */
   feedbackQuery: '/feedback/query',
   /** Change a call's `display_name` after it started. */

@@ -39,7 +39,7 @@ interface Workload {
 async function runInOrder(label: string, work: Workload, options: InitOptions = {}): Promise<void> {
   const project = uniqueProject(label);
   const refusedBefore = storeParts(server().store).calls.orderRefusals;
-  init({ project, baseUrl: proxy.url, flushIntervalMs: 5, maxBatchItems: 50, maxConcurrentRequests: 2, ...FAST_RETRIES, ...options });
+  init({ project, baseUrl: proxy.url, printViewerLink: false, flushIntervalMs: 5, maxBatchItems: 50, maxConcurrentRequests: 2, ...FAST_RETRIES, ...options });
   const task = op(async function task(i: number) {
     await sleep((i * 7919) % (work.maxMs + 1));
     return i;

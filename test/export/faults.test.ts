@@ -21,7 +21,7 @@ const FAST_RETRIES: InitOptions = { retryInitialDelayMs: 20, retryMaxDelayMs: 30
 /** Traces CALLS calls (half roots, half their children) through the proxy, flushes, and checks the server has each once. */
 async function runAndCount(label: string, options: InitOptions = {}): Promise<void> {
   const project = uniqueProject(label);
-  init({ project, baseUrl: proxy.url, flushIntervalMs: 50, ...FAST_RETRIES, ...options });
+  init({ project, baseUrl: proxy.url, printViewerLink: false, flushIntervalMs: 50, ...FAST_RETRIES, ...options });
   const child = op(function child(i: number) { return i * 2; });
   const parent = op(function parent(i: number) { return child(i); });
   for (let i = 0; i < CALLS / 2; i++) parent(i);

@@ -35,7 +35,7 @@ it('an outage longer than the retry budget spools instead of dropping; the event
   const before = getExportStats();
   proxy.inject({ kind: 'refuse' }, { forMs: 60_000 }); // until cleared below, once events were spooled (a fixed
   // outage could end before a loaded machine sent anything)
-  init({ project, baseUrl: proxy.url, spoolDir, flushIntervalMs: 20, retryBudgetMs: 100, retryInitialDelayMs: 10, retryMaxDelayMs: 100 });
+  init({ project, baseUrl: proxy.url, printViewerLink: false, spoolDir, flushIntervalMs: 20, retryBudgetMs: 100, retryInitialDelayMs: 10, retryMaxDelayMs: 100 });
   const f = op(function f(i: number) { return i; });
   for (let i = 0; i < 2_500; i++) f(i);
   const during = await flush();
@@ -126,7 +126,7 @@ it('a replay cut off mid-segment goes on after the batches the server took: each
   writer.close(); // as left by an earlier process
   const before = getExportStats();
   proxy.inject({ kind: 'status', status: 503 }, { ratio: 0.5 }); // every other request fails
-  init({ project, baseUrl: proxy.url, spoolDir, maxBatchItems: 250, maxRetries: 0, retryMaxDelayMs: 20, flushIntervalMs: 20 });
+  init({ project, baseUrl: proxy.url, printViewerLink: false, spoolDir, maxBatchItems: 250, maxRetries: 0, retryMaxDelayMs: 20, flushIntervalMs: 20 });
   const deadline = Date.now() + 20_000;
   while (readdirSync(spoolDir).length > 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));

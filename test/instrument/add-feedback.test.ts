@@ -84,7 +84,7 @@ describe('addFeedback', () => {
 
   it('is retried through a storm of 500s like call events, and arrives once', async () => {
     const project = uniqueProject('feedback-storm');
-    init({ project, baseUrl: proxy.url, flushIntervalMs: 20, retryInitialDelayMs: 20, retryMaxDelayMs: 200, retryBudgetMs: 20_000, maxRetries: 1_000 });
+    init({ project, baseUrl: proxy.url, printViewerLink: false, flushIntervalMs: 20, retryInitialDelayMs: 20, retryMaxDelayMs: 200, retryBudgetMs: 20_000, maxRetries: 1_000 });
     const step = op(function step(i: number) { return i; });
     const ids: string[] = [];
     proxy.inject({ kind: 'status', status: 500 }, { forMs: 1_000 });

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mapAttributes } from '../../src/otel/attribute-table.js';
+import { mapSpan } from '../../src/otel/genai-events.js';
 
 const fixtures = JSON.parse(readFileSync(new URL('../fixtures/otel/genai-producers.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
 
@@ -78,5 +79,38 @@ describe('mapAttributes: one exchange as each producer records it', () => {
     }
     expect(mapAttributes({ 'input.value': '{not json' }).inputs).toEqual({ input: '{not json' });
     expect(mapAttributes({ 'gen_ai.usage.input_tokens': 'many' }).usage).toBeUndefined();
+  });
+});
+
+describe('mapSpan: messages in span events when the attributes hold none', () => {
+  const ev = (name: string, attributes: Record<string, unknown>) => ({ name, timeMs: 0, attributes });
+
+  it('reads gen_ai.*.message and gen_ai.choice events (v1.28-v1.36), in order, tool calls and ids kept', () => {
+    const mapped = mapSpan({ attributes: { 'gen_ai.request.model': 'gpt-4o' }, events: [
+      ev('gen_ai.system.message', { content: 'Be brief.' }),
+      ev('gen_ai.user.message', { content: 'What is 2+2?' }),
+      ev('gen_ai.assistant.message', { tool_calls: JSON.stringify([{ id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":2}' } }]) }),
+      ev('gen_ai.tool.message', { content: '4', id: 'c1' }),
+      ev('gen_ai.choice', { index: 0, finish_reason: 'stop', message: JSON.stringify({ role: 'assistant', content: '4' }) }),
+    ] });
+    expect(mapped.inputs).toEqual({ messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'What is 2+2?' },
+      { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":2}' } }] },
+      { role: 'tool', content: '4', id: 'c1', tool_call_id: 'c1' },
+    ] });
+    expect(mapped.output).toEqual({ messages: [{ role: 'assistant', content: '4', finish_reason: 'stop' }] });
+  });
+
+  it('reads the v1.37 operation details event and the older content events; attributes win over events', () => {
+    const input = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]);
+    const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'hello' }] }]);
+    const details = mapSpan({ attributes: {}, events: [ev('gen_ai.client.inference.operation.details', { 'gen_ai.input.messages': input, 'gen_ai.output.messages': output })] });
+    expect(details.inputs).toEqual({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(details.output).toEqual({ messages: [{ role: 'assistant', content: 'hello' }] });
+    const old = mapSpan({ attributes: {}, events: [ev('gen_ai.content.prompt', { 'gen_ai.prompt': input }), ev('gen_ai.content.completion', { 'gen_ai.completion': output })] });
+    expect(old.inputs).toEqual(details.inputs);
+    expect(mapSpan({ attributes: { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', content: 'attr' }]) }, events: [ev('gen_ai.user.message', { content: 'event' })] }).inputs)
+      .toEqual({ messages: [{ role: 'user', content: 'attr' }] });
   });
 });

@@ -196,6 +196,28 @@ describe('feedback/create', () => {
       expect.objectContaining({ id: body['id'], svc_ref: `svc:///${project}/call/p`, runnable_ref: `svc:///${project}/op/grade:abc`, feedback_type: 'wandb.runnable.grade' }),
     ]);
   });
+
+  it('purges feedback by id (weave\'s /feedback/purge: an id $eq or an $or of them), only in its project; any other query is 422', async () => {
+    const project = 'acme/purge';
+    await batch(server(), [startItem(start({ project_id: project, id: 'q' }))]);
+    const ref = `svc:///${project}/call/q`;
+    const made = await json(await post(server(), '/feedback/batch/create', { batch: ['a', 'b', 'c'].map((note) => ({ project_id: project, svc_ref: ref, feedback_type: 'note', payload: { note } })) }));
+    const ids = (made['res'] as Json[]).map((r) => r['id'] as string);
+    const idEq = (id: string) => ({ $eq: [{ $getField: 'id' }, { $literal: id }] });
+    const feedback = async (): Promise<unknown[]> => ((await query(server(), { project_id: project, include_feedback: true }))[0]!['summary'] as Json)['feedback'] as unknown[] ?? [];
+    // another project's purge of the same id deletes nothing
+    expect((await post(server(), '/feedback/purge', { project_id: 'acme/other', query: { $expr: idEq(ids[0]!) } })).status).toBe(200);
+    expect(await feedback()).toHaveLength(3);
+    const res = await post(server(), '/feedback/purge', { project_id: project, query: { $expr: idEq(ids[0]!) } });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({});
+    expect((await feedback()).map((f) => (f as Json)['id'])).toEqual(ids.slice(1));
+    expect((await post(server(), '/feedback/purge', { project_id: project, query: { $expr: { $or: [idEq(ids[1]!), idEq(ids[2]!), idEq(ids[0]!)] } } })).status).toBe(200);
+    expect(await feedback()).toEqual([]);
+    const bad = await post(server(), '/feedback/purge', { project_id: project, query: { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'note' }] } } });
+    expect(bad.status).toBe(422);
+    expect((await json(bad))['detail']).toEqual([expect.objectContaining({ loc: expect.arrayContaining(['body', 'query']) })]);
+  });
 });
 
 describe('service info and auth', () => {

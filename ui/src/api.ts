@@ -3,8 +3,8 @@
  * API key the user typed (kept in sessionStorage, sent as `Authorization: Basic api:<key>`).
  * @module
  */
-import { jsonlLines } from '../../src/api/core/jsonl-lines';
-import type { CallStatus } from '../../src/schema/call-status';
+import { jsonlLines } from '../../src/api/core/jsonl-lines.js';
+import type { CallStatus } from '../../src/schema/call-status.js';
 import { WEFT_PROJECTS_PATH } from '../../src/schema/endpoints.js';
 
 /** A call record as `/calls/stream_query` streams it (with `include_feedback` / `include_costs`). */
@@ -60,7 +60,7 @@ function headers(): Record<string, string> {
   return h;
 }
 
-async function request(path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+export async function request(path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
   // credentials 'omit': a 401 with `WWW-Authenticate: Basic` then comes back to the page instead of opening the
   // browser's own login dialog (Fetch standard, "HTTP-network-or-cache fetch", the 401 step); the key still
   // goes in the explicit Authorization header.

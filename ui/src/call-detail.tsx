@@ -10,6 +10,10 @@ import { callName, cost, duration, statusOf, usd } from './format';
 import { time } from './time';
 import { JsonView } from './json-view';
 import { href } from './route';
+import { chatOfCall } from './chat/chat-of-call';
+import { ChatSection } from './chat/chat-section';
+import { FeedbackPanel } from './feedback/feedback-panel';
+import type { FeedbackRecord } from './feedback/feedback-items';
 
 function Section({ title, children, open = true }: { title: string; children: ComponentChildren; open?: boolean }) {
   return (
@@ -35,13 +39,14 @@ export function CallDetail({ brief, project, onError }: { brief: CallRecord; pro
     return () => { stop = true; };
   }, [project, brief.id, brief.summary.status, brief.ended_at, onError]);
   if (call === null) return <div class="detail"><h2>{callName(brief)}</h2><p class="muted">loading…</p></div>;
-  return <Detail call={call} project={project} />;
+  return <Detail call={call} project={project} onError={onError} />;
 }
 
-function Detail({ call, project }: { call: CallRecord; project: string }) {
+function Detail({ call, project, onError }: { call: CallRecord; project: string; onError: (e: unknown) => void }) {
   const st = statusOf(call.summary.status);
   const { feedback, costs, usage, status_counts, ...rest } = call.summary;
   const total = cost(call);
+  const chat = chatOfCall(call);
   return (
     <div class="detail" data-call={call.id}>
       <h2>{callName(call)}</h2>
@@ -67,14 +72,15 @@ function Detail({ call, project }: { call: CallRecord; project: string }) {
           </div>
         </Section>
       ) : null}
-      <Section title="Inputs"><div class="inputs"><JsonView value={call.inputs} /></div></Section>
-      <Section title="Output">{call.ended_at === null ? <p class="muted">running…</p> : <div class="output"><JsonView value={call.output} /></div>}</Section>
+      {chat ? <ChatSection call={call} chat={chat} /> : null}
+      <Section title="Inputs" open={!chat}><div class="inputs"><JsonView value={call.inputs} /></div></Section>
+      <Section title="Output" open={!chat}>{call.ended_at === null ? <p class="muted">running…</p> : <div class="output"><JsonView value={call.output} /></div>}</Section>
       {call.attributes && Object.keys(call.attributes as object).length > 0 ? <Section title="Attributes"><JsonView value={call.attributes} /></Section> : null}
       <Section title="Summary">
         <JsonView value={{ ...(usage ? { usage } : {}), ...(costs && Object.keys(costs).length > 0 ? { costs } : {}), ...(status_counts ? { status_counts } : {}), ...rest }} />
       </Section>
-      <Section title={`Feedback (${feedback?.length ?? 0})`} open={Boolean(feedback?.length)}>
-        {feedback?.length ? <JsonView value={feedback} /> : <p class="muted">none</p>}
+      <Section title="Feedback">
+        <FeedbackPanel key={call.id} project={project} callId={call.id} initial={(feedback ?? []) as FeedbackRecord[]} onError={onError} />
       </Section>
     </div>
   );

@@ -11,6 +11,8 @@ import { ModelsList } from './models/models-list';
 import { href, useRoute } from './route';
 import './styles.css';
 import { ThreadView } from './thread-view';
+import { OverviewPage } from './overview/overview-page';
+import { OpenId } from './open-id';
 import { TraceView } from './trace-view';
 import { TracesList } from './traces-list';
 import { EvaluationsPage } from './evaluations/evaluations-page';
@@ -71,14 +73,14 @@ function App() {
             {choices.map((p) => <option value={p}>{p}</option>)}
           </select>
         </label>
-        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'feedback', project })}>feedback</a><a href={href({ view: 'evaluations', project, runIds: [] })}>evaluations</a></> : null}
+        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'overview', project })}>overview</a><a href={href({ view: 'feedback', project })}>feedback</a><a href={href({ view: 'evaluations', project, runIds: [] })}>evaluations</a><OpenId project={project} /></> : null}
         <a href={href({ view: 'models' })}>models</a>
       </header>
       {error !== null ? <div class="error" role="alert">{error} <button class="link" onClick={() => setError(null)}>dismiss</button></div> : null}
       {route.view === 'home' ? (
         <div class="page"><p>{projects === null ? 'Loading projects…' : 'No traces stored yet. Run a traced program against this server (for example `npm run demo`), and they appear here.'}</p></div>
       ) : route.view === 'traces' ? (
-        <TracesList key={route.project} project={route.project} onError={onError} />
+        <TracesList key={route.project} project={route.project} q={route.q} onError={onError} />
       ) : route.view === 'trace' ? (
         <TraceView key={`${route.project}/${route.traceId}`} project={route.project} traceId={route.traceId} callId={route.callId} onError={onError} />
       ) : route.view === 'evaluations' ? (
@@ -87,6 +89,8 @@ function App() {
         <ModelsList onError={onError} />
       ) : route.view === 'model' ? (
         <ModelPage key={route.modelId} modelId={route.modelId} groupId={route.groupId} index={route.index} onError={onError} />
+      ) : route.view === 'overview' ? (
+        <OverviewPage project={route.project} q={route.q} onError={onError} />
       ) : route.view === 'thread' ? (
         <ThreadView project={route.project} threadId={route.threadId} onError={onError} />
       ) : (

@@ -1,13 +1,16 @@
 /**
  * Hash routes, stable links people can paste: `#/p/<project>` (traces), `#/p/<project>/trace/<trace_id>[/<call_id>]`,
- * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/evaluations[/<run_id>,<run_id>...]`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`.
+ * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/overview`,
+ * `#/p/<project>/evaluations[/<run_id>,<run_id>...]`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`; the
+ * traces list's filters and the overview's window and split as a query after the path (`#/p/<project>?op=agent&status=error`).
  * @module
  */
 import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
   | { view: 'home' }
-  | { view: 'traces'; project: string }
+  | { view: 'traces'; project: string; q?: Record<string, string> }
+  | { view: 'overview'; project: string; q?: Record<string, string> }
   | { view: 'trace'; project: string; traceId: string; callId?: string }
   | { view: 'thread'; project: string; threadId: string }
   | { view: 'feedback'; project: string }
@@ -16,7 +19,10 @@ export type Route =
   | { view: 'model'; modelId: string; groupId?: string; index?: number };
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?', 2);
+  const parts = path.split('/').map(decodeURIComponent);
+  const q = Object.fromEntries(new URLSearchParams(search));
+  const query = Object.keys(q).length > 0 ? { q } : {};
   if (parts[0] === 'models') {
     if (!parts[1]) return { view: 'models' };
     return { view: 'model', modelId: parts[1], ...(parts[2] === 't' && parts[3] ? { groupId: parts[3], index: Number(parts[4] ?? 0) } : {}) };
@@ -27,7 +33,8 @@ export function parseRoute(hash: string): Route {
   if (parts[2] === 'thread' && parts[3]) return { view: 'thread', project, threadId: parts[3] };
   if (parts[2] === 'feedback') return { view: 'feedback', project };
   if (parts[2] === 'evaluations') return { view: 'evaluations', project, runIds: parts[3] ? parts[3].split(',').filter(Boolean) : [] };
-  return { view: 'traces', project };
+  if (parts[2] === 'overview') return { view: 'overview', project, ...query };
+  return { view: 'traces', project, ...query };
 }
 
 export function href(route: Route): string {
@@ -35,7 +42,9 @@ export function href(route: Route): string {
   if (route.view === 'models') return '#/models';
   if (route.view === 'model') return `#/models/${encodeURIComponent(route.modelId)}${route.groupId ? `/t/${encodeURIComponent(route.groupId)}/${route.index ?? 0}` : ''}`;
   const p = `#/p/${encodeURIComponent(route.project)}`;
-  if (route.view === 'traces') return p;
+  const search = 'q' in route && route.q && Object.keys(route.q).length > 0 ? `?${new URLSearchParams(route.q).toString()}` : '';
+  if (route.view === 'traces') return `${p}${search}`;
+  if (route.view === 'overview') return `${p}/overview${search}`;
   if (route.view === 'trace') return `${p}/trace/${encodeURIComponent(route.traceId)}${route.callId ? `/${encodeURIComponent(route.callId)}` : ''}`;
   if (route.view === 'thread') return `${p}/thread/${encodeURIComponent(route.threadId)}`;
   if (route.view === 'evaluations') return `${p}/evaluations${route.runIds.length ? `/${route.runIds.map(encodeURIComponent).join(',')}` : ''}`;

@@ -11,6 +11,7 @@ import { callName, duration, statusOf } from './format';
 import { href } from './route';
 import { traceTarget } from './trace-ids';
 import { VirtualRows } from './virtual-rows';
+import { CallCost, TraceTotals } from './call-cost';
 
 const ROW_HEIGHT = 26;
 const POLL_MS = 1500;
@@ -95,6 +96,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
             <span class={`s-${call.summary.status}`} title={st.word}>{st.icon}</span> {callName(call)}
             {childCount > 0 && collapsed.has(call.id) ? <span class="muted"> (+{childCount})</span> : null}
           </a>
+          <CallCost call={call} childCount={childCount} root={depth === 0} />
         </div>
         <div class="cwater">
           <div class={`bar b-${call.summary.status}`} style={{ left: `${left}%`, width: `${width}%` }} title={`${duration(call.summary.latency_ms)} ${st.word}`} />
@@ -110,6 +112,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
         <a href={href({ view: 'traces', project })}>← traces</a>
         <span>trace <code>{traceId}</code></span>
         <span>{calls.length} calls, {duration(span)}</span>
+        <TraceTotals roots={tree.roots} />
         {calls.some((c) => c.ended_at === null) ? <span class="s-running">◌ running (live)</span> : null}
       </div>
       <div class="split">

@@ -3,14 +3,16 @@
  * scrolls (a windowed list), and polled for new traces while live.
  * @module
  */
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CALL_STATUSES } from '../../src/schema/call-status';
 import { type CallRecord, streamQuery } from './api';
 import { callName, cost, duration, shortOp, statusOf, tokens, usd } from './format';
 import { time } from './time';
 import { href } from './route';
-import { NO_FILTERS, type TraceFilters, tracesQuery } from './traces-query';
+import { filtersFromQuery, filtersToQuery, NO_FILTERS, type TraceFilters, tracesQuery } from './traces-query';
 import { VirtualRows } from './virtual-rows';
+import { feedbackBrief } from './feedback/feedback-items';
+import { modelsOf, preview } from './call-facts';
 
 const PAGE = 100;
 const ROW_HEIGHT = 34;
@@ -50,18 +52,23 @@ function Row({ call, project }: { call: CallRecord; project: string }) {
     <a class="trow" href={href({ view: 'trace', project, traceId: call.trace_id })} data-trace={call.trace_id}>
       <span class={`status s-${call.summary.status}`} title={st.word}>{st.icon} {st.word}</span>
       <span class="name" title={call.op_name}>{callName(call)}{call.display_name ? <span class="muted"> {shortOp(call.op_name)}</span> : null}</span>
+      <span class="preview" data-col="input" title={preview(call.inputs, 500)}>{preview(call.inputs)}</span>
+      <span class="preview" data-col="output" title={preview(call.output, 500)}>{call.exception ? `${call.exception.type ?? 'Error'}: ${call.exception.message ?? ''}` : preview(call.output)}</span>
+      <span class="model" data-col="model">{modelsOf(call)}</span>
       <span class="when">{time(call.started_at)}</span>
       <span class="num">{duration(call.summary.latency_ms)}</span>
       <span class="num">{tok === null ? '' : `${tok} tok`}</span>
       <span class="num">{usdCost === null ? '' : usd(usdCost)}</span>
-      <span class="num">{call.summary.feedback?.length ? `${call.summary.feedback.length} fb` : ''}</span>
+      <span class="num fb-col">{feedbackBrief(call.summary.feedback)}</span>
     </a>
   );
 }
 
-/** The list of traces of one project. */
-export function TracesList({ project, onError }: { project: string; onError: (e: unknown) => void }) {
-  const [filters, setFilters] = useState(NO_FILTERS);
+/** The list of traces of one project; its filters live in the URL (`q`, see traces-query.ts). */
+export function TracesList({ project, q, onError }: { project: string; q?: Record<string, string>; onError: (e: unknown) => void }) {
+  const qKey = JSON.stringify(q ?? {});
+  const filters = useMemo(() => filtersFromQuery(q), [qKey]); // keyed by the query text: a new object per render, the same filters
+  const setFilters = (f: TraceFilters): void => { location.hash = href({ view: 'traces', project, q: filtersToQuery(f) }); };
   const [rows, setRows] = useState<CallRecord[]>([]);
   const [done, setDone] = useState(false);
   const [live, setLive] = useState(true);
@@ -114,12 +121,12 @@ export function TracesList({ project, onError }: { project: string; onError: (e:
 
   return (
     <div class="page traces">
-      <Filters value={filters} onChange={setFilters} />
+      <Filters key={qKey} value={filters} onChange={setFilters} />
       <div class="listhead">
         <span>{rows.length}{done ? '' : '+'} traces, newest first</span>
         <label><input type="checkbox" checked={live} onChange={() => setLive(!live)} /> live</label>
       </div>
-      <div class="trow thead"><span>status</span><span>op / name</span><span>started</span><span class="num">latency</span><span class="num">tokens</span><span class="num">cost</span><span class="num">feedback</span></div>
+      <div class="trow thead"><span>status</span><span>op / name</span><span>input</span><span>output</span><span>model</span><span>started</span><span class="num">latency</span><span class="num">tokens</span><span class="num">cost</span><span class="num">feedback</span></div>
       <VirtualRows class="tlist" count={rows.length} rowHeight={ROW_HEIGHT} onRange={onRange} row={(i) => <Row call={rows[i]!} project={project} />} />
       {rows.length === 0 && done ? <p class="empty">No traces match in project {project}.</p> : null}
     </div>

@@ -2,7 +2,7 @@
  * The traces list's filters, turned into a `/calls/stream_query` body: roots only, newest first, one page.
  * @module
  */
-import type { StreamQuery } from './api';
+import type { StreamQuery } from './api.js';
 
 export interface TraceFilters {
   op: string;
@@ -47,4 +47,29 @@ export function tracesQuery(project: string, f: TraceFilters, offset: number, li
     include_feedback: true,
     include_costs: true,
   };
+}
+
+const URL_KEYS: Record<keyof TraceFilters, string> = { op: 'op', status: 'status', sinceMinutes: 'since', threadId: 'thread', runId: 'run', text: 'text' };
+
+/** The filters as the URL's query (`#/p/<project>?op=agent&status=error`): only those set. */
+export function filtersToQuery(f: TraceFilters): Record<string, string> {
+  const q: Record<string, string> = {};
+  for (const [k, name] of Object.entries(URL_KEYS) as [keyof TraceFilters, string][]) {
+    const v = f[k];
+    if (v !== '' && v !== 0) q[name] = String(v);
+  }
+  return q;
+}
+
+/** The filters of a URL query; what it does not set stays unset, and a malformed `since` is 0 (any time). */
+export function filtersFromQuery(q: Readonly<Record<string, string>> | undefined): TraceFilters {
+  const f = { ...NO_FILTERS };
+  if (!q) return f;
+  for (const [k, name] of Object.entries(URL_KEYS) as [keyof TraceFilters, string][]) {
+    const v = q[name];
+    if (v === undefined) continue;
+    if (k === 'sinceMinutes') f.sinceMinutes = Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : 0;
+    else f[k] = v;
+  }
+  return f;
 }

@@ -5,5 +5,5 @@
 import type { AsyncApi } from '../db/store-api.js';
 import type { FeedbackStore } from './feedback-store.js';
 
-/** Feedback of one database: `createBatch`, `forCalls` (for `include_feedback`) and `stats`; each may answer a Promise. */
-export type FeedbackStoreApi = AsyncApi<FeedbackStore, 'createBatch' | 'forCalls' | 'stats'>;
+/** Feedback of one database: `createBatch`, `forCalls` (for `include_feedback`), `stats` and `purge`; each may answer a Promise. */
+export type FeedbackStoreApi = AsyncApi<FeedbackStore, 'createBatch' | 'forCalls' | 'stats' | 'purge'>;

@@ -31,6 +31,8 @@ const FOR_CALLS_SQL = `SELECT call_id, ${RECORD_COLUMNS} FROM feedback
   WHERE project_id = ? AND call_id IN (SELECT value FROM json_each(?))
   ORDER BY created_at, id`;
 
+const PURGE_SQL = 'DELETE FROM feedback WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))';
+
 /** A stored feedback row read for `include_feedback`: its columns, the call it is about, the payload as JSON text. */
 export type FeedbackRow = Record<string, unknown> & { call_id: string; payload: string };
 
@@ -113,6 +115,14 @@ export class FeedbackStore {
   forCalls(projectId: string, callIds: readonly string[]): Map<string, FeedbackRecord[]> {
     if (callIds.length === 0) return new Map();
     return feedbackByCall(this.statements.prepare(FOR_CALLS_SQL).all(projectId, JSON.stringify(callIds)) as FeedbackRow[]);
+  }
+
+  /**
+   * Deletes the feedback with the given ids in one project (`POST /feedback/purge`); ids not stored are skipped.
+   * @returns how many records were deleted.
+   */
+  purge(projectId: string, ids: readonly string[]): number {
+    return this.statements.prepare(PURGE_SQL).run(projectId, JSON.stringify(ids)).changes;
   }
 
   /**

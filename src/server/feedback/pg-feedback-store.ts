@@ -110,6 +110,11 @@ export class PgFeedbackStore {
     return feedbackByCall(await pgRows<FeedbackRow>(this.db.pool, FOR_CALLS_SQL, [projectId, [...new Set(callIds)]]));
   }
 
+  /** Deletes the feedback with the given ids in one project; the contract of the SQLite `FeedbackStore.purge`. */
+  async purge(projectId: string, ids: readonly string[]): Promise<number> {
+    return (await this.db.pool.query('DELETE FROM feedback WHERE project_id = $1 AND id = ANY($2::text[])', [projectId, [...ids]])).rowCount ?? 0;
+  }
+
   /**
    * Feedback stats over `[start, end)`: the buckets of the SQLite store (same plan, `statsWindow`), computed by
    * one grouped scan in PostgreSQL (see `pgStatsScan`); window aggregations combine the buckets' as in SQLite.

@@ -20,6 +20,8 @@ import { WEAVE_BODY_TYPES } from '../../schema/weave-endpoints.js';
 import { serviceInfoRoutes } from './service-info-routes.js';
 import { callEditRoutes } from '../calls/call-edit-routes.js';
 import { feedbackCreateRoute } from '../feedback/feedback-create-route.js';
+import { feedbackPurgeRoute } from '../feedback/feedback-purge-route.js';
+import { overviewRoute } from '../calls/overview-route.js';
 import { projectRoutes, uiRoutes } from './ui-routes.js';
 
 /** Largest request body accepted by default: 32 MiB. */
@@ -86,6 +88,8 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', serviceInfoRoutes());
   app.route('/', callEditRoutes(store.calls));
   app.route('/', feedbackCreateRoute(store.feedback, now));
+  app.route('/', feedbackPurgeRoute(store.feedback));
+  app.route('/', overviewRoute(store.calls, now));
   app.route('/', otlpRoutes(store.calls, maxBodyBytes));
   app.route('/', projectRoutes(store.calls, apiKeys));
   app.notFound(notFound);

@@ -147,3 +147,51 @@ describe('include_feedback', () => {
     expect(other!.summary!.feedback).toEqual([]);
   });
 });
+
+describe('POST /weft/calls/overview (a weft extension)', () => {
+  const ov = project.replace('include', 'overview');
+  const root = (id: string, op: string, minute: number, ms: number, summary: Record<string, unknown>, error = false) => [
+    { mode: 'start', req: { start: { project_id: ov, id, trace_id: `t-${id}`, op_name: op, started_at: `2024-05-01T10:${String(minute).padStart(2, '0')}:00.000Z`, inputs: {}, attributes: {} } } },
+    { mode: 'end', req: { end: { project_id: ov, id, ended_at: new Date(Date.parse(`2024-05-01T10:${String(minute).padStart(2, '0')}:00.000Z`) + ms).toISOString(), summary, ...(error ? { exception: { type: 'E', message: 'boom' } } : {}) } } },
+  ];
+  const u = (model: string, p: number, c: number) => ({ usage: { [model]: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c, requests: 1 } } });
+
+  beforeAll(async () => {
+    const items = [
+      ...root('a', 'agent', 1, 100, u('gpt-4o', 1000, 100)),
+      ...root('b', 'agent', 2, 300, u('gpt-4o', 2000, 200), true),
+      ...root('c', 'search', 7, 200, u('acme-llm', 10, 5)),
+      ...root('d', 'search', 8, 400, {}),
+      ...root('late', 'agent', 30, 1, u('gpt-4o', 1, 1)), // outside the window
+    ];
+    expect((await post(server(), '/call/upsert_batch', { batch: items })).status).toBe(200);
+  });
+
+  const overview = async (body: Record<string, unknown>) => {
+    const res = await post(server(), '/weft/calls/overview', { project_id: ov, start: '2024-05-01T10:00:00Z', end: '2024-05-01T10:10:00Z', granularity: 300, ...body });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { totals: Record<string, unknown>; buckets: Record<string, unknown>[]; groups?: { key: string; totals: Record<string, unknown> }[]; granularity: number };
+  };
+
+  it('counts traces, errors, latency p50 / p95, tokens and the cost stream_query reports for the same window, per bucket', async () => {
+    const got = await overview({});
+    expect(got.granularity).toBe(300);
+    expect(got.buckets.map((b) => [b['timestamp'], b['calls'], b['errors']])).toEqual([['2024-05-01T10:00:00.000Z', 2, 1], ['2024-05-01T10:05:00.000Z', 2, 0]]);
+    expect(got.buckets[0]).toMatchObject({ latency_p50_ms: 200, latency_p95_ms: 290, input_tokens: 3000, output_tokens: 300 });
+    const roots = await client.calls.streamQuery({ project_id: ov, filter: { trace_roots_only: true }, include_costs: true,
+      query: { $expr: { $lt: [{ $getField: 'started_at' }, { $literal: '2024-05-01T10:10:00Z' }] } } }).toArray();
+    const reported = roots.reduce((sum, r) => sum + Object.values((r.summary?.['costs'] ?? {}) as Record<string, { total_cost: number }>).reduce((s, c) => s + c.total_cost, 0), 0);
+    expect(reported).toBeGreaterThan(0);
+    expect(got.totals['cost_usd']).toBeCloseTo(reported, 12);
+    expect(got.totals).toMatchObject({ calls: 4, errors: 1, input_tokens: 3010, output_tokens: 305 });
+  });
+
+  it('splits by root op or by model (traces without usage as (none)); refuses an empty window with 422', async () => {
+    expect((await overview({ group_by: 'op_name' })).groups!.map((g) => [g.key, g.totals['calls']])).toEqual([['agent', 2], ['search', 2]]);
+    const byModel = (await overview({ group_by: 'model' })).groups!;
+    expect(byModel.map((g) => [g.key, g.totals['calls'], g.totals['input_tokens']])).toEqual([['gpt-4o', 2, 3000], ['(none)', 1, 0], ['acme-llm', 1, 10]]);
+    const bad = await post(server(), '/weft/calls/overview', { project_id: ov, start: '2024-05-01T10:10:00Z', end: '2024-05-01T10:00:00Z' });
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(['body', 'start']);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * What a call cost, in the few words a tree row or a list row shows: whether it is a model call, its model(s),
+ * tokens and cost, and a one-line preview of its inputs or output. Pure.
+ * @module
+ */
+
+/** The fields read. */
+export interface BriefCall {
+  summary: Record<string, unknown> & { usage?: Record<string, unknown>; costs?: Record<string, unknown> };
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A model call: one the wrappers or the OTel mapping gave response facts, or a leaf with usage of its own. */
+export function isLlmCall(call: BriefCall, childCount: number): boolean {
+  return call.summary['gen_ai.response.model'] !== undefined || call.summary['time_to_first_token_ms'] !== undefined || (childCount === 0 && isObj(call.summary.usage) && Object.keys(call.summary.usage).length > 0);
+}
+
+/** The models of `summary.usage`, joined; '' when none. */
+export function modelsOf(call: BriefCall): string {
+  return isObj(call.summary.usage) ? Object.keys(call.summary.usage).join(', ') : '';
+}
+
+/** Tokens as `1.2k`, `3.4M`. */
+export function shortCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** The first line of the first text in `value` (depth first: a string, a message's content, any string field), cut at `max` chars. */
+export function preview(value: unknown, max = 80): string {
+  const text = firstText(value, 0);
+  const line = (text ?? (value === null || value === undefined ? '' : JSON.stringify(value) ?? '')).trim().split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function firstText(v: unknown, depth: number): string | undefined {
+  if (typeof v === 'string') return v.trim() === '' ? undefined : v;
+  if (depth > 6 || v === null || typeof v !== 'object') return undefined;
+  if (Array.isArray(v)) {
+    // the last message of a conversation is the one that asks
+    for (let i = v.length - 1; i >= 0; i -= 1) {
+      const t = firstText(v[i], depth + 1);
+      if (t !== undefined) return t;
+    }
+    return undefined;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k of ['content', 'text', 'question', 'query', 'prompt', 'input', 'messages', 'output', 'answer']) {
+    if (k in o) {
+      const t = firstText(o[k], depth + 1);
+      if (t !== undefined) return t;
+    }
+  }
+  for (const [k, x] of Object.entries(o)) {
+    if (k === 'model' || k === 'role' || k === 'id' || k === 'type') continue;
+    const t = firstText(x, depth + 1);
+    if (t !== undefined) return t;
+  }
+  return undefined;
+}

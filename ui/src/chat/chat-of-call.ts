@@ -1,0 +1,107 @@
+/**
+ * A call read as a conversation, when it is one: which format its inputs and output are in (OpenAI chat
+ * completions or Responses, Anthropic messages, the Vercel AI SDK, OTel GenAI messages), and its messages in
+ * order, request then reply. Pure, tested without a browser.
+ * @module
+ */
+import type { Chat, ChatFormat, ChatMessage } from './chat-message.js';
+import { messageList, messageOf, responseItems, systemMessage, toolCallOf } from './chat-messages.js';
+import { isObj, parseArgs, partsOf, str } from './chat-parts.js';
+
+/** The fields of a call record the chat view reads. */
+export interface ChatCallFields {
+  op_name: string;
+  inputs: unknown;
+  output: unknown;
+  attributes?: unknown;
+  ended_at?: string | null;
+}
+
+type Obj = Record<string, unknown>;
+
+function provider(call: ChatCallFields): string | undefined {
+  return isObj(call.attributes) ? str(call.attributes['gen_ai.provider.name']) ?? str(call.attributes['gen_ai.system']) : undefined;
+}
+
+/** Which format a call is in, `undefined` when it is not a model call with messages. */
+export function chatFormat(call: ChatCallFields): ChatFormat | undefined {
+  const i = isObj(call.inputs) ? call.inputs : {};
+  const o = isObj(call.output) ? call.output : {};
+  const op = call.op_name;
+  const prov = provider(call);
+  if (Array.isArray(o.choices) || (/openai\.chat\./.test(op) && Array.isArray(i.messages))) return 'openai-chat';
+  if (o.object === 'response' || /openai\.responses\./.test(op) || (prov === 'openai' && 'input' in i)) return 'openai-responses';
+  if ((o.type === 'message' && o.role === 'assistant') || (/^anthropic\./.test(op) && Array.isArray(i.messages))) return 'anthropic';
+  if (/^ai\.(generate|stream)(Text|Object)$/.test(op) && (i.prompt !== undefined || Array.isArray(i.messages))) return 'ai-sdk';
+  if (messageList(i.messages) || messageList(o.messages)) return 'otel-genai';
+  return undefined;
+}
+
+function openAIChat(i: Obj, o: Obj): ChatMessage[] {
+  const reply = Array.isArray(o.choices)
+    ? o.choices.map((c) => {
+        const m = messageOf(isObj(c) ? c.message ?? c.delta : c, true);
+        if (isObj(c) && str(c.finish_reason)) m.finishReason = str(c.finish_reason)!;
+        return m;
+      })
+    : [];
+  return [...(messageList(i.messages) ?? []), ...reply];
+}
+
+function responses(i: Obj, o: Obj): ChatMessage[] {
+  const reply = Array.isArray(o.output) ? responseItems(o.output, true) : typeof o.output_text === 'string' ? responseItems(o.output_text, true) : [];
+  return [...systemMessage(i.instructions), ...responseItems(i.input, false), ...reply];
+}
+
+function anthropic(i: Obj, o: Obj): ChatMessage[] {
+  const reply = o.role === 'assistant' || Array.isArray(o.content) ? [messageOf({ role: 'assistant', ...o }, true)] : [];
+  return [...systemMessage(i.system), ...(messageList(i.messages) ?? []), ...reply];
+}
+
+function aiSdk(i: Obj, o: unknown): ChatMessage[] {
+  const request = [...systemMessage(i.system)];
+  if (typeof i.prompt === 'string') request.push({ role: 'user', parts: [{ kind: 'text', text: i.prompt }] });
+  else request.push(...(messageList(i.prompt) ?? []));
+  request.push(...(messageList(i.messages) ?? []));
+  if (!isObj(o)) return o === undefined || o === null ? request : [...request, { role: 'assistant', parts: partsOf(o), reply: true }];
+  const parts = [
+    ...(typeof o.reasoningText === 'string' && o.reasoningText ? [{ kind: 'reasoning' as const, text: o.reasoningText }] : []),
+    ...partsOf(o.text),
+    ...(o.object !== undefined ? [{ kind: 'json' as const, value: o.object }] : []),
+    ...(Array.isArray(o.toolCalls) ? o.toolCalls.map(toolCallOf) : []),
+  ];
+  const reply: ChatMessage[] = [{ role: 'assistant', parts, reply: true, ...(str(o.finishReason) ? { finishReason: str(o.finishReason)! } : {}) }];
+  if (Array.isArray(o.toolResults) && o.toolResults.length > 0) {
+    reply.push({
+      role: 'tool',
+      reply: true,
+      parts: o.toolResults.map((r) => {
+        const x = isObj(r) ? r : {};
+        return { kind: 'tool_result' as const, ...(str(x.toolCallId) ? { id: str(x.toolCallId)! } : {}), ...(str(x.toolName) ? { name: str(x.toolName)! } : {}), content: parseArgs(x.output ?? x.result) };
+      }),
+    });
+  }
+  return [...request, ...reply];
+}
+
+function otelGenAI(i: Obj, o: Obj): ChatMessage[] {
+  return [...systemMessage(i.system_instructions), ...(messageList(i.messages) ?? []), ...(messageList(o.messages, true) ?? [])];
+}
+
+/**
+ * The call as a conversation, or `null` when it is not one (the detail then shows JSON only). A call still
+ * running has the request's messages only; a failed call's reply is empty.
+ */
+export function chatOfCall(call: ChatCallFields): Chat | null {
+  const format = chatFormat(call);
+  if (format === undefined) return null;
+  const i = isObj(call.inputs) ? call.inputs : {};
+  const o = isObj(call.output) ? call.output : {};
+  const messages =
+    format === 'openai-chat' ? openAIChat(i, o)
+    : format === 'openai-responses' ? responses(i, o)
+    : format === 'anthropic' ? anthropic(i, o)
+    : format === 'ai-sdk' ? aiSdk(i, call.output)
+    : otelGenAI(i, o);
+  return messages.length > 0 ? { format, messages } : null;
+}
