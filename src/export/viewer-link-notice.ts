@@ -4,7 +4,6 @@
  * `init({ printViewerLink: false })`.
  * @module
  */
-import { request } from 'undici';
 import { diag } from '../internal/diag.js';
 import { untraced } from '../internal/otel-global.js';
 import { viewerLink } from '../internal/viewer-link.js';
@@ -26,7 +25,7 @@ export class ViewerLinkNotice {
     private readonly baseUrl: string,
     private readonly project: string,
     private readonly authHeader: Record<string, string>,
-    private readonly write: (line: string) => void = (line) => void process.stderr.write(line),
+    private readonly write: (line: string) => void = (line) => void (globalThis as { process?: { stderr?: { write(s: string): unknown } } }).process?.stderr?.write(line),
   ) {}
 
   /**
@@ -42,9 +41,10 @@ export class ViewerLinkNotice {
   }
 
   private async check(traceId: string): Promise<void> {
-    const res = await untraced(() => request(`${this.baseUrl.replace(/\/+$/, '')}/server_info`, { headers: this.authHeader, headersTimeout: 5000, bodyTimeout: 5000 }));
-    const body = (await res.body.json().catch(() => undefined)) as { server?: unknown } | undefined;
-    if (res.statusCode !== 200 || body?.server !== 'weft') return;
+    // the runtime's fetch (on every runtime; undici is not loadable on Workers and Edge), 5 s at most
+    const res = await untraced(() => fetch(`${this.baseUrl.replace(/\/+$/, '')}/server_info`, { headers: this.authHeader, signal: AbortSignal.timeout(5000) }));
+    const body = (await res.json().catch(() => undefined)) as { server?: unknown } | undefined;
+    if (res.status !== 200 || body?.server !== 'weft') return;
     this.write(`weft: trace viewer: ${viewerLink(this.baseUrl, this.project, traceId)} (init({ printViewerLink: false }) turns this line off)\n`);
   }
 }
