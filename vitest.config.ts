@@ -7,6 +7,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
+ * (The CLI's commands, test/cli/calls-commands.test.ts, run once, on SQLite: what they print comes from the server's
+ * answers, which the server's own files check on both stores.)
+ *
  * Test files that run on both stores (the parameterization: same files, `WEFT_TEST_STORE=postgres`): the files
  * whose assertions are about what the server stores and answers. Files that only use a server as the far end of
  * the SDK's export or of the CLI (test/export, test/instrument, ...) and files that never open a server store
@@ -23,7 +26,6 @@ const BOTH_STORES = [
   'test/otel/span-processor.test.ts',
   'test/weave/weave-sdk.test.ts',
   'test/weave/weave-endpoints.test.ts',
-  'test/cli/calls-commands.test.ts',
   'test/api/resources/*-resource.test.ts',
   'test/api/resources/calls-pagination.test.ts',
   'test/eval/evaluate.test.ts',
