@@ -205,12 +205,17 @@ describe('weft calls tail', () => {
       // the calls traced before the tail started are not printed; wait until it is polling
       while (!err.includes('tailing')) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 300));
-      const slow = op(async function slow() { await new Promise((r) => setTimeout(r, 600)); return 'late'; });
+      // the call ends only after the tail printed it running (a fixed wait lost the race on a loaded machine)
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const slow = op(async function slow() { await gate; return 'late'; });
       const { init, flush } = await import('../../src/index.js');
       init({ project, baseUrl: source.url, flushIntervalMs: 20 });
       const pending = slow();
-      await new Promise((r) => setTimeout(r, 300));
       await flush();
+      const seenNew = Date.now() + 10_000;
+      while (!/"event":"new"/.test(seen) && Date.now() < seenNew) await new Promise((r) => setTimeout(r, 50));
+      release();
       await pending;
       await flush();
       const deadline = Date.now() + 10_000;
