@@ -99,12 +99,13 @@ export function tailCommand(): Command {
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      process.stderr.write(c.dim(`tailing ${project} on ${conn.baseUrl} (Ctrl-C to stop)\n`));
       try {
         while (!stopped) {
           await poll(client, project, opts, state, (call, event) => {
             if (print || event === 'ended') process.stdout.write(`${line(call, event, c, opts.json)}\n`);
           });
+          // said once the look-back window is read: a call starting from here on is printed
+          if (!print) process.stderr.write(c.dim(`tailing ${project} on ${conn.baseUrl} (Ctrl-C to stop)\n`));
           print = true;
           await new Promise<void>((resolve) => {
             wake = resolve;

@@ -202,9 +202,8 @@ describe('weft calls tail', () => {
     child.stdout!.on('data', (c: Buffer) => (seen += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
     try {
-      // the calls traced before the tail started are not printed; wait until it is polling
+      // the calls traced before the tail started are not printed; it says 'tailing' once its look-back window is read
       while (!err.includes('tailing')) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 300));
       // the call ends only after the tail printed it running (a fixed wait lost the race on a loaded machine)
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
