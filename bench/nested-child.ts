@@ -87,23 +87,32 @@ async function startSink(): Promise<{ url: string; received: () => Promise<numbe
   return { url, received };
 }
 
+/** Traced calls in the timed part (3 per root), and calls the far end must receive (warm-up included). */
+const CALLS = ROOTS * 3;
+const EXPECTED = (ROOTS + WARMUP_ROOTS) * 3;
+
+/** Warms up, then times ROOTS roots and the final flush: process CPU (user + system) per traced call, ns. */
+async function timed(root: (i: number) => Promise<unknown>, flush: () => Promise<unknown>): Promise<number> {
+  await drive(root, WARMUP_ROOTS);
+  await flush();
+  const before = process.cpuUsage();
+  await profiled(async () => {
+    await drive(root, ROOTS);
+    await flush();
+  });
+  const used = process.cpuUsage(before);
+  return ((used.user + used.system) * 1000) / CALLS;
+}
+
 async function weftRound(): Promise<NestedResult> {
   const { weft } = await import('./lib/weft.js');
   const { url, received } = await startSink();
   weft.init({ project: 'bench/nested', baseUrl: url });
   const child = weft.op(leaf, { name: 'child' });
   const root = weft.op(async (i: number) => (await Promise.all([child(i), child(i + 1)])).reduce((a, b) => a + b, 0), { name: 'root' });
-  await drive(root, WARMUP_ROOTS);
-  await weft.flush();
-  const before = process.cpuUsage();
-  await profiled(async () => {
-    await drive(root, ROOTS);
-    await weft.flush();
-  });
-  const used = process.cpuUsage(before);
+  const cpuNsPerCall = await timed(root, () => weft.flush());
   await weft.shutdown();
-  const calls = ROOTS * 3;
-  return { mode: 'weft', calls, cpuNsPerCall: ((used.user + used.system) * 1000) / calls, received: await received(), expected: (ROOTS + WARMUP_ROOTS) * 3 };
+  return { mode: 'weft', calls: CALLS, cpuNsPerCall, received: await received(), expected: EXPECTED };
 }
 
 /** OpenTelemetry as a user exports it: `otel` discards the spans, `otlp` sends them as OTLP/JSON over HTTP to the sink. */
@@ -112,18 +121,10 @@ async function otelRound(mode: 'otel' | 'otlp'): Promise<NestedResult> {
   const otel = sink ? setupOtel(65_536, new OTLPTraceExporter({ url: `${sink.url}/v1/traces` })) : setupOtel();
   const child = otelAsync(otel.tracer, 'child', ['x'], leaf);
   const root = otelAsync(otel.tracer, 'root', ['i'], async (i: number) => (await Promise.all([child(i), child(i + 1)])).reduce((a, b) => a + b, 0));
-  await drive(root, WARMUP_ROOTS);
-  await otel.flush();
-  const before = process.cpuUsage();
-  await profiled(async () => {
-    await drive(root, ROOTS);
-    await otel.flush();
-  });
-  const used = process.cpuUsage(before);
+  const cpuNsPerCall = await timed(root, () => otel.flush());
   await otel.shutdown();
   const received = sink ? await sink.received() : otel.exported();
-  const calls = ROOTS * 3;
-  return { mode, calls, cpuNsPerCall: ((used.user + used.system) * 1000) / calls, received, expected: (ROOTS + WARMUP_ROOTS) * 3 };
+  return { mode, calls: CALLS, cpuNsPerCall, received, expected: EXPECTED };
 }
 
 const mode = process.argv[2];

@@ -31,18 +31,17 @@ class SyncLocalStorage<T> {
       'warn',
       'this runtime has no AsyncLocalStorage: a call started after an `await` in its parent is recorded as a root of its own trace',
     );
-    const previous = this.store;
-    this.store = store;
-    try {
-      return fn(...args);
-    } finally {
-      this.store = previous;
-    }
+    return this.with(store, fn, args);
   }
 
   exit<R>(fn: (...args: unknown[]) => R, ...args: unknown[]): R {
+    return this.with(undefined, fn, args);
+  }
+
+  /** Runs `fn` with `store` current, then puts the previous one back. */
+  private with<R>(store: T | undefined, fn: (...args: unknown[]) => R, args: unknown[]): R {
     const previous = this.store;
-    this.store = undefined;
+    this.store = store;
     try {
       return fn(...args);
     } finally {
