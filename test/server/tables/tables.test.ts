@@ -86,15 +86,26 @@ describe('POST /table/query', () => {
     expect(await idx({ offset: 10 })).toEqual([]);
   });
 
-  it('sorts on dotted paths into val, asc and desc, ties in insertion order, missing values first in asc', async () => {
+  it('sorts on dotted paths into val, asc and desc, ties in insertion order, missing values last', async () => {
     const { project, digest } = await createTable();
     const ids = async (sort_by: { field: string; order?: 'asc' | 'desc' }[], extra = {}) =>
       (await client().tables.query({ project_id: project, digest, sort_by, ...extra })).rows.map((r) => (r.val as { id: string }).id);
-    expect(await ids([{ field: 'meta.score', order: 'asc' }])).toEqual(['e', 'c', 'a', 'b', 'd']);
+    expect(await ids([{ field: 'meta.score', order: 'asc' }])).toEqual(['c', 'a', 'b', 'd', 'e']);
     expect(await ids([{ field: 'meta.score', order: 'desc' }])).toEqual(['b', 'd', 'a', 'c', 'e']);
-    expect(await ids([{ field: 'meta.score' }])).toEqual(['e', 'c', 'a', 'b', 'd']);
+    expect(await ids([{ field: 'meta.score' }])).toEqual(['c', 'a', 'b', 'd', 'e']);
     expect(await ids([{ field: 'meta.tag' }, { field: 'n', order: 'desc' }])).toEqual(['e', 'a', 'c', 'b', 'd']);
     expect(await ids([{ field: 'n' }], { limit: 2, offset: 1 })).toEqual(['c', 'a']);
+  });
+
+  // Weave's table query sorts a path as its calls query does (test_trace_call_sort_with_mixed_types's data as rows;
+  // issue 26 point 4): numbers before strings, nulls and missing values last in both directions
+  it.each([
+    ['desc', [100, 2, 'b', 'a', null, null]],
+    ['asc', [2, 100, 'a', 'b', null, null]],
+  ] as const)('sorts mixed types %s as Weave: numbers, then strings, then nulls', async (order, seq) => {
+    const { project, digest } = await createTable([{ prim: null }, { not_prim: 1 }, { prim: 100 }, { prim: 2 }, { prim: 'b' }, { prim: 'a' }]);
+    const { rows } = await client().tables.query({ project_id: project, digest, sort_by: [{ field: 'prim', order }] });
+    expect(rows.map((r) => (r.val as { prim?: unknown }).prim ?? null)).toEqual(seq);
   });
 
   it('sorts on a quoted segment holding dots', async () => {
