@@ -1,5 +1,5 @@
 /**
- * stream_query `columns`: which record keys (or dotted paths inside them) each answered record keeps.
+ * stream_query `columns`: which record keys each answered record keeps, as Weave's trace server selects them.
  * @module
  */
 import { parseFieldPath } from '../db/field-path.js';
