@@ -3,12 +3,11 @@
 // to a floor: the same rows written in-process with node-postgres, one multi-row INSERT per batch; in rounds, each
 // ratio taken within a round (the load of a shared machine moves between rounds). Runs a throwaway cluster
 // (scripts/pg-cluster.sh, durable settings: fsync and synchronous_commit on, as a deployment would run).
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { request } from 'undici';
 import { callBatchItems } from './lib/call-batches.js';
 import { contextLine } from './lib/context-line.js';
+import { median, startBenchCluster } from './lib/pg-cluster.js';
 import { startChildServer } from './lib/server.js';
 import { num, printTable, QUICK } from './lib/table.js';
 
@@ -18,28 +17,9 @@ const CALLS_PER_BATCH = 500;
 const ROUNDS = QUICK ? 3 : 5;
 const IN_FLIGHT_PER_SERVER = 2;
 const PROJECT = 'bench/pg-ingest';
-const SCRIPT = fileURLToPath(new URL('../scripts/pg-cluster.sh', import.meta.url));
 
-const out = execFileSync('bash', [SCRIPT, 'start'], { encoding: 'utf8', env: { ...process.env, PG_CLUSTER_DURABLE: '1' } });
-const vars = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
-const clusterUrl = vars['WEFT_TEST_PG_URL']!;
-let created = 0;
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: clusterUrl });
-  await client.connect();
-  await client.query(sql);
-  await client.end();
-}
-
-/** A new empty database on the cluster; returns its URL. */
-async function freshDatabase(): Promise<string> {
-  const name = `bench_${created++}`;
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(clusterUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const cluster = startBenchCluster();
+const freshDatabase = (): Promise<string> => cluster.freshDatabase();
 
 async function countCalls(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
@@ -104,24 +84,8 @@ async function rawPerSec(): Promise<number> {
   return CALLS / seconds;
 }
 
-/** The median of some numbers. */
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/** The cluster's PostgreSQL version, e.g. `18.1`. */
-async function serverVersion(): Promise<string> {
-  const client = new pg.Client({ connectionString: clusterUrl });
-  await client.connect();
-  const { rows } = await client.query('SHOW server_version');
-  await client.end();
-  return String((rows[0] as { server_version: string }).server_version).split(' ')[0] ?? '';
-}
-
 try {
-  const version = await serverVersion();
+  const version = await cluster.version();
   // rounds of 1 server, floor, 2 servers back to back: on a shared machine the load moves between rounds, so each
   // ratio is taken within a round and the medians are printed
   const rounds: { one: number; two: number; raw: number }[] = [];
@@ -157,5 +121,5 @@ try {
     process.exitCode = 1;
   }
 } finally {
-  execFileSync('bash', [SCRIPT, 'stop', vars['WEFT_PG_DIR']!]);
+  cluster.stop();
 }

@@ -10,6 +10,8 @@ export interface ChildServer {
   url: string;
   /** The SQLite file it writes. */
   dbPath: string;
+  /** The child's process id (e.g. to read its peak RSS from /proc). */
+  pid: number;
   /** Stops the child (SIGTERM) and waits for it to exit. */
   close(): Promise<void>;
 }
@@ -43,6 +45,7 @@ function spawnServer(dbPath: string, cleanup: () => void): Promise<ChildServer> 
       resolve({
         url,
         dbPath,
+        pid: child.pid ?? 0,
         close: async () => {
           child.kill('SIGTERM');
           await exited;
