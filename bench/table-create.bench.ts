@@ -32,9 +32,10 @@ interface Round {
   page: number;
 }
 
+/** POSTs `body` on a new connection (a kept-alive one may be closed by the server while a floor runs); seconds to the whole answer. */
 async function post(url: string, body: string): Promise<{ seconds: number; status: number; text: string }> {
   const t0 = performance.now();
-  const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, headersTimeout: 600_000, bodyTimeout: 600_000 });
+  const res = await request(url, { method: 'POST', body, reset: true, headers: { 'content-type': 'application/json' }, headersTimeout: 600_000, bodyTimeout: 600_000 });
   const text = await res.body.text();
   return { seconds: (performance.now() - t0) / 1000, status: res.statusCode, text };
 }
