@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { callBatchItems } from './lib/call-batches.js';
 import { contextLine } from './lib/context-line.js';
+import { median } from './lib/pg-cluster.js';
 import { benchTempDir, startChildServer } from './lib/server.js';
 import { countCompleteCalls } from './lib/stored.js';
 import { num, printTable, QUICK, verdict } from './lib/table.js';
@@ -49,42 +50,54 @@ function rawSqliteCallsPerSec(bodies: readonly string[]): number {
   return CALLS / seconds;
 }
 
-const bodies = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => batchBody(CALLS_PER_BATCH));
-const server = await startChildServer();
-const url = `${server.url}/call/upsert_batch`;
+/** Rounds of (server, floor); each ratio is taken within its round (the load of a shared machine moves between rounds). */
+const ROUNDS = QUICK ? 3 : 5;
 
-async function send(body: string): Promise<void> {
-  const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
-  await res.body.dump();
-  if (res.statusCode !== 200) throw new Error(`upsert_batch answered ${res.statusCode}`);
+/** Ingests `bodies` through a fresh server; returns calls/s and how many calls were stored. */
+async function serverCallsPerSec(bodies: readonly string[]): Promise<{ perSec: number; stored: number }> {
+  const server = await startChildServer();
+  const url = `${server.url}/call/upsert_batch`;
+  const send = async (body: string): Promise<void> => {
+    const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    await res.body.dump();
+    if (res.statusCode !== 200) throw new Error(`upsert_batch answered ${res.statusCode}`);
+  };
+  await send(batchBody(50)); // warm-up: connection, statements, JIT
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < bodies.length) await send(bodies[next++] ?? '');
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const stored = countCompleteCalls(server.dbPath, PROJECT) - 50;
+  await server.close();
+  return { perSec: CALLS / seconds, stored };
 }
 
-await send(batchBody(50)); // warm-up: connection, statements, JIT
-const t0 = performance.now();
-let next = 0;
-await Promise.all(
-  Array.from({ length: IN_FLIGHT }, async () => {
-    while (next < bodies.length) await send(bodies[next++] ?? '');
-  }),
-);
-const seconds = (performance.now() - t0) / 1000;
-const stored = countCompleteCalls(server.dbPath, PROJECT) - 50;
-await server.close();
-
-const callsPerSec = CALLS / seconds;
-const rawPerSec = rawSqliteCallsPerSec(bodies);
+const rounds: { server: number; raw: number }[] = [];
+let fewestStored = CALLS;
+for (let r = 0; r < ROUNDS; r++) {
+  const bodies = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => batchBody(CALLS_PER_BATCH));
+  const server = await serverCallsPerSec(bodies);
+  fewestStored = Math.min(fewestStored, server.stored);
+  rounds.push({ server: server.perSec, raw: rawSqliteCallsPerSec(bodies) });
+}
+const ratios = rounds.map((x) => x.server / x.raw);
+const best = (xs: number[]): number => Math.max(...xs);
+const callsPerSec = median(rounds.map((x) => x.server));
 printTable(
-  `Server ingest: ${num(CALLS)} calls (start + end) in batches of ${CALLS_PER_BATCH} calls, ${IN_FLIGHT} requests in flight, file database · ${contextLine()}`,
+  `Server ingest: ${num(CALLS)} calls (start + end) in batches of ${CALLS_PER_BATCH} calls, ${IN_FLIGHT} requests in flight, file database, ${ROUNDS} rounds (best / median) · ${contextLine()}`,
   ['figure', 'value', 'target'],
   [
-    ['calls/s', num(callsPerSec), verdict(callsPerSec >= 200_000, '>= 200,000')],
-    ['events/s', num(callsPerSec * 2), ''],
-    ['floor: the same bodies JSON.parse-d and INSERTed (prepared) in-process, calls/s', num(rawPerSec), ''],
-    ['server / floor', `${num(callsPerSec / rawPerSec, 2)}x`, verdict(callsPerSec / rawPerSec >= 0.8, '>= 0.80x (issue 31)')],
-    ['calls stored / sent', `${num(stored)}/${num(CALLS)}`, ''],
+    ['calls/s', `${num(best(rounds.map((x) => x.server)))} / ${num(callsPerSec)}`, verdict(callsPerSec >= 200_000, '>= 200,000')],
+    ['floor: the same bodies JSON.parse-d and INSERTed (prepared) in-process, calls/s', `${num(best(rounds.map((x) => x.raw)))} / ${num(median(rounds.map((x) => x.raw)))}`, ''],
+    [`server / floor, within each round (${ratios.map((x) => x.toFixed(2)).join(', ')})`, `${best(ratios).toFixed(2)}x / ${median(ratios).toFixed(2)}x`, verdict(median(ratios) >= 0.8, '>= 0.80x (issue 31)')],
+    ['calls stored / sent (fewest of the rounds)', `${num(fewestStored)}/${num(CALLS)}`, ''],
   ],
 );
-if (stored !== CALLS) {
+if (fewestStored !== CALLS) {
   console.log('CHECK FAILED: not every call was stored');
   process.exitCode = 1;
 }
