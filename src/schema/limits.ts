@@ -21,9 +21,9 @@ export const LIMITS = {
   /**
    * Rows of one `/table/create` body (a local extension). Past it the server answers 413 `{detail}` at once, before
    * any row is digested or stored, so a create's time and memory stay bounded (the 32 MiB body limit alone lets
-   * through 16 million one-byte rows). At this size a create answers in about a second on SQLite on a quiet 2-CPU
-   * machine (bench/table-create.bench.ts); the stores' own inserts grow from there (a million rows are about 300 MB
-   * of b-tree pages written in one transaction). Unlike the others, this limit answers 413, not 422.
+   * through 16 million one-byte rows). A create of this many rows costs about what the stores' raw inserts of them
+   * cost (bench/table-create.bench.ts); a million rows would be about 300 MB of SQLite b-tree pages written in one
+   * transaction, tens of seconds on the bench machine. Unlike the others, this limit answers 413, not 422.
    */
   maxTableRows: 100_000,
   /** `sort_by` entries of `/calls/stream_query` and `/table/query`. */
