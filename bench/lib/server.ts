@@ -32,10 +32,19 @@ export function startChildServer(dbPath?: string): Promise<ChildServer> {
   return spawnServer(file, () => tempDir && rmSync(tempDir, { recursive: true, force: true }));
 }
 
-function spawnServer(dbPath: string, cleanup: () => void): Promise<ChildServer> {
+/**
+ * Starts the ingest floor behind a bare node:http server (`http-floor-child.ts`) in a child process, on a new file in
+ * a temp dir that `close()` deletes: what HTTP framing adds to the floor, with no weft code.
+ */
+export function startHttpFloor(): Promise<ChildServer> {
+  const tempDir = benchTempDir();
+  return spawnServer(join(tempDir, 'floor.db'), () => rmSync(tempDir, { recursive: true, force: true }), './http-floor-child.ts');
+}
+
+function spawnServer(dbPath: string, cleanup: () => void, entry = './server-child.ts'): Promise<ChildServer> {
   // WEFT_BENCH_SERVER_PROF=<dir>: the server child writes a V8 CPU profile there when it stops (node --cpu-prof)
   const profDir = process.env.WEFT_BENCH_SERVER_PROF;
-  const child = forkTs(new URL('./server-child.ts', import.meta.url), [dbPath], profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
+  const child = forkTs(new URL(entry, import.meta.url), [dbPath], profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
