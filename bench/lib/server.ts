@@ -33,10 +33,12 @@ export function startChildServer(dbPath?: string): Promise<ChildServer> {
 }
 
 /**
- * Starts the ingest floor behind a bare node:http server (`http-floor-child.ts`) in a child process, on a new file in
- * a temp dir that `close()` deletes: what HTTP framing adds to the floor, with no weft code.
+ * Starts the ingest floor behind a bare node:http server (`http-floor-child.ts`) in a child process: what HTTP framing
+ * adds to the floor, with no weft code. On `pgUrl` (a database migrated by a weft server), else on a new SQLite file in
+ * a temp dir that `close()` deletes.
  */
-export function startHttpFloor(): Promise<ChildServer> {
+export function startHttpFloor(pgUrl?: string): Promise<ChildServer> {
+  if (pgUrl) return spawnServer(pgUrl, () => {}, './http-floor-child.ts');
   const tempDir = benchTempDir();
   return spawnServer(join(tempDir, 'floor.db'), () => rmSync(tempDir, { recursive: true, force: true }), './http-floor-child.ts');
 }
