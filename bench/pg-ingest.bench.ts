@@ -1,45 +1,26 @@
-// PostgreSQL ingest (issue 16, item 4): calls/s through POST /call/upsert_batch into one PostgreSQL database with 1
+// PostgreSQL ingest (issue 16, item 4; issue 31, point 3): calls/s through POST /call/upsert_batch into one PostgreSQL database with 1
 // server process, then with 2 server processes on the same database (each with the same requests in flight), next
 // to a floor: the same rows written in-process with node-postgres, one multi-row INSERT per batch; in rounds, each
 // ratio taken within a round (the load of a shared machine moves between rounds). Runs a throwaway cluster
 // (scripts/pg-cluster.sh, durable settings: fsync and synchronous_commit on, as a deployment would run).
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { openPgIngestFloor } from './lib/ingest-floor.js';
 import { request } from 'undici';
 import { callBatchItems } from './lib/call-batches.js';
 import { contextLine } from './lib/context-line.js';
-import { startChildServer } from './lib/server.js';
+import { median, startBenchCluster } from './lib/pg-cluster.js';
+import { startChildServer, startHttpFloor } from './lib/server.js';
 import { num, printTable, QUICK } from './lib/table.js';
 
 const CALLS = QUICK ? 10_000 : 30_000;
 const CALLS_PER_BATCH = 500;
-/** Rounds of (1 server, floor, 2 servers); the table gives medians. */
+/** Rounds of (1 server, floor, floor behind HTTP, 2 servers); the table gives medians. */
 const ROUNDS = QUICK ? 3 : 5;
 const IN_FLIGHT_PER_SERVER = 2;
 const PROJECT = 'bench/pg-ingest';
-const SCRIPT = fileURLToPath(new URL('../scripts/pg-cluster.sh', import.meta.url));
 
-const out = execFileSync('bash', [SCRIPT, 'start'], { encoding: 'utf8', env: { ...process.env, PG_CLUSTER_DURABLE: '1' } });
-const vars = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
-const clusterUrl = vars['WEFT_TEST_PG_URL']!;
-let created = 0;
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: clusterUrl });
-  await client.connect();
-  await client.query(sql);
-  await client.end();
-}
-
-/** A new empty database on the cluster; returns its URL. */
-async function freshDatabase(): Promise<string> {
-  const name = `bench_${created++}`;
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(clusterUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const cluster = startBenchCluster();
+const freshDatabase = (): Promise<string> => cluster.freshDatabase();
 
 async function countCalls(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
@@ -76,62 +57,54 @@ async function ingest(servers: number): Promise<{ perSec: number; stored: number
 
 /**
  * The floor (issue 31, point 3): the same kind of batch bodies, each parsed from its JSON text in-process and its
- * rows written with one prepared multi-row INSERT (unnest of arrays) per batch, 2 connections.
+ * rows written with one prepared multi-row INSERT (unnest of arrays) per batch, 2 connections (`openPgIngestFloor`).
  */
 async function rawPerSec(): Promise<number> {
   const url = await freshDatabase();
   (await startChildServer(url).then(async (c) => c.close())); // migrate through a server
-  const pool = new pg.Pool({ connectionString: url, max: IN_FLIGHT_PER_SERVER });
+  const floor = openPgIngestFloor(url, IN_FLIGHT_PER_SERVER);
   const bodies = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => JSON.stringify({ batch: callBatchItems(PROJECT, CALLS_PER_BATCH) }));
   let next = 0;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: IN_FLIGHT_PER_SERVER }, async () => {
-    while (next < bodies.length) {
-      const items = (JSON.parse(bodies[next++]!) as { batch: Record<string, unknown>[] }).batch;
-      const cols: unknown[][] = Array.from({ length: 10 }, () => []);
-      for (let i = 0; i < items.length; i += 2) {
-        const s = (items[i] as { req: { start: Record<string, unknown> } }).req.start;
-        const e = (items[i + 1] as { req: { end: Record<string, unknown> } }).req.end;
-        [s['project_id'], s['id'], s['op_name'], s['trace_id'], s['started_at'], JSON.stringify(s['attributes']), JSON.stringify(s['inputs']),
-          e['ended_at'], JSON.stringify(e['output']), JSON.stringify(e['summary'])].forEach((v, k) => cols[k]!.push(v));
-      }
-      await pool.query({ name: 'floor-insert', text: `INSERT INTO calls (project_id, id, op_name, trace_id, started_at, attributes, inputs, ended_at, output, summary)
-        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::json[], $7::json[], $8::text[], $9::json[], $10::json[])`, values: cols });
-    }
+    while (next < bodies.length) await floor.write(bodies[next++]!);
   }));
   const seconds = (performance.now() - t0) / 1000;
-  await pool.end();
+  await floor.close();
   return CALLS / seconds;
 }
 
-/** The median of some numbers. */
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/** The cluster's PostgreSQL version, e.g. `18.1`. */
-async function serverVersion(): Promise<string> {
-  const client = new pg.Client({ connectionString: clusterUrl });
-  await client.connect();
-  const { rows } = await client.query('SHOW server_version');
-  await client.end();
-  return String((rows[0] as { server_version: string }).server_version).split(' ')[0] ?? '';
+/** The same floor behind a bare node:http server in a child process (`startHttpFloor`), the same client as the servers'. */
+async function httpFloorPerSec(): Promise<number> {
+  const url = await freshDatabase();
+  (await startChildServer(url).then(async (c) => c.close())); // migrate through a server
+  const floor = await startHttpFloor(url);
+  const bodies = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => JSON.stringify({ batch: callBatchItems(PROJECT, CALLS_PER_BATCH) }));
+  await send(floor.url, JSON.stringify({ batch: callBatchItems('bench/warm-up', 20) }));
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: IN_FLIGHT_PER_SERVER }, async () => {
+    while (next < bodies.length) await send(floor.url, bodies[next++] ?? '');
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  await floor.close();
+  if ((await countCalls(url)) !== CALLS) throw new Error('CHECK FAILED: the floor behind HTTP did not store every call');
+  return CALLS / seconds;
 }
 
 try {
-  const version = await serverVersion();
+  const version = await cluster.version();
   // rounds of 1 server, floor, 2 servers back to back: on a shared machine the load moves between rounds, so each
   // ratio is taken within a round and the medians are printed
-  const rounds: { one: number; two: number; raw: number }[] = [];
+  const rounds: { one: number; two: number; raw: number; http: number }[] = [];
   // the fewest calls stored by any round (checked against CALLS below)
   const stored = { one: CALLS, two: CALLS };
   for (let r = 0; r < ROUNDS; r++) {
     const one = await ingest(1);
     const raw = await rawPerSec();
+    const http = await httpFloorPerSec();
     const two = await ingest(2);
-    rounds.push({ one: one.perSec, two: two.perSec, raw });
+    rounds.push({ one: one.perSec, two: two.perSec, raw, http });
     stored.one = Math.min(stored.one, one.stored);
     stored.two = Math.min(stored.two, two.stored);
   }
@@ -148,6 +121,9 @@ try {
       ['floor: the bodies JSON.parse-d and INSERTed (prepared, multi-row) in-process, calls/s', num(raw), ''],
       ['1 server / floor (median of the rounds\' ratios; each round\'s)', `${num(median(rounds.map((x) => x.one / x.raw)), 2)}x`, perRound],
       ['2 servers / floor (median of the rounds\' ratios)', `${num(median(rounds.map((x) => x.two / x.raw)), 2)}x`, ''],
+      ['floor behind a bare node:http server (child process, same client), calls/s', num(median(rounds.map((x) => x.http))), ''],
+      ['floor behind HTTP / floor (what HTTP framing costs; median of the rounds\' ratios; each round\'s)', `${num(median(rounds.map((x) => x.http / x.raw)), 2)}x`, rounds.map((x) => `${num(x.http / x.raw, 2)}x`).join(', ')],
+      ['1 server / floor behind HTTP (what weft adds; median of the rounds\' ratios; each round\'s)', `${num(median(rounds.map((x) => x.one / x.http)), 2)}x`, rounds.map((x) => `${num(x.one / x.http, 2)}x`).join(', ')],
       ['2 servers / 1 server (median of the rounds\' ratios)', `${num(median(rounds.map((x) => x.two / x.one)), 2)}x`, ''],
       ['calls stored / sent (1 server, 2 servers; fewest of the rounds)', `${num(one.stored)}/${num(CALLS)}, ${num(two.stored)}/${num(CALLS)}`, ''],
     ],
@@ -157,5 +133,5 @@ try {
     process.exitCode = 1;
   }
 } finally {
-  execFileSync('bash', [SCRIPT, 'stop', vars['WEFT_PG_DIR']!]);
+  cluster.stop();
 }

@@ -10,6 +10,8 @@ export interface ChildServer {
   url: string;
   /** The SQLite file it writes. */
   dbPath: string;
+  /** The child's process id (e.g. to read its peak RSS from /proc). */
+  pid: number;
   /** Stops the child (SIGTERM) and waits for it to exit. */
   close(): Promise<void>;
 }
@@ -30,10 +32,21 @@ export function startChildServer(dbPath?: string): Promise<ChildServer> {
   return spawnServer(file, () => tempDir && rmSync(tempDir, { recursive: true, force: true }));
 }
 
-function spawnServer(dbPath: string, cleanup: () => void): Promise<ChildServer> {
+/**
+ * Starts the ingest floor behind a bare node:http server (`http-floor-child.ts`) in a child process: what HTTP framing
+ * adds to the floor, with no weft code. On `pgUrl` (a database migrated by a weft server), else on a new SQLite file in
+ * a temp dir that `close()` deletes.
+ */
+export function startHttpFloor(pgUrl?: string): Promise<ChildServer> {
+  if (pgUrl) return spawnServer(pgUrl, () => {}, './http-floor-child.ts');
+  const tempDir = benchTempDir();
+  return spawnServer(join(tempDir, 'floor.db'), () => rmSync(tempDir, { recursive: true, force: true }), './http-floor-child.ts');
+}
+
+function spawnServer(dbPath: string, cleanup: () => void, entry = './server-child.ts'): Promise<ChildServer> {
   // WEFT_BENCH_SERVER_PROF=<dir>: the server child writes a V8 CPU profile there when it stops (node --cpu-prof)
   const profDir = process.env.WEFT_BENCH_SERVER_PROF;
-  const child = forkTs(new URL('./server-child.ts', import.meta.url), [dbPath], profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
+  const child = forkTs(new URL(entry, import.meta.url), [dbPath], profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -43,6 +56,7 @@ function spawnServer(dbPath: string, cleanup: () => void): Promise<ChildServer> 
       resolve({
         url,
         dbPath,
+        pid: child.pid ?? 0,
         close: async () => {
           child.kill('SIGTERM');
           await exited;

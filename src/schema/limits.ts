@@ -18,6 +18,14 @@ export const LIMITS = {
   maxBatchItems: 10_000,
   /** Trajectory groups of one trajectory log or training job body, and trajectories in one group. */
   maxTrajectoryGroups: 10_000,
+  /**
+   * Rows of one `/table/create` body (a local extension). Past it the server answers 413 `{detail}` at once, before
+   * any row is digested or stored, so a create's time and memory stay bounded (the 32 MiB body limit alone lets
+   * through 16 million one-byte rows). A create of this many rows costs about what the stores' raw inserts of them
+   * cost (bench/table-create.bench.ts); a million rows would be about 300 MB of SQLite b-tree pages written in one
+   * transaction, tens of seconds on the bench machine. Unlike the others, this limit answers 413, not 422.
+   */
+  maxTableRows: 100_000,
   /** `sort_by` entries of `/calls/stream_query` and `/table/query`. */
   maxSortBy: 32,
   /** `columns` and `expand_columns` entries of `/calls/stream_query`. */

@@ -12,8 +12,12 @@ export interface TouchedCall {
   traceId?: string;
 }
 
-/** Any span call in the project (the partial index `calls_otel`): a project without one is never rolled up. */
-const ANY_OTEL = 'SELECT 1 FROM calls WHERE project_id = ? AND otel_dump IS NOT NULL LIMIT 1';
+/**
+ * Any span call in the project (the partial index `calls_otel`): a project without one is never rolled up. `INDEXED
+ * BY`, because SQLite's planner otherwise takes the primary key's `project_id` prefix and reads every call of the
+ * project to find none (a cost per batch growing with the project: 3 ms per batch at 30,000 calls).
+ */
+const ANY_OTEL = 'SELECT 1 FROM calls INDEXED BY calls_otel WHERE project_id = ? AND otel_dump IS NOT NULL LIMIT 1';
 const TRACE_OF = 'SELECT trace_id FROM calls WHERE project_id = ? AND id = ? AND trace_id IS NOT NULL';
 const TRACE_HAS_OTEL = 'SELECT 1 FROM calls WHERE project_id = ? AND trace_id = ? AND otel_dump IS NOT NULL LIMIT 1';
 const TRACE_ROWS = `SELECT id, parent_id, otel_dump IS NOT NULL AS otel, summary, sent_summary FROM calls

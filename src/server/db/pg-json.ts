@@ -24,7 +24,11 @@ const ESCAPE = /\\(?:u(d[89ab][0-9a-f]{2})(\\ud[c-f][0-9a-f]{2})?|u(d[c-f][0-9a-
  * @param value - a JSON value (as parsed from a request body).
  */
 export function pgJsonText(value: unknown): string {
-  const text = JSON.stringify(value);
+  return pgJsonTextOf(JSON.stringify(value));
+}
+
+/** {@link pgJsonText} of a value's `JSON.stringify` text, already written. */
+export function pgJsonTextOf(text: string): string {
   if (!/\\ud[89a-f]/.test(text)) return text;
   return text.replace(ESCAPE, (whole: string, high?: string, low?: string, lone?: string) =>
     (high !== undefined && low === undefined) || lone !== undefined ? '\\ufffd' : whole);

@@ -2,7 +2,7 @@
  * Content digests of table rows and tables: canonical JSON, sha256, base64url with `-`→`X`, `_`→`Y`, no `=`.
  * @module
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * The canonical JSON text of a JSON value: object keys sorted by UTF-16 code unit order (JavaScript's
@@ -30,7 +30,15 @@ export function digestText(text: string): string {
 
 /** sha256 of bytes (or of a string's UTF-8) as base64url, with `-` replaced by `X`, `_` by `Y`, and no `=` padding (43 characters). */
 export function digestBytes(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
+  return sha256Base64url(data).replaceAll('-', 'X').replaceAll('_', 'Y');
+}
+
+/**
+ * sha256 of bytes (or of a string's UTF-8) as plain base64url (43 characters, `-` and `_` not yet replaced): the
+ * one-shot `crypto.hash` (Node.js 20.12+), several times cheaper than a `createHash` object for a short text.
+ */
+export function sha256Base64url(data: Uint8Array | string): string {
+  return hash('sha256', data, 'base64url');
 }
 
 /**
@@ -47,5 +55,6 @@ export function rowDigest(row: unknown): string {
  * digest of `[]`.
  */
 export function tableDigest(rowDigests: readonly string[]): string {
-  return digestText(canonicalJson(rowDigests));
+  // the canonical JSON of an array of strings is its JSON.stringify
+  return digestText(JSON.stringify(rowDigests));
 }

@@ -4,16 +4,14 @@
  * @module
  */
 import type { TableCreateRes, TableRowSchema } from '../../schema/tables.js';
-import { rowDigest, tableDigest } from './digest.js';
+import { tableRows } from './table-rows.js';
+import { pgInsertTableRows } from './pg-table-rows-insert.js';
 import { parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
 import { type PgDatabase, pgRows } from '../db/pg-database.js';
-import { pgJsonText, readableJson } from '../db/pg-json.js';
+import { pgJsonTextOf, readableJson } from '../db/pg-json.js';
 import type { TableQuery } from './table-store.js';
 import { pgValueSortKeys } from '../db/value-sort.js';
-
-/** Rows per INSERT statement: one statement binds three arrays, so this only bounds the size of one message. */
-const INSERT_CHUNK = 5_000;
 
 /** Largest array index PostgreSQL's `json -> int` takes; a larger one finds nothing, as in SQLite. */
 const MAX_INDEX = 2 ** 31 - 1;
@@ -63,36 +61,23 @@ export class PgTableStore {
   /**
    * Stores a table, unless the project already holds one with the same digest (creating is idempotent, also
    * when two servers create it at once: the second waits on the first's row and stores nothing).
-   * Rows go in with multi-row inserts (`unnest` of arrays), {@link INSERT_CHUNK} per statement, in one transaction.
+   * Rows go in with multi-row inserts (`pgInsertTableRows`), in one transaction.
    *
    * @returns the table digest and one row digest per row, in order.
    * @see the SQLite `TableStore.create`.
    */
   async create(projectId: string, rows: readonly unknown[]): Promise<TableCreateRes> {
-    const rowDigests = rows.map(rowDigest);
-    const digest = tableDigest(rowDigests);
+    const table = tableRows(rows, pgJsonTextOf);
+    const { digest } = table;
     await this.db.transaction(async (tx) => {
       const inserted = await tx.query(
         'INSERT INTO tables (project_id, digest, row_count, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
         [projectId, digest, rows.length, new Date().toISOString()],
       );
       if (inserted.rowCount === 0) return;
-      for (let at = 0; at < rows.length; at += INSERT_CHUNK) {
-        const end = Math.min(rows.length, at + INSERT_CHUNK);
-        const indexes: number[] = [];
-        const vals: string[] = [];
-        for (let i = at; i < end; i++) {
-          indexes.push(i);
-          vals.push(pgJsonText(rows[i]));
-        }
-        await tx.query(
-          `INSERT INTO table_rows (project_id, table_digest, row_index, row_digest, val)
-           SELECT $1, $2, i, d, v FROM unnest($3::int[], $4::text[], $5::json[]) AS u(i, d, v)`,
-          [projectId, digest, indexes, rowDigests.slice(at, end), vals],
-        );
-      }
+      await pgInsertTableRows(tx, projectId, table);
     });
-    return { digest, row_digests: rowDigests };
+    return { digest, row_digests: table.rowDigests };
   }
 
   /**

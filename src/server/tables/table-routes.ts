@@ -4,8 +4,9 @@
  */
 import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
-import { TableCreateReq, TableQueryReq, WeaveTableCreateReq } from '../../schema/tables.js';
-import { readJson, readJsonBody, validateBody } from '../http/request-body.js';
+import { TableQueryReq } from '../../schema/tables.js';
+import { readJson, readJsonBody } from '../http/request-body.js';
+import { tableCreateBody } from './table-create-body.js';
 import type { TableStoreApi } from './table-store-api.js';
 
 /**
@@ -13,7 +14,7 @@ import type { TableStoreApi } from './table-store-api.js';
  *
  * - `POST /table/create` `{project_id, rows}` → `{digest, row_digests}`: an extension of this server (the spec
  *   has no way to create a table); idempotent. The Weave SDK's shape `{table: {project_id, rows}}` (a body with a
- *   `table` key) is taken too and answered the same.
+ *   `table` key) is taken too and answered the same. More than `LIMITS.maxTableRows` rows: 413 `{detail}`.
  * - `POST /table/query` → `{rows: [{digest, val, original_index}]}`; `rows: []` for an unknown table (as Weave).
  *
  * @param tables - where tables are written and read.
@@ -22,9 +23,7 @@ export function tableRoutes(tables: TableStoreApi): Hono {
   const app = new Hono();
 
   app.post(ENDPOINTS.tableCreate, async (c) => {
-    const data = await readJson(c);
-    const weaveShape = data !== null && typeof data === 'object' && 'table' in data;
-    const body = weaveShape ? validateBody(WeaveTableCreateReq, data).table : validateBody(TableCreateReq, data);
+    const body = tableCreateBody(await readJson(c));
     return c.json(await tables.create(body.project_id, body.rows));
   });
 

@@ -6,7 +6,8 @@
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import type { TableCreateRes, TableQueryReq, TableRowSchema } from '../../schema/tables.js';
-import { rowDigest, tableDigest } from './digest.js';
+import { tableRows } from './table-rows.js';
+import { insertTableRows } from './table-rows-insert.js';
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { sqliteValueSortKeys } from '../db/value-sort.js';
 
@@ -43,22 +44,19 @@ export class TableStore {
    * @param projectId - `<entity>/<project>`.
    * @param rows - the rows in order; any JSON values.
    * @returns the table digest and one row digest per row, in order.
-   * @see {@link rowDigest} and {@link tableDigest} for how digests are computed.
+   * @see `rowDigest` and `tableDigest` (digest.ts) for how digests are computed.
    */
   create(projectId: string, rows: readonly unknown[]): TableCreateRes {
-    const rowDigests = rows.map(rowDigest);
-    const digest = tableDigest(rowDigests);
+    const table = tableRows(rows);
+    const { digest } = table;
     this.db.transaction(() => {
       const inserted = this.db
         .prepare('INSERT OR IGNORE INTO tables (project_id, digest, row_count, created_at) VALUES (?, ?, ?, ?)')
         .run(projectId, digest, rows.length, new Date().toISOString());
       if (inserted.changes === 0) return;
-      const insertRow = this.db.prepare(
-        'INSERT INTO table_rows (project_id, table_digest, row_index, row_digest, val) VALUES (?, ?, ?, ?, ?)',
-      );
-      rows.forEach((row, i) => insertRow.run(projectId, digest, i, rowDigests[i], JSON.stringify(row)));
+      insertTableRows(this.db, projectId, table);
     })();
-    return { digest, row_digests: rowDigests };
+    return { digest, row_digests: table.rowDigests };
   }
 
   /**

@@ -5,6 +5,7 @@ import { useTestClient } from '../../helpers/client.js';
 import { sha } from '../../helpers/digest.js';
 import { uniqueProject } from '../../helpers/calls.js';
 import { post } from '../../helpers/server-http.js';
+import { LIMITS } from '../../../src/schema/limits.js';
 
 const server = useTestServer();
 const client = useTestClient(server);
@@ -173,5 +174,36 @@ describe('malformed table bodies get 422 {detail}', () => {
     expect(res.status).toBe(422);
     const { detail } = (await res.json()) as { detail: { loc: string[] }[] };
     expect(detail[0]?.loc).toEqual(['body', 'sort_by', '0', 'field']);
+  });
+});
+
+describe('big tables (issue 31): LIMITS.maxTableRows rows round-trip, one more is refused with 413', () => {
+  const oneCharRows = (n: number): string[] => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (i % 26)));
+
+  it('stores a table of LIMITS.maxTableRows one-character rows: every digest, the count, the last row', async () => {
+    const rows = oneCharRows(LIMITS.maxTableRows);
+    const { project, digest, rowDigests } = await createTable(rows);
+    expect(rowDigests).toHaveLength(rows.length);
+    expect(rowDigests.slice(0, 26)).toEqual(rows.slice(0, 26).map((r) => sha(JSON.stringify(r))));
+    expect(new Set(rowDigests).size).toBe(26);
+    expect(digest).toBe(sha(JSON.stringify(rowDigests)));
+    const last = rows.length - 1;
+    const tail = await client().tables.query({ project_id: project, digest, offset: last });
+    expect(tail.rows).toEqual([{ digest: rowDigests[last], val: rows[last], original_index: last }]);
+    expect((await client().tables.query({ project_id: project, digest, offset: rows.length })).rows).toEqual([]);
+  });
+
+  it('answers 413 with a clear detail past LIMITS.maxTableRows, in both body shapes, and stores nothing', async () => {
+    const project = uniqueProject('tables');
+    const rows = Array(LIMITS.maxTableRows + 1).fill(0);
+    for (const body of [{ project_id: project, rows }, { table: { project_id: project, rows } }]) {
+      const res = await post(server(), '/table/create', body);
+      expect(res.status).toBe(413);
+      const { detail } = (await res.json()) as { detail: string };
+      expect(detail).toContain(`at most ${LIMITS.maxTableRows.toLocaleString('en-US')} rows`);
+      expect(detail).toContain(`this one has ${rows.length.toLocaleString('en-US')}`);
+    }
+    const digest = sha(JSON.stringify(Array(rows.length).fill(sha('0'))));
+    expect((await client().tables.query({ project_id: project, digest, limit: 1 })).rows).toEqual([]);
   });
 });
