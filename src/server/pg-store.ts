@@ -5,11 +5,12 @@
  */
 import { openPgDatabase, type PgDatabase } from './db/pg-database.js';
 import { PgCallStore } from './calls/pg-call-store.js';
-import { PgFeedbackStore } from './feedback/pg-feedback-store.js';
-import { PgFileStore } from './objects/pg-file-store.js';
-import { PgObjectStore } from './objects/pg-object-store.js';
-import { PgTableStore } from './tables/pg-table-store.js';
-import { PgTrainingStore } from './training/pg-training-store.js';
+import { FeedbackStore } from './feedback/feedback-store.js';
+import { FileStore } from './objects/file-store.js';
+import { ObjectStore } from './objects/object-store.js';
+import { TableStore } from './tables/table-store.js';
+import { TrainingStore } from './training/training-store.js';
+import { pgRunner } from './db/sql-runner.js';
 import { EngineStore } from './server-store.js';
 import { storePrices, type StoreOptions } from './store.js';
 
@@ -22,9 +23,10 @@ export class PgStore extends EngineStore {
 
   /** Use {@link openPgStore}. */
   private constructor(db: PgDatabase, options: StoreOptions) {
-    const feedback = new PgFeedbackStore(db);
+    const runner = pgRunner(db);
+    const feedback = new FeedbackStore(runner);
     const calls = new PgCallStore(db, { prices: storePrices(options), feedbackFor: (p, ids) => feedback.forCalls(p, ids), strictOrder: options.strictOrder });
-    super({ calls, feedback, tables: new PgTableStore(db), training: new PgTrainingStore(db), objects: new PgObjectStore(db), files: new PgFileStore(db), pg: db },
+    super({ calls, feedback, tables: new TableStore(runner), training: new TrainingStore(runner), objects: new ObjectStore(runner), files: new FileStore(runner), pg: db },
       db.appliedMigrations);
     this.#db = db;
     this.#calls = calls;

@@ -12,6 +12,7 @@ import { FileStore } from './objects/file-store.js';
 import { ObjectStore } from './objects/object-store.js';
 import { TableStore } from './tables/table-store.js';
 import { TrainingStore } from './training/training-store.js';
+import { sqliteRunner } from './db/sql-runner.js';
 import { EngineStore } from './server-store.js';
 
 export type { UpsertItem } from './calls/call-fields.js';
@@ -56,10 +57,11 @@ export class Store extends EngineStore {
   constructor(readonly path: string, options: StoreOptions = {}) {
     const prices = storePrices(options);
     const { connection, appliedMigrations } = openDatabase(path);
-    const feedback = new FeedbackStore(connection);
+    const runner = sqliteRunner(connection);
+    const feedback = new FeedbackStore(runner);
     const calls = new CallStore(connection, { path, prices, feedback, strictOrder: options.strictOrder });
-    super({ calls, feedback, tables: new TableStore(connection), training: new TrainingStore(connection), objects: new ObjectStore(connection),
-      files: new FileStore(connection), sqlite: connection }, appliedMigrations);
+    super({ calls, feedback, tables: new TableStore(runner), training: new TrainingStore(runner), objects: new ObjectStore(runner),
+      files: new FileStore(runner), sqlite: connection }, appliedMigrations);
     this.#db = connection;
     this.#calls = calls;
     if (options.users) calls.setUsers(options.users);

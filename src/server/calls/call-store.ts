@@ -34,7 +34,7 @@ export interface CallStoreOptions {
   /** Model prices for `include_costs`, already merged over `DEFAULT_PRICES`. */
   prices: PriceTable;
   /** The feedback of the same database, for `include_feedback`. */
-  feedback: FeedbackStore;
+  feedback: FeedbackStore<'sync'>;
   /** Refuse (422) a batch end whose call has no stored start (a testing aid, see `StoreOptions.strictOrder`). */
   strictOrder?: boolean;
 }

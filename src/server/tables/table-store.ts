@@ -1,19 +1,24 @@
 /**
  * Tables of one database: content-addressed create (local extension) and row queries (spec endpoint 8). The only
- * code that runs SQL on `tables` and `table_rows`.
+ * code that runs SQL on `tables` and `table_rows`, for both engines (`val` as SQLite text or PostgreSQL `json`, its
+ * text kept verbatim either way); the sort of a JSON path is each engine's SQL leaf.
  * @module
  */
-import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import type { TableCreateRes, TableQueryReq, TableRowSchema } from '../../schema/tables.js';
 import { rowDigest, tableDigest } from './digest.js';
+import type { Dialect } from '../db/dialect.js';
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
+import { readableJson } from '../db/pg-json.js';
+import { QueryError } from '../db/query-error.js';
+import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
+import { all, insert, run, type Steps } from '../db/sql-steps.js';
 
 /** A validated `/table/query` body (zod output: `sort_by` order resolved). */
 export type TableQuery = z.output<typeof TableQueryReq>;
 
-/** A list is bound as one JSON parameter, so the SQL text does not depend on its length. */
-const IN_LIST = 'IN (SELECT value FROM json_each(?))';
+/** Largest array index PostgreSQL's `json -> int` takes; a larger one finds nothing, as in SQLite. */
+const MAX_INDEX = 2 ** 31 - 1;
 
 /**
  * SQLite JSON path of a sort field: a dotted path into the row's `val` (`score`, `inputs.question`,
@@ -26,38 +31,105 @@ function valJsonPath(field: string, loc: string[]): string {
   return jsonPath(parseFieldPath(field, loc).segments, loc);
 }
 
-interface RowRow {
-  row_digest: string;
-  val: string;
-  row_index: number;
+/**
+ * The PostgreSQL SQL reading a sort field out of `v` (the readable `val`), one `->` per segment: a numeric segment
+ * indexes an array (`-> int`, NULL on an object, like SQLite's `[n]`), any other reads a key (`-> text`, NULL on an
+ * array). Segments are bound parameters.
+ *
+ * @throws QueryError (answered 422 at `loc`) for an empty segment, an unterminated quote, or a segment
+ *   holding a double quote (refused by SQLite's JSON path too).
+ */
+function valPathSql(field: string, loc: string[], params: unknown[]): string {
+  let sql = 'v';
+  for (const seg of parseFieldPath(field, loc).segments) {
+    if (seg.includes('"')) throw new QueryError(loc, `a path segment cannot contain a double quote: ${JSON.stringify(seg)}`);
+    if (!/^\d+$/.test(seg)) {
+      params.push(seg);
+      sql = `(${sql} -> ?::text)`;
+    } else if (Number(seg) > MAX_INDEX) return 'NULL::json';
+    else {
+      params.push(Number(seg));
+      sql = `(${sql} -> ?::int)`;
+    }
+  }
+  return sql;
 }
 
-/** Tables of every project in one SQLite database (the `tables` and `table_rows` of migrations 3 and 6). */
-export class TableStore {
-  constructor(private readonly db: Database.Database) {}
+/**
+ * PostgreSQL ORDER BY terms sorting like SQLite's `json_extract(val, path)`: missing and `null` first, then numbers
+ * (booleans as 0/1), then strings, objects and arrays compared as text in byte order (`COLLATE "C"`; strings
+ * unescaped, objects and arrays as their stored JSON text); `DESC` reverses all of it.
+ */
+function orderTerms(x: string, dir: 'ASC' | 'DESC'): string[] {
+  const type = `json_typeof(${x})`;
+  return [
+    `CASE ${type} WHEN 'number' THEN 1 WHEN 'boolean' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 2 WHEN 'array' THEN 2 ELSE 0 END ${dir}`,
+    `CASE ${type} WHEN 'number' THEN (${x} #>> '{}')::numeric WHEN 'boolean' THEN CASE (${x} #>> '{}') WHEN 'true' THEN 1 ELSE 0 END END ${dir}`,
+    `CASE ${type} WHEN 'string' THEN ${x} #>> '{}' WHEN 'object' THEN ${x}::text WHEN 'array' THEN ${x}::text END COLLATE "C" ${dir}`,
+  ];
+}
+
+/** The ORDER BY terms of one `sort_by` entry on an engine; its parameters are pushed to `params`. */
+function sortTerms(d: Dialect, s: NonNullable<TableQuery['sort_by']>[number], loc: string[], params: unknown[]): string[] {
+  const dir = s.order === 'desc' ? 'DESC' : 'ASC';
+  if (d.engine === 'postgres') return orderTerms(valPathSql(s.field, loc, params), dir);
+  params.push(valJsonPath(s.field, loc));
+  return [`json_extract(val, ?) ${dir}`];
+}
+
+/** Stores a table and its rows, unless the project holds one with this digest (see {@link TableStore.create}). */
+function* createTable(d: Dialect, projectId: string, rows: readonly unknown[]): Steps<TableCreateRes> {
+  const rowDigests = rows.map(rowDigest);
+  const digest = tableDigest(rowDigests);
+  const created = yield* run('INSERT INTO tables (project_id, digest, row_count, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    [projectId, digest, rows.length, new Date().toISOString()]);
+  if (created > 0) {
+    yield* insert({
+      table: 'table_rows',
+      fixed: { project_id: ['text', projectId], table_digest: ['text', digest] },
+      columns: { row_index: 'int', row_digest: 'text', val: 'json' },
+      rows: rows.map((row, i) => [i, rowDigests[i], d.json(row)]),
+    });
+  }
+  return { digest, row_digests: rowDigests };
+}
+
+/** Rows of a table, filtered, sorted and paged (see {@link TableStore.query}). */
+function* queryTable(d: Dialect, q: TableQuery): Steps<TableRowSchema[]> {
+  const where = ['project_id = ?', 'table_digest = ?'];
+  const params: unknown[] = [q.project_id, q.digest];
+  const wanted = q.filter?.row_digests;
+  if (wanted) {
+    where.push(d.inList('row_digest'));
+    params.push(d.list(wanted));
+  }
+  const sorts = q.sort_by ?? [];
+  const order = [...sorts.flatMap((s, i) => sortTerms(d, s, ['sort_by', String(i), 'field'], params)), 'row_index ASC'];
+  // PostgreSQL's JSON operators read `val` through readableJson (a document holding \u0000 would fail them)
+  const from = d.engine === 'postgres' && sorts.length > 0 ? `table_rows CROSS JOIN LATERAL (SELECT ${readableJson('val')} AS v) r` : 'table_rows';
+  params.push(q.limit ?? d.noLimit, q.offset ?? 0);
+  const rows = yield* all<{ row_digest: string; val: string; row_index: number }>(`SELECT row_digest, val, row_index FROM ${from}
+    WHERE ${where.join(' AND ')} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`, params);
+  return rows.map((r) => ({ digest: r.row_digest, val: JSON.parse(r.val) as unknown, original_index: r.row_index }));
+}
+
+/** Tables of every project in one database (SQLite: `tables` and `table_rows` of migrations 3 and 6; PostgreSQL's). */
+export class TableStore<W extends Wait = Wait> {
+  /** @param db - the engine's runner over a migrated database. */
+  constructor(private readonly db: SqlRunner<W>) {}
 
   /**
-   * Stores a table, unless the project already holds one with the same digest (creating is idempotent).
+   * Stores a table, unless the project already holds one with the same digest (creating is idempotent; on PostgreSQL
+   * also when two servers create it at once: the second waits on the first's row and stores nothing). The rows go in
+   * as one bulk insert in the same transaction.
    *
    * @param projectId - `<entity>/<project>`.
    * @param rows - the rows in order; any JSON values.
    * @returns the table digest and one row digest per row, in order.
    * @see {@link rowDigest} and {@link tableDigest} for how digests are computed.
    */
-  create(projectId: string, rows: readonly unknown[]): TableCreateRes {
-    const rowDigests = rows.map(rowDigest);
-    const digest = tableDigest(rowDigests);
-    this.db.transaction(() => {
-      const inserted = this.db
-        .prepare('INSERT OR IGNORE INTO tables (project_id, digest, row_count, created_at) VALUES (?, ?, ?, ?)')
-        .run(projectId, digest, rows.length, new Date().toISOString());
-      if (inserted.changes === 0) return;
-      const insertRow = this.db.prepare(
-        'INSERT INTO table_rows (project_id, table_digest, row_index, row_digest, val) VALUES (?, ?, ?, ?, ?)',
-      );
-      rows.forEach((row, i) => insertRow.run(projectId, digest, i, rowDigests[i], JSON.stringify(row)));
-    })();
-    return { digest, row_digests: rowDigests };
+  create(projectId: string, rows: readonly unknown[]): Out<W, TableCreateRes> {
+    return this.db.run(createTable(this.db.dialect, projectId, rows), { tx: true });
   }
 
   /**
@@ -75,23 +147,7 @@ export class TableStore {
    * @throws QueryError (422) for a malformed sort path.
    * @see spec endpoint 8, "Query a table"
    */
-  query(q: TableQuery): TableRowSchema[] {
-    const where = ['project_id = ?', 'table_digest = ?'];
-    const params: unknown[] = [q.project_id, q.digest];
-    const wanted = q.filter?.row_digests;
-    if (wanted) {
-      where.push(`row_digest ${IN_LIST}`);
-      params.push(JSON.stringify(wanted));
-    }
-    const order = (q.sort_by ?? []).map((s, i) => {
-      params.push(valJsonPath(s.field, ['sort_by', String(i), 'field']));
-      return `json_extract(val, ?) ${s.order === 'desc' ? 'DESC' : 'ASC'}`;
-    });
-    order.push('row_index ASC');
-    params.push(q.limit ?? -1, q.offset ?? 0);
-    const sql = `SELECT row_digest, val, row_index FROM table_rows WHERE ${where.join(' AND ')}
-      ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
-    const rows = this.db.prepare(sql).all(...params) as RowRow[];
-    return rows.map((r) => ({ digest: r.row_digest, val: JSON.parse(r.val) as unknown, original_index: r.row_index }));
+  query(q: TableQuery): Out<W, TableRowSchema[]> {
+    return this.db.run(queryTable(this.db.dialect, q));
   }
 }
