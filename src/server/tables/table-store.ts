@@ -69,12 +69,32 @@ function orderTerms(x: string, dir: 'ASC' | 'DESC'): string[] {
   ];
 }
 
-/** The ORDER BY terms of one `sort_by` entry on an engine; its parameters are pushed to `params`. */
-function sortTerms(d: Dialect, s: NonNullable<TableQuery['sort_by']>[number], loc: string[], params: unknown[]): string[] {
-  const dir = s.order === 'desc' ? 'DESC' : 'ASC';
-  if (d.engine === 'postgres') return orderTerms(valPathSql(s.field, loc, params), dir);
-  params.push(valJsonPath(s.field, loc));
-  return [`json_extract(val, ?) ${dir}`];
+/** How an engine sorts on `sort_by`: tables joined to `table_rows` and their parameters, ORDER BY terms and theirs. */
+interface TableSort {
+  join: string;
+  joinParams: unknown[];
+  order: string[];
+  orderParams: unknown[];
+}
+
+/**
+ * The sort of `sort_by` on an engine. SQLite: `json_extract(val, path)`. PostgreSQL: each path read once per row in a
+ * lateral join (out of `val` made readable by readableJson: a document holding \u0000 would fail the JSON operators).
+ */
+function tableSort(d: Dialect, sorts: NonNullable<TableQuery['sort_by']>): TableSort {
+  const loc = (i: number): string[] => ['sort_by', String(i), 'field'];
+  const dir = (s: (typeof sorts)[number]): 'ASC' | 'DESC' => (s.order === 'desc' ? 'DESC' : 'ASC');
+  if (d.engine === 'sqlite') {
+    return { join: '', joinParams: [], order: sorts.map((s) => `json_extract(val, ?) ${dir(s)}`), orderParams: sorts.map((s, i) => valJsonPath(s.field, loc(i))) };
+  }
+  const joinParams: unknown[] = [];
+  const paths = sorts.map((s, i) => `${valPathSql(s.field, loc(i), joinParams)} AS s${i}`);
+  return {
+    join: sorts.length === 0 ? '' : ` CROSS JOIN LATERAL (SELECT ${readableJson('val')} AS v) r CROSS JOIN LATERAL (SELECT ${paths.join(', ')}) s`,
+    joinParams,
+    order: sorts.flatMap((s, i) => orderTerms(`s.s${i}`, dir(s))),
+    orderParams: [],
+  };
 }
 
 /** Stores a table and its rows, unless the project holds one with this digest (see {@link TableStore.create}). */
@@ -96,20 +116,17 @@ function* createTable(d: Dialect, projectId: string, rows: readonly unknown[]): 
 
 /** Rows of a table, filtered, sorted and paged (see {@link TableStore.query}). */
 function* queryTable(d: Dialect, q: TableQuery): Steps<TableRowSchema[]> {
+  const sort = tableSort(d, q.sort_by ?? []);
   const where = ['project_id = ?', 'table_digest = ?'];
-  const params: unknown[] = [q.project_id, q.digest];
+  const params: unknown[] = [...sort.joinParams, q.project_id, q.digest];
   const wanted = q.filter?.row_digests;
   if (wanted) {
     where.push(d.inList('row_digest'));
     params.push(d.list(wanted));
   }
-  const sorts = q.sort_by ?? [];
-  const order = [...sorts.flatMap((s, i) => sortTerms(d, s, ['sort_by', String(i), 'field'], params)), 'row_index ASC'];
-  // PostgreSQL's JSON operators read `val` through readableJson (a document holding \u0000 would fail them)
-  const from = d.engine === 'postgres' && sorts.length > 0 ? `table_rows CROSS JOIN LATERAL (SELECT ${readableJson('val')} AS v) r` : 'table_rows';
-  params.push(q.limit ?? d.noLimit, q.offset ?? 0);
-  const rows = yield* all<{ row_digest: string; val: string; row_index: number }>(`SELECT row_digest, val, row_index FROM ${from}
-    WHERE ${where.join(' AND ')} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`, params);
+  params.push(...sort.orderParams, q.limit ?? d.noLimit, q.offset ?? 0);
+  const rows = yield* all<{ row_digest: string; val: string; row_index: number }>(`SELECT row_digest, val, row_index FROM table_rows${sort.join}
+    WHERE ${where.join(' AND ')} ORDER BY ${[...sort.order, 'row_index ASC'].join(', ')} LIMIT ? OFFSET ?`, params);
   return rows.map((r) => ({ digest: r.row_digest, val: JSON.parse(r.val) as unknown, original_index: r.row_index }));
 }
 
