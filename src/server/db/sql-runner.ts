@@ -5,6 +5,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
+import type pg from 'pg';
 import { type Dialect, PG_DIALECT, pgPlaceholders, SQLITE_DIALECT } from './dialect.js';
 import type { PgDatabase, PgQueryable } from './pg-database.js';
 import { type Prepare, statementCache } from './statement-cache.js';
@@ -16,23 +17,43 @@ export type Wait = 'sync' | 'async';
 /** What a method of a store over a runner of kind `W` answers: the value, or a Promise of it. */
 export type Out<W extends Wait, T> = W extends 'sync' ? T : Promise<T>;
 
-/** How a method's steps run. */
-export interface RunOptions {
-  /** In one transaction: all of its writes are stored or none. @defaultValue false */
-  tx?: boolean;
-  /** A long read: on PostgreSQL, on the long-read pool, whose `statement_timeout` bounds it. @defaultValue false */
-  long?: boolean;
-}
+/** A store method written as SQL steps: built with the engine's dialect, from its arguments. */
+export type StepsOf<A extends unknown[], T> = (d: Dialect, ...args: A) => Steps<T>;
 
-/** Runs store methods written as SQL steps on one engine. */
+/** Runs store methods written as SQL steps on one engine; each answers the method's answer or throws (rejects) what it throws. */
 export interface SqlRunner<W extends Wait = Wait> {
   /** The engine's dialect, which the steps are built with. */
   readonly dialect: Dialect;
+  /** Runs a method's steps one after the other (PostgreSQL: each on a connection of the pool). */
+  run<A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): Out<W, T>;
   /**
-   * Runs a method's steps to its answer.
-   * @throws the engine's error of a failing statement (a transaction is rolled back), or what the method throws.
+   * Runs a method's steps in one transaction: all of its writes are stored or none. PostgreSQL runs the method again
+   * (up to {@link ATTEMPTS} times) when it aborted the transaction for a deadlock or a serialization conflict.
    */
-  run<T>(steps: Steps<T>, options?: RunOptions): Out<W, T>;
+  transaction<A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): Out<W, T>;
+  /** Runs a long read: on PostgreSQL, on the long-read pool, whose `statement_timeout` bounds it. */
+  longRead<A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): Out<W, T>;
+}
+
+/** Attempts of a PostgreSQL transaction aborted to resolve a deadlock or serialization conflict. */
+export const ATTEMPTS = 4;
+/** SQLSTATEs worth running a whole transaction again for: serialization_failure, deadlock_detected. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * Runs `fn` in a transaction on the database's pool, again when PostgreSQL aborted it for a deadlock or a
+ * serialization conflict (up to {@link ATTEMPTS} times).
+ * @throws the last error; text PostgreSQL cannot hold (U+0000) is answered 422 by the app (isUnstorableText).
+ */
+export async function retryingTransaction<T>(db: PgDatabase, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(fn);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (attempt >= ATTEMPTS || code === undefined || !RETRYABLE.has(code)) throw err;
+    }
+  }
 }
 
 /** `INSERT INTO <table> (<columns>)` of a bulk insert: the fixed columns first. */
@@ -76,9 +97,12 @@ export function sqliteRunner(db: Database.Database): SqlRunner<'sync'> {
     for (let at = steps.next(); ; at = steps.next(exec(at.value))) if (at.done) return at.value;
   };
   const inTransaction = db.transaction((steps: Steps<unknown>) => drive(steps));
+  const run = <A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): T => drive(method(SQLITE_DIALECT, ...args));
   return {
     dialect: SQLITE_DIALECT,
-    run: <T>(steps: Steps<T>, options?: RunOptions): T => (options?.tx ? (inTransaction(steps) as T) : drive(steps)),
+    run,
+    transaction: <A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): T => inTransaction(method(SQLITE_DIALECT, ...args)) as T,
+    longRead: run,
   };
 }
 
@@ -116,7 +140,8 @@ export function pgRunner(db: PgDatabase): SqlRunner<'async'> {
   };
   return {
     dialect: PG_DIALECT,
-    run: <T>(steps: Steps<T>, options?: RunOptions): Promise<T> =>
-      options?.tx ? db.transaction((client) => drive(client, steps)) : drive(options?.long ? db.cursorPool : db.pool, steps),
+    run: (method, ...args) => drive(db.pool, method(PG_DIALECT, ...args)),
+    transaction: (method, ...args) => retryingTransaction(db, (client) => drive(client, method(PG_DIALECT, ...args))),
+    longRead: (method, ...args) => drive(db.cursorPool, method(PG_DIALECT, ...args)),
   };
 }

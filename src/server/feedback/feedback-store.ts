@@ -94,6 +94,11 @@ function* forCalls(d: Dialect, projectId: string, callIds: readonly string[]): S
   return out;
 }
 
+/** Deletes feedback by id (see {@link FeedbackStore.purge}). */
+function* purge(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
+  return yield* run(`DELETE FROM feedback WHERE project_id = ? AND ${d.inList('id')}`, [projectId, d.list(ids)]);
+}
+
 /** Feedback of every project in one database (SQLite: the `feedback` table of migration 2; PostgreSQL's, with `seq` in insert order). */
 export class FeedbackStore<W extends Wait = Wait> {
   /** @param db - the engine's runner over a migrated database. */
@@ -111,7 +116,7 @@ export class FeedbackStore<W extends Wait = Wait> {
    * @see spec endpoint 2, "Create feedback in batch"
    */
   createBatch(items: readonly FeedbackInput[], now: () => Date = () => new Date()): Out<W, FeedbackCreateRes[]> {
-    return this.db.run(createBatch(this.db.dialect, items, now), { tx: true });
+    return this.db.transaction(createBatch, items, now);
   }
 
   /**
@@ -125,7 +130,7 @@ export class FeedbackStore<W extends Wait = Wait> {
    *   feedback are absent from the map.
    */
   forCalls(projectId: string, callIds: readonly string[]): Out<W, Map<string, FeedbackRecord[]>> {
-    return this.db.run(forCalls(this.db.dialect, projectId, callIds));
+    return this.db.run(forCalls, projectId, callIds);
   }
 
   /**
@@ -133,8 +138,7 @@ export class FeedbackStore<W extends Wait = Wait> {
    * @returns how many records were deleted.
    */
   purge(projectId: string, ids: readonly string[]): Out<W, number> {
-    const d = this.db.dialect;
-    return this.db.run(run(`DELETE FROM feedback WHERE project_id = ? AND ${d.inList('id')}`, [projectId, d.list(ids)]));
+    return this.db.run(purge, projectId, ids);
   }
 
   /**
@@ -145,6 +149,6 @@ export class FeedbackStore<W extends Wait = Wait> {
    * @see spec endpoint 6, "Feedback statistics"
    */
   stats(query: StatsQuery, now: Date): Out<W, FeedbackStatsRes> {
-    return this.db.run(feedbackStats(this.db.dialect, query, now), { long: true });
+    return this.db.longRead(feedbackStats, query, now);
   }
 }

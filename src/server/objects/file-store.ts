@@ -4,12 +4,13 @@
  * @module
  */
 import { HttpError } from '../http/http-error.js';
+import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { get, run, type Steps } from '../db/sql-steps.js';
 import { fileDigest } from './object-digest.js';
 
 /** Stores `content` once per project and content, answering its digest. */
-function* createFile(projectId: string, content: Uint8Array, now: Date): Steps<{ digest: string }> {
+function* createFile(_: Dialect, projectId: string, content: Uint8Array, now: Date): Steps<{ digest: string }> {
   const digest = fileDigest(content);
   yield* run('INSERT INTO files (project_id, digest, size_bytes, created_at, content) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     [projectId, digest, content.byteLength, now.toISOString(), Buffer.from(content.buffer, content.byteOffset, content.byteLength)]);
@@ -17,7 +18,7 @@ function* createFile(projectId: string, content: Uint8Array, now: Date): Steps<{
 }
 
 /** The bytes of a stored file. @throws HttpError 404 when the project has no file with that digest. */
-function* fileContent(projectId: string, digest: string): Steps<Buffer> {
+function* fileContent(_: Dialect, projectId: string, digest: string): Steps<Buffer> {
   const row = yield* get<{ content: Buffer }>('SELECT content FROM files WHERE project_id = ? AND digest = ?', [projectId, digest]);
   if (!row) throw new HttpError(404, `no file with digest ${JSON.stringify(digest)} in project ${JSON.stringify(projectId)}`);
   return row.content;
@@ -38,7 +39,7 @@ export class FileStore<W extends Wait = Wait> {
    * @returns `{digest}`: see `fileDigest` (sha256 of the bytes, as the Weave server and SDK compute it).
    */
   create(projectId: string, content: Uint8Array, now: Date = new Date()): Out<W, { digest: string }> {
-    return this.db.run(createFile(projectId, content, now));
+    return this.db.run(createFile, projectId, content, now);
   }
 
   /**
@@ -46,6 +47,6 @@ export class FileStore<W extends Wait = Wait> {
    * @throws HttpError 404 `{detail}` when the project has no file with that digest.
    */
   content(projectId: string, digest: string): Out<W, Buffer> {
-    return this.db.run(fileContent(projectId, digest));
+    return this.db.run(fileContent, projectId, digest);
   }
 }

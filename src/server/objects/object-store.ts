@@ -161,7 +161,7 @@ export class ObjectStore<W extends Wait = Wait> {
    * @returns `{digest}`: see `objectDigest` (the Weave server's object digest).
    */
   create(obj: ObjInput, now: Date = new Date()): Out<W, { digest: string }> {
-    return this.db.run(createObject(this.db.dialect, obj, now), { tx: true });
+    return this.db.transaction(createObject, obj, now);
   }
 
   /**
@@ -169,7 +169,7 @@ export class ObjectStore<W extends Wait = Wait> {
    * @throws HttpError 404 `{detail}` when the object or the version does not exist in the project.
    */
   read(req: z.output<typeof ObjReadReq>): Out<W, ObjSchema> {
-    return this.db.run(readObject(this.db.dialect, req));
+    return this.db.run(readObject, req);
   }
 
   /**
@@ -180,6 +180,6 @@ export class ObjectStore<W extends Wait = Wait> {
    * @throws HttpError 422 for another sort field.
    */
   query(q: ObjQuery): Out<W, ObjSchema[]> {
-    return this.db.run(queryObjects(this.db.dialect, q));
+    return this.db.run(queryObjects, q);
   }
 }

@@ -146,7 +146,7 @@ export class TableStore<W extends Wait = Wait> {
    * @see {@link rowDigest} and {@link tableDigest} for how digests are computed.
    */
   create(projectId: string, rows: readonly unknown[]): Out<W, TableCreateRes> {
-    return this.db.run(createTable(this.db.dialect, projectId, rows), { tx: true });
+    return this.db.transaction(createTable, projectId, rows);
   }
 
   /**
@@ -165,6 +165,6 @@ export class TableStore<W extends Wait = Wait> {
    * @see spec endpoint 8, "Query a table"
    */
   query(q: TableQuery): Out<W, TableRowSchema[]> {
-    return this.db.run(queryTable(this.db.dialect, q));
+    return this.db.run(queryTable, q);
   }
 }

@@ -54,12 +54,12 @@ function groupsOf(rows: TrajectoryRow[]): StoredTrajectoryGroup[] {
   return out;
 }
 
-function* job(id: string): Steps<TrainingJobRecord | undefined> {
+function* job(_: Dialect, id: string): Steps<TrainingJobRecord | undefined> {
   const row = yield* get<JobRow>(`${JOBS} WHERE id = ?`, [id]);
   return row && jobRecord(row);
 }
 
-function* jobs(modelId: string): Steps<TrainingJobRecord[]> {
+function* jobs(_: Dialect, modelId: string): Steps<TrainingJobRecord[]> {
   return (yield* all<JobRow>(`${JOBS} WHERE model_id = ? ORDER BY created_at, id`, [modelId])).map(jobRecord);
 }
 
@@ -69,7 +69,7 @@ function* groups(d: Dialect, modelId: string, split: Split | null): Steps<Stored
     WHERE model_id = ? AND (${text} IS NULL OR split = ${text}) ORDER BY logged_at, group_id, position`, [modelId, split, split]));
 }
 
-function* models(): Steps<TrajectoryModel[]> {
+function* models(_: Dialect): Steps<TrajectoryModel[]> {
   const rows = yield* all<TrajectoryModel>(MODELS_SQL);
   return rows.map((m) => ({ ...m, trajectory_count: Number(m.trajectory_count), group_count: Number(m.group_count) }));
 }
@@ -81,21 +81,21 @@ export class TrainingReads<W extends Wait = Wait> {
 
   /** A job by id, or undefined. */
   job(id: string): Out<W, TrainingJobRecord | undefined> {
-    return this.db.run(job(id));
+    return this.db.run(job, id);
   }
 
   /** The jobs of a model, oldest first. */
   jobs(modelId: string): Out<W, TrainingJobRecord[]> {
-    return this.db.run(jobs(modelId));
+    return this.db.run(jobs, modelId);
   }
 
   /** The stored trajectory groups of a model, of one split or (`null`) of all, in the order they were logged. */
   groups(modelId: string, split: Split | null): Out<W, StoredTrajectoryGroup[]> {
-    return this.db.run(groups(this.db.dialect, modelId, split));
+    return this.db.run(groups, modelId, split);
   }
 
   /** The models with stored trajectories, most recently logged first. */
   models(): Out<W, TrajectoryModel[]> {
-    return this.db.run(models());
+    return this.db.run(models);
   }
 }

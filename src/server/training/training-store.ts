@@ -88,7 +88,7 @@ export class TrainingStore<W extends Wait = Wait> {
    * @see spec endpoint 1, "Log trajectories"
    */
   logTrajectories(modelId: string, log: TrajectoryLog): Out<W, TrajectoryLogRes> {
-    return this.db.run(logTrajectories(this.db.dialect, modelId, log), { tx: true });
+    return this.db.transaction(logTrajectories, modelId, log);
   }
 
   /**
@@ -97,6 +97,6 @@ export class TrainingStore<W extends Wait = Wait> {
    * @see spec endpoint 4, "Create training job"
    */
   createJob(job: TrainingJobInput): Out<W, TrainingJob> {
-    return this.db.run(createJob(this.db.dialect, job));
+    return this.db.run(createJob, job);
   }
 }
