@@ -26,6 +26,8 @@ export interface Dialect {
   inList(expr: string): string;
   /** The parameter value of a list of text. */
   list(values: readonly string[]): unknown;
+  /** A subquery of the values of a list bound as ONE `?` parameter (see {@link Dialect.list}), one row each, column `value`. */
+  listRows(): string;
   /** A 0/1 integer column as a condition. */
   isSet(column: string): string;
   /** The `LIMIT` parameter meaning "every row". */
@@ -42,6 +44,7 @@ export const SQLITE_DIALECT: Dialect = {
   sql: (text) => text,
   inList: (expr) => `${expr} IN (SELECT value FROM json_each(?))`,
   list: (values) => JSON.stringify(values),
+  listRows: () => 'SELECT value FROM json_each(?)',
   isSet: (column) => column,
   noLimit: -1,
   json: (value) => JSON.stringify(value),
@@ -54,6 +57,7 @@ export const PG_DIALECT: Dialect = {
   sql: pgPlaceholders,
   inList: (expr) => `${expr} = ANY(?::text[])`,
   list: (values) => [...values],
+  listRows: () => 'SELECT value COLLATE "C" AS value FROM unnest(?::text[]) AS value',
   isSet: (column) => `${column} = 1`,
   noLimit: null,
   json: pgJsonText,
