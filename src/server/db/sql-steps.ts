@@ -8,7 +8,10 @@
  *   const row = yield* get<{ content: Buffer }>('SELECT content FROM files WHERE project_id = ? AND digest = ?', [projectId, digest]);
  *   return row?.content;
  * }
+ * runner.run(content, projectId, digest); // SQLite: the Buffer; PostgreSQL: a Promise of it
  * ```
+ * SQL one engine alone runs (a leaf picked by `d.engine`) may use that engine's own placeholders instead: SQLite's
+ * `@name` with one object parameter, PostgreSQL's `$n` (then the text holds no `?`).
  * @module
  */
 
