@@ -3,7 +3,7 @@
  * @module
  */
 import type { Dialect } from '../db/dialect.js';
-import { run, type Steps } from '../db/sql-steps.js';
+import { all, run, type Steps } from '../db/sql-steps.js';
 import type { Prepare } from '../db/statement-cache.js';
 import { PG_LOCK_FOR_RENAME } from './pg-call-writes.js';
 
@@ -45,12 +45,13 @@ export function applyPendingRenames(prepare: Prepare, started: Iterable<{ projec
 }
 
 /**
- * Deletes calls and all their descendants (and their stored refs and pending renames). Run in a transaction.
+ * Deletes calls and all their descendants (and their stored refs and pending renames). Run in a transaction. The
+ * subtree is read once, so its calls, refs and renames go together even while another server adds a child.
  * @returns how many call rows were deleted.
  */
 export function* deleteSubtrees(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
-  const params = [d.list(ids), projectId, projectId];
-  yield* run(`${subtree(d)} DELETE FROM call_refs WHERE project_id = ? AND call_id IN (SELECT id FROM doomed)`, params);
-  yield* run(`${subtree(d)} DELETE FROM call_renames WHERE project_id = ? AND call_id IN (SELECT id FROM doomed)`, params);
-  return yield* run(`${subtree(d)} DELETE FROM calls WHERE project_id = ? AND id IN (SELECT id FROM doomed)`, params);
+  const doomed = d.list((yield* all<{ id: string }>(`${subtree(d)} SELECT id FROM doomed`, [d.list(ids), projectId])).map((r) => r.id));
+  yield* run(`DELETE FROM call_refs WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
+  yield* run(`DELETE FROM call_renames WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
+  return yield* run(`DELETE FROM calls WHERE project_id = ? AND ${d.inList('id')}`, [projectId, doomed]);
 }
