@@ -5,13 +5,8 @@
  */
 import { openPgDatabase, type PgDatabase } from './db/pg-database.js';
 import { PgCallStore } from './calls/pg-call-store.js';
-import { FeedbackStore } from './feedback/feedback-store.js';
-import { FileStore } from './objects/file-store.js';
-import { ObjectStore } from './objects/object-store.js';
-import { TableStore } from './tables/table-store.js';
-import { TrainingStore } from './training/training-store.js';
 import { pgRunner } from './db/sql-runner.js';
-import { EngineStore } from './server-store.js';
+import { EngineStore, resourceStores } from './server-store.js';
 import { storePrices, type StoreOptions } from './store.js';
 
 /** The server's database on PostgreSQL. Create with {@link openPgStore}. */
@@ -23,11 +18,9 @@ export class PgStore extends EngineStore {
 
   /** Use {@link openPgStore}. */
   private constructor(db: PgDatabase, options: StoreOptions) {
-    const runner = pgRunner(db);
-    const feedback = new FeedbackStore(runner);
-    const calls = new PgCallStore(db, { prices: storePrices(options), feedbackFor: (p, ids) => feedback.forCalls(p, ids), strictOrder: options.strictOrder });
-    super({ calls, feedback, tables: new TableStore(runner), training: new TrainingStore(runner), objects: new ObjectStore(runner), files: new FileStore(runner), pg: db },
-      db.appliedMigrations);
+    const stores = resourceStores(pgRunner(db));
+    const calls = new PgCallStore(db, { prices: storePrices(options), feedbackFor: (p, ids) => stores.feedback.forCalls(p, ids), strictOrder: options.strictOrder });
+    super({ calls, ...stores, pg: db }, db.appliedMigrations);
     this.#db = db;
     this.#calls = calls;
   }

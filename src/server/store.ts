@@ -7,13 +7,8 @@ import type Database from 'better-sqlite3';
 import { CallStore } from './calls/call-store.js';
 import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './calls/prices.js';
 import { isMemoryPath, openDatabase } from './db/open-database.js';
-import { FeedbackStore } from './feedback/feedback-store.js';
-import { FileStore } from './objects/file-store.js';
-import { ObjectStore } from './objects/object-store.js';
-import { TableStore } from './tables/table-store.js';
-import { TrainingStore } from './training/training-store.js';
 import { sqliteRunner } from './db/sql-runner.js';
-import { EngineStore } from './server-store.js';
+import { EngineStore, resourceStores } from './server-store.js';
 
 export type { UpsertItem } from './calls/call-fields.js';
 
@@ -57,11 +52,9 @@ export class Store extends EngineStore {
   constructor(readonly path: string, options: StoreOptions = {}) {
     const prices = storePrices(options);
     const { connection, appliedMigrations } = openDatabase(path);
-    const runner = sqliteRunner(connection);
-    const feedback = new FeedbackStore(runner);
-    const calls = new CallStore(connection, { path, prices, feedback, strictOrder: options.strictOrder });
-    super({ calls, feedback, tables: new TableStore(runner), training: new TrainingStore(runner), objects: new ObjectStore(runner),
-      files: new FileStore(runner), sqlite: connection }, appliedMigrations);
+    const stores = resourceStores(sqliteRunner(connection));
+    const calls = new CallStore(connection, { path, prices, feedback: stores.feedback, strictOrder: options.strictOrder });
+    super({ calls, ...stores, sqlite: connection }, appliedMigrations);
     this.#db = connection;
     this.#calls = calls;
     if (options.users) calls.setUsers(options.users);
