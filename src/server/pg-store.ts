@@ -19,7 +19,9 @@ export class PgStore extends EngineStore {
   /** Use {@link openPgStore}. */
   private constructor(db: PgDatabase, options: StoreOptions) {
     const stores = resourceStores(pgRunner(db));
-    const calls = new PgCallStore(db, { prices: storePrices(options), feedbackFor: (p, ids) => stores.feedback.forCalls(p, ids), strictOrder: options.strictOrder });
+    const calls = new PgCallStore(db, {
+      prices: storePrices(options), feedbackFor: (p, ids) => stores.feedback.forCalls(p, ids), objects: stores.objects, tables: stores.tables, strictOrder: options.strictOrder,
+    });
     super({ calls, ...stores, pg: db }, db.appliedMigrations);
     this.#db = db;
     this.#calls = calls;

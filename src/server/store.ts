@@ -53,7 +53,7 @@ export class Store extends EngineStore {
     const prices = storePrices(options);
     const { connection, appliedMigrations } = openDatabase(path);
     const stores = resourceStores(sqliteRunner(connection));
-    const calls = new CallStore(connection, { path, prices, feedback: stores.feedback, strictOrder: options.strictOrder });
+    const calls = new CallStore(connection, { path, prices, feedback: stores.feedback, objects: stores.objects, tables: stores.tables, strictOrder: options.strictOrder });
     super({ calls, ...stores, sqlite: connection }, appliedMigrations);
     this.#db = connection;
     this.#calls = calls;

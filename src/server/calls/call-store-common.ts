@@ -137,12 +137,12 @@ export abstract class CallStoreCommon<W extends Wait> {
 
   /**
    * The record pipeline's lookups over this store (`usernames`, `callsById`, `descendantFailed`), with the engine's
-   * prices and feedback lookup.
+   * prices and its lookups through the other stores (`feedbackFor`, `objectVals`, `tableRows`).
    */
-  protected pipelineDeps<F>(prices: PriceTable, feedbackFor: F) {
+  protected pipelineDeps<E extends object>(prices: PriceTable, lookups: E) {
     return {
       prices,
-      feedbackFor,
+      ...lookups,
       usernames: (ids: readonly string[]) => this.sql.run(usernames, ids),
       callsById: (projectId: string, ids: readonly string[]) => this.sql.run(callsById, projectId, ids),
       descendantFailed: (projectId: string, ids: readonly string[]) => this.sql.run(descendantFailed, projectId, ids),

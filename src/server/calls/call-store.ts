@@ -10,6 +10,10 @@ import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import { isMemoryPath } from '../db/open-database.js';
 import { type StatementCache, statementCache } from '../db/statement-cache.js';
 import type { FeedbackStore } from '../feedback/feedback-store.js';
+import type { ObjectStore } from '../objects/object-store.js';
+import type { TableStore } from '../tables/table-store.js';
+import type { ObjectKey } from '../objects/object-vals.js';
+import { rowsQuery, rowVals } from './object-ref-reads.js';
 import { type CallCursor, mapCursor, pagedCursor, snapshotCursor } from './call-cursor.js';
 import { type EndInput, type StartInput, type UpsertItem, writeItems } from './call-writes.js';
 import type { WireRecord } from './columns.js';
@@ -28,6 +32,9 @@ export interface CallStoreOptions {
   prices: PriceTable;
   /** The feedback of the same database, for `include_feedback`. */
   feedback: FeedbackStore<'sync'>;
+  /** The objects and tables of the same database, for `expand_columns` of object refs. */
+  objects: Pick<ObjectStore<'sync'>, 'readVals'>;
+  tables: Pick<TableStore<'sync'>, 'query'>;
   /** Refuse (422) a batch end whose call has no stored start (a testing aid, see `StoreOptions.strictOrder`). */
   strictOrder?: boolean;
 }
@@ -69,7 +76,11 @@ export class CallStore extends CallStoreCommon<'sync'> implements CallStoreApi {
    */
   queryCalls(query: CallsQuery): CallCursor<WireRecord> {
     const compiled = compileCallsQuery(query);
-    const pipeline = recordPipeline(query, this.pipelineDeps(this.options.prices, (projectId: string, callIds: readonly string[]) => this.options.feedback.forCalls(projectId, callIds)));
+    const pipeline = recordPipeline(query, this.pipelineDeps(this.options.prices, {
+      feedbackFor: (projectId: string, callIds: readonly string[]) => this.options.feedback.forCalls(projectId, callIds),
+      objectVals: (projectId: string, keys: readonly ObjectKey[]) => this.options.objects.readVals(projectId, keys),
+      tableRows: (projectId: string, digest: string, rows: readonly string[]) => rowVals(this.options.tables.query(rowsQuery(projectId, digest, rows))),
+    }));
     const onClose = (): void => void this.cursors.delete(cursor);
     const cursor = isMemoryPath(this.options.path)
       ? pagedCursor(this.statements.prepare, compiled, onClose)

@@ -23,6 +23,10 @@ import { recordPipeline } from './record-pipeline.js';
 import type { StoredCallRecord } from './records.js';
 import { CallStoreCommon, LIST_PAGE } from './call-store-common.js';
 import { endsBeforeStart } from './strict-order.js';
+import type { ObjectStoreApi } from '../objects/object-store-api.js';
+import type { TableStoreApi } from '../tables/table-store-api.js';
+import type { ObjectKey } from '../objects/object-vals.js';
+import { rowsQuery, rowVals } from './object-ref-reads.js';
 
 /** What a PostgreSQL call store needs besides the database. */
 export interface PgCallStoreOptions {
@@ -32,6 +36,9 @@ export interface PgCallStoreOptions {
   feedbackFor(projectId: string, callIds: readonly string[]): MaybePromise<Map<string, FeedbackRecord[]>>;
   /** Refuse (422) a batch end whose call has no stored start (see `StoreOptions.strictOrder`). */
   strictOrder?: boolean;
+  /** The objects and tables of the same database, for `expand_columns` of object refs. */
+  objects: Pick<ObjectStoreApi, 'readVals'>;
+  tables: Pick<TableStoreApi, 'query'>;
 }
 
 /** Calls of every project in one PostgreSQL database; each method's contract is on `CallStoreApi`. Every method answers a Promise. */
@@ -67,7 +74,11 @@ export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreAp
    */
   async queryCalls(query: CallsQuery, signal?: AbortSignal): Promise<CallCursorApi<WireRecord>> {
     const compiled = compilePgCallsQuery(query);
-    const pipeline = recordPipeline(query, this.pipelineDeps(this.options.prices, (projectId: string, callIds: readonly string[]) => this.options.feedbackFor(projectId, callIds)));
+    const pipeline = recordPipeline(query, this.pipelineDeps(this.options.prices, {
+      feedbackFor: (projectId: string, callIds: readonly string[]) => this.options.feedbackFor(projectId, callIds),
+      objectVals: (projectId: string, keys: readonly ObjectKey[]) => this.options.objects.readVals(projectId, keys),
+      tableRows: async (projectId: string, digest: string, rows: readonly string[]) => rowVals(await this.options.tables.query(rowsQuery(projectId, digest, rows))),
+    }));
     // onClose may run before openPgCursor returns (a cursor that failed to open): nothing to forget then
     let inner: CallCursorApi<StoredCallRecord> | undefined;
     inner = await openPgCursor(this.db.cursorPool, compiled, {

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { resolvePath } from './field-path.js';
 import { NUMERIC_TEXT } from './numeric-text.js';
+import { opShortName } from '../../schema/refs.js';
 
 /**
  * Unicode case folding for case-insensitive `$contains`: NFC, then upper, then lower case, then `ς`→`σ`
@@ -63,7 +64,7 @@ function getPath(json: unknown, segments: unknown, exact = false): string | numb
  * Registers, as deterministic functions: `weft_fold(text)` ({@link foldCase}), `weft_bool(x)` and
  * `weft_get(json_text, segments_json)` (a path lookup that can reach keys holding dots) and `weft_get_exact` (the
  * same, segments never joined: a quoted path whose numeric segment names an object's key) and `weft_numq(x)`
- * ({@link numberOrNull}).
+ * ({@link numberOrNull}) and `weft_op_short(op_name)` (`opShortName`: the name inside an op ref).
  *
  * @param db - an open connection; registering twice replaces the functions.
  */
@@ -74,4 +75,5 @@ export function registerSqlFunctions(db: Database.Database): void {
   db.function('weft_get', opts, (json: unknown, segments: unknown) => getPath(json, segments));
   db.function('weft_get_exact', opts, (json: unknown, segments: unknown) => getPath(json, segments, true));
   db.function('weft_numq', { ...opts, safeIntegers: true }, (x: unknown) => numberOrNull(x));
+  db.function('weft_op_short', opts, (s: unknown) => (typeof s === 'string' ? opShortName(s) : null));
 }

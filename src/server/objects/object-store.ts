@@ -10,6 +10,7 @@ import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { objectDigest } from './object-digest.js';
+import { type ObjectKey, type ObjectValRow, objectValsParams, objectValsSql, valsByKey } from './object-vals.js';
 
 /** A validated `obj` of `/obj/create`. */
 export type ObjInput = z.output<typeof ObjSchemaForInsert>;
@@ -147,6 +148,10 @@ function* readObject(d: Dialect, req: z.output<typeof ObjReadReq>): Steps<ObjSch
   return toObj(row, JSON.parse(row.val!) as unknown);
 }
 
+function* readVals(d: Dialect, projectId: string, keys: readonly ObjectKey[]): Steps<Map<string, unknown>> {
+  return valsByKey(yield* all<ObjectValRow>(objectValsSql(d), objectValsParams(d, projectId, keys)));
+}
+
 /** Object versions of every project in one database (the `objects` table of SQLite migration 7 and of PostgreSQL's). */
 export class ObjectStore<W extends Wait = Wait> {
   /** @param db - the engine's runner over a migrated database. */
@@ -181,5 +186,10 @@ export class ObjectStore<W extends Wait = Wait> {
    */
   query(q: ObjQuery): Out<W, ObjSchema[]> {
     return this.db.run(queryObjects, q);
+  }
+
+  /** The values of the versions `keys` name in a project, by `<object_id>:<digest>` (absent when not stored); see object-vals.ts. */
+  readVals(projectId: string, keys: readonly ObjectKey[]): Out<W, Map<string, unknown>> {
+    return this.db.run(readVals, projectId, keys);
   }
 }

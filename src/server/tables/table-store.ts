@@ -13,6 +13,7 @@ import { readableJson } from '../db/pg-json.js';
 import { QueryError } from '../db/query-error.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { all, insert, run, type Steps } from '../db/sql-steps.js';
+import { pgValueSortKeys, sqliteValueSortKeys } from '../db/value-sort.js';
 
 /** A validated `/table/query` body (zod output: `sort_by` order resolved). */
 export type TableQuery = z.output<typeof TableQueryReq>;
@@ -55,20 +56,6 @@ function valPathSql(field: string, loc: string[], params: unknown[]): string {
   return sql;
 }
 
-/**
- * PostgreSQL ORDER BY terms sorting like SQLite's `json_extract(val, path)`: missing and `null` first, then numbers
- * (booleans as 0/1), then strings, objects and arrays compared as text in byte order (`COLLATE "C"`; strings
- * unescaped, objects and arrays as their stored JSON text); `DESC` reverses all of it.
- */
-function orderTerms(x: string, dir: 'ASC' | 'DESC'): string[] {
-  const type = `json_typeof(${x})`;
-  return [
-    `CASE ${type} WHEN 'number' THEN 1 WHEN 'boolean' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 2 WHEN 'array' THEN 2 ELSE 0 END ${dir}`,
-    `CASE ${type} WHEN 'number' THEN (${x} #>> '{}')::numeric WHEN 'boolean' THEN CASE (${x} #>> '{}') WHEN 'true' THEN 1 ELSE 0 END END ${dir}`,
-    `CASE ${type} WHEN 'string' THEN ${x} #>> '{}' WHEN 'object' THEN ${x}::text WHEN 'array' THEN ${x}::text END COLLATE "C" ${dir}`,
-  ];
-}
-
 /** How an engine sorts on `sort_by`: tables joined to `table_rows` and their parameters, ORDER BY terms and theirs. */
 interface TableSort {
   join: string;
@@ -83,16 +70,20 @@ interface TableSort {
  */
 function tableSort(d: Dialect, sorts: NonNullable<TableQuery['sort_by']>): TableSort {
   const loc = (i: number): string[] => ['sort_by', String(i), 'field'];
-  const dir = (s: (typeof sorts)[number]): 'ASC' | 'DESC' => (s.order === 'desc' ? 'DESC' : 'ASC');
   if (d.engine === 'sqlite') {
-    return { join: '', joinParams: [], order: sorts.map((s) => `json_extract(val, ?) ${dir(s)}`), orderParams: sorts.map((s, i) => valJsonPath(s.field, loc(i))) };
+    const orderParams: unknown[] = [];
+    const order = sorts.flatMap((s, i) => {
+      const path = valJsonPath(s.field, loc(i));
+      return sqliteValueSortKeys(() => (orderParams.push(path), 'json_extract(val, ?)'), s.order === 'desc');
+    });
+    return { join: '', joinParams: [], order, orderParams };
   }
   const joinParams: unknown[] = [];
   const paths = sorts.map((s, i) => `${valPathSql(s.field, loc(i), joinParams)} AS s${i}`);
   return {
     join: sorts.length === 0 ? '' : ` CROSS JOIN LATERAL (SELECT ${readableJson('val')} AS v) r CROSS JOIN LATERAL (SELECT ${paths.join(', ')}) s`,
     joinParams,
-    order: sorts.flatMap((s, i) => orderTerms(`s.s${i}`, dir(s))),
+    order: sorts.flatMap((s, i) => pgValueSortKeys(`(s.s${i})::jsonb`, s.order === 'desc')),
     orderParams: [],
   };
 }
@@ -154,9 +145,8 @@ export class TableStore<W extends Wait = Wait> {
    * path into `val`, `asc` | `desc`; ties, and no `sort_by`, keep insertion order), then `offset` skipped and
    * at most `limit` returned (all when absent).
    *
-   * Sort order of mixed values follows SQLite: missing and `null` first, then numbers (booleans as 0/1),
-   * then strings, objects and arrays, compared as text (binary order; objects and arrays as their JSON
-   * text); `desc` reverses it.
+   * Sort order of mixed values is Weave's (db/value-sort.ts): numbers (numeric text too, booleans as 1/0) before
+   * strings, objects and arrays (compared as text in code point order), missing and `null` last in both directions.
    *
    * An unknown digest (or one of another project) has no rows: `[]`, as Weave answers.
    *
