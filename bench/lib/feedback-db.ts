@@ -1,5 +1,6 @@
 // Generates (once, cached under the temp dir) a server database holding many feedback rows, through the server's own insert code.
 import Database from 'better-sqlite3';
+import { sqliteRunner } from '../../src/server/db/sql-runner.js';
 import { FeedbackStore, type FeedbackInput } from '../../src/server/feedback/feedback-store.js';
 import { cachedDatabase } from './cache-key.js';
 import { weftServer } from './weft.js';
@@ -30,7 +31,7 @@ function fill(path: string, rows: number): void {
   const step = (Date.parse(FEEDBACK_WINDOW.end) - t0) / rows;
   let n = 0;
   const clock = (): Date => new Date(t0 + Math.floor(n++ * step));
-  const store = new FeedbackStore(db);
+  const store = new FeedbackStore(sqliteRunner(db));
   for (let from = 0; from < rows; from += PER_TRANSACTION) {
     const items = Array.from({ length: Math.min(PER_TRANSACTION, rows - from) }, (_, k) => item(from + k));
     store.createBatch(items, clock);

@@ -5,12 +5,8 @@
  */
 import { openPgDatabase, type PgDatabase } from './db/pg-database.js';
 import { PgCallStore } from './calls/pg-call-store.js';
-import { PgFeedbackStore } from './feedback/pg-feedback-store.js';
-import { PgFileStore } from './objects/pg-file-store.js';
-import { PgObjectStore } from './objects/pg-object-store.js';
-import { PgTableStore } from './tables/pg-table-store.js';
-import { PgTrainingStore } from './training/pg-training-store.js';
-import { EngineStore } from './server-store.js';
+import { pgRunner } from './db/sql-runner.js';
+import { EngineStore, resourceStores } from './server-store.js';
 import { storePrices, type StoreOptions } from './store.js';
 
 /** The server's database on PostgreSQL. Create with {@link openPgStore}. */
@@ -22,10 +18,11 @@ export class PgStore extends EngineStore {
 
   /** Use {@link openPgStore}. */
   private constructor(db: PgDatabase, options: StoreOptions) {
-    const feedback = new PgFeedbackStore(db);
-    const [objects, tables] = [new PgObjectStore(db), new PgTableStore(db)];
-    const calls = new PgCallStore(db, { prices: storePrices(options), feedbackFor: (p, ids) => feedback.forCalls(p, ids), objects, tables, strictOrder: options.strictOrder });
-    super({ calls, feedback, tables, training: new PgTrainingStore(db), objects, files: new PgFileStore(db), pg: db }, db.appliedMigrations);
+    const stores = resourceStores(pgRunner(db));
+    const calls = new PgCallStore(db, {
+      prices: storePrices(options), feedbackFor: (p, ids) => stores.feedback.forCalls(p, ids), objects: stores.objects, tables: stores.tables, strictOrder: options.strictOrder,
+    });
+    super({ calls, ...stores, pg: db }, db.appliedMigrations);
     this.#db = db;
     this.#calls = calls;
   }

@@ -17,6 +17,12 @@ import type { FeedbackStoreApi } from './feedback/feedback-store-api.js';
 import type { FileStoreApi, ObjectStoreApi } from './objects/object-store-api.js';
 import type { TableStoreApi } from './tables/table-store-api.js';
 import type { TrainingStoreApi } from './training/training-store-api.js';
+import type { SqlRunner, Wait } from './db/sql-runner.js';
+import { FeedbackStore } from './feedback/feedback-store.js';
+import { FileStore } from './objects/file-store.js';
+import { ObjectStore } from './objects/object-store.js';
+import { TableStore } from './tables/table-store.js';
+import { TrainingStore } from './training/training-store.js';
 
 /** The database of a server; see `Store` (SQLite) and `PgStore` (PostgreSQL). Every method answers a Promise. */
 export interface ServerStore {
@@ -76,6 +82,11 @@ export interface StoreParts {
   readonly sqlite?: Database.Database;
   /** The PostgreSQL pools (on PostgreSQL). */
   readonly pg?: PgDatabase;
+}
+
+/** The feedback, table, training, object and file stores over an engine's runner: one class each, for both engines. */
+export function resourceStores<W extends Wait>(runner: SqlRunner<W>) {
+  return { feedback: new FeedbackStore(runner), tables: new TableStore(runner), training: new TrainingStore(runner), objects: new ObjectStore(runner), files: new FileStore(runner) };
 }
 
 const PARTS = new WeakMap<ServerStore, StoreParts>();

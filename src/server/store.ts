@@ -7,12 +7,8 @@ import type Database from 'better-sqlite3';
 import { CallStore } from './calls/call-store.js';
 import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './calls/prices.js';
 import { isMemoryPath, openDatabase } from './db/open-database.js';
-import { FeedbackStore } from './feedback/feedback-store.js';
-import { FileStore } from './objects/file-store.js';
-import { ObjectStore } from './objects/object-store.js';
-import { TableStore } from './tables/table-store.js';
-import { TrainingStore } from './training/training-store.js';
-import { EngineStore } from './server-store.js';
+import { sqliteRunner } from './db/sql-runner.js';
+import { EngineStore, resourceStores } from './server-store.js';
 
 export type { UpsertItem } from './calls/call-fields.js';
 
@@ -56,10 +52,9 @@ export class Store extends EngineStore {
   constructor(readonly path: string, options: StoreOptions = {}) {
     const prices = storePrices(options);
     const { connection, appliedMigrations } = openDatabase(path);
-    const feedback = new FeedbackStore(connection);
-    const [objects, tables] = [new ObjectStore(connection), new TableStore(connection)];
-    const calls = new CallStore(connection, { path, prices, feedback, objects, tables, strictOrder: options.strictOrder });
-    super({ calls, feedback, tables, training: new TrainingStore(connection), objects, files: new FileStore(connection), sqlite: connection }, appliedMigrations);
+    const stores = resourceStores(sqliteRunner(connection));
+    const calls = new CallStore(connection, { path, prices, feedback: stores.feedback, objects: stores.objects, tables: stores.tables, strictOrder: options.strictOrder });
+    super({ calls, ...stores, sqlite: connection }, appliedMigrations);
     this.#db = connection;
     this.#calls = calls;
     if (options.users) calls.setUsers(options.users);

@@ -5,6 +5,7 @@ import { chatOfCall } from '../../ui/src/chat/chat-of-call.js';
 import { base64Bytes, partOf } from '../../ui/src/chat/chat-parts.js';
 import { messageList } from '../../ui/src/chat/chat-messages.js';
 import type { ChatMessage } from '../../ui/src/chat/chat-message.js';
+import { exceptionOf } from '../../ui/src/api.js';
 import { isLlmCall, modelsOf, preview, shortCount } from '../../ui/src/call-facts.js';
 import { filtersFromQuery, filtersToQuery, NO_FILTERS } from '../../ui/src/traces-query.js';
 
@@ -192,5 +193,11 @@ describe('list and tree facts, filters in the URL', () => {
     expect(filtersToQuery(f)).toEqual({ op: 'agent', status: 'error', since: '60' });
     expect(filtersFromQuery(filtersToQuery(f))).toEqual(f);
     expect(filtersFromQuery({ since: 'soon', text: 'paris' })).toEqual({ ...NO_FILTERS, text: 'paris' });
+  });
+
+  it('shows an exception sent as a plain string (the schema allows one) as its message', () => {
+    expect(exceptionOf({ exception: 'boom' })).toEqual({ message: 'boom' });
+    expect(exceptionOf({ exception: { type: 'ValueError', message: 'bad' } })).toEqual({ type: 'ValueError', message: 'bad' });
+    expect(exceptionOf({ exception: null })).toBeNull();
   });
 });

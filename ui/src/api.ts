@@ -5,38 +5,19 @@
  */
 import { jsonlLines } from '../../src/api/core/jsonl-lines.js';
 import type { CallStatus } from '../../src/schema/call-status.js';
+import type { CallRecord as WireCallRecord } from '../../src/schema/calls.js';
 import { WEFT_PROJECTS_PATH } from '../../src/schema/endpoints.js';
 
-/** A call record as `/calls/stream_query` streams it (with `include_feedback` / `include_costs`). */
-export interface CallRecord {
-  id: string;
-  project_id: string;
-  op_name: string;
-  display_name: string | null;
-  trace_id: string;
-  parent_id: string | null;
-  thread_id: string | null;
-  turn_id: string | null;
-  started_at: string;
-  ended_at: string | null;
-  attributes: unknown;
-  inputs: unknown;
-  output: unknown;
-  exception: { type?: string; message?: string; stack?: string } | null;
-  summary: Summary;
-  svc_user_id: string | null;
-  svc_run_id: string | null;
-  svc_run_step: number | null;
-}
+/** `summary` of a record as the server streams it: status and latency are always derived (see `StoredCallRecord`). */
+export type Summary = NonNullable<WireCallRecord['summary']> & { status: CallStatus; latency_ms: number | null };
 
-/** `summary` of a record: server-derived status and latency, usage per model, costs and feedback when asked. */
-export interface Summary {
-  status: CallStatus;
-  latency_ms: number | null;
-  usage?: Record<string, { total_tokens?: number; prompt_tokens?: number; completion_tokens?: number }>;
-  costs?: Record<string, { total_cost?: number }>;
-  feedback?: unknown[];
-  [key: string]: unknown;
+/** A call record as `/calls/stream_query` streams it (with `include_feedback` / `include_costs`): the schema's `CallRecord`. */
+export type CallRecord = WireCallRecord & { summary: Summary };
+
+/** A record's exception as the viewer shows it, or null: an exception sent as a plain string (the schema allows one) is its message. */
+export function exceptionOf(call: Pick<CallRecord, 'exception'>): { type?: string; message?: string; stack?: string } | null {
+  const e = call.exception;
+  return e == null ? null : typeof e === 'string' ? { message: e } : e;
 }
 
 /** Raised when the server wants an API key (401) or refuses the one given. */

@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { type CallRecord, streamQuery } from './api';
+import { type CallRecord, exceptionOf, streamQuery } from './api';
 import { callName, cost, duration, statusOf, usd } from './format';
 import { time } from './time';
 import { JsonView } from './json-view';
@@ -47,6 +47,7 @@ function Detail({ call, project, onError }: { call: CallRecord; project: string;
   const { feedback, costs, usage, status_counts, ...rest } = call.summary;
   const total = cost(call);
   const chat = chatOfCall(call);
+  const exc = exceptionOf(call);
   return (
     <div class="detail" data-call={call.id}>
       <h2>{callName(call)}</h2>
@@ -64,11 +65,11 @@ function Detail({ call, project, onError }: { call: CallRecord; project: string;
         {call.svc_run_id ? <><dt>run</dt><dd><code>{call.svc_run_id}</code>{call.svc_run_step !== null ? ` step ${call.svc_run_step}` : ''}</dd></> : null}
         {call.svc_user_id ? <><dt>user</dt><dd><code>{call.svc_user_id}</code></dd></> : null}
       </dl>
-      {call.exception ? (
+      {exc ? (
         <Section title="Exception">
           <div class="exception">
-            <div><b class="exc-type">{call.exception.type ?? 'Error'}</b>: <span class="exc-message">{call.exception.message ?? ''}</span></div>
-            {call.exception.stack ? <pre class="stack">{call.exception.stack}</pre> : null}
+            <div><b class="exc-type">{exc.type ?? 'Error'}</b>: <span class="exc-message">{exc.message ?? ''}</span></div>
+            {exc.stack ? <pre class="stack">{exc.stack}</pre> : null}
           </div>
         </Section>
       ) : null}

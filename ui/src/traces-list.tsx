@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CALL_STATUSES } from '../../src/schema/call-status';
-import { type CallRecord, streamQuery } from './api';
+import { type CallRecord, exceptionOf, streamQuery } from './api';
 import { callName, cost, duration, shortOp, statusOf, tokens, usd } from './format';
 import { time } from './time';
 import { href } from './route';
@@ -48,12 +48,13 @@ function Row({ call, project }: { call: CallRecord; project: string }) {
   const st = statusOf(call.summary.status);
   const tok = tokens(call);
   const usdCost = cost(call);
+  const exc = exceptionOf(call);
   return (
     <a class="trow" href={href({ view: 'trace', project, traceId: call.trace_id })} data-trace={call.trace_id}>
       <span class={`status s-${call.summary.status}`} title={st.word}>{st.icon} {st.word}</span>
       <span class="name" title={call.op_name}>{callName(call)}{call.display_name ? <span class="muted"> {shortOp(call.op_name)}</span> : null}</span>
       <span class="preview" data-col="input" title={preview(call.inputs, 500)}>{preview(call.inputs)}</span>
-      <span class="preview" data-col="output" title={preview(call.output, 500)}>{call.exception ? `${call.exception.type ?? 'Error'}: ${call.exception.message ?? ''}` : preview(call.output)}</span>
+      <span class="preview" data-col="output" title={preview(call.output, 500)}>{exc ? `${exc.type ?? 'Error'}: ${exc.message ?? ''}` : preview(call.output)}</span>
       <span class="model" data-col="model">{modelsOf(call)}</span>
       <span class="when">{time(call.started_at)}</span>
       <span class="num">{duration(call.summary.latency_ms)}</span>

@@ -2,18 +2,18 @@
  * Call edits after the fact (Weave SDK compatibility): renaming a call, deleting calls with their descendants.
  * @module
  */
+import type { Dialect } from '../db/dialect.js';
+import { all, run, type Steps } from '../db/sql-steps.js';
 import type { Prepare } from '../db/statement-cache.js';
+import { PG_LOCK_FOR_RENAME } from './pg-call-writes.js';
 
 const UPDATE_NAME = 'UPDATE calls SET display_name = ? WHERE project_id = ? AND id = ? AND started_at IS NOT NULL';
 
-/** The given calls and every call below them (by parent_id), in one project. */
-const SUBTREE = `WITH RECURSIVE doomed(id) AS (
-    SELECT value FROM json_each(@ids)
-    UNION SELECT c.id FROM calls c JOIN doomed d ON c.parent_id = d.id WHERE c.project_id = @project
+/** The given calls (a list parameter) and every call below them (by parent_id) in one project (the second parameter). */
+const subtree = (d: Dialect): string => `WITH RECURSIVE doomed(id) AS (
+    ${d.listRows()}
+    UNION SELECT c.id FROM calls c JOIN doomed d ON c.parent_id = d.id WHERE c.project_id = ?
   )`;
-const DELETE_CALLS = `${SUBTREE} DELETE FROM calls WHERE project_id = @project AND id IN (SELECT id FROM doomed)`;
-const DELETE_REFS = `${SUBTREE} DELETE FROM call_refs WHERE project_id = @project AND call_id IN (SELECT id FROM doomed)`;
-const DELETE_RENAMES = `${SUBTREE} DELETE FROM call_renames WHERE project_id = @project AND call_id IN (SELECT id FROM doomed)`;
 
 const KEEP_RENAME = `INSERT INTO call_renames (project_id, call_id, display_name) VALUES (?, ?, ?)
   ON CONFLICT (project_id, call_id) DO UPDATE SET display_name = excluded.display_name`;
@@ -25,10 +25,12 @@ const DROP_RENAME = 'DELETE FROM call_renames WHERE project_id = ? AND call_id =
 /**
  * Sets (or, with null, clears) the `display_name` of a call. A call whose start is not stored yet (the Weave
  * SDK renames a call it has ended before its batch is sent) keeps the name in `call_renames` until its start
- * lands ({@link applyPendingRenames}). Run inside a transaction.
+ * lands ({@link applyPendingRenames}). Run in a transaction. On PostgreSQL it first waits for the batches starting
+ * calls of the project through any server to commit (pg-call-writes.ts), so either sees the other.
  */
-export function renameCall(prepare: Prepare, projectId: string, id: string, displayName: string | null): void {
-  if (prepare(UPDATE_NAME).run(displayName, projectId, id).changes === 0) prepare(KEEP_RENAME).run(projectId, id, displayName);
+export function* renameCall(d: Dialect, projectId: string, id: string, displayName: string | null): Steps<void> {
+  if (d.engine === 'postgres') yield* run(PG_LOCK_FOR_RENAME, [projectId]);
+  if ((yield* run(UPDATE_NAME, [displayName, projectId, id])) === 0) yield* run(KEEP_RENAME, [projectId, id, displayName]);
 }
 
 /**
@@ -43,12 +45,13 @@ export function applyPendingRenames(prepare: Prepare, started: Iterable<{ projec
 }
 
 /**
- * Deletes calls and all their descendants (and their stored refs). Run inside a transaction.
+ * Deletes calls and all their descendants (and their stored refs and pending renames). Run in a transaction. The
+ * subtree is read once, so its calls, refs and renames go together even while another server adds a child.
  * @returns how many call rows were deleted.
  */
-export function deleteSubtrees(prepare: Prepare, projectId: string, ids: readonly string[]): number {
-  const params = { project: projectId, ids: JSON.stringify(ids) };
-  prepare(DELETE_REFS).run(params);
-  prepare(DELETE_RENAMES).run(params);
-  return prepare(DELETE_CALLS).run(params).changes;
+export function* deleteSubtrees(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
+  const doomed = d.list((yield* all<{ id: string }>(`${subtree(d)} SELECT id FROM doomed`, [d.list(ids), projectId])).map((r) => r.id));
+  yield* run(`DELETE FROM call_refs WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
+  yield* run(`DELETE FROM call_renames WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
+  return yield* run(`DELETE FROM calls WHERE project_id = ? AND ${d.inList('id')}`, [projectId, doomed]);
 }

@@ -1,29 +1,28 @@
 /**
  * What the SQLite `CallStore` and the PostgreSQL `PgCallStore` share besides the walker, the staging step and the
- * record pipeline: their SQL written once (`?` placeholders, db/dialect.ts), the batch items of a single start or
- * end, and the check of a user table.
+ * record pipeline: `CallStoreCommon`, their base class, whose reads, user table and edits are written once as SQL
+ * steps (db/sql-steps.ts) run by the engine's runner; the batch items of a single start or end; the check of a user table.
+ * The engines add their batch writes and their cursors.
  * @module
  */
-import type { EndInput, StartInput, UpsertItem } from './call-fields.js';
-import { CALL_COLUMNS } from './records.js';
+import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import type { Dialect } from '../db/dialect.js';
+import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
+import { andThen } from '../db/store-api.js';
+import { all, get, insert, type Steps } from '../db/sql-steps.js';
+import type { EndInput, StartInput, UpsertItem } from './call-fields.js';
+import { deleteSubtrees, renameCall } from './call-edit-writes.js';
+import type { PriceTable } from './prices.js';
+import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 
 /** Records read per page by `listCalls`. */
 export const LIST_PAGE = 500;
 
 const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
-/** One started call by key. */
-export const GET_CALL = `${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`;
-/** Started calls of a project whose id is in a list (bound with `dialect.list`). */
-export const callsByIds = (d: Dialect): string => d.sql(`${SELECT_CALLS} WHERE project_id = ? AND ${d.inList('id')} AND started_at IS NOT NULL`);
-/** The names of the users whose id is in a list. */
-export const usernamesSql = (d: Dialect): string => d.sql(`SELECT id, username FROM users WHERE ${d.inList('id')}`);
-/** Stored rows of a project, ends waiting for their start included. */
-export const COUNT_ROWS = 'SELECT count(*) AS n FROM calls WHERE project_id = ?';
 /** A call with a stored start. */
 export const STARTED = 'SELECT 1 FROM calls WHERE project_id = ? AND id = ? AND started_at IS NOT NULL';
 /** Distinct project ids by a loose index scan (one index seek per project, not a scan of every call). */
-export const PROJECT_IDS = `WITH RECURSIVE p(id) AS (SELECT min(project_id) FROM calls
+const PROJECT_IDS = `WITH RECURSIVE p(id) AS (SELECT min(project_id) FROM calls
   UNION ALL SELECT (SELECT min(project_id) FROM calls WHERE project_id > p.id) FROM p WHERE p.id IS NOT NULL)
   SELECT id FROM p WHERE id IS NOT NULL`;
 
@@ -36,7 +35,7 @@ export const endBatch = (end: EndInput): UpsertItem[] => [{ mode: 'end', req: { 
  * The entries of a user table (user id → user name), checked.
  * @throws TypeError naming the user id when an id or a name is empty.
  */
-export function checkedUsers(users: Readonly<Record<string, string>>): [string, string][] {
+function checkedUsers(users: Readonly<Record<string, string>>): [string, string][] {
   const entries = Object.entries(users);
   for (const [id, name] of entries) {
     if (!id || typeof name !== 'string' || name === '') {
@@ -44,4 +43,109 @@ export function checkedUsers(users: Readonly<Record<string, string>>): [string, 
     }
   }
   return entries;
+}
+
+function* getCall(_: Dialect, projectId: string, id: string): Steps<StoredCallRecord | undefined> {
+  const row = yield* get<CallRow>(`${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`, [projectId, id]);
+  return row && rowToRecord(row);
+}
+
+function* countRows(_: Dialect, projectId: string): Steps<number> {
+  return (yield* get<{ n: number }>('SELECT count(*) AS n FROM calls WHERE project_id = ?', [projectId]))!.n;
+}
+
+function* projectIds(): Steps<string[]> {
+  return (yield* all<{ id: string }>(PROJECT_IDS)).map((r) => r.id);
+}
+
+function* setUsers(_: Dialect, users: Readonly<Record<string, string>>): Steps<void> {
+  yield* insert({ table: 'users', columns: { id: 'text', username: 'text' }, rows: checkedUsers(users), tail: 'ON CONFLICT (id) DO UPDATE SET username = excluded.username' });
+}
+
+/** Names of the user ids the users table knows (duplicates in `ids` are fine). */
+function* usernames(d: Dialect, ids: readonly string[]): Steps<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = yield* all<{ id: string; username: string }>(`SELECT id, username FROM users WHERE ${d.inList('id')}`, [d.list([...new Set(ids)])]);
+  return new Map(rows.map((r) => [r.id, r.username]));
+}
+
+/**
+ * The calls of `ids` in a project that have a descendant (by parent_id, any depth) with an exception; UNION, so a
+ * cycle of parent ids ends; reads the parent index.
+ */
+function* descendantFailed(d: Dialect, projectId: string, ids: readonly string[]): Steps<Set<string>> {
+  const rows = yield* all<{ root: string }>(`WITH RECURSIVE below(root, id) AS (
+      SELECT value, value FROM (${d.listRows()}) l
+      UNION SELECT b.root, c.id FROM calls c JOIN below b ON c.project_id = ? AND c.parent_id = b.id
+    )
+    SELECT DISTINCT b.root AS root FROM below b JOIN calls e ON e.project_id = ? AND e.id = b.id
+    WHERE b.id <> b.root AND e.exception IS NOT NULL`, [d.list(ids), projectId, projectId]);
+  return new Set(rows.map((r) => r.root));
+}
+
+/** The started calls of one project with the given ids, as records (for `expand_columns`). */
+function* callsById(d: Dialect, projectId: string, ids: readonly string[]): Steps<StoredCallRecord[]> {
+  const rows = yield* all<CallRow>(`${SELECT_CALLS} WHERE project_id = ? AND ${d.inList('id')} AND started_at IS NOT NULL`, [projectId, d.list(ids)]);
+  return rows.map(rowToRecord);
+}
+
+/**
+ * The call methods both engines write once (each contract is on `CallStoreApi`): SQLite answers values, PostgreSQL
+ * Promises. The record pipeline's lookups are here too.
+ */
+export abstract class CallStoreCommon<W extends Wait> {
+  /** Ends refused by `strictOrder` so far (each counted once per refused batch). */
+  orderRefusals = 0;
+
+  /** @param sql - the engine's runner over the store's database. */
+  protected constructor(protected readonly sql: SqlRunner<W>) {}
+
+  abstract upsertBatch(items: readonly UpsertItem[]): Out<W, (CallStartRes | CallEndRes)[]>;
+
+  startCall(start: StartInput): Out<W, CallStartRes> {
+    return andThen(this.upsertBatch(startBatch(start)), (r) => r[0] as CallStartRes) as Out<W, CallStartRes>;
+  }
+
+  endCall(end: EndInput): Out<W, CallEndRes> {
+    return andThen(this.upsertBatch(endBatch(end)), (r) => r[0] as CallEndRes) as Out<W, CallEndRes>;
+  }
+
+  getCall(projectId: string, id: string): Out<W, StoredCallRecord | undefined> {
+    return this.sql.run(getCall, projectId, id);
+  }
+
+  countRows(projectId: string): Out<W, number> {
+    return this.sql.run(countRows, projectId);
+  }
+
+  projectIds(): Out<W, string[]> {
+    return this.sql.run(projectIds);
+  }
+
+  /** @throws TypeError naming the user id when an id or a name is empty (nothing is stored then). */
+  setUsers(users: Readonly<Record<string, string>>): Out<W, void> {
+    return this.sql.transaction(setUsers, users);
+  }
+
+  updateCall(projectId: string, id: string, displayName: string | null): Out<W, void> {
+    return this.sql.transaction(renameCall, projectId, id, displayName);
+  }
+
+  deleteCalls(projectId: string, ids: readonly string[]): Out<W, number> {
+    return this.sql.transaction(deleteSubtrees, projectId, ids);
+  }
+
+  /**
+   * The record pipeline's lookups over this store (`usernames`, `callsById`, `descendantFailed`), with the engine's
+   * prices and its lookups through the other stores (`feedbackFor`, `objectVals`, `tableRows`).
+   */
+  protected pipelineDeps<E extends object>(prices: PriceTable, lookups: E) {
+    return {
+      prices,
+      ...lookups,
+      usernames: (ids: readonly string[]) => this.sql.run(usernames, ids),
+      callsById: (projectId: string, ids: readonly string[]) => this.sql.run(callsById, projectId, ids),
+      descendantFailed: (projectId: string, ids: readonly string[]) => this.sql.run(descendantFailed, projectId, ids),
+    };
+  }
 }

@@ -1,20 +1,10 @@
 /**
- * `descendant_error` derived from stored descendants, for calls whose end came without `status_counts` (the Weave SDKs send none): the SQL, and the records' fix-up.
+ * `descendant_error` derived from stored descendants, for calls whose end came without `status_counts` (the Weave SDKs send none): the SQL of
+ * filters and sorts on each engine, and the records' fix-up (the lookup is `descendantFailed` of call-store-common.ts).
  * @module
  */
 import type { StoredCallRecord } from './records.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
-
-/**
- * The calls of `@ids` (a JSON array) in project `@project` that have a descendant (by parent_id, any depth)
- * with an exception; one row `{root}` each. UNION, so a cycle of parent ids ends; reads the parent index.
- */
-export const DESCENDANTS_FAILED_SQL = `WITH RECURSIVE below(root, id) AS (
-    SELECT value, value FROM json_each(@ids)
-    UNION SELECT b.root, c.id FROM calls c JOIN below b ON c.project_id = @project AND c.parent_id = b.id
-  )
-  SELECT DISTINCT b.root AS root FROM below b JOIN calls e ON e.project_id = @project AND e.id = b.id
-  WHERE b.id <> b.root AND e.exception IS NOT NULL`;
 
 /**
  * Marks `descendant_error` the records of a page that read `success` only because their end sent no
@@ -52,3 +42,13 @@ export const DESCENDANT_FAILED_SQL = `(CASE WHEN calls.ended_at IS NOT NULL AND 
     )
     SELECT 1 FROM calls e WHERE e.project_id = calls.project_id AND e.id IN (SELECT id FROM below) AND e.exception IS NOT NULL)
   ELSE 0 END)`;
+
+/** The rule of {@link DESCENDANT_FAILED_SQL} on PostgreSQL (a boolean). */
+export const PG_DESCENDANT_FAILED_SQL = `(CASE WHEN calls.ended_at IS NOT NULL AND calls.exception IS NULL
+    AND weft_jv(calls.summary -> 'status_counts') IS NULL
+  THEN EXISTS (WITH RECURSIVE below(id) AS (
+      SELECT d.id FROM calls d WHERE d.project_id = calls.project_id AND d.parent_id = calls.id
+      UNION SELECT c.id FROM calls c JOIN below b ON c.project_id = calls.project_id AND c.parent_id = b.id
+    )
+    SELECT 1 FROM calls e WHERE e.project_id = calls.project_id AND e.id IN (SELECT id FROM below) AND e.exception IS NOT NULL)
+  ELSE false END)`;

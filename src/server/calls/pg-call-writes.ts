@@ -80,7 +80,8 @@ const LOCK_SPACE = 0x77656674;
  */
 const LOCK_PROJECTS_SHARED = `SELECT count(pg_advisory_xact_lock_shared(${LOCK_SPACE}, h)) FROM (
     SELECT DISTINCT hashtext(p) AS h FROM unnest($1::text[]) AS p ORDER BY 1) l`;
-const LOCK_PROJECT = `SELECT pg_advisory_xact_lock(${LOCK_SPACE}, hashtext($1))`;
+/** A rename's lock (see {@link LOCK_PROJECTS_SHARED}): run in its transaction, before it reads or writes the call. */
+export const PG_LOCK_FOR_RENAME = `SELECT pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(?))`;
 
 /**
  * Locks out `/call/update` renames in the projects of the calls a batch starts (see {@link LOCK_PROJECTS_SHARED}),
@@ -91,17 +92,6 @@ const LOCK_PROJECT = `SELECT pg_advisory_xact_lock(${LOCK_SPACE}, hashtext($1))`
  */
 async function lockStartedProjects(client: pg.PoolClient, projectIds: readonly string[]): Promise<void> {
   if (projectIds.length > 0) await client.query(LOCK_PROJECTS_SHARED, [projectIds]);
-}
-
-/**
- * Waits for the batches starting calls of a project to commit, and holds new ones back, until the transaction ends
- * (see {@link LOCK_PROJECTS_SHARED}). Run inside a rename's transaction, before it reads or writes the call.
- *
- * @param client - a client inside a transaction.
- * @param projectId - the renamed call's project.
- */
-export async function pgLockForRename(client: pg.PoolClient, projectId: string): Promise<void> {
-  await client.query(LOCK_PROJECT, [projectId]);
 }
 
 const keyOf = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;

@@ -6,7 +6,7 @@
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
 import { INT_COLUMNS, JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
-import { PG_DESCENDANT_FAILED_SQL } from './pg-descendant-errors.js';
+import { PG_DESCENDANT_FAILED_SQL } from './descendant-errors.js';
 import { parseFeedbackField } from './feedback-fields.js';
 import type { Params } from './query-walk.js';
 import { pgValueSortKeys } from '../db/value-sort.js';

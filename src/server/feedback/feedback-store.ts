@@ -1,14 +1,16 @@
 /**
  * Feedback of one database (spec endpoints 2 and 6): batch inserts (ids and created_at filled in), stats, and
- * per-call lookups for `include_feedback`. The only code that runs SQL on `feedback`.
+ * per-call lookups for `include_feedback`. The only code that runs SQL on `feedback`, for both engines (payload as
+ * SQLite JSONB or PostgreSQL `json`; the stats scans are each engine's SQL leaf, see stats-query.ts).
  * @module
  */
-import type Database from 'better-sqlite3';
 import { newId } from '../../internal/ids.js';
 import type { z } from 'zod';
 import { parseRef } from '../../schema/refs.js';
 import { type FeedbackCreateReq, type FeedbackCreateRes, type FeedbackRecord, type FeedbackStatsRes } from '../../schema/feedback.js';
-import { type StatementCache, statementCache } from '../db/statement-cache.js';
+import type { Dialect } from '../db/dialect.js';
+import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
+import { all, insert, run, type Steps } from '../db/sql-steps.js';
 import { feedbackStats, type StatsQuery } from './stats-query.js';
 
 export type { FeedbackRecord };
@@ -16,37 +18,23 @@ export type { FeedbackRecord };
 /** A validated batch item (zod output of `FeedbackCreateReq`). */
 export type FeedbackInput = z.output<typeof FeedbackCreateReq>;
 
-const RECORD_COLUMNS = `id, project_id, feedback_type, svc_ref, json(payload) AS payload, annotation_ref, call_ref, creator, queue_id,
-  runnable_ref, trigger_ref, svc_user_id, created_at`;
+/** The payload as JSON text: SQLite keeps it as JSONB, PostgreSQL as `json`. */
+const PAYLOAD = { sqlite: 'json(payload)', postgres: 'payload::text' } as const;
 
-const INSERT_SQL = `INSERT INTO feedback (project_id, id, feedback_type, svc_ref, call_id, payload, annotation_ref,
-    call_ref, creator, queue_id, runnable_ref, trigger_ref, svc_user_id, created_at)
-  VALUES (@project_id, @id, @feedback_type, @svc_ref, @call_id, jsonb(@payload), @annotation_ref,
-    @call_ref, @creator, @queue_id, @runnable_ref, @trigger_ref, @svc_user_id, @created_at)
-  ON CONFLICT (project_id, id) DO NOTHING`;
+const recordColumns = (d: Dialect): string => `id, project_id, feedback_type, svc_ref, ${PAYLOAD[d.engine]} AS payload, annotation_ref, call_ref,
+  creator, queue_id, runnable_ref, trigger_ref, svc_user_id, created_at`;
 
-const STORED_SQL = 'SELECT created_at, json(payload) AS payload, svc_user_id FROM feedback WHERE project_id = ? AND id = ?';
-
-const FOR_CALLS_SQL = `SELECT call_id, ${RECORD_COLUMNS} FROM feedback
-  WHERE project_id = ? AND call_id IN (SELECT value FROM json_each(?))
-  ORDER BY created_at, id`;
-
-const PURGE_SQL = 'DELETE FROM feedback WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))';
+/** The inserted columns, in the order of a row's values. */
+const INSERT_COLUMNS = {
+  project_id: 'text', id: 'text', feedback_type: 'text', svc_ref: 'text', call_id: 'text', payload: 'jsonb', annotation_ref: 'text',
+  call_ref: 'text', creator: 'text', queue_id: 'text', runnable_ref: 'text', trigger_ref: 'text', svc_user_id: 'text', created_at: 'text',
+} as const;
 
 /** A stored feedback row read for `include_feedback`: its columns, the call it is about, the payload as JSON text. */
-export type FeedbackRow = Record<string, unknown> & { call_id: string; payload: string };
+type FeedbackRow = Record<string, unknown> & { call_id: string; payload: string };
 
-/** Groups feedback rows (already in their order) by call id, each payload parsed; shared by both stores. */
-export function feedbackByCall(rows: Iterable<FeedbackRow>): Map<string, FeedbackRecord[]> {
-  const out = new Map<string, FeedbackRecord[]>();
-  for (const { call_id, ...row } of rows) {
-    const record = { ...row, payload: JSON.parse(row.payload) as Record<string, unknown> } as FeedbackRecord;
-    const list = out.get(call_id);
-    if (list) list.push(record);
-    else out.set(call_id, [record]);
-  }
-  return out;
-}
+/** What a batch answers of a record stored before (its payload as JSON text). */
+type StoredRow = { project_id: string; id: string; created_at: string; payload: string; svc_user_id: string | null };
 
 /**
  * The call a feedback item is about: the id in `svc_ref` when that is a call ref, else the id in `call_ref`,
@@ -60,46 +48,75 @@ export function targetCallId(item: Pick<FeedbackInput, 'project_id' | 'svc_ref' 
   return null;
 }
 
-/** Feedback of every project in one SQLite database (the `feedback` table of migration 2, payload as JSONB). */
-export class FeedbackStore {
-  private readonly statements: StatementCache;
+const keyOf = (projectId: string, id: string): string => `${projectId}\u0000${id}`;
 
-  /** @param db - a read-write connection with the `create_feedback` migration applied. */
-  constructor(private readonly db: Database.Database) {
-    this.statements = statementCache(db);
+/** Stores a batch (see {@link FeedbackStore.createBatch}): one bulk insert, then the records stored before read back. */
+function* createBatch(d: Dialect, items: readonly FeedbackInput[], now: () => Date): Steps<FeedbackCreateRes[]> {
+  const rows = items.map((item): Record<keyof typeof INSERT_COLUMNS, string | null> => ({
+    project_id: item.project_id, id: item.id ?? newId(), feedback_type: item.feedback_type, svc_ref: item.svc_ref, call_id: targetCallId(item),
+    payload: d.json(item.payload), annotation_ref: item.annotation_ref ?? null, call_ref: item.call_ref ?? null, creator: item.creator ?? null,
+    queue_id: item.queue_id ?? null, runnable_ref: item.runnable_ref ?? null, trigger_ref: item.trigger_ref ?? null,
+    svc_user_id: item.svc_user_id ?? null, created_at: now().toISOString(),
+  }));
+  const inserted = yield* insert<{ project_id: string; id: string }>({
+    table: 'feedback', columns: INSERT_COLUMNS, rows: rows.map((r) => Object.keys(INSERT_COLUMNS).map((c) => r[c as keyof typeof INSERT_COLUMNS])),
+    tail: 'ON CONFLICT (project_id, id) DO NOTHING', returning: 'project_id, id',
+  });
+  // The first item of an inserted id stored it; any later one of the batch, and an id stored before, is answered as stored.
+  const fresh = new Set(inserted.map((r) => keyOf(r.project_id, r.id)));
+  const isFresh = rows.map((r) => fresh.delete(keyOf(r.project_id!, r.id!)));
+  const stored = new Map<string, StoredRow>();
+  const old = rows.filter((_, i) => !isFresh[i]);
+  for (const project of new Set(old.map((r) => r.project_id!))) {
+    const found = yield* all<StoredRow>(`SELECT project_id, id, created_at, ${PAYLOAD[d.engine]} AS payload, svc_user_id FROM feedback
+      WHERE project_id = ? AND ${d.inList('id')}`, [project, d.list(old.filter((r) => r.project_id === project).map((r) => r.id!))]);
+    for (const s of found) stored.set(keyOf(s.project_id, s.id), s);
   }
+  return rows.map((r, i) => {
+    if (isFresh[i]) return { id: r.id!, created_at: r.created_at!, payload: items[i]!.payload, svc_user_id: r.svc_user_id };
+    const s = stored.get(keyOf(r.project_id!, r.id!))!;
+    return { id: r.id!, created_at: s.created_at, payload: JSON.parse(s.payload) as Record<string, unknown>, svc_user_id: s.svc_user_id };
+  });
+}
+
+/** Feedback about each of some calls (see {@link FeedbackStore.forCalls}). */
+function* forCalls(d: Dialect, projectId: string, callIds: readonly string[]): Steps<Map<string, FeedbackRecord[]>> {
+  const out = new Map<string, FeedbackRecord[]>();
+  if (callIds.length === 0) return out;
+  const rows = yield* all<FeedbackRow>(`SELECT call_id, ${recordColumns(d)} FROM feedback
+    WHERE project_id = ? AND ${d.inList('call_id')} ORDER BY created_at, id`, [projectId, d.list([...new Set(callIds)])]);
+  for (const { call_id, ...row } of rows) {
+    const record = { ...row, payload: JSON.parse(row.payload) as Record<string, unknown> } as FeedbackRecord;
+    const list = out.get(call_id);
+    if (list) list.push(record);
+    else out.set(call_id, [record]);
+  }
+  return out;
+}
+
+/** Deletes feedback by id (see {@link FeedbackStore.purge}). */
+function* purge(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
+  return yield* run(`DELETE FROM feedback WHERE project_id = ? AND ${d.inList('id')}`, [projectId, d.list(ids)]);
+}
+
+/** Feedback of every project in one database (SQLite: the `feedback` table of migration 2; PostgreSQL's, with `seq` in insert order). */
+export class FeedbackStore<W extends Wait = Wait> {
+  /** @param db - the engine's runner over a migrated database. */
+  constructor(private readonly db: SqlRunner<W>) {}
 
   /**
    * Stores a batch of feedback in one transaction. Each item gets a UUIDv7 `id` when it has none and
    * `created_at` from `now()` (ISO 8601 UTC, ms). Repeating an `id` already stored in the project never
-   * duplicates it: the stored record is kept and answered.
+   * duplicates it: the stored record is kept and answered (on PostgreSQL also one stored by another server).
    *
    * @param items - validated `FeedbackCreateReq` items.
-   * @param now - the clock; called once per item. @defaultValue `() => new Date()`
+   * @param now - the clock; called once per item, in order. @defaultValue `() => new Date()`
    * @returns one `{id, created_at, payload, svc_user_id}` per item, in the order of `items`.
-   * @throws the SQLite error of a failing write; nothing of the batch is stored then.
+   * @throws the engine's error of a failing write; nothing of the batch is stored then.
    * @see spec endpoint 2, "Create feedback in batch"
    */
-  createBatch(items: readonly FeedbackInput[], now: () => Date = () => new Date()): FeedbackCreateRes[] {
-    const insert = this.statements.prepare(INSERT_SQL);
-    const stored = this.statements.prepare(STORED_SQL);
-    return this.db.transaction(() =>
-      items.map((item) => {
-        const id = item.id ?? newId();
-        const row = {
-          project_id: item.project_id, id, feedback_type: item.feedback_type, svc_ref: item.svc_ref,
-          call_id: targetCallId(item), payload: JSON.stringify(item.payload),
-          annotation_ref: item.annotation_ref ?? null, call_ref: item.call_ref ?? null, creator: item.creator ?? null,
-          queue_id: item.queue_id ?? null, runnable_ref: item.runnable_ref ?? null, trigger_ref: item.trigger_ref ?? null,
-          svc_user_id: item.svc_user_id ?? null, created_at: now().toISOString(),
-        };
-        if (insert.run(row).changes === 1) {
-          return { id, created_at: row.created_at, payload: item.payload, svc_user_id: row.svc_user_id };
-        }
-        const old = stored.get(item.project_id, id) as { created_at: string; payload: string; svc_user_id: string | null };
-        return { id, created_at: old.created_at, payload: JSON.parse(old.payload) as Record<string, unknown>, svc_user_id: old.svc_user_id };
-      }),
-    )();
+  createBatch(items: readonly FeedbackInput[], now: () => Date = () => new Date()): Out<W, FeedbackCreateRes[]> {
+    return this.db.transaction(createBatch, items, now);
   }
 
   /**
@@ -112,26 +129,26 @@ export class FeedbackStore {
    * @returns a map from call id to its records, oldest first (`created_at`, then `id`); calls without
    *   feedback are absent from the map.
    */
-  forCalls(projectId: string, callIds: readonly string[]): Map<string, FeedbackRecord[]> {
-    if (callIds.length === 0) return new Map();
-    return feedbackByCall(this.statements.prepare(FOR_CALLS_SQL).all(projectId, JSON.stringify(callIds)) as FeedbackRow[]);
+  forCalls(projectId: string, callIds: readonly string[]): Out<W, Map<string, FeedbackRecord[]>> {
+    return this.db.run(forCalls, projectId, callIds);
   }
 
   /**
    * Deletes the feedback with the given ids in one project (`POST /feedback/purge`); ids not stored are skipped.
    * @returns how many records were deleted.
    */
-  purge(projectId: string, ids: readonly string[]): number {
-    return this.statements.prepare(PURGE_SQL).run(projectId, JSON.stringify(ids)).changes;
+  purge(projectId: string, ids: readonly string[]): Out<W, number> {
+    return this.db.run(purge, projectId, ids);
   }
 
   /**
-   * Feedback stats over `[start, end)` of a validated request; see `feedbackStats`.
+   * Feedback stats over `[start, end)` of a validated request; see `feedbackStats`. On PostgreSQL a long read, on
+   * the long-read pool (its `statement_timeout` bounds it; answered 503 by the app).
    * @param now - the end when `query.end` is absent.
    * @throws HttpError 422 when `end` is absent and `start` is not before `now`.
    * @see spec endpoint 6, "Feedback statistics"
    */
-  stats(query: StatsQuery, now: Date): FeedbackStatsRes {
-    return feedbackStats(this.db, query, now);
+  stats(query: StatsQuery, now: Date): Out<W, FeedbackStatsRes> {
+    return this.db.longRead(feedbackStats, query, now);
   }
 }

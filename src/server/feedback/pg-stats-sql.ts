@@ -6,7 +6,9 @@
  */
 import type { MetricValueType } from '../../schema/feedback.js';
 import { readableJson } from '../db/pg-json.js';
-import type { StatsMetric, StatsQuery } from './stats-sql.js';
+import { all, type Steps } from '../db/sql-steps.js';
+import type { PartialStats } from './stats-aggregate.js';
+import type { BucketScan, ScannedStats, StatsMetric, StatsQuery, StatsWindow } from './stats-sql.js';
 
 /** A bound parameter list; `bind` appends a value and returns its placeholder (`$n`). */
 class Params {
@@ -73,7 +75,7 @@ function percentilesSql(a: string, pcts: string): string {
 }
 
 /** One result row of the stats scan. */
-export interface PgStatsRow {
+interface PgStatsRow {
   /** Bucket index (0-based), or null for the window row (only present with percentiles). */
   b: number | null;
   /** Rows in the bucket. */
@@ -83,7 +85,7 @@ export interface PgStatsRow {
 }
 
 /** The scan of one request: SQL text and parameters. */
-export interface PgStatsScan {
+interface PgStatsScan {
   sql: string;
   params: unknown[];
   /** True when the result holds a window row (`b` null) with the window's percentiles. */
@@ -103,7 +105,7 @@ export interface PgStatsScan {
  * subquery from being inlined into each metric's expressions, which would parse it once per use), and every metric
  * reads `pl` with the binary jsonb operators.
  */
-export function pgStatsScan(query: StatsQuery, metrics: readonly StatsMetric[], start: string, end: string, innerEdges: readonly string[]): PgStatsScan {
+function pgStatsScan(query: StatsQuery, metrics: readonly StatsMetric[], start: string, end: string, innerEdges: readonly string[]): PgStatsScan {
   const params = new Params();
   const where = [`project_id = ${params.bind(query.project_id)}`, `created_at >= ${params.bind(start)}`, `created_at < ${params.bind(end)}`];
   if (query.feedback_type != null) where.push(`feedback_type = ${params.bind(query.feedback_type)}`);
@@ -139,4 +141,25 @@ export function pgStatsScan(query: StatsQuery, metrics: readonly StatsMetric[], 
   });
   const sql = `SELECT b, n${outer.map((c) => `, ${c}`).join('')} FROM (${grouped}) g`;
   return { sql, params: params.values, windowRow };
+}
+
+/**
+ * The PostgreSQL scan of a stats request (see {@link pgStatsScan}): one statement (`$n` placeholders), its rows read
+ * into each bucket's partials and percentiles and the window's percentiles.
+ */
+export function* pgStatsScans(query: StatsQuery, metrics: readonly StatsMetric[], { start, end, plan }: StatsWindow): Steps<ScannedStats> {
+  const scan = pgStatsScan(query, metrics, start, end, plan.edges.slice(1, -1).map((ms) => new Date(ms).toISOString()));
+  const pcts = (row: PgStatsRow | undefined, j: number): (number | null)[] =>
+    (row?.[`p${j}`] as (number | null)[] | undefined) ?? metrics[j]!.percentiles.map(() => null);
+  const buckets: (BucketScan | undefined)[] = [];
+  let window: PgStatsRow | undefined;
+  for (const row of yield* all<PgStatsRow>(scan.sql, scan.params)) {
+    if (row.b === null) {
+      window = row;
+      continue;
+    }
+    const parts = metrics.map((_, j): PartialStats => ({ count: row[`c${j}`] as number, sum: row[`s${j}`] as number | null, min: row[`lo${j}`] as number | null, max: row[`hi${j}`] as number | null }));
+    buckets[row.b] = { count: row.n, parts, percentiles: metrics.map((_, j) => pcts(row, j)) };
+  }
+  return { buckets, window: metrics.map((_, j) => pcts(window, j)) };
 }

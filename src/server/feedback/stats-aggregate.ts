@@ -74,11 +74,11 @@ export function percentileOf(values: Float64Array, p: number): number {
  * `avgOrNull`); `min`, `max` and percentiles are null in both.
  *
  * @param part - count, sum, min, max of the values.
- * @param values - the values, in any order (reordered here); needed only when percentiles are requested.
+ * @param percentiles - the values of `what.percentiles`, in their order (as computed by `percentileOf`, or in SQL alike).
  * @param scope - `bucket` (one time bucket) or `window` (the whole window, `window_stats`).
  * @returns `[aggregation name or percentile name (p<N>), result]` in request order: aggregations, then percentiles.
  */
-export function metricResults(part: PartialStats, values: Float64Array | undefined, what: MetricAggregations, scope: 'bucket' | 'window'): [string, number | null][] {
+export function metricResults(part: PartialStats, percentiles: readonly (number | null)[] | undefined, what: MetricAggregations, scope: 'bucket' | 'window'): [string, number | null][] {
   const { count, sum } = part;
   const none = scope === 'bucket' ? 0 : null;
   const results: Record<Aggregation, number | null> = {
@@ -91,6 +91,6 @@ export function metricResults(part: PartialStats, values: Float64Array | undefin
     max: count > 0 ? part.max : null,
   };
   const out: [string, number | null][] = what.aggregations.map((agg) => [agg, results[agg]]);
-  for (const p of what.percentiles) out.push([percentileName(p), values && values.length > 0 ? percentileOf(values, p) : null]);
+  what.percentiles.forEach((p, k) => out.push([percentileName(p), count > 0 ? (percentiles?.[k] ?? null) : null]));
   return out;
 }

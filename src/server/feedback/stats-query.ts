@@ -1,34 +1,19 @@
 /**
- * Feedback stats (spec endpoint 6): plans the buckets, scans each bucket's time range in SQL, and builds the answer.
+ * Feedback stats (spec endpoint 6), for both engines: plans the buckets, scans them with the engine's SQL leaf
+ * (stats-sql.ts on SQLite, one scan per bucket; pg-stats-sql.ts on PostgreSQL, one grouped scan), and builds the answer.
  * @module
  */
-import type Database from 'better-sqlite3';
-import type { FeedbackStatsBucket, FeedbackStatsRes } from '../../schema/feedback.js';
+import { type FeedbackStatsBucket, type FeedbackStatsRes } from '../../schema/feedback.js';
+import type { Dialect } from '../db/dialect.js';
+import type { Steps } from '../db/sql-steps.js';
 import { HttpError } from '../http/http-error.js';
+import { pgStatsScans } from './pg-stats-sql.js';
 import { combine, metricResults, type PartialStats } from './stats-aggregate.js';
-import { type BucketPlan, planBuckets, zonedIso } from './stats-buckets.js';
-import { metricsOf, prepareScan, type StatsQuery } from './stats-sql.js';
+import { planBuckets, zonedIso } from './stats-buckets.js';
+import { metricsOf, sqliteStatsScans, type StatsQuery, type StatsWindow } from './stats-sql.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
 
-export type { StatsQuery };
-
-/** Several value arrays joined into one. */
-function joined(runs: readonly Float64Array[]): Float64Array {
-  const out = new Float64Array(runs.reduce((n, r) => n + r.length, 0));
-  let at = 0;
-  for (const r of runs) {
-    out.set(r, at);
-    at += r.length;
-  }
-  return out;
-}
-
-/** The window of a stats request: `start` and `end` (normalized ISO 8601 UTC) and its bucket plan. */
-export interface StatsWindow {
-  start: string;
-  end: string;
-  plan: BucketPlan;
-}
+export type { StatsQuery, StatsWindow };
 
 /**
  * Resolves the window of a stats request and plans its buckets (shared by the SQLite and PostgreSQL stores).
@@ -59,17 +44,12 @@ export function noMetricsStats(query: StatsQuery, now: Date): FeedbackStatsRes |
   return { start, end, granularity: NO_METRICS_GRANULARITY, timezone: query.timezone, buckets: [] };
 }
 
-/** The time range `[lo, hi)` (ISO 8601 UTC) of bucket `i`: its edges, clipped to the window's `start` and `end`. */
-export function bucketRange(plan: BucketPlan, i: number, start: string, end: string): [string, string] {
-  const lo = i === 0 ? start : new Date(plan.edges[i]!).toISOString();
-  const hi = i + 2 === plan.edges.length ? end : new Date(plan.edges[i + 1]!).toISOString();
-  return [lo, hi];
-}
+const EMPTY: PartialStats = { count: 0, sum: null, min: null, max: null };
 
 /**
  * Computes feedback stats over `[start, end)`: rows with `start <= created_at < end` that pass the filters.
  *
- * @param db - an open connection with the `create_feedback` migration applied.
+ * @param d - the engine's dialect: its scans are the engine's SQL leaf.
  * @param query - the validated request.
  * @param now - the current time; the end when `query.end` is absent.
  * @returns the spec's "Feedback statistics response": `start`/`end` (ISO 8601 UTC), `granularity` (s),
@@ -78,27 +58,23 @@ export function bucketRange(plan: BucketPlan, i: number, start: string, end: str
  * @throws HttpError 422 when `end` is absent and `start` is not before `now`.
  * @see the interface spec, endpoint 6 "Feedback statistics"
  */
-export function feedbackStats(db: Database.Database, query: StatsQuery, now: Date): FeedbackStatsRes {
-  const { start, end, plan } = statsWindow(query, now);
+export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date): Steps<FeedbackStatsRes> {
+  const window = statsWindow(query, now);
+  const { start, end, plan } = window;
   const metrics = metricsOf(query);
-  const scan = prepareScan(db, query, metrics);
+  const scanned = yield* (d.engine === 'postgres' ? pgStatsScans : sqliteStatsScans)(query, metrics, window);
   const parts: PartialStats[][] = metrics.map(() => []);
-  const runs: Float64Array[][] = metrics.map(() => []);
   const buckets: FeedbackStatsBucket[] = [];
   for (let i = 0; i + 1 < plan.edges.length; i++) {
-    const [lo, hi] = bucketRange(plan, i, start, end);
-    const { count, metrics: scans } = scan(lo, hi);
-    const bucket: FeedbackStatsBucket = { timestamp: zonedIso(plan.edges[i]!, query.timezone), count };
+    const scan = scanned.buckets[i];
+    const bucket: FeedbackStatsBucket = { timestamp: zonedIso(plan.edges[i]!, query.timezone), count: scan?.count ?? 0 };
     metrics.forEach((m, j) => {
-      const { part, values } = scans[j]!;
+      const part = scan?.parts[j] ?? EMPTY;
       parts[j]!.push(part);
-      if (values) runs[j]!.push(values);
-      for (const [name, value] of metricResults(part, values, m, 'bucket')) bucket[`${name}_${m.slug}`] = value;
+      for (const [name, value] of metricResults(part, scan?.percentiles[j], m, 'bucket')) bucket[`${name}_${m.slug}`] = value;
     });
     buckets.push(bucket);
   }
-  const windowStats = Object.fromEntries(
-    metrics.map((m, j) => [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), m.percentiles.length > 0 ? joined(runs[j]!) : undefined, m, 'window'))]),
-  );
+  const windowStats = Object.fromEntries(metrics.map((m, j) => [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), scanned.window[j], m, 'window'))]));
   return { start, end, granularity: plan.granularity, timezone: query.timezone, buckets, window_stats: windowStats };
 }

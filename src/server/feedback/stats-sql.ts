@@ -1,12 +1,14 @@
 /**
- * The SQL of feedback stats: per time range, one indexed scan giving each metric's count, sum, min and max
- * (values read from the JSONB payload by type) and the values of the metrics with percentiles.
+ * The SQLite SQL of feedback stats: per bucket, one indexed scan giving each metric's count, sum, min and max
+ * (values read from the JSONB payload by type) and the values of the metrics with percentiles, whose percentiles are
+ * computed here; and what both engines' scans share (the request's metrics, the scan's result).
  * @module
  */
-import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { DEFAULT_AGGREGATIONS, metricSlug, type FeedbackStatsReq, type MetricValueType } from '../../schema/feedback.js';
-import { partialOf, type MetricAggregations, type PartialStats } from './stats-aggregate.js';
+import { get, type Steps } from '../db/sql-steps.js';
+import { partialOf, percentileOf, type MetricAggregations, type PartialStats } from './stats-aggregate.js';
+import type { BucketPlan } from './stats-buckets.js';
 
 /** A validated stats request (zod output of `FeedbackStatsReq`). */
 export type StatsQuery = z.output<typeof FeedbackStatsReq>;
@@ -66,23 +68,56 @@ function valuesOf(list: string | null): Float64Array {
   return list === null ? new Float64Array(0) : new Float64Array(JSON.parse(`[${list}]`) as number[]);
 }
 
-/** One metric over a range: its partial, and its values when it has percentiles. */
-export interface MetricScan {
-  part: PartialStats;
-  /** The values (unsorted, in scan order), only for metrics with percentiles. */
-  values?: Float64Array;
+/** Several value arrays joined into one. */
+function joined(runs: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(runs.reduce((n, r) => n + r.length, 0));
+  let at = 0;
+  for (const r of runs) {
+    out.set(r, at);
+    at += r.length;
+  }
+  return out;
 }
 
-/** Runs the stats scans of one request over any `[lo, hi)` (ISO 8601 UTC strings). */
-export type StatsScan = (lo: string, hi: string) => { count: number; metrics: MetricScan[] };
+/** The percentiles `ps` of some values (reordered in place), null each without values. */
+function percentilesOf(values: Float64Array, ps: readonly number[]): (number | null)[] {
+  return ps.map((p) => (values.length > 0 ? percentileOf(values, p) : null));
+}
+
+/** The window of a stats request: `start` and `end` (normalized ISO 8601 UTC) and its bucket plan. */
+export interface StatsWindow {
+  start: string;
+  end: string;
+  plan: BucketPlan;
+}
+
+/** The scan of one bucket: its rows, and per metric the partial and the percentiles (in request order, null without values). */
+export interface BucketScan {
+  count: number;
+  parts: PartialStats[];
+  percentiles: (number | null)[][];
+}
+
+/** What an engine's stats scans answer: each bucket's scan (absent: no rows) and, per metric, the window's percentiles. */
+export interface ScannedStats {
+  buckets: (BucketScan | undefined)[];
+  window: (number | null)[][];
+}
+
+/** The time range `[lo, hi)` (ISO 8601 UTC) of bucket `i`: its edges, clipped to the window's `start` and `end`. */
+export function bucketRange(plan: BucketPlan, i: number, start: string, end: string): [string, string] {
+  const lo = i === 0 ? start : new Date(plan.edges[i]!).toISOString();
+  const hi = i + 2 === plan.edges.length ? end : new Date(plan.edges[i + 1]!).toISOString();
+  return [lo, hi];
+}
 
 /**
- * Prepares the scans. Filters: project, `created_at` in range (index `feedback_created`, or
+ * The SQLite scans: one per bucket. Filters: project, `created_at` in range (index `feedback_created`, or
  * `feedback_type_created` with a type), `feedback_type` exact, `trigger_ref` exact or, ending in `:*`, prefix.
  * One scan per range for all metrics: those without percentiles are aggregated in SQL; a metric with
  * percentiles has its values read and aggregated from them.
  */
-export function prepareScan(db: Database.Database, query: StatsQuery, metrics: readonly StatsMetric[]): StatsScan {
+export function* sqliteStatsScans(query: StatsQuery, metrics: readonly StatsMetric[], { start, end, plan }: StatsWindow): Steps<ScannedStats> {
   const base: Record<string, unknown> = { project: query.project_id };
   const where = ['project_id = @project', 'created_at >= @lo', 'created_at < @hi'];
   if (query.feedback_type != null) {
@@ -100,24 +135,31 @@ export function prepareScan(db: Database.Database, query: StatsQuery, metrics: r
   metrics.forEach((m, j) => (base[`p${j}`] = m.path));
   const listed = (m: StatsMetric): boolean => m.percentiles.length > 0;
   const columns = metrics.map((m, j) => `${(listed(m) ? listedSql : valueSql)(m.valueType, `@p${j}`)} AS v${j}`);
-  const aggregates = metrics.map((m, j) => (listed(m) ? listAggregate(m.valueType, `v${j}`) : `count(v${j}), sum(v${j}), min(v${j}), max(v${j})`));
+  const aggregates = metrics.map((m, j) =>
+    (listed(m) ? `${listAggregate(m.valueType, `v${j}`)} AS l${j}` : `count(v${j}) AS c${j}, sum(v${j}) AS s${j}, min(v${j}) AS lo${j}, max(v${j}) AS hi${j}`));
   // Without metrics the count comes from the index alone. With them, one pass: `LIMIT -1` keeps the subquery a
   // co-routine, so each value is read from the payload once per row and no temporary table is written.
-  const scanSql = metrics.length === 0
-    ? `SELECT count(*) FROM feedback WHERE ${where.join(' AND ')}`
-    : `SELECT count(*), ${aggregates.join(', ')} FROM (SELECT ${columns.join(', ')} FROM feedback WHERE ${where.join(' AND ')} LIMIT -1)`;
-  const statement = db.prepare(scanSql).raw(true);
-  return (lo, hi) => {
-    const row = statement.get({ ...base, lo, hi }) as (number | string | null)[];
-    let at = 1;
-    const scans = metrics.map((m): MetricScan => {
+  const sql = metrics.length === 0
+    ? `SELECT count(*) AS n FROM feedback WHERE ${where.join(' AND ')}`
+    : `SELECT count(*) AS n, ${aggregates.join(', ')} FROM (SELECT ${columns.join(', ')} FROM feedback WHERE ${where.join(' AND ')} LIMIT -1)`;
+  const runs: Float64Array[][] = metrics.map(() => []);
+  const buckets: BucketScan[] = [];
+  for (let i = 0; i + 1 < plan.edges.length; i++) {
+    const [lo, hi] = bucketRange(plan, i, start, end);
+    const row = (yield* get<Record<string, number | string | null>>(sql, [{ ...base, lo, hi }]))!;
+    const scan: BucketScan = { count: row['n'] as number, parts: [], percentiles: [] };
+    metrics.forEach((m, j) => {
       if (listed(m)) {
-        const values = valuesOf(row[at++] as string | null);
-        return { part: partialOf(values), values };
+        const values = valuesOf(row[`l${j}`] as string | null);
+        scan.parts.push(partialOf(values));
+        scan.percentiles.push(percentilesOf(values, m.percentiles));
+        runs[j]!.push(values);
+      } else {
+        scan.parts.push({ count: row[`c${j}`], sum: row[`s${j}`], min: row[`lo${j}`], max: row[`hi${j}`] } as PartialStats);
+        scan.percentiles.push([]);
       }
-      const [count, sum, min, max] = row.slice(at, (at += 4)) as [number, number | null, number | null, number | null];
-      return { part: { count, sum, min, max } };
     });
-    return { count: row[0] as number, metrics: scans };
-  };
+    buckets.push(scan);
+  }
+  return { buckets, window: metrics.map((m, j) => percentilesOf(joined(runs[j]!), m.percentiles)) };
 }

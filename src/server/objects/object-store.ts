@@ -1,14 +1,15 @@
 /**
- * Object versions of one database (Weave SDK compatibility: obj/create, obj/read, objs/query); the only code that runs SQL on `objects`.
+ * Object versions of one database (Weave SDK compatibility: obj/create, obj/read, objs/query); the only code that runs
+ * SQL on `objects`, for both engines (`val` as SQLite text or PostgreSQL `json`, its text kept verbatim either way).
  * @module
  */
-import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import type { ObjQueryReq, ObjReadReq, ObjSchema, ObjSchemaForInsert } from '../../schema/objects.js';
 import { HttpError } from '../http/http-error.js';
-import { type StatementCache, statementCache } from '../db/statement-cache.js';
+import type { Dialect } from '../db/dialect.js';
+import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
+import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { objectDigest } from './object-digest.js';
-import { type Dialect, SQLITE_DIALECT } from '../db/dialect.js';
 import { type ObjectKey, type ObjectValRow, objectValsParams, objectValsSql, valsByKey } from './object-vals.js';
 
 /** A validated `obj` of `/obj/create`. */
@@ -16,19 +17,24 @@ export type ObjInput = z.output<typeof ObjSchemaForInsert>;
 /** A validated `/objs/query` body. */
 export type ObjQuery = z.output<typeof ObjQueryReq>;
 
-const COLUMNS = `project_id, object_id, digest, version_index, kind, base_object_class, leaf_object_class, created_at, wb_user_id,
-  length(CAST(val AS BLOB)) AS size_bytes,
-  (version_index = (SELECT MAX(o2.version_index) FROM objects o2 WHERE o2.project_id = objects.project_id AND o2.object_id = objects.object_id)) AS is_latest`;
+/** The engines' SQL leaves: `size_bytes`, the bytes of the stored JSON text; `is_latest` as 1 / 0. */
+const LEAVES = {
+  sqlite: { size: 'length(CAST(val AS BLOB))', latest: (expr: string) => expr },
+  postgres: { size: 'octet_length(val::text)', latest: (expr: string) => `(${expr})::int` },
+} as const;
 
-const INSERT_SQL = `INSERT INTO objects (project_id, object_id, digest, version_index, kind, base_object_class, leaf_object_class, val, created_at, wb_user_id)
-  SELECT @project_id, @object_id, @digest, COALESCE(MAX(version_index) + 1, 0), @kind, @base_object_class, @leaf_object_class, @val, @created_at, @wb_user_id
-  FROM objects WHERE project_id = @project_id AND object_id = @object_id
-  ON CONFLICT DO NOTHING`;
+/** The selected columns of an object version on an engine. */
+function columns(d: Dialect): string {
+  const leaves = LEAVES[d.engine];
+  return `project_id, object_id, digest, version_index, kind, base_object_class, leaf_object_class, created_at, wb_user_id,
+  ${leaves.size} AS size_bytes,
+  ${leaves.latest('version_index = (SELECT max(o2.version_index) FROM objects o2 WHERE o2.project_id = objects.project_id AND o2.object_id = objects.object_id)')} AS is_latest`;
+}
 
 /** Sort fields of `/objs/query` and their columns. */
 const SORT_COLUMNS: Record<string, string> = { object_id: 'object_id', created_at: 'created_at', version_index: 'version_index', digest: 'digest' };
 
-/** A selected object row (shared with the PostgreSQL store): the columns, `is_latest` as 1 / 0, `val` as JSON text when selected. */
+/** A selected object row: the columns, `is_latest` as 1 / 0, `val` as JSON text when selected. */
 export interface ObjRow {
   project_id: string;
   object_id: string;
@@ -74,10 +80,10 @@ export function toObj(row: ObjRow, val: unknown): ObjSchema {
 }
 
 /**
- * The ORDER BY terms of `/objs/query` (both stores): `sort_by` fields, then oldest first (`created_at`, `object_id`, `version_index`).
+ * The ORDER BY terms of `/objs/query`: `sort_by` fields, then oldest first (`created_at`, `object_id`, `version_index`).
  * @throws HttpError 422 for a sort field outside {@link SORT_COLUMNS}.
  */
-export function objectOrder(q: ObjQuery): string[] {
+function objectOrder(q: ObjQuery): string[] {
   const order = (q.sort_by ?? []).map((s, i) => {
     const column = SORT_COLUMNS[s.field];
     if (!column) {
@@ -90,11 +96,10 @@ export function objectOrder(q: ObjQuery): string[] {
 }
 
 /**
- * The `/objs/query` statement, for either engine: versions of a project matching the filter, sorted and paged.
- * @param columns - the engine's selected columns (its `size_bytes` and `is_latest`).
+ * Versions of a project matching the filter, sorted and paged.
  * @throws HttpError 422 for a sort field outside {@link SORT_COLUMNS}.
  */
-export function objectQuery(q: ObjQuery, columns: string, d: Dialect): { sql: string; params: unknown[] } {
+function* queryObjects(d: Dialect, q: ObjQuery): Steps<ObjSchema[]> {
   const where = ['project_id = ?'];
   const params: unknown[] = [q.project_id];
   const f = q.filter ?? {};
@@ -107,19 +112,50 @@ export function objectQuery(q: ObjQuery, columns: string, d: Dialect): { sql: st
   if (f.latest_only) where.push(d.isSet('is_latest'));
   const order = objectOrder(q);
   params.push(q.limit ?? d.noLimit, q.offset ?? 0);
-  const sql = `SELECT * FROM (SELECT ${columns}${q.metadata_only ? '' : ', val'} FROM objects) o WHERE ${where.join(' AND ')}
-    ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
-  return { sql: d.sql(sql), params };
+  const rows = yield* all<ObjRow>(`SELECT * FROM (SELECT ${columns(d)}${q.metadata_only ? '' : ', val'} FROM objects) o WHERE ${where.join(' AND ')}
+    ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`, params);
+  return rows.map((row) => toObj(row, row.val === undefined ? {} : (JSON.parse(row.val) as unknown)));
 }
 
-/** Object versions of every project in one SQLite database (the `objects` table of migration 7). */
-export class ObjectStore {
-  private readonly statements: StatementCache;
+/**
+ * Stores `val` as the next version of `object_id`, unless it has a version with this digest. On PostgreSQL, versions of
+ * one object are numbered under a transaction-level advisory lock on (project, object), so concurrent creates through
+ * several servers never lose a version.
+ */
+function* createObject(d: Dialect, obj: ObjInput, now: Date): Steps<{ digest: string }> {
+  const digest = objectDigest(obj.val);
+  const { base, leaf } = objectClasses(obj.val, obj.builtin_object_class);
+  if (d.engine === 'postgres') yield* run('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', [obj.project_id, obj.object_id]);
+  yield* run(`INSERT INTO objects (project_id, object_id, digest, version_index, kind, base_object_class, leaf_object_class, val, created_at, wb_user_id)
+    SELECT ?, ?, ?, COALESCE(max(version_index) + 1, 0), ?, ?, ?, ${d.typed('?', 'json')}, ?, ?
+    FROM objects WHERE project_id = ? AND object_id = ?
+    ON CONFLICT DO NOTHING`, [obj.project_id, obj.object_id, digest, objectKind(obj.val), base, leaf, d.json(obj.val), now.toISOString(),
+    obj.wb_user_id ?? null, obj.project_id, obj.object_id]);
+  return { digest };
+}
 
-  /** @param db - a read-write connection with migration 7 applied. */
-  constructor(private readonly db: Database.Database) {
-    this.statements = statementCache(db);
-  }
+/** One version: `digest` is a stored digest, `latest` or `v<N>`. @throws HttpError 404 when it does not exist. */
+function* readObject(d: Dialect, req: z.output<typeof ObjReadReq>): Steps<ObjSchema> {
+  const version = /^v(\d+)$/.exec(req.digest);
+  const select = `SELECT ${columns(d)}, val FROM objects WHERE project_id = ? AND object_id = ?`;
+  const args = [req.project_id, req.object_id];
+  const row = yield* req.digest === 'latest'
+    ? get<ObjRow>(`${select} ORDER BY version_index DESC LIMIT 1`, args)
+    // the version as text: a number past 2^53 (or PostgreSQL's integer range) finds nothing instead of failing
+    : version ? get<ObjRow>(`${select} AND version_index = ${d.typed('?', 'numeric')}`, [...args, version[1]!])
+    : get<ObjRow>(`${select} AND digest = ?`, [...args, req.digest]);
+  if (!row) throw new HttpError(404, `object ${JSON.stringify(`${req.object_id}:${req.digest}`)} not found in project ${JSON.stringify(req.project_id)}`);
+  return toObj(row, JSON.parse(row.val!) as unknown);
+}
+
+function* readVals(d: Dialect, projectId: string, keys: readonly ObjectKey[]): Steps<Map<string, unknown>> {
+  return valsByKey(yield* all<ObjectValRow>(objectValsSql(d), objectValsParams(d, projectId, keys)));
+}
+
+/** Object versions of every project in one database (the `objects` table of SQLite migration 7 and of PostgreSQL's). */
+export class ObjectStore<W extends Wait = Wait> {
+  /** @param db - the engine's runner over a migrated database. */
+  constructor(private readonly db: SqlRunner<W>) {}
 
   /**
    * Stores `val` as the next version of `object_id` (version_index 0, 1, ...), unless that object already
@@ -129,32 +165,16 @@ export class ObjectStore {
    * @param now - the server clock (`created_at`, ISO 8601 UTC).
    * @returns `{digest}`: see `objectDigest` (the Weave server's object digest).
    */
-  create(obj: ObjInput, now: Date = new Date()): { digest: string } {
-    const digest = objectDigest(obj.val);
-    const { base, leaf } = objectClasses(obj.val, obj.builtin_object_class);
-    this.statements.prepare(INSERT_SQL).run({
-      project_id: obj.project_id, object_id: obj.object_id, digest, kind: objectKind(obj.val), base_object_class: base,
-      leaf_object_class: leaf, val: JSON.stringify(obj.val), created_at: now.toISOString(), wb_user_id: obj.wb_user_id ?? null,
-    });
-    return { digest };
+  create(obj: ObjInput, now: Date = new Date()): Out<W, { digest: string }> {
+    return this.db.transaction(createObject, obj, now);
   }
 
   /**
    * Reads one version: `digest` is a stored digest, `latest` (the highest version_index) or `v<N>`.
    * @throws HttpError 404 `{detail}` when the object or the version does not exist in the project.
    */
-  read(req: z.output<typeof ObjReadReq>): ObjSchema {
-    const where = 'project_id = ? AND object_id = ?';
-    const version = /^v(\d+)$/.exec(req.digest);
-    let sql: string;
-    let arg: string | number | undefined;
-    if (req.digest === 'latest') sql = `SELECT ${COLUMNS}, val FROM objects WHERE ${where} ORDER BY version_index DESC LIMIT 1`;
-    else if (version) [sql, arg] = [`SELECT ${COLUMNS}, val FROM objects WHERE ${where} AND version_index = ?`, Number(version[1])];
-    else [sql, arg] = [`SELECT ${COLUMNS}, val FROM objects WHERE ${where} AND digest = ?`, req.digest];
-    const args = arg === undefined ? [req.project_id, req.object_id] : [req.project_id, req.object_id, arg];
-    const row = this.statements.prepare(sql).get(...args) as ObjRow | undefined;
-    if (!row) throw new HttpError(404, `object ${JSON.stringify(`${req.object_id}:${req.digest}`)} not found in project ${JSON.stringify(req.project_id)}`);
-    return toObj(row, JSON.parse(row.val!) as unknown);
+  read(req: z.output<typeof ObjReadReq>): Out<W, ObjSchema> {
+    return this.db.run(readObject, req);
   }
 
   /**
@@ -164,14 +184,12 @@ export class ObjectStore {
    *
    * @throws HttpError 422 for another sort field.
    */
-  query(q: ObjQuery): ObjSchema[] {
-    const { sql, params } = objectQuery(q, COLUMNS, SQLITE_DIALECT);
-    const rows = this.db.prepare(sql).all(...params) as ObjRow[];
-    return rows.map((row) => toObj(row, row.val === undefined ? {} : (JSON.parse(row.val) as unknown)));
+  query(q: ObjQuery): Out<W, ObjSchema[]> {
+    return this.db.run(queryObjects, q);
   }
 
   /** The values of the versions `keys` name in a project, by `<object_id>:<digest>` (absent when not stored); see object-vals.ts. */
-  readVals(projectId: string, keys: readonly ObjectKey[]): Map<string, unknown> {
-    return valsByKey(this.statements.prepare(objectValsSql(SQLITE_DIALECT)).all(...objectValsParams(SQLITE_DIALECT, projectId, keys)) as ObjectValRow[]);
+  readVals(projectId: string, keys: readonly ObjectKey[]): Out<W, Map<string, unknown>> {
+    return this.db.run(readVals, projectId, keys);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Object values by `<object_id>:<digest>`, many at once (for stream_query `expand_columns`): the SQL both engines run and
- * the map they answer. `ObjectStore.readVals` and `PgObjectStore.readVals` run it.
+ * the map they answer. `ObjectStore.readVals` runs it on either engine.
  * @module
  */
 import type { Dialect } from '../db/dialect.js';

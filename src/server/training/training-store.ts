@@ -1,12 +1,14 @@
 /**
  * Trajectories and training jobs of one database (spec endpoints 1 and 4). The only code that runs SQL on
- * `trajectories` and `training_jobs`.
+ * `trajectories` and `training_jobs`, for both engines.
  * @module
  */
-import type Database from 'better-sqlite3';
 import { newId } from '../../internal/ids.js';
 import type { z } from 'zod';
 import type { TrainingJobCreateReq, TrajectoryLogReq, TrajectoryLogRes } from '../../schema/trajectories.js';
+import type { Dialect } from '../db/dialect.js';
+import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
+import { insert, run, type Steps } from '../db/sql-steps.js';
 import { trajectoryMetrics } from './trajectory-metrics.js';
 import { TrainingReads } from './training-reads.js';
 
@@ -27,21 +29,52 @@ export interface TrainingJob {
   created_at: string;
 }
 
-const INSERT_TRAJECTORY_SQL = `INSERT INTO trajectories
-  (model_id, split, group_id, position, reward, message_count, metrics, trajectory, logged_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-
 const INSERT_JOB_SQL = `INSERT INTO training_jobs
   (id, model_id, status, experimental_config, trajectory_groups, group_count, trajectory_count, created_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 
-/** Trajectories of every model and training jobs in one SQLite database (the tables of migration 4). */
-export class TrainingStore {
-  /** Reads of the extension endpoints (jobs, stored groups, models). */
-  readonly reads: TrainingReads;
+/** Stores the groups of a log request and computes the model's metrics afterwards (see {@link TrainingStore.logTrajectories}). */
+function* logTrajectories(d: Dialect, modelId: string, log: TrajectoryLog): Steps<TrajectoryLogRes> {
+  const rows: unknown[][] = [];
+  for (const group of log.trajectory_groups) {
+    const groupId = newId();
+    group.trajectories.forEach((t, i) => rows.push([groupId, i, t.reward, t.messages_and_choices?.length ?? 0, d.json(t.metrics ?? {}), d.json(t)]));
+  }
+  yield* insert({
+    table: 'trajectories',
+    fixed: { model_id: ['text', modelId], split: ['text', log.split], logged_at: ['text', new Date().toISOString()] },
+    columns: { group_id: 'text', position: 'int', reward: 'float8', message_count: 'int', metrics: 'json', trajectory: 'json' },
+    rows,
+  });
+  return {
+    model_id: modelId,
+    split: log.split,
+    logged: { trajectory_count: rows.length, group_count: log.trajectory_groups.length },
+    metrics: {
+      train: yield* trajectoryMetrics(d, modelId, 'train'),
+      val: yield* trajectoryMetrics(d, modelId, 'val'),
+      test: yield* trajectoryMetrics(d, modelId, 'test'),
+      overall: yield* trajectoryMetrics(d, modelId, null),
+    },
+  };
+}
 
-  /** @param db - a read-write connection with migration 4 applied. */
-  constructor(private readonly db: Database.Database) {
+/** Stores a training job with status `queued` (see {@link TrainingStore.createJob}). */
+function* createJob(d: Dialect, job: TrainingJobInput): Steps<TrainingJob> {
+  const out: TrainingJob = { id: newId(), model_id: job.model_id, status: 'queued', created_at: new Date().toISOString() };
+  const trajectories = job.trajectory_groups.reduce((n, g) => n + g.trajectories.length, 0);
+  const config = job.experimental_config == null ? null : d.json(job.experimental_config);
+  yield* run(INSERT_JOB_SQL, [out.id, out.model_id, out.status, config, d.json(job.trajectory_groups), job.trajectory_groups.length, trajectories, out.created_at]);
+  return out;
+}
+
+/** Trajectories of every model and training jobs in one database (SQLite: the tables of migration 4; PostgreSQL's). */
+export class TrainingStore<W extends Wait = Wait> {
+  /** Reads of the extension endpoints (jobs, stored groups, models). */
+  readonly reads: TrainingReads<W>;
+
+  /** @param db - the engine's runner over a migrated database. */
+  constructor(private readonly db: SqlRunner<W>) {
     this.reads = new TrainingReads(db);
   }
 
@@ -54,27 +87,8 @@ export class TrainingStore {
    * @returns the counts of this request and the model's metrics per split and overall.
    * @see spec endpoint 1, "Log trajectories"
    */
-  logTrajectories(modelId: string, log: TrajectoryLog): TrajectoryLogRes {
-    return this.db.transaction((): TrajectoryLogRes => {
-      const insert = this.db.prepare(INSERT_TRAJECTORY_SQL);
-      const now = new Date().toISOString();
-      let count = 0;
-      for (const group of log.trajectory_groups) {
-        const groupId = newId();
-        group.trajectories.forEach((t, i) => {
-          const messages = t.messages_and_choices?.length ?? 0;
-          insert.run(modelId, log.split, groupId, i, t.reward, messages, JSON.stringify(t.metrics ?? {}), JSON.stringify(t), now);
-          count++;
-        });
-      }
-      const metricsOf = (split: TrajectoryLog['split'] | null) => trajectoryMetrics(this.db, modelId, split);
-      return {
-        model_id: modelId,
-        split: log.split,
-        logged: { trajectory_count: count, group_count: log.trajectory_groups.length },
-        metrics: { train: metricsOf('train'), val: metricsOf('val'), test: metricsOf('test'), overall: metricsOf(null) },
-      };
-    })();
+  logTrajectories(modelId: string, log: TrajectoryLog): Out<W, TrajectoryLogRes> {
+    return this.db.transaction(logTrajectories, modelId, log);
   }
 
   /**
@@ -82,14 +96,7 @@ export class TrainingStore {
    * @returns `{id, model_id, status, created_at}`.
    * @see spec endpoint 4, "Create training job"
    */
-  createJob(job: TrainingJobInput): TrainingJob {
-    const out: TrainingJob = { id: newId(), model_id: job.model_id, status: 'queued', created_at: new Date().toISOString() };
-    const trajectories = job.trajectory_groups.reduce((n, g) => n + g.trajectories.length, 0);
-    const config = job.experimental_config == null ? null : JSON.stringify(job.experimental_config);
-    this.db.prepare(INSERT_JOB_SQL).run(
-      out.id, out.model_id, out.status, config, JSON.stringify(job.trajectory_groups),
-      job.trajectory_groups.length, trajectories, out.created_at,
-    );
-    return out;
+  createJob(job: TrainingJobInput): Out<W, TrainingJob> {
+    return this.db.run(createJob, job);
   }
 }

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from '../../../src/server/db/migrations.js';
 import { registerSqlFunctions } from '../../../src/server/db/sql-functions.js';
+import { sqliteRunner } from '../../../src/server/db/sql-runner.js';
 import { TableStore } from '../../../src/server/tables/table-store.js';
 
 describe('migration 6 (table_rows as a rowid table)', () => {
@@ -14,9 +15,9 @@ describe('migration 6 (table_rows as a rowid table)', () => {
         const db = new Database(':memory:');
         registerSqlFunctions(db);
         migrate(db, MIGRATIONS.filter((m) => m.id < 6));
-        const made = tables.map((rows, i) => new TableStore(db).create(`p/${i % 2}`, rows));
+        const made = tables.map((rows, i) => new TableStore(sqliteRunner(db)).create(`p/${i % 2}`, rows));
         expect(migrate(db, MIGRATIONS.filter((m) => m.id <= 6))).toEqual(['table_rows_rowid']);
-        const store = new TableStore(db);
+        const store = new TableStore(sqliteRunner(db));
         made.forEach((t, i) => {
           const got = store.query({ project_id: `p/${i % 2}`, digest: t.digest });
           expect(got.map((r) => r.digest)).toEqual(t.row_digests);

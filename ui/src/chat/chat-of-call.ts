@@ -11,8 +11,8 @@ import { isObj, parseArgs, partsOf, str } from './chat-parts.js';
 /** The fields of a call record the chat view reads. */
 export interface ChatCallFields {
   op_name: string;
-  inputs: unknown;
-  output: unknown;
+  inputs?: unknown;
+  output?: unknown;
   attributes?: unknown;
   ended_at?: string | null;
 }
