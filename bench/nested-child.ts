@@ -9,12 +9,13 @@ import { Session } from 'node:inspector/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { report } from './lib/child.js';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { Agent, request } from 'undici';
 import { setupOtel, otelAsync } from './lib/otel.js';
 import { QUICK } from './lib/table.js';
 
 /** What one round reports. */
 export interface NestedResult {
-  mode: 'weft' | 'otel' | 'otlp';
+  mode: 'weft' | 'otel' | 'otlp' | 'plain' | 'floor';
   /** Traced calls (spans) made in the timed part: ROOTS x 3. */
   calls: number;
   cpuNsPerCall: number;
@@ -127,5 +128,62 @@ async function otelRound(mode: 'otel' | 'otlp'): Promise<NestedResult> {
   return { mode, calls: CALLS, cpuNsPerCall, received, expected: EXPECTED };
 }
 
+/** The workload untraced: the baseline every tracer's cost is added to. */
+function plainFns(): (i: number) => Promise<number> {
+  const root = async (i: number): Promise<number> => (await Promise.all([leaf(i), leaf(i + 1)])).reduce((a, b) => a + b, 0);
+  return root;
+}
+
+/**
+ * The floor of exporting this workload as weft's wire format asks (issue 31: "the bytes weft must serialize and
+ * send"): the untraced workload, plus per call `JSON.stringify` of the same start and end items weft sends (same
+ * fields, same lengths: ids from `crypto.randomUUID()`, ISO times from `toISOString()`), joined 500 to a
+ * `{"batch":[...]}` body and POSTed to the same sink over one keep-alive connection pool (undici, like weft's
+ * client). No context, no parent tracking beyond passing the ids down, no queue caps, no order gate, no retries.
+ */
+async function floorRound(): Promise<NestedResult> {
+  const { url, received } = await startSink();
+  const agent = new Agent({ connections: 2 });
+  const project = 'bench/nested';
+  let items: string[] = [];
+  const inFlight = new Set<Promise<unknown>>();
+  const send = (): void => {
+    if (items.length === 0) return;
+    const body = `{"batch":[${items.join(',')}]}`;
+    items = [];
+    const p = request(`${url}/call/upsert_batch`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher: agent }).then((r) => r.body.text());
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+  const push = (item: string): void => {
+    items.push(item);
+    if (items.length >= 500) send();
+  };
+  const traced = async <R>(opName: string, inputs: object, traceId: string | undefined, parentId: string | undefined, body: (id: string, traceId: string) => Promise<R>): Promise<R> => {
+    const id = crypto.randomUUID();
+    const start: Record<string, unknown> = { project_id: project, id, trace_id: traceId ?? id, op_name: opName, started_at: new Date().toISOString(), inputs, attributes: {} };
+    if (parentId) start.parent_id = parentId;
+    push(JSON.stringify({ mode: 'start', req: { start } }));
+    const output = await body(id, traceId ?? id);
+    push(JSON.stringify({ mode: 'end', req: { end: { project_id: project, id, ended_at: new Date().toISOString(), summary: { status_counts: { success: 1, error: 0 } }, output } } }));
+    return output;
+  };
+  const child = (x: number, traceId: string, parentId: string): Promise<number> => traced('child', { x }, traceId, parentId, () => leaf(x));
+  const root = (i: number): Promise<number> =>
+    traced('root', { i }, undefined, undefined, async (id, traceId) => (await Promise.all([child(i, traceId, id), child(i + 1, traceId, id)])).reduce((a, b) => a + b, 0));
+  const flush = async (): Promise<void> => {
+    send();
+    while (inFlight.size > 0) await Promise.all(inFlight);
+  };
+  const cpuNsPerCall = await timed(root, flush);
+  await agent.close();
+  return { mode: 'floor', calls: CALLS, cpuNsPerCall, received: await received(), expected: EXPECTED };
+}
+
+async function plainRound(): Promise<NestedResult> {
+  const cpuNsPerCall = await timed(plainFns(), async () => undefined);
+  return { mode: 'plain', calls: CALLS, cpuNsPerCall, received: EXPECTED, expected: EXPECTED };
+}
+
 const mode = process.argv[2];
-report(mode === 'otel' || mode === 'otlp' ? await otelRound(mode) : await weftRound());
+report(mode === 'otel' || mode === 'otlp' ? await otelRound(mode) : mode === 'floor' ? await floorRound() : mode === 'plain' ? await plainRound() : await weftRound());
