@@ -8,10 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { report } from './lib/child.js';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { Agent, request } from 'undici';
-import { setupOtel, otelAsync } from './lib/otel.js';
+import { pathToFileURL } from 'node:url';
 import { QUICK } from './lib/table.js';
+// Each mode loads only what it runs (OpenTelemetry, undici, weft's SDK), so no round's heap carries another's
+// modules: a larger old generation makes every major GC in the timed part dearer.
 
 /** What one round reports. */
 export interface NestedResult {
@@ -106,7 +106,9 @@ async function timed(root: (i: number) => Promise<unknown>, flush: () => Promise
 }
 
 async function weftRound(): Promise<NestedResult> {
-  const { weft } = await import('./lib/weft.js');
+  // the SDK entry alone, as an application loads it (bench/lib/weft.js also loads the server and the OTel bridge)
+  const dist = process.env.WEFT_BENCH_DIST;
+  const weft = (await import(dist ? pathToFileURL(`${dist.replace(/\/?$/, '/')}index.js`).href : '../src/index.js')) as typeof import('../src/index.js');
   const { url, received } = await startSink();
   weft.init({ project: 'bench/nested', baseUrl: url });
   const child = weft.op(leaf, { name: 'child' });
@@ -118,6 +120,8 @@ async function weftRound(): Promise<NestedResult> {
 
 /** OpenTelemetry as a user exports it: `otel` discards the spans, `otlp` sends them as OTLP/JSON over HTTP to the sink. */
 async function otelRound(mode: 'otel' | 'otlp'): Promise<NestedResult> {
+  const { setupOtel, otelAsync } = await import('./lib/otel.js');
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   const sink = mode === 'otlp' ? await startSink() : undefined;
   const otel = sink ? setupOtel(65_536, new OTLPTraceExporter({ url: `${sink.url}/v1/traces` })) : setupOtel();
   const child = otelAsync(otel.tracer, 'child', ['x'], leaf);
@@ -142,6 +146,7 @@ function plainFns(): (i: number) => Promise<number> {
  * client). No context, no parent tracking beyond passing the ids down, no queue caps, no order gate, no retries.
  */
 async function floorRound(): Promise<NestedResult> {
+  const { Agent, request } = await import('undici');
   const { url, received } = await startSink();
   const agent = new Agent({ connections: 2 });
   const project = 'bench/nested';
