@@ -190,5 +190,58 @@ async function plainRound(): Promise<NestedResult> {
   return { mode: 'plain', calls: CALLS, cpuNsPerCall, received: EXPECTED, expected: EXPECTED };
 }
 
+/** What a loop-delay round reports. */
+export interface LoopResult {
+  mode: 'loop-off' | 'loop-weft';
+  /** p99 and max of the event loop's delay while producing and exporting, ms (`monitorEventLoopDelay`, 1 ms resolution). */
+  p99Ms: number;
+  maxMs: number;
+  /** Traced calls made per turn of the event loop (3 per root). */
+  callsPerTurn: number;
+  received: number;
+  expected: number;
+}
+
+/** Roots of a loop-delay round: long enough for a p99 of thousands of samples. */
+export const LOOP_ROOTS = QUICK ? 10_000 : 30_000;
+
+/**
+ * Issue 31 point 5: the event loop's delay while the same producer runs (the nested roots, {@link PER_TURN} per
+ * turn, pausing 5 ms at a time while more than 20,000 events wait), with tracing disabled (`init({enabled:
+ * false})`) or exporting to the sink; flush included.
+ */
+async function loopRound(traced: boolean): Promise<LoopResult> {
+  const { monitorEventLoopDelay } = await import('node:perf_hooks');
+  const { setTimeout: sleep } = await import('node:timers/promises');
+  const dist = process.env.WEFT_BENCH_DIST;
+  const weft = (await import(dist ? pathToFileURL(`${dist.replace(/\/?$/, '/')}index.js`).href : '../src/index.js')) as typeof import('../src/index.js');
+  const { url, received } = await startSink();
+  weft.init({ project: 'bench/nested-loop', baseUrl: url, enabled: traced });
+  const child = weft.op(leaf, { name: 'child' });
+  const root = weft.op(async (i: number) => (await Promise.all([child(i), child(i + 1)])).reduce((a, b) => a + b, 0), { name: 'root' });
+  await drive(root, WARMUP_ROOTS);
+  await weft.flush();
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const pending: Promise<unknown>[] = [];
+  for (let i = 0; i < LOOP_ROOTS; i++) {
+    pending.push(root(i));
+    if ((i + 1) % PER_TURN === 0) {
+      await nextTurn();
+      while (weft.getExportStats().queueItems > 20_000) await sleep(5);
+    }
+  }
+  await Promise.all(pending);
+  await weft.flush();
+  delay.disable();
+  await weft.shutdown();
+  const expected = traced ? (LOOP_ROOTS + WARMUP_ROOTS) * 3 : 0;
+  return { mode: traced ? 'loop-weft' : 'loop-off', p99Ms: delay.percentile(99) / 1e6, maxMs: delay.max / 1e6, callsPerTurn: PER_TURN * 3, received: await received(), expected };
+}
+
+// nested.ts imports this module for its constants: a round runs only when a mode is given
 const mode = process.argv[2];
-report(mode === 'otel' || mode === 'otlp' ? await otelRound(mode) : mode === 'floor' ? await floorRound() : mode === 'plain' ? await plainRound() : await weftRound());
+if (mode === undefined || !process.send) {
+  // imported, not forked
+} else if (mode === 'loop-off' || mode === 'loop-weft') report(await loopRound(mode === 'loop-weft'));
+else report(mode === 'otel' || mode === 'otlp' ? await otelRound(mode) : mode === 'floor' ? await floorRound() : mode === 'plain' ? await plainRound() : await weftRound());

@@ -5,7 +5,7 @@
 // median of the per-round ratios (the machine is shared: a ratio within one round is steadier than ns across rounds).
 // Paired mode (`BENCH_BASE=<git ref> npm run bench`, or WEFT_BENCH_BASE_DIST set): the base build runs in the same
 // rounds, and the table adds head / base.
-import { type NestedResult, ROOTS } from './nested-child.js';
+import { type LoopResult, LOOP_ROOTS, type NestedResult, ROOTS } from './nested-child.js';
 import { runTs } from './lib/child.js';
 import { contextLine } from './lib/context-line.js';
 import { num, printTable, QUICK, verdict } from './lib/table.js';
@@ -74,6 +74,38 @@ console.log(" The discarding exporter serializes nothing and sends nothing; OTLP
 console.log(" The floor row is the least any exporter of weft's wire items pays on top of the untraced row: when it is above the OTel discard row, the 1.00x target sits below it.)");
 console.log(`floor / OTel discard: ${fmt(ratios('floor', 'otel'))}; (floor - untraced) / (OTel discard - untraced): ${fmt(rounds.map((r) => (r.get('floor')!.cpuNsPerCall - r.get('plain')!.cpuNsPerCall) / (r.get('otel')!.cpuNsPerCall - r.get('plain')!.cpuNsPerCall)))}`);
 if (rounds.some((r) => [...r.values()].some((x) => x.received !== x.expected))) {
+  console.log('CHECK FAILED: some calls did not reach the far end');
+  process.exitCode = 1;
+}
+
+// Issue 31 point 5: the event loop's p99 delay with export running vs the same producer with tracing disabled,
+// alternating in the same rounds; the figure is the median of the per-round differences.
+const loops: { off: LoopResult; on: LoopResult }[] = [];
+for (let r = 0; r < ROUNDS; r++) {
+  const child = new URL('./nested-child.ts', import.meta.url);
+  const first = await runTs<LoopResult>(child, [r % 2 ? 'loop-weft' : 'loop-off']);
+  const second = await runTs<LoopResult>(child, [r % 2 ? 'loop-off' : 'loop-weft']);
+  loops.push(r % 2 ? { on: first, off: second } : { off: first, on: second });
+}
+const diffs = loops.map((l) => l.on.p99Ms - l.off.p99Ms);
+const perTurn = loops[0]!.on.callsPerTurn;
+printTable(
+  `Event-loop delay while exporting, nested workload (${num(LOOP_ROOTS)} roots, ${perTurn} traced calls per turn, pausing while > 20,000 events wait, then flush; ${ROUNDS} rounds alternating) · ${contextLine()}`,
+  ['case', 'p99 ms median', 'p99 each round', 'max ms median', 'p99 - tracing off (per-round)', 'received', 'target'],
+  [
+    ['tracing disabled (init enabled: false)', num(median(loops.map((l) => l.off.p99Ms)), 2), loops.map((l) => num(l.off.p99Ms, 2)).join(', '), num(median(loops.map((l) => l.off.maxMs)), 1), '', '-', ''],
+    [
+      `weft exporting to a 200 sink (${CODE_UNDER_TEST})`,
+      num(median(loops.map((l) => l.on.p99Ms)), 2),
+      loops.map((l) => num(l.on.p99Ms, 2)).join(', '),
+      num(median(loops.map((l) => l.on.maxMs)), 1),
+      `+${num(median(diffs), 2)} ms (${diffs.map((d) => num(d, 2)).join(', ')})`,
+      loops.every((l) => l.on.received === l.on.expected) ? `${num(loops[0]!.on.received)} each` : `LOST: ${loops.map((l) => `${l.on.received}/${l.on.expected}`).join(', ')}`,
+      verdict(median(diffs) <= 1, '<= +1 ms'),
+    ],
+  ],
+);
+if (loops.some((l) => l.on.received !== l.on.expected)) {
   console.log('CHECK FAILED: some calls did not reach the far end');
   process.exitCode = 1;
 }
