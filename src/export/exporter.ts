@@ -27,10 +27,12 @@ const STAGE_MAX = 16_384;
 /**
  * Time the background drain serializes and queues staged events in one turn of the event loop, ms:
  * then the loop gets a turn before the next slice, so a burst of calls never holds it for long at once
- * (issue 16 item 4: the loop's p99 delay while exporting). A slice bounded by a count instead took
- * 1-2 ms or far more depending on the machine's load and the events' size. flush() drains all.
+ * (issue 16 item 4, issue 31 point 5: the loop's p99 delay with export running at most 1 ms over tracing
+ * off, so a slice takes half of that, leaving the rest to the traced calls' own cost in the producer's
+ * turn). A slice bounded by a count instead took 1-2 ms or far more depending on the machine's load and
+ * the events' size. flush() drains all.
  */
-const DRAIN_SLICE_MS = 1;
+const DRAIN_SLICE_MS = 0.5;
 
 /** Events already taken from the front of the staged list past which it is copied without them (see `drain`). */
 const STAGED_COMPACT_AT = 4096;
