@@ -25,12 +25,10 @@ import { stats, warnUnreportedDrops } from './export-stats.js';
 const STAGE_MAX = 16_384;
 
 /**
- * Time the background drain serializes and queues staged events in one turn of the event loop, ms:
- * then the loop gets a turn before the next slice, so a burst of calls never holds it for long at once
- * (issue 16 item 4, issue 31 point 5: the loop's p99 delay with export running at most 1 ms over tracing
- * off, so a slice takes half of that, leaving the rest to the traced calls' own cost in the producer's
- * turn). A slice bounded by a count instead took 1-2 ms or far more depending on the machine's load and
- * the events' size. flush() drains all.
+ * Time the background drain serializes and queues staged events in one turn of the event loop, ms: then
+ * the loop gets a turn, so a burst of calls never holds it for long (issue 31 point 5: the loop's p99 delay
+ * at most 1 ms over tracing off; half is left to the traced calls' own cost in the producer's turn). A
+ * count-bounded slice took 1-2 ms or far more with the machine's load and the events' size. flush() drains all.
  */
 const DRAIN_SLICE_MS = 0.5;
 
@@ -158,11 +156,9 @@ export class CallExporter implements CallSink {
   }
 
   /**
-   * Serializes and queues the staged events, in order: all of them, or those it gets to within
-   * `budgetMs` (then the rest on a later turn of the event loop). The staged list is read from a cursor
-   * ({@link CallExporter.stagedAt}), never copied: a slice of what was left after each 1 ms slice cost a
-   * copy of the whole backlog per slice (issue 31). Each event taken is cleared from the list, so the
-   * garbage collector need not keep it until the list is done.
+   * Serializes and queues the staged events, in order: all of them, or those it gets to within `budgetMs`
+   * (then the rest on a later turn). The list is read from a cursor ({@link CallExporter.stagedAt}): copying
+   * what was left after each slice copied the whole backlog per slice (issue 31). Each event taken is cleared.
    */
   private drain(budgetMs = Infinity): void {
     if (this.draining) return; // a toJSON making traced calls while it runs: they are taken after it
