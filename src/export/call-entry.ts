@@ -5,7 +5,7 @@
 import { utf8Length } from '../internal/runtime.js';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
 import { BODY_OVERHEAD_BYTES, type Entry } from './batcher.js';
-import { ITEM_FRAME_BYTES, packedItem } from './entry-chunks.js';
+import { ITEM_FRAME_BYTES, packedEntry, packedItem } from './entry-chunks.js';
 import { cutString, truncatedValue } from '../internal/truncation.js';
 
 /** Longest exception message or stack kept in a truncated end event, in characters. */
@@ -44,7 +44,7 @@ export function callEventEntry(mode: 'start' | 'end', event: StartedCallSchemaFo
   if (ITEM_FRAME_BYTES[mode] + body.length * 3 <= limit || ITEM_FRAME_BYTES[mode] + utf8Length(body) <= limit) return packedItem(mode, body, call);
   const item = (mode === 'start' ? { mode, req: { start: event } } : { mode, req: { end: event } }) as UpsertBatchItem;
   const smaller = serialize(truncated(item, limit), call);
-  return smaller && smaller.bytes <= limit ? smaller : undefined;
+  return smaller && smaller.bytes <= limit ? packedEntry(smaller.json, smaller.bytes, call) : undefined;
 }
 
 /** The call an event serialized by {@link toCallEntry} belongs to (e.g. read back from the spool), for per-call order. */

@@ -4,7 +4,7 @@
  */
 import { HAS_BUFFER, utf8Length } from '../internal/runtime.js';
 import type { Entry } from './batcher.js';
-import { END_HEAD, ITEM_TAIL, START_HEAD } from './event-json.js';
+import { END_HEAD, ITEM_TAIL, itemText, START_HEAD } from './event-json.js';
 
 /**
  * Size of one shared buffer, bytes. Events are written into the current buffer back to back (each
@@ -76,7 +76,7 @@ export function packedItem(mode: 'start' | 'end', body: string, call: Entry['cal
   const frame = ITEM_FRAME_BYTES[mode];
   const most = frame + body.length * 3;
   if (most >= MAX_PACKED_BYTES || !HAS_BUFFER) {
-    const json = flat(`${mode === 'start' ? START_HEAD : END_HEAD}${body}${ITEM_TAIL}`);
+    const json = flat(itemText(mode, body));
     return { json, bytes: utf8Length(json), call };
   }
   if (used + most + 1 > CHUNK_BYTES) {

@@ -20,8 +20,11 @@ export const ITEM_TAIL = '}}';
  * @throws what `JSON.stringify` throws on a value in the event (a cycle, a BigInt).
  */
 export function eventItemJson(mode: 'start' | 'end', event: object): { json: string; bytes: number } {
-  const body = JSON.stringify(event);
-  const head = mode === 'start' ? START_HEAD : END_HEAD;
-  const json = `${head}${body}${ITEM_TAIL}`;
+  const json = itemText(mode, JSON.stringify(event));
   return { json, bytes: utf8Length(json) };
+}
+
+/** The item's text around the event's JSON text `body` (a concatenation: flatten it to keep it, see `flat()` in `entry-chunks.ts`). */
+export function itemText(mode: 'start' | 'end', body: string): string {
+  return `${mode === 'start' ? START_HEAD : END_HEAD}${body}${ITEM_TAIL}`;
 }
