@@ -13,10 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { contextLine } from './lib/context-line.js';
 import { num, printTable, QUICK } from './lib/table.js';
 
-const LAYERS = ['discard', 'text', 'entries', 'full'] as const;
-type Layer = (typeof LAYERS)[number];
+const ALL_LAYERS = ['discard', 'text', 'entries', 'full'] as const;
+type Layer = (typeof ALL_LAYERS)[number];
+/** `BENCH_LAYERS=discard` (comma-separated): only these layers, e.g. to bisect one layer over many revisions. */
+const LAYERS = ALL_LAYERS.filter((l) => !process.env.BENCH_LAYERS || process.env.BENCH_LAYERS.split(',').includes(l));
 const N = QUICK ? 40_000 : 100_000;
-const ROUNDS = 2;
+/** `BENCH_ROUNDS=4`: rounds of every layer and revision, alternating. @defaultValue 2 */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 /** A server in its own process (its CPU is not counted) that reads each request and answers 200 at once. */
 const SERVER = `const s = require('node:http').createServer((q, r) => { q.resume(); q.on('end', () => r.end('{"res":[]}')); });
@@ -36,16 +39,17 @@ async function child(srcDir: string, layer: Layer): Promise<void> {
   weft.init({ project: 'bench/layers', baseUrl: url });
   if (layer !== 'full') {
     const { setSink } = (await import(join(srcDir, 'instrument/sink.ts'))) as typeof import('../src/instrument/sink.js');
-    const { callEventEntry } = (await import(join(srcDir, 'export/call-entry.ts'))) as typeof import('../src/export/call-entry.js');
-    const { eventItemJson } = (await import(join(srcDir, 'export/event-json.ts'))) as typeof import('../src/export/event-json.js');
+    // only the layers that serialize load the serializers (a revision before them can still be measured on `discard`)
+    const { callEventEntry } = layer === 'entries' ? ((await import(join(srcDir, 'export/call-entry.ts'))) as typeof import('../src/export/call-entry.js')) : { callEventEntry: undefined };
+    const { eventItemJson } = layer === 'text' ? ((await import(join(srcDir, 'export/event-json.ts'))) as typeof import('../src/export/event-json.js')) : { eventItemJson: undefined };
     let kept: unknown[] = []; // the last 1,000 results stay alive, as a batch's events would
     const keep = (x: unknown): void => {
       kept.push(x);
       if (kept.length >= 1000) kept = [];
     };
     const write = (mode: 'start' | 'end', event: object): void => {
-      if (layer === 'text') keep(eventItemJson(mode, event));
-      else if (layer === 'entries') keep(mode === 'start' ? callEventEntry('start', event as never, 10_000_000) : callEventEntry('end', event as never, 10_000_000));
+      if (eventItemJson) keep(eventItemJson(mode, event));
+      else if (callEventEntry) keep(mode === 'start' ? callEventEntry('start', event as never, 10_000_000) : callEventEntry('end', event as never, 10_000_000));
     };
     const report = { sent: 0, dropped: 0, spooled: 0, pending: 0 };
     setSink({ projectId: 'bench/layers', userId: undefined, start: (e) => write('start', e), end: (e) => write('end', e), feedback: () => undefined, flush: async () => report, shutdown: async () => report });
@@ -111,13 +115,14 @@ async function main(): Promise<void> {
       for (const layer of LAYERS) {
         const rs = results.get(`${tree.label} ${layer}`) ?? [];
         const ns = Math.min(...rs.map((r) => r.nsPerCall));
-        rows.push([tree.label, layer, rs.map((r) => num(r.nsPerCall)).join(' / '), num(ns), layer === 'discard' ? '' : num(ns - below), num(Math.min(...rs.map((r) => r.sysNsPerCall)))]);
+        const sorted = rs.map((r) => r.nsPerCall).sort((a, b) => a - b);
+        rows.push([tree.label, layer, rs.map((r) => num(r.nsPerCall)).join(' / '), num(ns), num(sorted[sorted.length >> 1]!), layer === 'discard' ? '' : num(ns - below), num(Math.min(...rs.map((r) => r.sysNsPerCall)))]);
         below = ns;
       }
     }
     printTable(
       `CPU per traced call by layer, ${num(N)} calls in bursts of 100, ${ROUNDS} rounds alternating (server in another process, answering at once) · ${contextLine()}`,
-      ['source', 'layer', 'ns/call each round', 'best', 'added by the layer', 'of which system'],
+      ['source', 'layer', 'ns/call each round', 'best', 'median', 'added by the layer', 'of which system'],
       rows,
     );
     console.log('(discard: op() into a sink that drops events; text: + eventItemJson of both events; entries: + callEventEntry (text packed into the shared buffers); full: the real exporter, batches, call order and HTTP)');

@@ -8,13 +8,14 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { report } from './lib/child.js';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { setupOtel, otelAsync } from './lib/otel.js';
+import { pathToFileURL } from 'node:url';
 import { QUICK } from './lib/table.js';
+// Each mode loads only what it runs (OpenTelemetry, undici, weft's SDK), so no round's heap carries another's
+// modules: a larger old generation makes every major GC in the timed part dearer.
 
 /** What one round reports. */
 export interface NestedResult {
-  mode: 'weft' | 'otel' | 'otlp';
+  mode: 'weft' | 'otel' | 'otlp' | 'plain' | 'floor';
   /** Traced calls (spans) made in the timed part: ROOTS x 3. */
   calls: number;
   cpuNsPerCall: number;
@@ -105,7 +106,9 @@ async function timed(root: (i: number) => Promise<unknown>, flush: () => Promise
 }
 
 async function weftRound(): Promise<NestedResult> {
-  const { weft } = await import('./lib/weft.js');
+  // the SDK entry alone, as an application loads it (bench/lib/weft.js also loads the server and the OTel bridge)
+  const dist = process.env.WEFT_BENCH_DIST;
+  const weft = (await import(dist ? pathToFileURL(`${dist.replace(/\/?$/, '/')}index.js`).href : '../src/index.js')) as typeof import('../src/index.js');
   const { url, received } = await startSink();
   weft.init({ project: 'bench/nested', baseUrl: url });
   const child = weft.op(leaf, { name: 'child' });
@@ -117,6 +120,8 @@ async function weftRound(): Promise<NestedResult> {
 
 /** OpenTelemetry as a user exports it: `otel` discards the spans, `otlp` sends them as OTLP/JSON over HTTP to the sink. */
 async function otelRound(mode: 'otel' | 'otlp'): Promise<NestedResult> {
+  const { setupOtel, otelAsync } = await import('./lib/otel.js');
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   const sink = mode === 'otlp' ? await startSink() : undefined;
   const otel = sink ? setupOtel(65_536, new OTLPTraceExporter({ url: `${sink.url}/v1/traces` })) : setupOtel();
   const child = otelAsync(otel.tracer, 'child', ['x'], leaf);
@@ -127,5 +132,116 @@ async function otelRound(mode: 'otel' | 'otlp'): Promise<NestedResult> {
   return { mode, calls: CALLS, cpuNsPerCall, received, expected: EXPECTED };
 }
 
+/** The workload untraced: the baseline every tracer's cost is added to. */
+function plainFns(): (i: number) => Promise<number> {
+  const root = async (i: number): Promise<number> => (await Promise.all([leaf(i), leaf(i + 1)])).reduce((a, b) => a + b, 0);
+  return root;
+}
+
+/**
+ * The floor of exporting this workload as weft's wire format asks (issue 31: "the bytes weft must serialize and
+ * send"): the untraced workload, plus per call `JSON.stringify` of the same start and end items weft sends (same
+ * fields, same lengths: ids from `crypto.randomUUID()`, ISO times from `toISOString()`), joined 500 to a
+ * `{"batch":[...]}` body and POSTed to the same sink over one keep-alive connection pool (undici, like weft's
+ * client). No context, no parent tracking beyond passing the ids down, no queue caps, no order gate, no retries.
+ */
+async function floorRound(): Promise<NestedResult> {
+  const { Agent, request } = await import('undici');
+  const { url, received } = await startSink();
+  const agent = new Agent({ connections: 2 });
+  const project = 'bench/nested';
+  let items: string[] = [];
+  const inFlight = new Set<Promise<unknown>>();
+  const send = (): void => {
+    if (items.length === 0) return;
+    const body = `{"batch":[${items.join(',')}]}`;
+    items = [];
+    const p = request(`${url}/call/upsert_batch`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher: agent }).then((r) => r.body.text());
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+  const push = (item: string): void => {
+    items.push(item);
+    if (items.length >= 500) send();
+  };
+  const traced = async <R>(opName: string, inputs: object, traceId: string | undefined, parentId: string | undefined, body: (id: string, traceId: string) => Promise<R>): Promise<R> => {
+    const id = crypto.randomUUID();
+    const start: Record<string, unknown> = { project_id: project, id, trace_id: traceId ?? id, op_name: opName, started_at: new Date().toISOString(), inputs, attributes: {} };
+    if (parentId) start.parent_id = parentId;
+    push(JSON.stringify({ mode: 'start', req: { start } }));
+    const output = await body(id, traceId ?? id);
+    push(JSON.stringify({ mode: 'end', req: { end: { project_id: project, id, ended_at: new Date().toISOString(), summary: { status_counts: { success: 1, error: 0 } }, output } } }));
+    return output;
+  };
+  const child = (x: number, traceId: string, parentId: string): Promise<number> => traced('child', { x }, traceId, parentId, () => leaf(x));
+  const root = (i: number): Promise<number> =>
+    traced('root', { i }, undefined, undefined, async (id, traceId) => (await Promise.all([child(i, traceId, id), child(i + 1, traceId, id)])).reduce((a, b) => a + b, 0));
+  const flush = async (): Promise<void> => {
+    send();
+    while (inFlight.size > 0) await Promise.all(inFlight);
+  };
+  const cpuNsPerCall = await timed(root, flush);
+  await agent.close();
+  return { mode: 'floor', calls: CALLS, cpuNsPerCall, received: await received(), expected: EXPECTED };
+}
+
+async function plainRound(): Promise<NestedResult> {
+  const cpuNsPerCall = await timed(plainFns(), async () => undefined);
+  return { mode: 'plain', calls: CALLS, cpuNsPerCall, received: EXPECTED, expected: EXPECTED };
+}
+
+/** What a loop-delay round reports. */
+export interface LoopResult {
+  mode: 'loop-off' | 'loop-weft';
+  /** p99 and max of the event loop's delay while producing and exporting, ms (`monitorEventLoopDelay`, 1 ms resolution). */
+  p99Ms: number;
+  maxMs: number;
+  /** Traced calls made per turn of the event loop (3 per root). */
+  callsPerTurn: number;
+  received: number;
+  expected: number;
+}
+
+/** Roots of a loop-delay round: long enough for a p99 of thousands of samples. */
+export const LOOP_ROOTS = QUICK ? 10_000 : 30_000;
+
+/**
+ * Issue 31 point 5: the event loop's delay while the same producer runs (the nested roots, {@link PER_TURN} per
+ * turn, pausing 5 ms at a time while more than 20,000 events wait), with tracing disabled (`init({enabled:
+ * false})`) or exporting to the sink; flush included.
+ */
+async function loopRound(traced: boolean): Promise<LoopResult> {
+  const { monitorEventLoopDelay } = await import('node:perf_hooks');
+  const { setTimeout: sleep } = await import('node:timers/promises');
+  const dist = process.env.WEFT_BENCH_DIST;
+  const weft = (await import(dist ? pathToFileURL(`${dist.replace(/\/?$/, '/')}index.js`).href : '../src/index.js')) as typeof import('../src/index.js');
+  const { url, received } = await startSink();
+  weft.init({ project: 'bench/nested-loop', baseUrl: url, enabled: traced });
+  const child = weft.op(leaf, { name: 'child' });
+  const root = weft.op(async (i: number) => (await Promise.all([child(i), child(i + 1)])).reduce((a, b) => a + b, 0), { name: 'root' });
+  await drive(root, WARMUP_ROOTS);
+  await weft.flush();
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const pending: Promise<unknown>[] = [];
+  for (let i = 0; i < LOOP_ROOTS; i++) {
+    pending.push(root(i));
+    if ((i + 1) % PER_TURN === 0) {
+      await nextTurn();
+      while (weft.getExportStats().queueItems > 20_000) await sleep(5);
+    }
+  }
+  await Promise.all(pending);
+  await weft.flush();
+  delay.disable();
+  await weft.shutdown();
+  const expected = traced ? (LOOP_ROOTS + WARMUP_ROOTS) * 3 : 0;
+  return { mode: traced ? 'loop-weft' : 'loop-off', p99Ms: delay.percentile(99) / 1e6, maxMs: delay.max / 1e6, callsPerTurn: PER_TURN * 3, received: await received(), expected };
+}
+
+// nested.ts imports this module for its constants: a round runs only when a mode is given
 const mode = process.argv[2];
-report(mode === 'otel' || mode === 'otlp' ? await otelRound(mode) : await weftRound());
+if (mode === undefined || !process.send) {
+  // imported, not forked
+} else if (mode === 'loop-off' || mode === 'loop-weft') report(await loopRound(mode === 'loop-weft'));
+else report(mode === 'otel' || mode === 'otlp' ? await otelRound(mode) : mode === 'floor' ? await floorRound() : mode === 'plain' ? await plainRound() : await weftRound());

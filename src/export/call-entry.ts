@@ -4,9 +4,8 @@
  */
 import { utf8Length } from '../internal/runtime.js';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
-import { eventItemJson } from './event-json.js';
 import { BODY_OVERHEAD_BYTES, type Entry } from './batcher.js';
-import { packedEntry } from './entry-chunks.js';
+import { ITEM_FRAME_BYTES, packedEntry, packedItem } from './entry-chunks.js';
 import { cutString, truncatedValue } from '../internal/truncation.js';
 
 /** Longest exception message or stack kept in a truncated end event, in characters. */
@@ -25,8 +24,8 @@ export function toCallEntry(item: UpsertBatchItem, maxBatchBytes: number): Entry
 
 /**
  * {@link toCallEntry} of the item `{mode, req: {[mode]: event}}` without building it: the event is
- * written once into its item's JSON text (`event-json.ts`), whose bytes are kept in a shared buffer
- * (`entry-chunks.ts`).
+ * serialized once (`JSON.stringify`), and its bytes written with the item's frame straight into a shared
+ * buffer (`entry-chunks.ts`).
  */
 export function callEventEntry(mode: 'start', event: StartedCallSchemaForInsert, maxBatchBytes: number): Entry | undefined;
 export function callEventEntry(mode: 'end', event: EndedCallSchemaForInsert, maxBatchBytes: number): Entry | undefined;
@@ -34,16 +33,18 @@ export function callEventEntry(mode: 'start' | 'end', event: StartedCallSchemaFo
   const limit = maxBatchBytes - BODY_OVERHEAD_BYTES - 1;
   const id = event.id;
   const call = id ? { id, end: mode === 'end' } : undefined;
-  let text: { json: string; bytes: number };
+  let body: string | undefined;
   try {
-    text = eventItemJson(mode, event);
+    body = JSON.stringify(event) as string | undefined;
   } catch {
     return undefined;
   }
-  if (text.bytes <= limit) return packedEntry(text.json, text.bytes, call);
+  if (body === undefined) return undefined;
+  // at most 3 UTF-8 bytes per UTF-16 unit: a body under the limit even so is not counted before it is packed
+  if (ITEM_FRAME_BYTES[mode] + body.length * 3 <= limit || ITEM_FRAME_BYTES[mode] + utf8Length(body) <= limit) return packedItem(mode, body, call);
   const item = (mode === 'start' ? { mode, req: { start: event } } : { mode, req: { end: event } }) as UpsertBatchItem;
   const smaller = serialize(truncated(item, limit), call);
-  return smaller && smaller.bytes <= limit ? smaller : undefined;
+  return smaller && smaller.bytes <= limit ? packedEntry(smaller.json, smaller.bytes, call) : undefined;
 }
 
 /** The call an event serialized by {@link toCallEntry} belongs to (e.g. read back from the spool), for per-call order. */

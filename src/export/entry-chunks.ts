@@ -2,8 +2,9 @@
  * Serialized events kept as bytes in shared off-heap buffers, and a batch's request body built as one Buffer from them.
  * @module
  */
-import { HAS_BUFFER } from '../internal/runtime.js';
+import { HAS_BUFFER, utf8Length } from '../internal/runtime.js';
 import type { Entry } from './batcher.js';
+import { END_HEAD, ITEM_TAIL, itemText, START_HEAD } from './event-json.js';
 
 /**
  * Size of one shared buffer, bytes. Events are written into the current buffer back to back (each
@@ -16,6 +17,7 @@ const CHUNK_BYTES = 64 * 1024;
 const MAX_PACKED_BYTES = CHUNK_BYTES / 4;
 
 const COMMA = 0x2c;
+const CLOSE_BRACE = 0x7d;
 const BODY_HEAD = '{"batch":[';
 const BODY_TAIL = ']}';
 
@@ -55,6 +57,42 @@ export function packedEntry(json: string, bytes: number, call: Entry['call']): E
   chunk[offset + bytes] = COMMA;
   used = offset + bytes + 1;
   return new PackedEntry(chunk, offset, bytes, call);
+}
+
+/** {@link START_HEAD} and {@link END_HEAD} as bytes, copied in front of each event (no Buffer: unused). */
+const START_HEAD_BYTES = HAS_BUFFER ? Buffer.from(START_HEAD, 'latin1') : undefined;
+const END_HEAD_BYTES = HAS_BUFFER ? Buffer.from(END_HEAD, 'latin1') : undefined;
+/** Bytes an item adds around its event: the head of its mode and {@link ITEM_TAIL}. */
+export const ITEM_FRAME_BYTES = { start: START_HEAD.length + ITEM_TAIL.length, end: END_HEAD.length + ITEM_TAIL.length } as const;
+
+/**
+ * The entry of the upsert_batch item `{"mode": mode, "req": {[mode]: event}}` whose event serializes to
+ * `body`: the head, the body and the tail written straight into the current shared buffer, never joined into
+ * one string first; its UTF-8 length is what the write took (so the text is not scanned twice). When the
+ * body could be large (`body.length` UTF-16 units may take 3 bytes each) or there is no Buffer, the
+ * joined string, with `bytes` counted.
+ */
+export function packedItem(mode: 'start' | 'end', body: string, call: Entry['call']): Entry {
+  const frame = ITEM_FRAME_BYTES[mode];
+  const most = frame + body.length * 3;
+  if (most >= MAX_PACKED_BYTES || !HAS_BUFFER) {
+    const json = flat(itemText(mode, body));
+    return { json, bytes: utf8Length(json), call };
+  }
+  if (used + most + 1 > CHUNK_BYTES) {
+    chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+    used = 0;
+  }
+  const offset = used;
+  const head = mode === 'start' ? START_HEAD_BYTES! : END_HEAD_BYTES!;
+  chunk.set(head, offset);
+  let pos = offset + head.length;
+  pos += chunk.write(body, pos); // UTF-8; room for the most it can take was made above
+  chunk[pos++] = CLOSE_BRACE;
+  chunk[pos++] = CLOSE_BRACE;
+  chunk[pos] = COMMA;
+  used = pos + 1;
+  return new PackedEntry(chunk, offset, pos - offset, call);
 }
 
 /**

@@ -25,12 +25,15 @@ import { stats, warnUnreportedDrops } from './export-stats.js';
 const STAGE_MAX = 16_384;
 
 /**
- * Time the background drain serializes and queues staged events in one turn of the event loop, ms:
- * then the loop gets a turn before the next slice, so a burst of calls never holds it for long at once
- * (issue 16 item 4: the loop's p99 delay while exporting). A slice bounded by a count instead took
- * 1-2 ms or far more depending on the machine's load and the events' size. flush() drains all.
+ * Time the background drain serializes and queues staged events in one turn of the event loop, ms: then
+ * the loop gets a turn, so a burst of calls never holds it for long (issue 31 point 5: the loop's p99 delay
+ * at most 1 ms over tracing off; half is left to the traced calls' own cost in the producer's turn). A
+ * count-bounded slice took 1-2 ms or far more with the machine's load and the events' size. flush() drains all.
  */
-const DRAIN_SLICE_MS = 1;
+const DRAIN_SLICE_MS = 0.5;
+
+/** Events already taken from the front of the staged list past which it is copied without them (see `drain`). */
+const STAGED_COMPACT_AT = 4096;
 
 /** Events serialized between two looks at the clock while draining. */
 const DRAIN_CLOCK_EVERY = 32;
@@ -75,9 +78,13 @@ export class CallExporter implements CallSink {
   private openCalls = 0;
   /** Root calls that started here and have not ended (tracked only for `flushMode`/`waitUntil`). */
   private readonly roots = new Set<string>();
-  /** Events handed over and not yet serialized, in order (see {@link CallExporter.stage}). */
-  private staged: (StartedCallSchemaForInsert | EndedCallSchemaForInsert)[] = [];
+  /** Events handed over, in order (see {@link CallExporter.stage}); those from {@link CallExporter.stagedAt} on are not yet serialized. */
+  private staged: (StartedCallSchemaForInsert | EndedCallSchemaForInsert | undefined)[] = [];
+  /** Where the events not yet serialized start in {@link CallExporter.staged}. */
+  private stagedAt = 0;
   private drainScheduled = false;
+  /** A drain is taking staged events (see `drain`). */
+  private draining = false;
   private readonly drainStaged = (): void => {
     try {
       this.drain(DRAIN_SLICE_MS);
@@ -105,7 +112,7 @@ export class CallExporter implements CallSink {
 
   /** Events staged, buffered or in flight, here and in predecessors. */
   get pendingCount(): number {
-    return this.staged.length + this.batcher.pendingCount + this.feedbackQueue.pendingCount + (this.predecessor?.pendingCount ?? 0);
+    return this.staged.length - this.stagedAt + this.batcher.pendingCount + this.feedbackQueue.pendingCount + (this.predecessor?.pendingCount ?? 0);
   }
 
   /** Told of each call start before it is queued (the first-trace viewer link, `viewer-link-notice.ts`). */
@@ -140,7 +147,8 @@ export class CallExporter implements CallSink {
     const staged = this.staged;
     staged.push(event); // unwrapped: fewer objects held until the drain
     stats.queueItems++;
-    if (staged.length >= STAGE_MAX || staged.length + this.batcher.pendingCount >= this.options.maxQueueItems) this.drain();
+    const waiting = staged.length - this.stagedAt;
+    if (waiting >= STAGE_MAX || waiting + this.batcher.pendingCount >= this.options.maxQueueItems) this.drain();
     else if (!this.drainScheduled) {
       this.drainScheduled = true;
       runSoon(this.drainStaged);
@@ -148,28 +156,52 @@ export class CallExporter implements CallSink {
   }
 
   /**
-   * Serializes and queues the staged events, in order: all of them, or those it gets to within
-   * `budgetMs` (then the rest on a later turn of the event loop).
+   * Serializes and queues the staged events, in order: all of them, or those it gets to within `budgetMs`
+   * (then the rest on a later turn). The list is read from a cursor ({@link CallExporter.stagedAt}): copying
+   * what was left after each slice copied the whole backlog per slice (issue 31). Each event taken is cleared.
    */
   private drain(budgetMs = Infinity): void {
+    if (this.draining) return; // a toJSON making traced calls while it runs: they are taken after it
     this.drainScheduled = false;
     const items = this.staged;
-    if (items.length === 0) return;
-    this.staged = []; // events staged meanwhile (by a toJSON making a traced call) go after these
-    const until = budgetMs === Infinity ? Infinity : performance.now() + budgetMs;
-    let i = 0;
-    while (i < items.length) {
-      const end = Math.min(items.length, i + DRAIN_CLOCK_EVERY);
-      stats.queueItems -= end - i;
-      for (; i < end; i++) this.take(items[i]!);
-      if (i < items.length && performance.now() >= until) break;
+    const n = items.length; // events staged meanwhile (by a toJSON making a traced call) wait for a later drain
+    let i = this.stagedAt;
+    if (i === n) return;
+    this.draining = true;
+    try {
+      i = this.takeStaged(items, i, n, budgetMs);
+    } finally {
+      this.draining = false;
     }
-    if (i === items.length) return;
-    this.staged = this.staged.length === 0 ? items.slice(i) : [...items.slice(i), ...this.staged];
+    if (i === items.length) {
+      this.staged = [];
+      this.stagedAt = 0;
+      return;
+    }
+    if (i >= STAGED_COMPACT_AT && i * 2 >= items.length) {
+      this.staged = items.slice(i); // amortized: at most once per as many events taken as are left
+      this.stagedAt = 0;
+    } else this.stagedAt = i;
     if (!this.drainScheduled) {
       this.drainScheduled = true;
       runSoon(this.drainStaged);
     }
+  }
+
+  /** Takes `items[i..n)` in order, or those it gets to within `budgetMs`; returns where it stopped. */
+  private takeStaged(items: (StartedCallSchemaForInsert | EndedCallSchemaForInsert | undefined)[], i: number, n: number, budgetMs: number): number {
+    const until = budgetMs === Infinity ? Infinity : performance.now() + budgetMs;
+    while (i < n) {
+      const end = Math.min(n, i + DRAIN_CLOCK_EVERY);
+      stats.queueItems -= end - i;
+      for (; i < end; i++) {
+        const event = items[i];
+        items[i] = undefined;
+        if (event !== undefined) this.take(event);
+      }
+      if (i < n && performance.now() >= until) break;
+    }
+    return i;
   }
 
   /** Queues one event (an end event is told apart by its required `ended_at`). */

@@ -32,3 +32,23 @@ it('mixes packed entries with plain string entries (spool replay, feedback, trun
   expect(batchBody([a, b, c]).toString()).toBe('{"batch":[{"a":1},{"b":"ü"},{"c":3}]}');
   expect(batchBody([]).toString()).toBe('{"batch":[]}');
 });
+
+it('a call event is packed as JSON.stringify writes its item, byte length included, ASCII or not, small or large', async () => {
+  const { callEventEntry } = await import('../../src/export/call-entry.js');
+  const text = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 50 }), fc.constant('\ud800'), fc.constant('ÿ'.repeat(300)), fc.constant('é'.repeat(9_000)), fc.constant('x'.repeat(20_000)));
+  fc.assert(
+    fc.property(fc.constantFrom('start' as const, 'end' as const), fc.array(text, { minLength: 1, maxLength: 40 }), (mode, texts) => {
+      const entries = texts.map((t, i) => {
+        const event = { project_id: 'p/q', id: `c${i}`, inputs: { t }, output: t };
+        const entry = mode === 'start' ? callEventEntry('start', event as never, 1 << 20) : callEventEntry('end', event as never, 1 << 20);
+        const json = JSON.stringify({ mode, req: { [mode]: event } });
+        expect(entry!.json).toBe(json);
+        expect(entry!.bytes).toBe(Buffer.byteLength(json));
+        expect(entry!.call).toEqual({ id: `c${i}`, end: mode === 'end' });
+        return entry!;
+      });
+      expect(batchBody(entries).toString('utf8')).toBe(reference(entries));
+    }),
+    { numRuns: 150 },
+  );
+});
