@@ -47,7 +47,7 @@ async function pageMs(hash: string, selector: string): Promise<number> {
   }
 }
 
-/** The columns the page's trace view asks for (ui/src/trace-view.tsx). */
+/** The columns the page's trace view asks for, with `include_costs` (ui/src/trace-view.tsx). */
 const TREE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'summary'];
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -68,7 +68,7 @@ try {
   const project = encodeURIComponent(UI_PROJECT);
   const listApi = await repeat(() => apiMs({ filter: { trace_roots_only: true }, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100, offset: 0, include_feedback: true, include_costs: true }));
   const listPage = await repeat(() => pageMs(`#/p/${project}`, 'a.trow'));
-  const traceApi = await repeat(() => apiMs({ filter: { trace_ids: [BIG_TRACE_ID] }, sort_by: [{ field: 'started_at', direction: 'asc' }], columns: TREE_COLUMNS }));
+  const traceApi = await repeat(() => apiMs({ filter: { trace_ids: [BIG_TRACE_ID] }, sort_by: [{ field: 'started_at', direction: 'asc' }], columns: TREE_COLUMNS, include_costs: true }));
   const tracePage = await repeat(() => pageMs(`#/p/${project}/trace/${BIG_TRACE_ID}`, '.detail h2'));
   // the overview over a window holding every root (the generated traces start on 2026-11-01): one run, no warm-up
   // (it reads every root: over 1,000,000 it takes minutes); the page only when the API answers within 30 s

@@ -22,6 +22,8 @@ import { SQLITE_DIALECT } from '../db/dialect.js';
 import { callsByIds, checkedUsers, COUNT_ROWS, endBatch, GET_CALL, LIST_PAGE, PROJECT_IDS, STARTED, startBatch, usernamesSql } from './call-store-common.js';
 import { DESCENDANTS_FAILED_SQL } from './descendant-errors.js';
 import type { CallStoreApi } from './call-store-api.js';
+import { overviewResult, type OverviewResult } from './overview.js';
+import { type OverviewQuery, sqliteOverviewRows } from './overview-sql.js';
 
 const CALLS_BY_IDS = callsByIds(SQLITE_DIALECT);
 const UPSERT_USER = 'INSERT INTO users (id, username) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET username = excluded.username';
@@ -153,6 +155,10 @@ export class CallStore implements CallStoreApi {
   private callsById(projectId: string, ids: readonly string[]): StoredCallRecord[] {
     const rows = this.statements.prepare(CALLS_BY_IDS).all(projectId, JSON.stringify(ids)) as CallRow[];
     return rows.map(rowToRecord);
+  }
+
+  overview(query: OverviewQuery): OverviewResult {
+    return overviewResult(query, sqliteOverviewRows(this.statements.prepare, query), this.options.prices);
   }
 
   projectIds(): string[] {

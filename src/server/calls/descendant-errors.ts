@@ -8,12 +8,14 @@ import { andThen, type MaybePromise } from '../db/store-api.js';
 /**
  * The calls of `@ids` (a JSON array) in project `@project` that have a descendant (by parent_id, any depth)
  * with an exception; one row `{root}` each. UNION, so a cycle of parent ids ends; reads the parent index.
+ * `CROSS JOIN` keeps the walk outermost: with a plain join SQLite's planner put `calls` outside and scanned the
+ * project's whole parent index per step (a 10,000-call trace in a 1,000,000-call project: 16 s instead of ms).
  */
 export const DESCENDANTS_FAILED_SQL = `WITH RECURSIVE below(root, id) AS (
     SELECT value, value FROM json_each(@ids)
-    UNION SELECT b.root, c.id FROM calls c JOIN below b ON c.project_id = @project AND c.parent_id = b.id
+    UNION SELECT b.root, c.id FROM below b CROSS JOIN calls c ON c.project_id = @project AND c.parent_id = b.id
   )
-  SELECT DISTINCT b.root AS root FROM below b JOIN calls e ON e.project_id = @project AND e.id = b.id
+  SELECT DISTINCT b.root AS root FROM below b CROSS JOIN calls e ON e.project_id = @project AND e.id = b.id
   WHERE b.id <> b.root AND e.exception IS NOT NULL`;
 
 /**
@@ -48,7 +50,7 @@ export const DESCENDANT_FAILED_SQL = `(CASE WHEN calls.ended_at IS NOT NULL AND 
     AND json_extract(calls.summary, '$.status_counts') IS NULL
   THEN EXISTS (WITH RECURSIVE below(id) AS (
       SELECT d.id FROM calls d WHERE d.project_id = calls.project_id AND d.parent_id = calls.id
-      UNION SELECT c.id FROM calls c JOIN below b ON c.project_id = calls.project_id AND c.parent_id = b.id
+      UNION SELECT c.id FROM below b CROSS JOIN calls c ON c.project_id = calls.project_id AND c.parent_id = b.id
     )
     SELECT 1 FROM calls e WHERE e.project_id = calls.project_id AND e.id IN (SELECT id FROM below) AND e.exception IS NOT NULL)
   ELSE 0 END)`;

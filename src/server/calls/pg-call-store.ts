@@ -25,6 +25,9 @@ import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 import { PG_DIALECT } from '../db/dialect.js';
 import { callsByIds, checkedUsers, COUNT_ROWS, endBatch, GET_CALL, LIST_PAGE, PROJECT_IDS, startBatch, usernamesSql } from './call-store-common.js';
 import { endsBeforeStart } from './strict-order.js';
+import { overviewResult, type OverviewResult } from './overview.js';
+import type { OverviewQuery } from './overview-sql.js';
+import { pgOverviewRows } from './pg-overview-sql.js';
 
 const CALLS_BY_IDS = callsByIds(PG_DIALECT);
 const PG_GET_CALL = PG_DIALECT.sql(GET_CALL);
@@ -176,6 +179,10 @@ export class PgCallStore implements CallStoreApi {
   async setUsers(users: Readonly<Record<string, string>>): Promise<void> {
     const entries = checkedUsers(users);
     if (entries.length > 0) await retrying(this.db.pool, (client) => client.query(UPSERT_USERS, [entries.map((e) => e[0]), entries.map((e) => e[1])]));
+  }
+
+  async overview(query: OverviewQuery): Promise<OverviewResult> {
+    return overviewResult(query, await pgOverviewRows(this.db.pool, query), this.options.prices);
   }
 
   async projectIds(): Promise<string[]> {

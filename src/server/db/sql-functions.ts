@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { resolvePath } from './field-path.js';
+import { percentileOf } from '../feedback/stats-aggregate.js';
 import { NUMERIC_TEXT } from './numeric-text.js';
 
 /**
@@ -63,7 +64,8 @@ function getPath(json: unknown, segments: unknown, exact = false): string | numb
  * Registers, as deterministic functions: `weft_fold(text)` ({@link foldCase}), `weft_bool(x)` and
  * `weft_get(json_text, segments_json)` (a path lookup that can reach keys holding dots) and `weft_get_exact` (the
  * same, segments never joined: a quoted path whose numeric segment names an object's key) and `weft_numq(x)`
- * ({@link numberOrNull}).
+ * ({@link numberOrNull}); and the aggregate `weft_percentile(x, p)`: the `p`th percentile (0-100) of the numbers among
+ * `x`, interpolated linearly between ranks as PostgreSQL's `percentile_cont` (NULL without one).
  *
  * @param db - an open connection; registering twice replaces the functions.
  */
@@ -74,4 +76,14 @@ export function registerSqlFunctions(db: Database.Database): void {
   db.function('weft_get', opts, (json: unknown, segments: unknown) => getPath(json, segments));
   db.function('weft_get_exact', opts, (json: unknown, segments: unknown) => getPath(json, segments, true));
   db.function('weft_numq', { ...opts, safeIntegers: true }, (x: unknown) => numberOrNull(x));
+  db.aggregate('weft_percentile', {
+    varargs: true,
+    start: () => ({ values: [] as number[], p: 0 }),
+    step: (acc: { values: number[]; p: number }, x: unknown, ...rest: unknown[]) => {
+      if (typeof x === 'number' || typeof x === 'bigint') acc.values.push(Number(x));
+      acc.p = Number(rest[0]);
+      return acc;
+    },
+    result: (acc: { values: number[]; p: number }) => (acc.values.length === 0 ? null : percentileOf(Float64Array.from(acc.values), acc.p)),
+  });
 }
