@@ -60,6 +60,24 @@ function getPath(json: unknown, segments: unknown, exact = false): string | numb
   }
 }
 
+/** Adds the numbers of a call summary's `usage` (JSON text: model → token kind → count) into `acc`, per model. */
+function addUsage(acc: Map<string, Record<string, number>>, summary: unknown): void {
+  if (typeof summary !== 'string' || !summary.includes('"usage"')) return;
+  let usage: unknown;
+  try {
+    usage = (JSON.parse(summary) as { usage?: unknown }).usage;
+  } catch {
+    return;
+  }
+  if (usage === null || typeof usage !== 'object' || Array.isArray(usage)) return;
+  for (const [model, counts] of Object.entries(usage as Record<string, unknown>)) {
+    if (counts === null || typeof counts !== 'object' || Array.isArray(counts)) continue;
+    let sums = acc.get(model);
+    if (!sums) acc.set(model, (sums = {}));
+    for (const [k, v] of Object.entries(counts as Record<string, unknown>)) if (typeof v === 'number' && Number.isFinite(v)) sums[k] = (sums[k] ?? 0) + v;
+  }
+}
+
 /**
  * Registers, as deterministic functions: `weft_fold(text)` ({@link foldCase}), `weft_bool(x)` and
  * `weft_get(json_text, segments_json)` (a path lookup that can reach keys holding dots) and `weft_get_exact` (the
@@ -76,6 +94,11 @@ export function registerSqlFunctions(db: Database.Database): void {
   db.function('weft_get', opts, (json: unknown, segments: unknown) => getPath(json, segments));
   db.function('weft_get_exact', opts, (json: unknown, segments: unknown) => getPath(json, segments, true));
   db.function('weft_numq', { ...opts, safeIntegers: true }, (x: unknown) => numberOrNull(x));
+  db.aggregate('weft_usage_sum', {
+    start: () => new Map<string, Record<string, number>>(),
+    step: (acc: Map<string, Record<string, number>>, summary: unknown) => addUsage(acc, summary),
+    result: (acc: Map<string, Record<string, number>>) => JSON.stringify(Object.fromEntries(acc)),
+  });
   db.aggregate('weft_percentile', {
     varargs: true,
     start: () => ({ values: [] as number[], p: 0 }),
