@@ -49,7 +49,12 @@ export function recordToItems(record: CallRecord, project: string): UpsertBatchI
   const summary = Object.fromEntries(Object.entries(record.summary ?? {}).filter(([k]) => !DERIVED_SUMMARY.has(k)));
   const end: UpsertBatchItem = {
     mode: 'end',
-    req: { end: { project_id: project, id: record.id, ended_at: record.ended_at, output: record.output, exception: record.exception ?? null, summary } },
+    req: {
+      end: {
+        project_id: project, id: record.id, ended_at: record.ended_at, output: record.output, exception: record.exception ?? null, summary,
+        svc_run_step_end: record.svc_run_step_end ?? null,
+      },
+    },
   };
   return [start, end];
 }

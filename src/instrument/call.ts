@@ -137,6 +137,9 @@ export class Call {
     };
     if (exception) ev.exception = exception;
     else ev.output = output;
+    // the run step when the call ended (`setRunStep` may have moved it since the start), as Weave's `wb_run_step_end`
+    const step = this.context?.run?.step;
+    if (step !== undefined) ev.svc_run_step_end = step;
     return ev;
   }
 }

@@ -55,8 +55,9 @@ export const CallSummary = z.looseObject({
 export type CallSummary = z.infer<typeof CallSummary>;
 
 /**
- * End of a call (the interface spec, "Call batch items", leaves its shape open; this is weft's): `{project_id, id, ended_at, output?, exception?, summary, display_name?}`.
- * `display_name` (sent by the Weave SDK when the name changed while the call ran) replaces the start's when given.
+ * End of a call (the interface spec, "Call batch items", leaves its shape open; this is weft's): `{project_id, id, ended_at, output?, exception?, summary, display_name?, svc_run_step_end?}`.
+ * `display_name` (sent by the Weave SDK when the name changed while the call ran) replaces the start's when given;
+ * `svc_run_step_end` is the run step when the call ended (Weave's `wb_run_step_end`), stored and answered beside `svc_run_step`.
  */
 export const EndedCallSchemaForInsert = z.object({
   project_id: ProjectId,
@@ -66,6 +67,7 @@ export const EndedCallSchemaForInsert = z.object({
   exception: CallException.nullish(),
   summary: CallSummary,
   display_name: OptString,
+  svc_run_step_end: z.number().int().nullish(),
 });
 export type EndedCallSchemaForInsert = z.input<typeof EndedCallSchemaForInsert>;
 
@@ -206,17 +208,20 @@ export const CallRecord = z.looseObject({
       usage: z.record(z.string(), LlmUsage).optional(),
       costs: z.record(z.string(), ModelCost).optional(),
       feedback: z.array(FeedbackRecord).optional(),
+      /** Weave's derived fields: `status`, `trace_name` (display name, else the op's short name), `latency_ms` once ended. */
+      weave: z.looseObject({ status: z.enum(CALL_STATUSES).optional(), trace_name: z.string().optional(), latency_ms: z.number().optional() }).optional(),
     })
     .nullish(),
   svc_user_id: z.string().nullish(),
   svc_run_id: z.string().nullish(),
   svc_run_step: z.number().nullish(),
+  svc_run_step_end: z.number().nullish(),
   storage_size_bytes: z.number().int().nullish(),
   total_storage_size_bytes: z.number().int().nullish(),
   svc_user_name: z.string().nullish(),
 });
 export type CallRecord = z.infer<typeof CallRecord>;
 
-/** A record answered for a query with `columns`: `id` plus the listed keys, any of which may be absent. */
+/** A record answered for a query with `columns`: `id` plus the listed columns and those always answered (server/calls/columns.ts), any of which may be absent. */
 export const PartialCallRecord = CallRecord.partial().required({ id: true });
 export type PartialCallRecord = z.infer<typeof PartialCallRecord>;

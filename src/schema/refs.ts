@@ -19,3 +19,14 @@ export function parseRef(ref: string): ParsedRef | undefined {
   const m = REF_PARTS.exec(ref);
   return m ? { project: m[1]!, kind: m[2] as ParsedRef['kind'], rest: m[3]! } : undefined;
 }
+
+/** An op or object ref in either scheme: `weave:///` (the Weave SDKs) or the spec's `svc:///`; group 3 is the name. */
+const NAMED_REF = /^(weave|svc):\/\/\/[^/]+\/[^/]+\/(op|object)\/([^/:]+):/;
+
+/**
+ * The short name of an op: the `<name>` of an op (or object) ref `weave:///<entity>/<project>/op/<name>:<digest>` (or
+ * `svc:///...`), else the op name as it is. Weave's `summary.weave.trace_name` of a call without a display name.
+ */
+export function opShortName(opName: string): string {
+  return NAMED_REF.exec(opName)?.[3] ?? opName;
+}

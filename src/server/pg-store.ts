@@ -23,9 +23,9 @@ export class PgStore extends EngineStore {
   /** Use {@link openPgStore}. */
   private constructor(db: PgDatabase, options: StoreOptions) {
     const feedback = new PgFeedbackStore(db);
-    const calls = new PgCallStore(db, { prices: storePrices(options), feedbackFor: (p, ids) => feedback.forCalls(p, ids), strictOrder: options.strictOrder });
-    super({ calls, feedback, tables: new PgTableStore(db), training: new PgTrainingStore(db), objects: new PgObjectStore(db), files: new PgFileStore(db), pg: db },
-      db.appliedMigrations);
+    const [objects, tables] = [new PgObjectStore(db), new PgTableStore(db)];
+    const calls = new PgCallStore(db, { prices: storePrices(options), feedbackFor: (p, ids) => feedback.forCalls(p, ids), objects, tables, strictOrder: options.strictOrder });
+    super({ calls, feedback, tables, training: new PgTrainingStore(db), objects, files: new PgFileStore(db), pg: db }, db.appliedMigrations);
     this.#db = db;
     this.#calls = calls;
   }

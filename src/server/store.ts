@@ -57,9 +57,9 @@ export class Store extends EngineStore {
     const prices = storePrices(options);
     const { connection, appliedMigrations } = openDatabase(path);
     const feedback = new FeedbackStore(connection);
-    const calls = new CallStore(connection, { path, prices, feedback, strictOrder: options.strictOrder });
-    super({ calls, feedback, tables: new TableStore(connection), training: new TrainingStore(connection), objects: new ObjectStore(connection),
-      files: new FileStore(connection), sqlite: connection }, appliedMigrations);
+    const [objects, tables] = [new ObjectStore(connection), new TableStore(connection)];
+    const calls = new CallStore(connection, { path, prices, feedback, objects, tables, strictOrder: options.strictOrder });
+    super({ calls, feedback, tables, training: new TrainingStore(connection), objects, files: new FileStore(connection), sqlite: connection }, appliedMigrations);
     this.#db = connection;
     this.#calls = calls;
     if (options.users) calls.setUsers(options.users);

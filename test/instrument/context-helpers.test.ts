@@ -54,8 +54,9 @@ describe('withThread', () => {
 });
 
 describe('withRun and setRunStep', () => {
-  it('fills svc_run_id and svc_run_step; setRunStep changes the step for calls started after it', async () => {
+  it('fills svc_run_id, svc_run_step and svc_run_step_end; setRunStep changes the step for calls started after it', async () => {
     const rollout = op(async function rollout(i: number) { await tick(); return i; });
+    const stepping = op(async function stepping() { await tick(); setRunStep(3); });
     const calls = await traced(server(), 'run', () =>
       withRun({ runId: 'acme/demo/run-7', step: 0 }, async () => {
         await rollout(0);
@@ -63,9 +64,11 @@ describe('withRun and setRunStep', () => {
         await rollout(1);
         setRunStep(2);
         await Promise.all([rollout(2), rollout(3)]);
+        await stepping();
       }));
-    expect(calls.map((c) => [c.svc_run_id, c.svc_run_step])).toEqual([
-      ['acme/demo/run-7', 0], ['acme/demo/run-7', 1], ['acme/demo/run-7', 2], ['acme/demo/run-7', 2],
+    // the end step is the step when the call ended (Weave's wb_run_step_end)
+    expect(calls.map((c) => [c.svc_run_id, c.svc_run_step, c.svc_run_step_end])).toEqual([
+      ['acme/demo/run-7', 0, 0], ['acme/demo/run-7', 1, 1], ['acme/demo/run-7', 2, 2], ['acme/demo/run-7', 2, 2], ['acme/demo/run-7', 2, 3],
     ]);
   });
 

@@ -47,8 +47,8 @@ export async function* paginate(req: Request, read: PageReader, options: Iterate
     throw new ConfigError(`pageSize: expected an integer >= 1, got ${String(pageSize)} (${typeof pageSize})`);
   }
   const keyset = !req.sort_by || req.sort_by.length === 0;
-  const strip = keyset && req.columns && !req.columns.includes('started_at');
-  const columns = strip ? [...req.columns!, 'started_at'] : req.columns;
+  // the keyset reads started_at, which a server answers whatever `columns` says (as Weave's does); asked for all the same
+  const columns = keyset && req.columns && !req.columns.includes('started_at') ? [...req.columns, 'started_at'] : req.columns;
   let remaining = req.limit ?? Infinity;
   let offset = req.offset ?? 0;
   let last: PartialCallRecord | undefined;
@@ -69,10 +69,7 @@ export async function* paginate(req: Request, read: PageReader, options: Iterate
         page.add(record.id);
       }
       remaining--;
-      if (strip) {
-        const { started_at: _, ...rest } = record;
-        yield rest as PartialCallRecord;
-      } else yield record;
+      yield record;
     }
     if (got < limit) return;
     offset = keyset ? 0 : offset + got;

@@ -51,8 +51,9 @@ export class CallsResource extends APIResource {
    * leaving the loop early aborts the request. Default order: `started_at` asc, then `id` asc.
    *
    * Options beside `filter`/`query`/`sort_by`/`limit`/`offset` (spec endpoint 3): `columns` (records keep
-   * only those keys, plus `id`; typed as {@link PartialCallRecord}), `expand_columns` (call refs in those
-   * columns become call records), `include_costs` (`summary.costs`, USD), `include_feedback`
+   * those columns whole, plus `id`, `project_id`, `trace_id`, `op_name`, `started_at`, and with `summary` also
+   * `ended_at`, `exception`, `display_name`; typed as {@link PartialCallRecord}), `expand_columns` (call and object
+   * refs in those columns become call records and object values), `include_costs` (`summary.costs`, USD), `include_feedback`
    * (`summary.feedback`), `include_storage_size` / `include_total_storage_size` (`storage_size_bytes`,
    * `total_storage_size_bytes`), `include_usernames` (`svc_user_name`). Build `query` with `q`.
    * @example

@@ -36,7 +36,7 @@ export const START_FIELDS = {
 
 /** Fields of an end, in the zod shape's order. */
 export const END_FIELDS = {
-  project_id: 'project', id: 'key', ended_at: 'time', output: 'json?', exception: 'exception', summary: 'summary', display_name: 'end-name',
+  project_id: 'project', id: 'key', ended_at: 'time', output: 'json?', exception: 'exception', summary: 'summary', display_name: 'end-name', svc_run_step_end: 'int?',
 } as const satisfies Record<keyof typeof EndedCallSchemaForInsert.shape, FieldKind>;
 
 /** How a column's value is written: as text, as a timestamp normalized to UTC, as JSON text, as an integer. */

@@ -10,6 +10,9 @@ import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import { isMemoryPath } from '../db/open-database.js';
 import { type StatementCache, statementCache } from '../db/statement-cache.js';
 import type { FeedbackStore } from '../feedback/feedback-store.js';
+import type { ObjectStore } from '../objects/object-store.js';
+import type { TableStore } from '../tables/table-store.js';
+import { rowsQuery, rowVals } from './object-ref-reads.js';
 import { type CallCursor, mapCursor, pagedCursor, snapshotCursor } from './call-cursor.js';
 import { type EndInput, type StartInput, type UpsertItem, writeItems } from './call-writes.js';
 import { deleteSubtrees, renameCall } from './call-edit-writes.js';
@@ -37,6 +40,9 @@ export interface CallStoreOptions {
   prices: PriceTable;
   /** The feedback of the same database, for `include_feedback`. */
   feedback: FeedbackStore;
+  /** The objects and tables of the same database, for `expand_columns` of object refs. */
+  objects: Pick<ObjectStore, 'readVals'>;
+  tables: Pick<TableStore, 'query'>;
   /** Refuse (422) a batch end whose call has no stored start (a testing aid, see `StoreOptions.strictOrder`). */
   strictOrder?: boolean;
 }
@@ -89,6 +95,8 @@ export class CallStore implements CallStoreApi {
       usernames: (ids) => this.usernames(ids),
       feedbackFor: (projectId, callIds) => this.options.feedback.forCalls(projectId, callIds),
       callsById: (projectId, ids) => this.callsById(projectId, ids),
+      objectVals: (projectId, keys) => this.options.objects.readVals(projectId, keys),
+      tableRows: (projectId, digest, rows) => rowVals(this.options.tables.query(rowsQuery(projectId, digest, rows))),
       descendantFailed: (projectId, ids) => this.descendantFailed(projectId, ids),
     });
     const onClose = (): void => void this.cursors.delete(cursor);

@@ -1,8 +1,8 @@
 /**
- * stream_query `columns`: which record keys (or dotted paths inside them) each answered record keeps.
+ * stream_query `columns`: which record keys each answered record keeps, as Weave's trace server selects them.
  * @module
  */
-import { parseFieldPath, resolvePath } from '../db/field-path.js';
+import { parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
 import { CALL_COLUMNS, EXTRA_COLUMNS } from './records.js';
 
@@ -18,17 +18,22 @@ export interface ColumnPath {
   exact: boolean;
 }
 
+/** Weave's names of the JSON columns as stored (`output_dump`), read as the record key (`output`). */
+const DUMP_ALIASES: Record<string, string> = { inputs_dump: 'inputs', output_dump: 'output', attributes_dump: 'attributes', summary_dump: 'summary' };
+
 /**
  * Parses and checks column paths (`columns`, `expand_columns`).
  *
- * @param columns - record keys (`op_name`) or dotted paths inside them (`inputs.question`, `summary.usage`).
+ * @param columns - record keys (`op_name`) or dotted paths inside them (`inputs.question`, `summary.usage`); Weave's
+ *   `<column>_dump` names the JSON column (`output_dump` is `output`).
  * @param loc - location of the list in the request, for errors.
  * @throws QueryError (→ 422) for a malformed path or an unknown top-level key.
  */
 export function parseColumns(columns: readonly string[], loc: string[]): ColumnPath[] {
   return columns.map((column, i) => {
     const { segments, quoted } = parseFieldPath(column, [...loc, String(i)]);
-    const [key = '', ...below] = segments;
+    const [first = '', ...below] = segments;
+    const key = DUMP_ALIASES[first] ?? first;
     if (!KNOWN.has(key)) {
       throw new QueryError([...loc, String(i)], `unknown column ${JSON.stringify(column)}; expected one of ${[...KNOWN].join(', ')}, or a dotted path inside one`);
     }
@@ -50,28 +55,39 @@ export function setAt(target: WireRecord, keys: readonly (string | number)[], va
   });
 }
 
+/** Record keys every projection keeps, as Weave's trace server always selects them (its `REQUIRED_CALL_COLUMNS`). */
+const ALWAYS = ['id', 'project_id', 'trace_id', 'op_name', 'started_at'];
+/** Kept besides `summary` (selected, or brought by `include_costs`): what Weave derives `summary.weave` from. */
+const WITH_SUMMARY = ['ended_at', 'exception', 'display_name'];
+
+/** What else a query asks for that brings columns of its own. */
+export interface ColumnOptions {
+  /** `include_costs`: brings `summary` (where the costs go). */
+  includeCosts?: boolean | null;
+  /** `include_usernames`: brings `svc_user_id` (whose name is answered). */
+  includeUsernames?: boolean | null;
+}
+
 /**
- * Builds the projection of `columns`: `id` always, then each listed key whole, or for a dotted path only
- * the value at that path, nested as in the record (`inputs.q` gives `{inputs: {q: ...}}`; a path that
- * does not exist adds nothing). Without `columns` (null or absent) records are kept whole.
+ * Builds the projection of `columns`, as Weave's trace server answers one: each listed column whole (a dotted path
+ * selects its top-level column: `inputs.q` answers all of `inputs`), plus `id`, `project_id`, `trace_id`, `op_name`
+ * and `started_at` always, and `ended_at`, `exception` and `display_name` with `summary`. Keys keep the record's
+ * order; a key not selected is left out. Without `columns` (null or absent) records are kept whole.
  *
  * @param columns - the request's `columns`.
+ * @param options - `include_costs` and `include_usernames`, which bring `summary` and `svc_user_id`.
  * @returns a function from a full record to the answered one, or undefined for no projection.
  * @throws QueryError (→ 422) for an unknown column.
  */
-export function compileColumns(columns: readonly string[] | null | undefined): ((r: WireRecord) => WireRecord) | undefined {
+export function compileColumns(columns: readonly string[] | null | undefined, options: ColumnOptions = {}): ((r: WireRecord) => WireRecord) | undefined {
   if (!columns) return undefined;
-  const paths = parseColumns(columns, ['columns']);
+  const keys = new Set([...ALWAYS, ...parseColumns(columns, ['columns']).map((c) => c.key)]);
+  if (options.includeCosts) keys.add('summary');
+  if (options.includeUsernames) keys.add('svc_user_id');
+  if (keys.has('summary')) for (const k of WITH_SUMMARY) keys.add(k);
   return function project(record) {
-    const out: WireRecord = { id: record['id'] };
-    for (const { key, below, exact } of paths) {
-      if (below.length === 0) {
-        if (key in record) out[key] = record[key];
-        continue;
-      }
-      const found = resolvePath(record[key], below, exact);
-      if (found) setAt(out, [key, ...found.keys], found.value);
-    }
+    const out: WireRecord = {};
+    for (const key of Object.keys(record)) if (keys.has(key)) out[key] = record[key];
     return out;
   };
 }

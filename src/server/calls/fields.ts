@@ -10,8 +10,11 @@ import { type FeedbackField, parseFeedbackField } from './feedback-fields.js';
 /** Scalar columns that can be read, compared and sorted directly. */
 export const PLAIN_COLUMNS = new Set([
   'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
-  'started_at', 'ended_at', 'svc_user_id', 'svc_run_id', 'svc_run_step',
+  'started_at', 'ended_at', 'svc_user_id', 'svc_run_id', 'svc_run_step', 'svc_run_step_end',
 ]);
+
+/** The integer columns among {@link PLAIN_COLUMNS} (the rest hold text). */
+export const INT_COLUMNS: ReadonlySet<string> = new Set(['svc_run_step', 'svc_run_step_end']);
 
 /** Columns holding JSON text; a dotted path reads inside them with `json_extract`. */
 export const JSON_COLUMNS = new Set(['attributes', 'inputs', 'output', 'exception', 'summary']);
@@ -28,10 +31,16 @@ const STATUS_SQL = `(CASE WHEN ended_at IS NULL THEN 'running'
 const LATENCY_SQL = `(CASE WHEN ended_at IS NULL THEN NULL
   ELSE CAST(ROUND((julianday(ended_at) - julianday(started_at)) * 86400000) AS INTEGER) END)`;
 
-/** Server-derived fields that exist only in records, computed in SQL. */
+/** SQL of `summary.weave.trace_name`: a non-empty display name, else the op's short name (weave-summary.ts `traceName`). */
+const TRACE_NAME_SQL = `COALESCE(NULLIF(display_name, ''), weft_op_short(op_name))`;
+
+/** Server-derived fields that exist only in records, computed in SQL; `summary.weave.*` are Weave's names of them. */
 const DERIVED: Record<string, string> = {
   'summary.status': STATUS_SQL,
   'summary.latency_ms': LATENCY_SQL,
+  'summary.weave.status': STATUS_SQL,
+  'summary.weave.latency_ms': LATENCY_SQL,
+  'summary.weave.trace_name': TRACE_NAME_SQL,
 };
 
 /** A payload path of the call's newest feedback (of a type, or any) that holds it; see `parseFeedbackField`. */
@@ -44,7 +53,7 @@ function feedbackSql(f: FeedbackField, params: unknown[]): string {
     WHERE v IS NOT NULL ORDER BY c DESC, i DESC LIMIT 1)`;
 }
 
-/** The paths of the server-derived fields (`summary.status`, `summary.latency_ms`). */
+/** The paths of the server-derived fields (`summary.status`, `summary.latency_ms`, `summary.weave.{status, latency_ms, trace_name}`). */
 export const DERIVED_FIELDS: readonly string[] = Object.keys(DERIVED);
 
 /**
@@ -56,7 +65,7 @@ export const DERIVED_FIELDS: readonly string[] = Object.keys(DERIVED);
  * `resolvePath`), so `summary.usage.gpt-4.1.total_tokens` works too.
  *
  * @param path - a feedback field (`feedback.[<type>].payload.<path>`, see feedback-fields.ts), a plain column (`op_name`), a JSON column (`inputs`: its JSON value, a string as the string), a dotted path inside a JSON column
- *   (`attributes.env.region`, `summary.usage.m.total_tokens`), or `summary.status` / `summary.latency_ms`.
+ *   (`attributes.env.region`, `summary.usage.m.total_tokens`), or a derived field (`summary.status`, `summary.weave.trace_name`, ...).
  * @param params - positional parameters of the statement being built; appended to.
  * @param loc - location of the path in the request, for errors.
  * @returns a SQL expression over the `calls` table.

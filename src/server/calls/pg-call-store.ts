@@ -28,6 +28,9 @@ import { endsBeforeStart } from './strict-order.js';
 import { overviewResult, type OverviewResult } from './overview.js';
 import type { OverviewQuery } from './overview-sql.js';
 import { pgOverviewRows } from './pg-overview-sql.js';
+import type { ObjectStoreApi } from '../objects/object-store-api.js';
+import type { TableStoreApi } from '../tables/table-store-api.js';
+import { rowsQuery, rowVals } from './object-ref-reads.js';
 
 const CALLS_BY_IDS = callsByIds(PG_DIALECT);
 const PG_GET_CALL = PG_DIALECT.sql(GET_CALL);
@@ -58,6 +61,9 @@ export interface PgCallStoreOptions {
   feedbackFor(projectId: string, callIds: readonly string[]): MaybePromise<Map<string, FeedbackRecord[]>>;
   /** Refuse (422) a batch end whose call has no stored start (see `StoreOptions.strictOrder`). */
   strictOrder?: boolean;
+  /** The objects and tables of the same database, for `expand_columns` of object refs. */
+  objects: Pick<ObjectStoreApi, 'readVals'>;
+  tables: Pick<TableStoreApi, 'query'>;
 }
 
 /** Runs `fn` in a transaction, again when PostgreSQL aborted it for a deadlock or serialization conflict. */
@@ -118,6 +124,8 @@ export class PgCallStore implements CallStoreApi {
       usernames: (ids) => this.usernames(ids),
       feedbackFor: (projectId, callIds) => this.options.feedbackFor(projectId, callIds),
       callsById: (projectId, ids) => this.callsById(projectId, ids),
+      objectVals: (projectId, keys) => this.options.objects.readVals(projectId, keys),
+      tableRows: async (projectId, digest, rows) => rowVals(await this.options.tables.query(rowsQuery(projectId, digest, rows))),
       descendantFailed: (projectId, ids) => this.descendantFailed(projectId, ids),
     });
     // onClose may run before openPgCursor returns (a cursor that failed to open): nothing to forget then

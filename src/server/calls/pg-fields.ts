@@ -5,10 +5,11 @@
  */
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
-import { JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
+import { INT_COLUMNS, JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
 import { PG_DESCENDANT_FAILED_SQL } from './pg-descendant-errors.js';
 import { parseFeedbackField } from './feedback-fields.js';
 import type { Params } from './query-walk.js';
+import { pgValueSortKeys } from '../db/value-sort.js';
 
 /** Positional parameters of a statement being built: `bind` binds a value and returns its `$n`. */
 export class PgParams implements Params {
@@ -51,16 +52,22 @@ const nullsSort = (sql: string) => (desc: boolean) => [`${sql} ${desc ? 'DESC' :
  * text included) by value, then the rest by text in code point order, nulls last in both directions.
  */
 function valueSort(value: string): (desc: boolean) => string[] {
-  return (desc) => {
-    const dir = desc ? 'DESC' : 'ASC';
-    return [`(weft_rank(${value}) = 0) ASC`, `weft_numq(${value}) ${dir} NULLS LAST`, `weft_text(${value}) COLLATE "C" ${dir}`];
-  };
+  return (desc) => pgValueSortKeys(value, desc);
 }
 
-/** Server-derived fields that exist only in records, computed in SQL. */
+/** SQL of `summary.weave.trace_name`: a non-empty display name, else the op's short name (weave-summary.ts `traceName`). */
+const TRACE_NAME_SQL = `COALESCE(NULLIF(calls.display_name, ''),
+  (regexp_match(calls.op_name, '^(weave|svc):///[^/]+/[^/]+/(op|object)/([^/:]+):'))[3], calls.op_name)`;
+
+const derived = (sql: string): PgField => ({ value: `to_jsonb(${sql})`, sort: nullsSort(sql) });
+
+/** Server-derived fields that exist only in records, computed in SQL; `summary.weave.*` are Weave's names of them. */
 const DERIVED: Record<string, PgField> = {
-  'summary.status': { value: `to_jsonb(${STATUS_SQL})`, sort: nullsSort(STATUS_SQL) },
-  'summary.latency_ms': { value: `to_jsonb(${LATENCY_SQL})`, sort: nullsSort(LATENCY_SQL) },
+  'summary.status': derived(STATUS_SQL),
+  'summary.latency_ms': derived(LATENCY_SQL),
+  'summary.weave.status': derived(STATUS_SQL),
+  'summary.weave.latency_ms': derived(LATENCY_SQL),
+  'summary.weave.trace_name': { ...derived(TRACE_NAME_SQL), sort: (desc) => [`${TRACE_NAME_SQL} COLLATE "C" ${desc ? 'DESC' : 'ASC'} NULLS LAST`] },
 };
 
 /**
@@ -89,7 +96,7 @@ export function pgField(path: string, params: Params, loc: string[]): PgField {
   const [column = '', ...rest] = segments;
   if (rest.length === 0 && PLAIN_COLUMNS.has(column)) {
     const sql = `calls.${column}`;
-    return { value: `to_jsonb(${sql})`, textColumn: column === 'svc_run_step' ? undefined : sql, sort: nullsSort(sql) };
+    return { value: `to_jsonb(${sql})`, textColumn: INT_COLUMNS.has(column) ? undefined : sql, sort: nullsSort(sql) };
   }
   if (rest.length === 0 && JSON_COLUMNS.has(column)) {
     // a whole JSON column is its value, as one level down (fields.ts)

@@ -1,7 +1,7 @@
 /**
  * What the SQLite and PostgreSQL call-query compilers decide alike, as Weave's trace server answers: when a timestamp
  * column reads as epoch seconds, when a missing feedback value reads as '', how a sort field places nulls and mixed
- * types, and `op_names` wildcards.
+ * types, `op_names` wildcards and bare run ids.
  * @module
  */
 import type { Operand } from '../../schema/query.js';
@@ -92,4 +92,16 @@ export function opNamesCondition(names: readonly string[], column: string, bind:
   const terms = ranges.map(([from, to]) => `(${column} >= ${bind(from)} AND ${column} < ${bind(to)})`);
   if (exact.length > 0) terms.push(inList(exact));
   return `(${terms.join(' OR ')})`;
+}
+
+/**
+ * The run ids a `svc_run_ids` filter matches: each entry as written and, for a bare run id (no `/`), the id qualified
+ * with the queried project, `<entity>/<project>/<run>`, as Weave's trace server qualifies one (its
+ * `_ext_to_int_run_ids`). The bare form still matches too: weft stores run ids as sent.
+ *
+ * @param runIds - the filter's entries.
+ * @param projectId - the query's `project_id`.
+ */
+export function runIdForms(runIds: readonly string[], projectId: string): string[] {
+  return [...new Set(runIds.flatMap((id) => (id.includes('/') ? [id] : [id, `${projectId}/${id}`])))];
 }

@@ -4,10 +4,11 @@
  * PostgreSQL leaves compare, pg-query-sql.ts).
  * @module
  */
-import { DERIVED_FIELDS, fieldSql, JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
+import { DERIVED_FIELDS, fieldSql, INT_COLUMNS, JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
 import { type CallsQuery, type CompiledCallsQuery, compileWith, type Params, type QueryLeaves, type Side } from './query-walk.js';
 import { sortKind } from './query-rules.js';
 import { STORED_COLUMNS } from './storage-size.js';
+import { sqliteValueSortKeys } from '../db/value-sort.js';
 
 export type { CallsQuery, CompiledCallsQuery } from './query-walk.js';
 
@@ -19,13 +20,13 @@ function sqliteParams(): Params {
 
 /**
  * True when `o` is a plain column and `other` a literal of the same storage class (text column and string, or
- * `svc_run_step` and number or boolean): SQLite's affinity changes nothing then, and the bare column keeps its index.
+ * `svc_run_step` / `svc_run_step_end` and number or boolean): SQLite's affinity changes nothing then, and the bare column keeps its index.
  */
 function sameClass(s: Side, other: Side): boolean {
   if (!('$getField' in s.o) || !('$literal' in other.o)) return false;
   const path = s.o.$getField;
   const v = other.o.$literal;
-  if (path === 'svc_run_step') return typeof v === 'number' || typeof v === 'boolean';
+  if (INT_COLUMNS.has(path)) return typeof v === 'number' || typeof v === 'boolean';
   return PLAIN_COLUMNS.has(path) && typeof v === 'string';
 }
 
@@ -85,7 +86,8 @@ export const SQLITE_LEAVES: QueryLeaves = {
     if (kind === 'plain') return [`${sql} ${dir}`];
     if (kind === 'nullable') return [`${sql} ${dir} NULLS LAST`];
     // a JSON value (each key reads it again, binding its path again): present first, numbers, then text; nulls last
-    return [`${sql} IS NULL`, `weft_numq(${fieldSql(path, params.values, loc)}) ${dir} NULLS LAST`, `CAST(${fieldSql(path, params.values, loc)} AS TEXT) ${dir}`];
+    let reads = 0;
+    return sqliteValueSortKeys(() => (reads++ === 0 ? sql : fieldSql(path, params.values, loc)), desc);
   },
   rowBytes: (alias) => `(${STORED_COLUMNS.map((c) => `COALESCE(length(CAST(${alias}.${c} AS BLOB)), 0)`).join(' + ')})`,
 };

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { CallsQueryReq } from '../../schema/calls.js';
 import type { Operand, Operation } from '../../schema/query.js';
 import { QueryError } from '../db/query-error.js';
-import { epochColumn, missingAsEmpty, opNamesCondition } from './query-rules.js';
+import { epochColumn, missingAsEmpty, opNamesCondition, runIdForms } from './query-rules.js';
 import { CALL_COLUMNS } from './records.js';
 
 /** A validated stream-query body (the zod output of `CallsQueryReq`). */
@@ -158,9 +158,10 @@ class ExprWalker {
   }
 }
 
-function filterClauses(filter: Filter, where: string[], params: Params, leaves: QueryLeaves): void {
+function filterClauses(filter: Filter, projectId: string, where: string[], params: Params, leaves: QueryLeaves): void {
   for (const [key, name] of LIST_FILTERS) {
-    const values = filter[key];
+    const listed = filter[key];
+    const values = key === 'svc_run_ids' && Array.isArray(listed) ? runIdForms(listed, projectId) : listed;
     if (!Array.isArray(values) || values.length === 0) continue;
     const column = leaves.column(name);
     const bind = (v: string): string => params.bind(v);
@@ -207,7 +208,7 @@ export interface CompiledCallsQuery {
 /**
  * Compiles a query with one engine's leaves. Always scoped to `project_id` and to rows whose start has arrived.
  * Filter lists match any of their values; an empty or null list is no filter; an `op_names` entry `<ref>:*` matches
- * every version of the op. The default order is `started_at` asc then `id` asc; with `sort_by`, `id` asc breaks ties.
+ * every version of the op; a bare `svc_run_ids` entry (no `/`) also matches `<project_id>/<entry>`. The default order is `started_at` asc then `id` asc; with `sort_by`, `id` asc breaks ties.
  *
  * @throws QueryError (→ 422) for an unknown sort or query field.
  * @see spec endpoint 3, "Stream-query calls"
@@ -215,7 +216,7 @@ export interface CompiledCallsQuery {
 export function compileWith(q: CallsQuery, leaves: QueryLeaves): CompiledCallsQuery {
   const params = leaves.params();
   const where = [`${leaves.column('project_id')} = ${params.bind(q.project_id)}`, `${leaves.column('started_at')} IS NOT NULL`];
-  if (q.filter) filterClauses(q.filter, where, params, leaves);
+  if (q.filter) filterClauses(q.filter, q.project_id, where, params, leaves);
   if (q.query) where.push(`(${new ExprWalker(leaves, params).operation(q.query.$expr, ['query', '$expr'])})`);
   const order = orderBy(q.sort_by, params, leaves);
   const select = CALL_COLUMNS.map((c) => leaves.column(c));

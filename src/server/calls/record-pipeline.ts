@@ -7,6 +7,8 @@ import type { FeedbackRecord } from '../../schema/feedback.js';
 import { compileColumns, parseColumns, type WireRecord } from './columns.js';
 import { expandRefs } from './expand.js';
 import { markDescendantErrors } from './descendant-errors.js';
+import { addWeaveSummary } from './weave-summary.js';
+import type { ObjectKey } from '../objects/object-vals.js';
 import { costsOf, type PriceTable } from './prices.js';
 import type { CallsQuery } from './query-sql.js';
 import type { StoredCallRecord } from './records.js';
@@ -22,6 +24,10 @@ export interface PipelineDeps {
   feedbackFor(projectId: string, callIds: readonly string[]): Map<string, FeedbackRecord[]>;
   /** Started calls of one project with the given ids (`expand_columns`). */
   callsById(projectId: string, ids: readonly string[]): StoredCallRecord[];
+  /** Object values of one project by `<object_id>:<digest>` (`expand_columns`; objects/object-vals.ts). */
+  objectVals(projectId: string, keys: readonly ObjectKey[]): Map<string, unknown>;
+  /** Values of rows of one table by row digest (`expand_columns`, a ref through a dataset's rows). */
+  tableRows(projectId: string, digest: string, rowDigests: readonly string[]): Map<string, unknown>;
   /** Which of the given calls have a stored descendant with an exception (derived `descendant_error`). */
   descendantFailed(projectId: string, ids: readonly string[]): Set<string>;
 }
@@ -72,26 +78,29 @@ function additionsOf(
  * `summary.costs` (model → cost in USD, see `costsOf`), `summary.feedback` (the call's feedback records,
  * oldest first), `storage_size_bytes`, `total_storage_size_bytes` and `svc_user_name` (null when the
  * users table does not know `svc_user_id`). These additions are kept whatever `columns` says.
- * With `expand_columns` and `return_expanded_column_values` not false, call refs in those columns are
- * replaced by call records; with it false the refs are answered as stored.
+ * With `expand_columns` and `return_expanded_column_values` not false, call and object refs in those columns are
+ * replaced by call records and object values (expand.ts); with it false the refs are answered as stored. Every record's
+ * `summary` gains `weave` (weave-summary.ts).
  *
  * @param q - the validated query.
- * @param deps - prices and the lookups of users, feedback and referenced calls.
+ * @param deps - prices and the lookups of users, feedback, referenced calls, objects and table rows.
  * @returns the page mapper: synchronous over synchronous lookups (SQLite), else answering Promises (PostgreSQL).
  * @throws QueryError (→ 422) for an unknown column in `columns` or `expand_columns`.
  */
 export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipeline;
 export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRecordPipeline;
 export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRecordPipeline {
-  const project = compileColumns(q.columns);
+  const project = compileColumns(q.columns, { includeCosts: q.include_costs, includeUsernames: q.include_usernames });
   const expand = q.expand_columns ? parseColumns(q.expand_columns, ['expand_columns']) : [];
   const expanding = expand.length > 0 && q.return_expanded_column_values !== false;
   const adding = Boolean(q.include_costs || q.include_feedback || q.include_usernames || q.include_storage_size || q.include_total_storage_size);
   const sized = Boolean(q.include_storage_size || q.include_total_storage_size);
   return function answer(page) {
     const records = page as unknown as WireRecord[];
-    const expanded = andThen(markDescendantErrors(q.project_id, page, deps.descendantFailed), () =>
-      expanding ? expandRefs(deps.callsById, records, expand) : undefined);
+    const expanded = andThen(markDescendantErrors(q.project_id, page, deps.descendantFailed), () => {
+      addWeaveSummary(page);
+      return expanding ? expandRefs(deps, records, expand) : undefined;
+    });
     if (!adding) return andThen(expanded, () => (project ? records.map(project) : records));
     return andThen(expanded, () => andThen(additions(q, deps, page), (adds) => records.map((record, i) => {
       const out = project ? project(record) : record;

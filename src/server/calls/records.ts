@@ -26,6 +26,7 @@ export interface CallRow {
   svc_user_id: string | null;
   svc_run_id: string | null;
   svc_run_step: number | null;
+  svc_run_step_end: number | null;
   /** Present when the query asked for `include_storage_size`. */
   storage_size_bytes?: number;
   /** Present when the query asked for `include_total_storage_size`. */
@@ -36,7 +37,7 @@ export interface CallRow {
 export const CALL_COLUMNS = [
   'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
   'started_at', 'ended_at', 'attributes', 'inputs', 'output', 'exception', 'summary',
-  'svc_user_id', 'svc_run_id', 'svc_run_step',
+  'svc_user_id', 'svc_run_id', 'svc_run_step', 'svc_run_step_end',
 ] as const;
 
 /**
@@ -94,6 +95,7 @@ export function rowToRecord(row: CallRow): StoredCallRecord {
     svc_user_id: row.svc_user_id,
     svc_run_id: row.svc_run_id,
     svc_run_step: row.svc_run_step,
+    svc_run_step_end: row.svc_run_step_end,
   };
   if (row.storage_size_bytes !== undefined) record.storage_size_bytes = row.storage_size_bytes;
   if (row.total_storage_size_bytes !== undefined) record.total_storage_size_bytes = row.total_storage_size_bytes;

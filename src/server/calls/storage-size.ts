@@ -11,5 +11,5 @@
 export const STORED_COLUMNS = [
   'project_id', 'id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'started_at',
   'ended_at', 'attributes', 'inputs', 'output', 'exception', 'summary', 'otel_dump', 'svc_user_id', 'svc_run_id',
-  'svc_run_step',
+  'svc_run_step', 'svc_run_step_end',
 ] as const;

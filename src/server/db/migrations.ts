@@ -230,6 +230,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX calls_otel ON calls (project_id, trace_id) WHERE otel_dump IS NOT NULL;
     `,
   },
+  {
+    // The run step when a call ended (an end's svc_run_step_end, Weave's wb_run_step_end), beside svc_run_step.
+    id: 9,
+    name: 'run_step_end',
+    sql: 'ALTER TABLE calls ADD COLUMN svc_run_step_end INTEGER;',
+  },
 ];
 
 /**

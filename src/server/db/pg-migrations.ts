@@ -164,4 +164,10 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     `,
   },
   PG_WEAVE_NUMBERS,
+  {
+    // The twin of SQLite's migration 9: the run step when a call ended (svc_run_step_end).
+    id: 8,
+    name: 'run_step_end',
+    sql: 'ALTER TABLE calls ADD COLUMN svc_run_step_end bigint;',
+  },
 ];

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { resolvePath } from './field-path.js';
 import { percentileOf } from '../feedback/stats-aggregate.js';
 import { NUMERIC_TEXT } from './numeric-text.js';
+import { opShortName } from '../../schema/refs.js';
 
 /**
  * Unicode case folding for case-insensitive `$contains`: NFC, then upper, then lower case, then `ς`→`σ`
@@ -82,8 +83,10 @@ function addUsage(acc: Map<string, Record<string, number>>, summary: unknown): v
  * Registers, as deterministic functions: `weft_fold(text)` ({@link foldCase}), `weft_bool(x)` and
  * `weft_get(json_text, segments_json)` (a path lookup that can reach keys holding dots) and `weft_get_exact` (the
  * same, segments never joined: a quoted path whose numeric segment names an object's key) and `weft_numq(x)`
- * ({@link numberOrNull}); and the aggregate `weft_percentile(x, p)`: the `p`th percentile (0-100) of the numbers among
- * `x`, interpolated linearly between ranks as PostgreSQL's `percentile_cont` (NULL without one).
+ * ({@link numberOrNull}) and `weft_op_short(op_name)` (`opShortName`: the name inside an op ref); and the aggregate
+ * `weft_percentile(x, p)`: the `p`th percentile (0-100) of the numbers among `x`, interpolated linearly between ranks
+ * as PostgreSQL's `percentile_cont` (NULL without one); and the aggregate `weft_usage_sum(summary)`: the `usage` of
+ * call summaries summed per model and token kind, as JSON text.
  *
  * @param db - an open connection; registering twice replaces the functions.
  */
@@ -94,6 +97,7 @@ export function registerSqlFunctions(db: Database.Database): void {
   db.function('weft_get', opts, (json: unknown, segments: unknown) => getPath(json, segments));
   db.function('weft_get_exact', opts, (json: unknown, segments: unknown) => getPath(json, segments, true));
   db.function('weft_numq', { ...opts, safeIntegers: true }, (x: unknown) => numberOrNull(x));
+  db.function('weft_op_short', opts, (s: unknown) => (typeof s === 'string' ? opShortName(s) : null));
   db.aggregate('weft_usage_sum', {
     start: () => new Map<string, Record<string, number>>(),
     step: (acc: Map<string, Record<string, number>>, summary: unknown) => addUsage(acc, summary),

@@ -9,6 +9,7 @@ import { HttpError } from '../http/http-error.js';
 import { type StatementCache, statementCache } from '../db/statement-cache.js';
 import { objectDigest } from './object-digest.js';
 import { type Dialect, SQLITE_DIALECT } from '../db/dialect.js';
+import { type ObjectKey, type ObjectValRow, objectValsParams, objectValsSql, valsByKey } from './object-vals.js';
 
 /** A validated `obj` of `/obj/create`. */
 export type ObjInput = z.output<typeof ObjSchemaForInsert>;
@@ -167,5 +168,10 @@ export class ObjectStore {
     const { sql, params } = objectQuery(q, COLUMNS, SQLITE_DIALECT);
     const rows = this.db.prepare(sql).all(...params) as ObjRow[];
     return rows.map((row) => toObj(row, row.val === undefined ? {} : (JSON.parse(row.val) as unknown)));
+  }
+
+  /** The values of the versions `keys` name in a project, by `<object_id>:<digest>` (absent when not stored); see object-vals.ts. */
+  readVals(projectId: string, keys: readonly ObjectKey[]): Map<string, unknown> {
+    return valsByKey(this.statements.prepare(objectValsSql(SQLITE_DIALECT)).all(...objectValsParams(SQLITE_DIALECT, projectId, keys)) as ObjectValRow[]);
   }
 }

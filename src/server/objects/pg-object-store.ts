@@ -11,6 +11,7 @@ import { pgJsonText } from '../db/pg-json.js';
 import { objectDigest } from './object-digest.js';
 import { type ObjInput, type ObjQuery, type ObjRow, objectClasses, objectKind, objectQuery, toObj } from './object-store.js';
 import { PG_DIALECT } from '../db/dialect.js';
+import { type ObjectKey, type ObjectValRow, objectValsParams, objectValsSql, valsByKey } from './object-vals.js';
 
 /** `size_bytes`: bytes of the stored JSON text (`val` is `json`, kept verbatim), as SQLite's `length(CAST(val AS BLOB))`. */
 const COLUMNS = `project_id, object_id, digest, version_index, kind, base_object_class, leaf_object_class, created_at, wb_user_id,
@@ -76,5 +77,10 @@ export class PgObjectStore {
     const { sql, params } = objectQuery(q, COLUMNS, PG_DIALECT);
     const rows = await pgRows<ObjRow>(this.db.pool, sql, params);
     return rows.map((row) => toObj(row, row.val === undefined ? {} : (JSON.parse(row.val) as unknown)));
+  }
+
+  /** The values of the versions `keys` name in a project; the contract of `ObjectStore.readVals`. */
+  async readVals(projectId: string, keys: readonly ObjectKey[]): Promise<Map<string, unknown>> {
+    return valsByKey(await pgRows<ObjectValRow>(this.db.pool, objectValsSql(PG_DIALECT), objectValsParams(PG_DIALECT, projectId, keys)));
   }
 }

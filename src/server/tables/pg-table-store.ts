@@ -10,6 +10,7 @@ import { QueryError } from '../db/query-error.js';
 import { type PgDatabase, pgRows } from '../db/pg-database.js';
 import { pgJsonText, readableJson } from '../db/pg-json.js';
 import type { TableQuery } from './table-store.js';
+import { pgValueSortKeys } from '../db/value-sort.js';
 
 /** Rows per INSERT statement: one statement binds three arrays, so this only bounds the size of one message. */
 const INSERT_CHUNK = 5_000;
@@ -49,18 +50,9 @@ function valPathSql(field: string, loc: string[], params: unknown[]): string {
   return sql;
 }
 
-/**
- * ORDER BY terms sorting like SQLite's `json_extract(val, path)`: missing and `null` first, then numbers
- * (booleans as 0/1), then strings, objects and arrays compared as text in byte order (`COLLATE "C"`; strings
- * unescaped, objects and arrays as their stored JSON text); `DESC` reverses all of it.
- */
+/** ORDER BY terms of a sort field read as `json`: Weave's order of mixed values, as the SQLite store sorts (db/value-sort.ts). */
 function orderTerms(x: string, dir: 'ASC' | 'DESC'): string[] {
-  const type = `json_typeof(${x})`;
-  return [
-    `CASE ${type} WHEN 'number' THEN 1 WHEN 'boolean' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 2 WHEN 'array' THEN 2 ELSE 0 END ${dir}`,
-    `CASE ${type} WHEN 'number' THEN (${x} #>> '{}')::numeric WHEN 'boolean' THEN CASE (${x} #>> '{}') WHEN 'true' THEN 1 ELSE 0 END END ${dir}`,
-    `CASE ${type} WHEN 'string' THEN ${x} #>> '{}' WHEN 'object' THEN ${x}::text WHEN 'array' THEN ${x}::text END COLLATE "C" ${dir}`,
-  ];
+  return pgValueSortKeys(`(${x})::jsonb`, dir === 'DESC');
 }
 
 /** Tables of every project in one PostgreSQL database (`tables` and `table_rows`, `val` as `json`: its text kept). */

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { TableCreateRes, TableQueryReq, TableRowSchema } from '../../schema/tables.js';
 import { rowDigest, tableDigest } from './digest.js';
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
+import { sqliteValueSortKeys } from '../db/value-sort.js';
 
 /** A validated `/table/query` body (zod output: `sort_by` order resolved). */
 export type TableQuery = z.output<typeof TableQueryReq>;
@@ -65,9 +66,8 @@ export class TableStore {
    * path into `val`, `asc` | `desc`; ties, and no `sort_by`, keep insertion order), then `offset` skipped and
    * at most `limit` returned (all when absent).
    *
-   * Sort order of mixed values follows SQLite: missing and `null` first, then numbers (booleans as 0/1),
-   * then strings, objects and arrays, compared as text (binary order; objects and arrays as their JSON
-   * text); `desc` reverses it.
+   * Sort order of mixed values is Weave's (db/value-sort.ts): numbers (numeric text too, booleans as 1/0) before
+   * strings, objects and arrays (compared as text in code point order), missing and `null` last in both directions.
    *
    * An unknown digest (or one of another project) has no rows: `[]`, as Weave answers.
    *
@@ -83,9 +83,9 @@ export class TableStore {
       where.push(`row_digest ${IN_LIST}`);
       params.push(JSON.stringify(wanted));
     }
-    const order = (q.sort_by ?? []).map((s, i) => {
-      params.push(valJsonPath(s.field, ['sort_by', String(i), 'field']));
-      return `json_extract(val, ?) ${s.order === 'desc' ? 'DESC' : 'ASC'}`;
+    const order = (q.sort_by ?? []).flatMap((s, i) => {
+      const path = valJsonPath(s.field, ['sort_by', String(i), 'field']);
+      return sqliteValueSortKeys(() => (params.push(path), 'json_extract(val, ?)'), s.order === 'desc');
     });
     order.push('row_index ASC');
     params.push(q.limit ?? -1, q.offset ?? 0);

@@ -62,7 +62,7 @@ describe('calls.iterate', () => {
     const paged = await collect(client.calls.iterate({ project_id: project, columns: ['op_name'], include_storage_size: true, limit: 12 }, { pageSize: 5 }));
     expect(paged).toHaveLength(12);
     for (const r of paged) {
-      expect(Object.keys(r).sort()).toEqual(['id', 'op_name', 'storage_size_bytes']);
+      expect(Object.keys(r).sort()).toEqual(['id', 'op_name', 'project_id', 'started_at', 'storage_size_bytes', 'trace_id']);
       expect(r.storage_size_bytes).toBeGreaterThan(0);
     }
   });

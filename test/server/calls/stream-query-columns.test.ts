@@ -33,20 +33,28 @@ beforeAll(async () => {
 afterAll(() => client.close());
 
 describe('columns', () => {
-  it('returns only the listed keys, plus id', async () => {
-    const records = await client.calls.streamQuery({ project_id: project, columns: ['op_name', 'output'] }).toArray();
-    expect(records).toEqual([
-      { id: 'a', op_name: 'op-a', output: 42 },
-      { id: 'b', op_name: 'op-b', output: null },
-      { id: 'c', op_name: 'op-c', output: null },
-    ]);
+  // as Weave: id, project_id, trace_id, op_name and started_at always come (its REQUIRED_CALL_COLUMNS)
+  it('returns the listed keys, plus the keys Weave always returns, in record order', async () => {
+    const records = await client.calls.streamQuery({ project_id: project, columns: ['output', 'op_name'] }).toArray();
+    const base = (id: string, second: number) => ({ id, project_id: project, op_name: `op-${id}`, trace_id: expect.any(String), started_at: `2024-05-01T10:00:0${second}.000Z` });
+    expect(records).toEqual([{ ...base('a', 0), output: 42 }, { ...base('b', 1), output: null }, { ...base('c', 2), output: null }]);
+    expect(Object.keys(records[0]!)).toEqual(['id', 'project_id', 'op_name', 'trace_id', 'started_at', 'output']);
   });
 
-  it('keeps only the value at a dotted path, nested as in the record', async () => {
-    const records = await client.calls
+  // as Weave's test_calls_query_multiple_dupe_select_columns: a dotted path selects its whole top-level column
+  it('answers the whole column for a dotted path; summary brings ended_at, exception and display_name', async () => {
+    const [a] = await client.calls
       .streamQuery({ project_id: project, columns: ['inputs.question', 'inputs.deep.y', 'inputs.list.1', 'summary.status'], filter: { call_ids: ['a'] } })
       .toArray();
-    expect(records).toEqual([{ id: 'a', inputs: { question: 'why?', deep: { y: 2 }, list: [null, 20] }, summary: { status: 'success' } }]);
+    expect(a!.inputs).toEqual({ question: 'why?', deep: { x: 1, y: 2 }, list: [10, 20] });
+    expect(a!.summary).toMatchObject({ status: 'success', weave: { status: 'success', trace_name: 'op-a', latency_ms: 3000 } });
+    expect(Object.keys(a!)).toEqual(['id', 'project_id', 'op_name', 'display_name', 'trace_id', 'started_at', 'ended_at', 'inputs', 'exception', 'summary']);
+  });
+
+  // Weave's test_call_read_with_unkown_llm selects `output_dump`: Weave's name of the stored column
+  it('reads <column>_dump as the column', async () => {
+    const [a] = await client.calls.streamQuery({ project_id: project, columns: ['output_dump'], filter: { call_ids: ['a'] } }).toArray();
+    expect(a!.output).toBe(42);
   });
 
   it('answers 422 for an unknown column', async () => {
@@ -91,7 +99,7 @@ describe('expand_columns', () => {
     const records = await client.calls
       .streamQuery({ project_id: project, filter: { call_ids: ['b'] }, columns: ['inputs.parent'], expand_columns: ['inputs.parent'] })
       .toArray();
-    expect(records).toEqual([{ id: 'b', inputs: { parent: expect.objectContaining({ id: 'a', op_name: 'op-a' }) } }]);
+    expect(records).toEqual([expect.objectContaining({ id: 'b', inputs: expect.objectContaining({ parent: expect.objectContaining({ id: 'a', op_name: 'op-a' }), data: OBJECT_REF }) })]);
   });
 });
 
@@ -113,6 +121,6 @@ describe('accept header', () => {
     const array = (await res.json()) as unknown[];
     const viaClient = await client.calls.streamQuery(body).toArray();
     expect(array).toEqual(viaClient);
-    expect(Object.keys(array[0] as object)).toEqual(['id', 'op_name', 'storage_size_bytes']);
+    expect(Object.keys(array[0] as object)).toEqual(['id', 'project_id', 'op_name', 'trace_id', 'started_at', 'storage_size_bytes']);
   });
 });

@@ -108,7 +108,7 @@ describe('include_storage_size / include_total_storage_size', () => {
     const records = await client.calls
       .streamQuery({ project_id: project, columns: ['op_name'], include_storage_size: true, filter: { call_ids: ['root'] } })
       .toArray();
-    expect(records).toEqual([{ id: 'root', op_name: 'agent', storage_size_bytes: rootBytes }]);
+    expect(records).toEqual([{ id: 'root', op_name: 'agent', storage_size_bytes: rootBytes, project_id: project, trace_id: expect.any(String), started_at: expect.any(String) }]);
   });
 });
 

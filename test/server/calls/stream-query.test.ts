@@ -98,6 +98,7 @@ describe('POST /calls/stream_query answers', () => {
     expect(Object.keys(JSON.parse(text.trim()) as object)).toEqual([
       'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'started_at',
       'ended_at', 'attributes', 'inputs', 'output', 'exception', 'summary', 'svc_user_id', 'svc_run_id', 'svc_run_step',
+      'svc_run_step_end',
     ]);
   });
 
@@ -109,12 +110,14 @@ describe('POST /calls/stream_query answers', () => {
     expect(await empty.json()).toEqual([]);
   });
 
-  it('adds summary.status and summary.latency_ms', async () => {
+  // summary.weave as Weave's test_trace_server_call_start_and_end answers it (no latency_ms while running)
+  it('adds summary.status and summary.latency_ms, and Weave\'s summary.weave', async () => {
     const byId = Object.fromEntries((await query(server)).map((r) => [r['id'], r['summary']]));
-    expect(byId['c1']).toEqual({ status: 'success', latency_ms: 250 });
-    expect(byId['c2']).toEqual({ status: 'error', latency_ms: 1000 });
-    expect(byId['root']).toEqual({ status_counts: { success: 1, error: 1 }, status: 'descendant_error', latency_ms: 300_000 });
-    expect(byId['e1']).toEqual({ status: 'running', latency_ms: null });
+    const weave = (status: string, trace_name: string, latency_ms?: number) => ({ weave: { status, trace_name, ...(latency_ms === undefined ? {} : { latency_ms }) } });
+    expect(byId['c1']).toEqual({ status: 'success', latency_ms: 250, ...weave('success', 'child', 250) });
+    expect(byId['c2']).toEqual({ status: 'error', latency_ms: 1000, ...weave('error', 'child', 1000) });
+    expect(byId['root']).toEqual({ status_counts: { success: 1, error: 1 }, status: 'descendant_error', latency_ms: 300_000, ...weave('descendant_error', 'agent', 300_000) });
+    expect(byId['e1']).toEqual({ status: 'running', latency_ms: null, ...weave('running', 'tie') });
   });
 
   it('matches call, parent and trace ids with or without dashes (an OTel trace id as printed)', async () => {

@@ -226,3 +226,271 @@ describe('perform_scorer_tests of tests/trace/test_scorer_query (issue 26 point 
     expect(((await res.json()) as { detail: { loc: string[] }[] }).detail[0]?.loc).toEqual(['body', 'query', '$expr', '$eq', '0', '$getField']);
   });
 });
+
+/** Runs `fn` once, however many tests await it (the seed of a describe). */
+const once = (fn: () => Promise<void>): (() => Promise<void>) => {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+};
+
+describe('test_call_query_stream_columns and the summary.weave tests (issue 26 point 7)', () => {
+  const project = uniqueProject('weave-columns');
+  const calc = `weave:///${project}/op/calculate:cdigest`;
+  const seed = once(async () => {
+    // calculate(a, b) -> {result: {"a + b": a + b}, "not result": 123}, twice
+    await batch(server(), [0, 1].flatMap((i) => [
+      startItem(start({ project_id: project, id: `c${i}`, op_name: calc, started_at: at(i), inputs: { a: i, b: i * i } })),
+      endItem(end(`c${i}`, { project_id: project, ended_at: at(i + 0.25), output: { result: { 'a + b': i + i * i }, 'not result': 123 } })),
+    ]));
+  });
+  const cols = async (columns: string[]): Promise<Json[]> => (await seed(), query(server(), { project_id: project, columns }));
+
+  it('columns [id, inputs]: inputs, and no output, ended_at or attributes', async () => {
+    const [c0] = await cols(['id', 'inputs']);
+    expect(c0!['inputs']).toEqual({ a: 0, b: 0 });
+    for (const key of ['output', 'ended_at', 'attributes']) expect(c0![key]).toBeUndefined(); // Weave: null, null, {}
+  });
+
+  it('columns [id, inputs, output.result]: the whole output', async () => {
+    const [c0] = await cols(['id', 'inputs', 'output.result']);
+    expect(c0!['output']).toEqual({ result: { 'a + b': 0 }, 'not result': 123 });
+  });
+
+  it('columns [id, summary]: summary.weave derived, started_at, ended_at and op_name set, no big fields', async () => {
+    const [c0] = await cols(['id', 'summary']);
+    expect((c0!['summary'] as Json)['weave']).toEqual({ status: 'success', latency_ms: 250, trace_name: 'calculate' });
+    expect([c0!['started_at'], c0!['ended_at'], c0!['op_name']]).toEqual([at(0), at(0.25), calc]);
+    for (const key of ['attributes', 'inputs', 'output']) expect(c0![key]).toBeUndefined();
+  });
+
+  it('test_calls_query_multiple_dupe_select_columns: overlapping paths answer the whole column once', async () => {
+    const [, c1] = await cols(['output', 'output.result', 'output.result.a + b']);
+    expect(c1!['output']).toEqual({ result: { 'a + b': 2 }, 'not result': 123 });
+  });
+
+  it('test_call_query_stream_trace_name_column_with_costs: columns [id, summary.weave.trace_name]', async () => {
+    const [c0] = await cols(['id', 'summary.weave.trace_name']);
+    expect(((c0!['summary'] as Json)['weave'] as Json)['trace_name']).toBe('calculate');
+  });
+
+  it('test_trace_server_call_start_and_end: a running call has no latency_ms; a display name is the trace name', async () => {
+    await batch(server(), [startItem(start({ project_id: project, id: 'r0', op_name: 'test_name', started_at: at(5), display_name: 'Named' }))]);
+    const [r0] = await query(server(), { project_id: project, filter: { call_ids: ['r0'] } });
+    expect((r0!['summary'] as Json)['weave']).toEqual({ status: 'running', trace_name: 'Named' });
+  });
+});
+
+describe('test_calls_query_with_descendant_error and test_calls_query_sort_by_trace_name_with_costs (point 7)', () => {
+  const project = uniqueProject('weave-status');
+  const op = (name: string): string => `weave:///${project}/op/${name}:d`;
+  const status = (r: Json): unknown => ((r['summary'] as Json)['weave'] as Json)['status'];
+  const seed = once(async () => {
+    const boom = { type: 'TestException', message: 'Error' };
+    // parent_op(0): child raises, parent catches; parent_op(1) raises; parent_op(2): both succeed
+    await batch(server(), [
+      startItem(start({ project_id: project, id: 'p0', op_name: op('parent_op'), started_at: at(0), inputs: { val: 0 } })),
+      startItem(start({ project_id: project, id: 'k0', op_name: op('child_op'), started_at: at(1), parent_id: 'p0', inputs: { val: 0 } })),
+      endItem(end('k0', { project_id: project, ended_at: at(1.5), exception: boom, summary: { status_counts: { success: 0, error: 1 } } })),
+      endItem(end('p0', { project_id: project, ended_at: at(2), output: 0, summary: { status_counts: { success: 1, error: 1 } } })),
+      startItem(start({ project_id: project, id: 'p1', op_name: op('parent_op'), started_at: at(3), inputs: { val: 1 } })),
+      endItem(end('p1', { project_id: project, ended_at: at(3.5), exception: boom, summary: { status_counts: { success: 0, error: 1 } } })),
+      startItem(start({ project_id: project, id: 'p2', op_name: op('parent_op'), started_at: at(4), inputs: { val: 2 } })),
+      startItem(start({ project_id: project, id: 'k2', op_name: op('child_op'), started_at: at(5), parent_id: 'p2', inputs: { val: 2 } })),
+      endItem(end('k2', { project_id: project, ended_at: at(5.5), output: 2, summary: { status_counts: { success: 1, error: 0 } } })),
+      endItem(end('p2', { project_id: project, ended_at: at(6), output: 2, summary: { status_counts: { success: 2, error: 0 } } })),
+    ]);
+  });
+
+  it('derives each status, in started_at order', async () => {
+    await seed();
+    const calls = await query(server(), { project_id: project, sort_by: [{ field: 'started_at', direction: 'asc' }] });
+    expect(calls.map(status)).toEqual(['descendant_error', 'error', 'error', 'success', 'success']);
+  });
+
+  it.each([
+    ['asc', ['descendant_error', 'error', 'error', 'success', 'success']],
+    ['desc', ['success', 'success', 'error', 'error', 'descendant_error']],
+  ])('sorts by summary.weave.status %s', async (direction, expected) => {
+    await seed();
+    const calls = await query(server(), { project_id: project, sort_by: [{ field: 'summary.weave.status', direction }] });
+    expect(calls.map(status)).toEqual(expected);
+  });
+
+  it.each([['descendant_error', 1], ['error', 2], ['success', 2]])('filters summary.weave.status = %s: %i calls', async (value, count) => {
+    await seed();
+    expect(await query(server(), { project_id: project, query: { $expr: { $eq: [f('summary.weave.status'), lit(value)] } } })).toHaveLength(count);
+  });
+
+  it.each([
+    ['asc', ['k0', 'k2', 'p0', 'p1', 'p2']],
+    ['desc', ['p0', 'p1', 'p2', 'k0', 'k2']],
+  ])('sorts by summary.weave.trace_name %s (the op ref\'s short name), id breaking ties', async (direction, expected) => {
+    await seed();
+    expect(ids(await query(server(), { project_id: project, sort_by: [{ field: 'summary.weave.trace_name', direction }], columns: ['id'], include_costs: true }))).toEqual(expected);
+  });
+
+  it('weft: filters on summary.weave.latency_ms and summary.weave.trace_name', async () => {
+    await seed();
+    const q = async ($expr: Json): Promise<unknown[]> => ids(await query(server(), { project_id: project, query: { $expr } }));
+    expect(await q({ $gte: [f('summary.weave.latency_ms'), lit(1000)] })).toEqual(['p0', 'p2']);
+    expect(await q({ $eq: [f('summary.weave.trace_name'), lit('child_op')] })).toEqual(['k0', 'k2']);
+  });
+});
+
+/** Stores `val` through `/obj/create` and answers its ref (`scheme`:///<project>/object/<name>:<digest>). */
+async function publish(project: string, name: string, val: unknown, scheme = 'weave'): Promise<string> {
+  const res = await post(server(), '/obj/create', { obj: { project_id: project, object_id: name, val } });
+  expect(res.status).toBe(200);
+  return `${scheme}:///${project}/object/${name}:${((await res.json()) as { digest: string }).digest}`;
+}
+
+/** One call of `project` with `inputs` and `output`, id `id`. */
+const oneCall = (project: string, id: string, inputs: Json, output: unknown, s = 0): Json[] => [
+  startItem(start({ project_id: project, id, op_name: 'op', started_at: at(s), inputs })),
+  endItem(end(id, { project_id: project, ended_at: at(s + 0.5), output })),
+];
+
+describe('test_calls_stream_column_expansion (issue 26 point 6)', () => {
+  const project = uniqueProject('weave-expand');
+  const refs = { ref: '', simple: '', nested: '' };
+  const seed = once(async () => {
+    refs.ref = await publish(project, 'ObjectRef', { id: '123' });
+    refs.simple = await publish(project, 'SimpleObject', { a: refs.ref });
+    // publishing NestedObject(b=simple_obj) stores b as the ref of the published SimpleObject
+    refs.nested = await publish(project, 'NestedObject', { b: refs.simple });
+    await batch(server(), oneCall(project, 'c0', { nested_obj: refs.nested }, refs.nested));
+  });
+  const output = async (body: Json): Promise<unknown> => (await seed(), (await query(server(), { project_id: project, ...body }))[0]!['output']);
+
+  it('output is a ref', async () => {
+    expect(await output({})).toBe(refs.nested);
+  });
+
+  it('output is dereffed', async () => {
+    expect(((await output({ columns: ['output'], expand_columns: ['output'] })) as Json)['b']).toBe(refs.simple);
+  });
+
+  it('expand 2 refs: {b: {a: ref}}', async () => {
+    const out = (await output({ columns: ['output.b'], expand_columns: ['output', 'output.b'] })) as { b: Json };
+    expect(out.b['a']).toBe(refs.ref);
+  });
+
+  it('expand 3 refs: {b: {a: {id: "123"}}}', async () => {
+    const out = (await output({ columns: ['output.b.a'], expand_columns: ['output', 'output.b', 'output.b.a'] })) as { b: { a: Json } };
+    expect(out.b.a['id']).toBe('123');
+    expect(out).toEqual({ b: { a: { id: '123', _ref: refs.ref }, _ref: refs.simple }, _ref: refs.nested });
+  });
+
+  it('incomplete expansion columns: output unexpanded', async () => {
+    expect(await output({ columns: ['output'], expand_columns: ['output.b'] })).toBe(refs.nested);
+  });
+
+  it('non-existent column: output unexpanded', async () => {
+    expect(await output({ columns: ['output.b.a'], expand_columns: ['output.b', 'output.zzzz'] })).toBe(refs.nested);
+  });
+
+  it('test_calls_stream_column_expansion_dynamic_batch_size: values that are no refs stay', async () => {
+    const other = uniqueProject('weave-expand-ints');
+    await batch(server(), [0, 1, 2, 3, 4].flatMap((i) => oneCall(other, `c${i}`, { x: i }, i, i)));
+    const calls = await query(server(), { project_id: other, columns: ['output'], expand_columns: ['output'] });
+    expect(calls.map((c) => c['output'])).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('test_calls_hydrated and test_dedupe_ref_in_calls_stream (point 6)', () => {
+  const project = uniqueProject('weave-hydrated');
+  const refs = { nested: '', obj: '', dedupeNested: '', dedupe: '' };
+  const seed = once(async () => {
+    refs.nested = await publish(project, 'nested', { hi: { there: { foo: 'bar' } } });
+    refs.obj = await publish(project, 'my_obj', { woahhhh: refs.nested });
+    refs.dedupeNested = await publish(project, 'dedupe_nested', { nested: 123 });
+    const five = Object.fromEntries([1, 2, 3, 4, 5].map((i) => [`my_dataset${i}`, refs.dedupeNested]));
+    refs.dedupe = await publish(project, 'dedupe', { ...five, ref_list: { 1: refs.dedupeNested, 2: refs.dedupeNested, 3: refs.dedupeNested } });
+    await batch(server(), [
+      ...[0, 1, 2].flatMap((i) => oneCall(project, `n${i}`, { input_ref: refs.nested }, refs.obj, i)),
+      ...oneCall(project, 'log', {}, refs.dedupe, 5),
+    ]);
+  });
+
+  it('nest(): inputs.input_ref and output.woahhhh expanded in every call', async () => {
+    await seed();
+    const calls = await query(server(), {
+      project_id: project, filter: { call_ids: ['n0', 'n1', 'n2'] }, columns: ['inputs', 'output', 'output.woahhhh'],
+      expand_columns: ['inputs', 'inputs.input_ref', 'output', 'output.woahhhh'],
+    });
+    expect(calls).toHaveLength(3);
+    for (const c of calls) {
+      expect(((c['output'] as Json)['woahhhh'] as { hi: { there: Json } }).hi.there['foo']).toBe('bar');
+      expect(((c['inputs'] as Json)['input_ref'] as { hi: { there: Json } }).hi.there['foo']).toBe('bar');
+    }
+  });
+
+  it('dedupe: the expanded object names its ref; the refs inside it stay', async () => {
+    await seed();
+    const [log] = await query(server(), { project_id: project, filter: { call_ids: ['log'] }, columns: ['output'], expand_columns: ['output'] });
+    const r = refs.dedupeNested;
+    expect(log!['output']).toEqual({
+      _ref: refs.dedupe, my_dataset1: r, my_dataset2: r, my_dataset3: r, my_dataset4: r, my_dataset5: r, ref_list: { 1: r, 2: r, 3: r },
+    });
+  });
+
+  it('dedupe: every column expanded, the same ref each time', async () => {
+    await seed();
+    const cols = ['output', ...[1, 2, 3, 4, 5].map((i) => `output.my_dataset${i}`), 'output.ref_list', 'output.ref_list.1', 'output.ref_list.2', 'output.ref_list.3'];
+    const [log] = await query(server(), { project_id: project, filter: { call_ids: ['log'] }, columns: cols, expand_columns: cols });
+    const withRef = { nested: 123, _ref: refs.dedupeNested };
+    const out = log!['output'] as Json;
+    for (const i of [1, 2, 3, 4, 5]) expect(out[`my_dataset${i}`]).toEqual(withRef);
+    expect(out['ref_list']).toEqual({ 1: withRef, 2: withRef, 3: withRef });
+  });
+
+  it('weft: a dataset row ref (.../attr/rows/id/<row digest>) reads the row through the table; svc:/// refs too', async () => {
+    await seed();
+    const table = await post(server(), '/table/create', { project_id: project, rows: [{ q: 'x' }, { q: 'y' }] });
+    const { digest, row_digests } = (await table.json()) as { digest: string; row_digests: string[] };
+    const dataset = await publish(project, 'Dataset', { _type: 'Dataset', rows: `weave:///${project}/table/${digest}` }, 'svc');
+    const rowRef = `${dataset}/attr/rows/id/${row_digests[1]}`;
+    const missing = `weave:///${project}/object/never:stored`;
+    await batch(server(), oneCall(project, 'row', { example: rowRef, lost: missing, deep: `${dataset}/attr/nope` }, null, 9));
+    const [row] = await query(server(), { project_id: project, filter: { call_ids: ['row'] }, expand_columns: ['inputs.example', 'inputs.lost', 'inputs.deep'] });
+    expect(row!['inputs']).toEqual({ example: { q: 'y', _ref: rowRef }, lost: missing, deep: null });
+  });
+});
+
+describe('test_trace_call_wb_run_step_query and test_trace_call_query_filter_wb_run_ids (issue 26 point 10)', () => {
+  const project = uniqueProject('weave-runs');
+  const full = (run: string): string => `${project}/${run}`;
+  const seed = once(async () => {
+    // steps 0..5 at the starts, the end of each call one step later; two runs and calls of no run
+    const runs = ['test-run-1', 'test-run-1', 'test-run-2', 'test-run-2', 'test-run-2', null];
+    await batch(server(), runs.flatMap((run, i) => [
+      startItem(start({ project_id: project, id: `c${i}`, started_at: at(i), svc_run_step: i, ...(run ? { svc_run_id: full(run) } : {}) })),
+      endItem(end(`c${i}`, { project_id: project, ended_at: at(i + 0.5), svc_run_step_end: i + 1 })),
+    ]));
+  });
+  const q = async (body: Json): Promise<Json[]> => (await seed(), query(server(), { project_id: project, ...body }));
+
+  it('stores the end step and reads it back beside the start step', async () => {
+    const calls = await q({});
+    expect(calls.map((c) => [c['svc_run_step'], c['svc_run_step_end']])).toEqual([[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 6]]);
+  });
+
+  it('filters and sorts on svc_run_step and svc_run_step_end', async () => {
+    expect(await q({ query: { $expr: { $eq: [f('svc_run_step'), lit(0)] } } })).toHaveLength(1);
+    expect(await q({ query: { $expr: { $gte: [f('svc_run_step_end'), lit(3)] } } })).toHaveLength(4);
+    expect((await q({ sort_by: [{ field: 'svc_run_step_end', direction: 'desc' }] })).map((c) => c['svc_run_step_end'])).toEqual([6, 5, 4, 3, 2, 1]);
+  });
+
+  it.each([
+    [null, 6],
+    [[], 6],
+    [['test-run-1'], 2],
+    [['RUN_FULL_1'], 2],
+    [['RUN_FULL_1', 'RUN_FULL_2'], 5],
+    [['test-run-1', 'RUN_FULL_2'], 5],
+    [['NOT_A_RUN'], 0],
+  ])('svc_run_ids %j (bare ids qualified with the project): %i calls', async (runIds, count) => {
+    const svc_run_ids = runIds?.map((r) => (r.startsWith('RUN_FULL_') ? full(`test-run-${r.slice(-1)}`) : r));
+    expect(await q({ filter: { svc_run_ids } })).toHaveLength(count);
+  });
+});

@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/server/index.js';
 import { PgCallStore } from '../../../src/server/calls/pg-call-store.js';
+import { PgObjectStore } from '../../../src/server/objects/pg-object-store.js';
+import { PgTableStore } from '../../../src/server/tables/pg-table-store.js';
 import { openPgDatabase, type PgDatabase } from '../../../src/server/db/pg-database.js';
 import { batchItems, namedIds } from '../../helpers/batch-items.js';
 import { type FreshDatabase, freshPgDatabase } from '../../helpers/pg.js';
@@ -22,7 +24,7 @@ afterAll(async () => {
 
 describe('PgCallStore.upsertBatch', () => {
   it('leaves the rows, refs and answers the SQLite store leaves, for any prior state and batch', async () => {
-    const pgCalls = new PgCallStore(db, { prices: {}, feedbackFor: () => new Map() });
+    const pgCalls = new PgCallStore(db, { prices: {}, feedbackFor: () => new Map(), objects: new PgObjectStore(db), tables: new PgTableStore(db) });
     await fc.assert(
       fc.asyncProperty(batchItems, batchItems, async (before, batch) => {
         const sqlite = openStore(':memory:');

@@ -86,15 +86,42 @@ describe('POST /table/query', () => {
     expect(await idx({ offset: 10 })).toEqual([]);
   });
 
-  it('sorts on dotted paths into val, asc and desc, ties in insertion order, missing values first in asc', async () => {
+  it('sorts on dotted paths into val, asc and desc, ties in insertion order, missing values last', async () => {
     const { project, digest } = await createTable();
     const ids = async (sort_by: { field: string; order?: 'asc' | 'desc' }[], extra = {}) =>
       (await client().tables.query({ project_id: project, digest, sort_by, ...extra })).rows.map((r) => (r.val as { id: string }).id);
-    expect(await ids([{ field: 'meta.score', order: 'asc' }])).toEqual(['e', 'c', 'a', 'b', 'd']);
+    expect(await ids([{ field: 'meta.score', order: 'asc' }])).toEqual(['c', 'a', 'b', 'd', 'e']);
     expect(await ids([{ field: 'meta.score', order: 'desc' }])).toEqual(['b', 'd', 'a', 'c', 'e']);
-    expect(await ids([{ field: 'meta.score' }])).toEqual(['e', 'c', 'a', 'b', 'd']);
+    expect(await ids([{ field: 'meta.score' }])).toEqual(['c', 'a', 'b', 'd', 'e']);
     expect(await ids([{ field: 'meta.tag' }, { field: 'n', order: 'desc' }])).toEqual(['e', 'a', 'c', 'b', 'd']);
     expect(await ids([{ field: 'n' }], { limit: 2, offset: 1 })).toEqual(['c', 'a']);
+  });
+
+  // Weave's tests/trace/test_table_query.py: generate_table_data (ids shuffled, nested_col.prop_a by id, col_0 with
+  // repeats), then test_table_query_sort_by_column, _sort_by_nested_column, _combined and _multiple_sort_criteria
+  it('test_table_query sort cases: by column, nested column, combined with paging, several criteria', async () => {
+    const order = [7, 2, 9, 0, 5, 3, 8, 1, 6, 4];
+    const data = order.map((i) => ({ id: i, nested_col: { prop_a: `value_${String.fromCharCode(97 + ((i * 7) % 10))}` }, col_0: `value_${i % 3}` }));
+    const { project, digest } = await createTable(data);
+    const vals = async (sort_by: { field: string; order: 'asc' | 'desc' }[], extra = {}) =>
+      (await client().tables.query({ project_id: project, digest, sort_by, ...extra })).rows.map((r) => r.val);
+    const byId = [...data].sort((a, b) => b.id - a.id);
+    expect(await vals([{ field: 'id', order: 'desc' }])).toEqual(byId);
+    expect(await vals([{ field: 'nested_col.prop_a', order: 'asc' }])).toEqual([...data].sort((a, b) => (a.nested_col.prop_a < b.nested_col.prop_a ? -1 : 1)));
+    expect(await vals([{ field: 'id', order: 'desc' }], { limit: 5, offset: 2 })).toEqual(byId.slice(2, 7));
+    const multi = [...data].sort((a, b) => (a.col_0 === b.col_0 ? b.id - a.id : a.col_0 < b.col_0 ? -1 : 1));
+    expect(await vals([{ field: 'col_0', order: 'asc' }, { field: 'id', order: 'desc' }])).toEqual(multi);
+  });
+
+  // Weave's table query sorts a path as its calls query does (test_trace_call_sort_with_mixed_types's data as rows;
+  // issue 26 point 4): numbers before strings, nulls and missing values last in both directions
+  it.each([
+    ['desc', [100, 2, 'b', 'a', null, null]],
+    ['asc', [2, 100, 'a', 'b', null, null]],
+  ] as const)('sorts mixed types %s as Weave: numbers, then strings, then nulls', async (order, seq) => {
+    const { project, digest } = await createTable([{ prim: null }, { not_prim: 1 }, { prim: 100 }, { prim: 2 }, { prim: 'b' }, { prim: 'a' }]);
+    const { rows } = await client().tables.query({ project_id: project, digest, sort_by: [{ field: 'prim', order }] });
+    expect(rows.map((r) => (r.val as { prim?: unknown }).prim ?? null)).toEqual(seq);
   });
 
   it('sorts on a quoted segment holding dots', async () => {
