@@ -29,6 +29,7 @@ const BOTH_STORES = [
   'test/api/resources/*-resource.test.ts',
   'test/api/resources/calls-pagination.test.ts',
   'test/eval/evaluate.test.ts',
+  'test/ui/viewer-llm.test.ts',
 ];
 /** Unit tests under the folders above that never open a server store. */
 const STORELESS = [

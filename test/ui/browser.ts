@@ -4,7 +4,7 @@
  * @module
  */
 import type { ChildProcess } from 'node:child_process';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { killGroup, spawnCli } from '../helpers/child-processes.js';
 import { chromiumLaunchOptions } from '../helpers/chromium.js';
 
@@ -44,4 +44,15 @@ export async function stopServe(server: ServeChild): Promise<void> {
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   killGroup(proc);
   await exited;
+}
+
+/** A page (1400 x 850) that records script errors and requests leaving `origin` in `problems` (a test expects it empty). */
+export async function openCheckedPage(browser: Browser, origin: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('request', (req) => {
+    if (!req.url().startsWith(`${origin}/`) && !req.url().startsWith('data:')) problems.push(`request off the server: ${req.url()}`);
+  });
+  return { page, problems };
 }

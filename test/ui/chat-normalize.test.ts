@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { chatFacts } from '../../ui/src/chat/chat-facts.js';
 import { chatOfCall } from '../../ui/src/chat/chat-of-call.js';
 import { base64Bytes, partOf } from '../../ui/src/chat/chat-parts.js';
-import { messageList } from '../../ui/src/chat/chat-messages.js';
+import { messageList, messagesAndChoices } from '../../ui/src/chat/chat-messages.js';
 import type { ChatMessage } from '../../ui/src/chat/chat-message.js';
 import { exceptionOf } from '../../ui/src/api.js';
 import { isLlmCall, modelsOf, preview, shortCount } from '../../ui/src/call-facts.js';
@@ -144,9 +144,16 @@ describe('chatOfCall', () => {
     expect(brief(chatOfCall({ op_name: 'openai.chat.completions.create', inputs: { messages: [{ role: 'user', content: 'Hi' }] }, output: null, ended_at: null })!.messages)).toEqual(['user: text "Hi"']);
   });
 
-  it("reads RL trajectories' messages_and_choices (OpenAI messages and choices) through messageList", () => {
+  it("reads RL trajectories' messages_and_choices (OpenAI messages and choices, a choice as the reply)", () => {
     const list = messageList([{ role: 'user', content: 'Move?' }, { role: 'assistant', content: 'e4' }]);
     expect(brief(list!)).toEqual(['user: text "Move?"', 'assistant: text "e4"']);
+    const mixed = messagesAndChoices([
+      { role: 'user', content: 'Add 2 and 3' },
+      { index: 0, finish_reason: 'tool_calls', logprobs: null, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calculator', arguments: '{"a":2,"b":3}' } }] } },
+      { role: 'tool', tool_call_id: 'c1', content: '5' },
+    ]);
+    expect(brief(mixed)).toEqual(['user: text "Add 2 and 3"', '>assistant: tool_call calculator {"a":2,"b":3}', 'tool: tool_result c1 5']);
+    expect(mixed[1]!.finishReason).toBe('tool_calls');
   });
 });
 

@@ -16,7 +16,10 @@ import { CallCost, TraceTotals } from './call-cost';
 const ROW_HEIGHT = 26;
 const POLL_MS = 1500;
 
-/** The columns the tree and waterfall need; the selected call's full record is read on its own (call-detail.tsx). */
+/**
+ * The columns the tree and waterfall need, and each call's cost (`summary.costs`, priced by the server from the usage
+ * it already read: cheap); the selected call's full record is read on its own (call-detail.tsx).
+ */
 const TREE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'summary'];
 
 async function loadTrace(project: string, traceId: string): Promise<CallRecord[]> {
@@ -25,6 +28,7 @@ async function loadTrace(project: string, traceId: string): Promise<CallRecord[]
     filter: { trace_ids: [traceId] },
     sort_by: [{ field: 'started_at', direction: 'asc' }],
     columns: TREE_COLUMNS,
+    include_costs: true,
   });
 }
 

@@ -9,6 +9,8 @@ import type { EndInput, StartInput, UpsertItem } from './call-fields.js';
 import type { WireRecord } from './columns.js';
 import type { CallsQuery } from './query-sql.js';
 import type { StoredCallRecord } from './records.js';
+import type { OverviewResult } from './overview.js';
+import type { OverviewQuery } from './overview-sql.js';
 
 /** Rows of one query, read on demand; the SQLite `CallCursor` is one, and so is the PostgreSQL cursor. */
 export interface CallCursorApi<R> {
@@ -58,6 +60,11 @@ export interface CallStoreApi {
    * @throws TypeError naming the user id when an id or a name is empty.
    */
   setUsers(users: Readonly<Record<string, string>>): MaybePromise<void>;
+  /**
+   * The overview of a window (`POST /weft/calls/overview`): trace roots counted per time bucket and series in SQL,
+   * their usage summed per model and priced (overview-sql.ts, overview.ts).
+   */
+  overview(query: OverviewQuery): MaybePromise<OverviewResult>;
   /** The ids of the projects holding at least one call, sorted (for the trace viewer's project picker). */
   projectIds(): MaybePromise<string[]>;
   /** Closes the open cursors (before the connection or pool closes). */

@@ -23,6 +23,8 @@ import { recordPipeline } from './record-pipeline.js';
 import { sqliteRunner } from '../db/sql-runner.js';
 import { CallStoreCommon, LIST_PAGE, STARTED } from './call-store-common.js';
 import type { CallStoreApi } from './call-store-api.js';
+import { overviewResult, type OverviewResult } from './overview.js';
+import { type OverviewQuery, sqliteOverviewRows } from './overview-sql.js';
 
 /** What a call store needs besides its connection. */
 export interface CallStoreOptions {
@@ -103,4 +105,7 @@ export class CallStore extends CallStoreCommon<'sync'> implements CallStoreApi {
     this.statements.clear();
   }
 
+  overview(query: OverviewQuery): OverviewResult {
+    return overviewResult(query, sqliteOverviewRows(this.statements.prepare, query), this.options.prices);
+  }
 }

@@ -38,7 +38,7 @@ export const DESCENDANT_FAILED_SQL = `(CASE WHEN calls.ended_at IS NOT NULL AND 
     AND json_extract(calls.summary, '$.status_counts') IS NULL
   THEN EXISTS (WITH RECURSIVE below(id) AS (
       SELECT d.id FROM calls d WHERE d.project_id = calls.project_id AND d.parent_id = calls.id
-      UNION SELECT c.id FROM calls c JOIN below b ON c.project_id = calls.project_id AND c.parent_id = b.id
+      UNION SELECT c.id FROM below b CROSS JOIN calls c ON c.project_id = calls.project_id AND c.parent_id = b.id
     )
     SELECT 1 FROM calls e WHERE e.project_id = calls.project_id AND e.id IN (SELECT id FROM below) AND e.exception IS NOT NULL)
   ELSE 0 END)`;

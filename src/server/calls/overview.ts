@@ -1,169 +1,95 @@
 /**
- * The overview's arithmetic (pure): trace roots, as the stream query reads them with `include_costs`, added into
- * time buckets and, when split, one series per root op or per model. Shared by both stores (the route reads the
- * roots through either store's `queryCalls`).
+ * The overview's answer (pure) from what its SQL counted (overview-sql.ts, both stores): the counts per bucket and
+ * series as they are, each model's summed usage priced as `include_costs` prices a call's, then added into the
+ * series it belongs to.
  * @module
  */
 import type { OverviewBucket, OverviewFigures, OverviewGroup } from '../../schema/calls-overview.js';
-import { percentileOf } from '../feedback/stats-aggregate.js';
+import { type OverviewQuery, type OverviewRows, type OverviewUsageRow, OTHER, USAGE_KEYS } from './overview-sql.js';
+import { costsOf, type PriceTable } from './prices.js';
 
-/** The fields of a root record read. */
-export interface OverviewRecord {
-  op_name: string;
-  started_at: string;
-  summary: Record<string, unknown>;
+/** The figures of {@link CallsOverviewRes} (schema/calls-overview.ts) besides the window. */
+export interface OverviewResult {
+  totals: OverviewFigures;
+  buckets: OverviewBucket[];
+  groups?: OverviewGroup[];
 }
 
-/** Groups beyond this many (by calls) are merged as `(other)`. */
-export const MAX_GROUPS = 12;
-const OTHER = '(other)';
-const NONE = '(none)';
+const ALL = '\u0000all';
+const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+const empty = (): OverviewFigures => ({
+  calls: 0, errors: 0, descendant_errors: 0, latency_p50_ms: null, latency_p95_ms: null, input_tokens: 0, output_tokens: 0, cost_usd: null,
+});
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-
-/** Running sums of one bucket of one series. */
-class Acc {
-  calls = 0;
-  errors = 0;
-  descendantErrors = 0;
-  latencies: number[] = [];
-  input = 0;
-  output = 0;
-  cost = 0;
-  priced = false;
-
-  addCall(summary: Obj): void {
-    this.calls += 1;
-    if (summary['status'] === 'error') this.errors += 1;
-    else if (summary['status'] === 'descendant_error') this.descendantErrors += 1;
-    if (typeof summary['latency_ms'] === 'number') this.latencies.push(summary['latency_ms']);
-  }
-
-  addUsage(usage: unknown, cost: unknown): void {
-    if (isObj(usage)) {
-      this.input += num(usage['input_tokens'] ?? usage['prompt_tokens']);
-      this.output += num(usage['output_tokens'] ?? usage['completion_tokens']);
-    }
-    if (isObj(cost) && typeof cost['total_cost'] === 'number') {
-      this.cost += cost['total_cost'];
-      this.priced = true;
-    }
-  }
-
-  merge(o: Acc): void {
-    this.calls += o.calls;
-    this.errors += o.errors;
-    this.descendantErrors += o.descendantErrors;
-    for (const l of o.latencies) this.latencies.push(l);
-    this.input += o.input;
-    this.output += o.output;
-    this.cost += o.cost;
-    this.priced ||= o.priced;
-  }
-
-  figures(): OverviewFigures {
-    const values = Float64Array.from(this.latencies);
-    return {
-      calls: this.calls,
-      errors: this.errors,
-      descendant_errors: this.descendantErrors,
-      latency_p50_ms: values.length > 0 ? percentileOf(values, 50) : null,
-      latency_p95_ms: values.length > 0 ? percentileOf(values, 95) : null,
-      input_tokens: this.input,
-      output_tokens: this.output,
-      cost_usd: this.priced ? Number(this.cost.toPrecision(12)) : null,
-    };
-  }
-}
-
-/** A series: one accumulator per bucket, and its total. */
+/** One series: its figures per bucket and over the window. */
 class Series {
-  readonly buckets: Acc[];
+  readonly buckets: OverviewFigures[];
+  readonly total = empty();
   constructor(n: number) {
-    this.buckets = Array.from({ length: n }, () => new Acc());
+    this.buckets = Array.from({ length: n }, empty);
   }
-  total(): Acc {
-    const t = new Acc();
-    for (const b of this.buckets) t.merge(b);
-    return t;
+
+  at(b: number): OverviewFigures {
+    return b < 0 ? this.total : this.buckets[b]!;
+  }
+
+  /** Adds one model's usage of bucket `b` (and to the window's total). */
+  addUsage(b: number, input: number, output: number, cost: number | undefined): void {
+    for (const f of [this.buckets[b]!, this.total]) {
+      f.input_tokens += input;
+      f.output_tokens += output;
+      if (cost !== undefined) f.cost_usd = (f.cost_usd ?? 0) + cost;
+    }
   }
 }
 
-/** Index of the bucket holding `ms` among `edges` (bucket i is `[edges[i], edges[i+1])`), or -1. */
-function bucketOf(edges: readonly number[], ms: number): number {
-  let lo = 0;
-  let hi = edges.length - 2;
-  if (hi < 0 || ms < edges[0]! || ms >= edges[edges.length - 1]!) return -1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (edges[mid]! <= ms) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+/** The cost in USD of one usage row, or undefined when its model has no price. */
+function costOf(row: OverviewUsageRow, prices: PriceTable): number | undefined {
+  const usage: Record<string, number> = {};
+  for (const k of USAGE_KEYS) if (row[k] !== null && row[k] !== undefined) usage[k] = Number(row[k]);
+  return costsOf({ [row.model]: usage }, prices)[row.model]?.total_cost;
 }
 
-/** Adds up roots into buckets; `add` one record at a time, then `result()`. */
-export class OverviewBuilder {
-  private readonly all: Series;
-  private readonly groups = new Map<string, Series>();
-
-  /**
-   * @param edges - bucket edges in epoch ms (from `planBuckets`).
-   * @param groupBy - the split, or null.
-   */
-  constructor(private readonly edges: readonly number[], private readonly groupBy: 'op_name' | 'model' | null) {
-    this.all = new Series(edges.length - 1);
-  }
-
-  private series(key: string): Series {
-    let s = this.groups.get(key);
-    if (!s) this.groups.set(key, (s = new Series(this.edges.length - 1)));
+/**
+ * Builds the answer.
+ *
+ * @param q - the query the rows answer.
+ * @param rows - what the store's SQL counted.
+ * @param prices - the server's override prices (`include_costs`'s).
+ * @returns totals and buckets of all roots; with a split, its groups: most roots first, then by key; `(other)` last.
+ */
+export function overviewResult(q: OverviewQuery, rows: OverviewRows, prices: PriceTable): OverviewResult {
+  const n = q.edges.length - 1;
+  const series = new Map<string, Series>();
+  const seriesOf = (key: string): Series => {
+    let s = series.get(key);
+    if (!s) series.set(key, (s = new Series(n)));
     return s;
+  };
+  const all = seriesOf(ALL);
+  for (const r of rows.calls) {
+    const f = seriesOf(r.g ?? ALL).at(Number(r.b));
+    Object.assign(f, { calls: num(r.n), errors: num(r.e), descendant_errors: num(r.de), latency_p50_ms: r.p50 === null ? null : Number(r.p50), latency_p95_ms: r.p95 === null ? null : Number(r.p95) });
   }
+  for (const u of rows.usage) {
+    const b = Number(u.b);
+    const input = num(u.input_tokens ?? u.prompt_tokens);
+    const output = num(u.output_tokens ?? u.completion_tokens);
+    const cost = costOf(u, prices);
+    all.addUsage(b, input, output, cost);
+    const key = q.groupBy === 'op_name' ? u.op! : q.groupBy === 'model' ? u.model : undefined;
+    if (key !== undefined) (series.get(key) ?? seriesOf(OTHER)).addUsage(b, input, output, cost);
+  }
+  const bucketsOf = (s: Series): OverviewBucket[] => s.buckets.map((f, i) => ({ timestamp: new Date(q.edges[i]!).toISOString(), ...rounded(f) }));
+  const out: OverviewResult = { totals: rounded(all.total), buckets: bucketsOf(all) };
+  if (q.groupBy === null) return out;
+  const groups = [...series.entries()].filter(([key]) => key !== ALL)
+    .sort(([ka, a], [kb, b]) => (ka === OTHER ? 1 : kb === OTHER ? -1 : b.total.calls - a.total.calls || (ka < kb ? -1 : 1)));
+  out.groups = groups.map(([key, s]) => ({ key, totals: rounded(s.total), buckets: bucketsOf(s) }));
+  return out;
+}
 
-  /** Adds one root; roots outside the window are skipped. */
-  add(r: OverviewRecord): void {
-    const i = bucketOf(this.edges, Date.parse(r.started_at));
-    if (i < 0) return;
-    const usage = isObj(r.summary['usage']) ? r.summary['usage'] : {};
-    const costs = isObj(r.summary['costs']) ? r.summary['costs'] : {};
-    const total = this.all.buckets[i]!;
-    total.addCall(r.summary);
-    for (const model of Object.keys(usage)) total.addUsage(usage[model], costs[model]);
-    if (this.groupBy === 'op_name') {
-      const b = this.series(r.op_name).buckets[i]!;
-      b.addCall(r.summary);
-      for (const model of Object.keys(usage)) b.addUsage(usage[model], costs[model]);
-    } else if (this.groupBy === 'model') {
-      const models = Object.keys(usage);
-      if (models.length === 0) this.series(NONE).buckets[i]!.addCall(r.summary);
-      for (const model of models) {
-        const b = this.series(model).buckets[i]!;
-        b.addCall(r.summary);
-        b.addUsage(usage[model], costs[model]);
-      }
-    }
-  }
-
-  private bucketsOf(s: Series): OverviewBucket[] {
-    return s.buckets.map((b, i) => ({ timestamp: new Date(this.edges[i]!).toISOString(), ...b.figures() }));
-  }
-
-  /** The totals, the buckets, and the groups (most calls first, at most {@link MAX_GROUPS}, the rest as `(other)`). */
-  result(): { totals: OverviewFigures; buckets: OverviewBucket[]; groups?: OverviewGroup[] } {
-    const out: { totals: OverviewFigures; buckets: OverviewBucket[]; groups?: OverviewGroup[] } = { totals: this.all.total().figures(), buckets: this.bucketsOf(this.all) };
-    if (this.groupBy === null) return out;
-    const ranked = [...this.groups.entries()].map(([key, s]) => ({ key, s, calls: s.total().calls })).sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1));
-    const kept = ranked.slice(0, ranked.length > MAX_GROUPS ? MAX_GROUPS - 1 : MAX_GROUPS);
-    const rest = ranked.slice(kept.length);
-    if (rest.length > 0) {
-      const other = new Series(this.edges.length - 1);
-      for (const { s } of rest) s.buckets.forEach((b, i) => other.buckets[i]!.merge(b));
-      kept.push({ key: OTHER, s: other, calls: 0 });
-    }
-    out.groups = kept.map(({ key, s }) => ({ key, totals: s.total().figures(), buckets: this.bucketsOf(s) }));
-    return out;
-  }
+/** A cost to 12 significant digits (as `include_costs` rounds each call's). */
+function rounded(f: OverviewFigures): OverviewFigures {
+  return f.cost_usd === null ? { ...f } : { ...f, cost_usd: Number(f.cost_usd.toPrecision(12)) };
 }

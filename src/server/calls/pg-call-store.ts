@@ -23,6 +23,9 @@ import { recordPipeline } from './record-pipeline.js';
 import type { StoredCallRecord } from './records.js';
 import { CallStoreCommon, LIST_PAGE } from './call-store-common.js';
 import { endsBeforeStart } from './strict-order.js';
+import { overviewResult, type OverviewResult } from './overview.js';
+import type { OverviewQuery } from './overview-sql.js';
+import { pgOverviewRows } from './pg-overview-sql.js';
 import type { ObjectStoreApi } from '../objects/object-store-api.js';
 import type { TableStoreApi } from '../tables/table-store-api.js';
 import type { ObjectKey } from '../objects/object-vals.js';
@@ -107,6 +110,10 @@ export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreAp
       await cursor.close();
     }
     return out;
+  }
+
+  async overview(query: OverviewQuery): Promise<OverviewResult> {
+    return overviewResult(query, await pgOverviewRows(this.db.pool, query), this.options.prices);
   }
 
   /** Closes the open cursors (before the pool ends). */

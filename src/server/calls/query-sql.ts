@@ -77,6 +77,7 @@ export const SQLITE_LEAVES: QueryLeaves = {
     return caseInsensitive ? `instr(weft_fold(${i}), weft_fold(${s})) > 0` : `instr(${i}, ${s}) > 0`;
   },
   // a list is bound as one JSON parameter, so the SQL text (and its cached statement) does not depend on its length
+  byTrace: 'INDEXED BY calls_trace',
   inValues: (expr, values, params) => `${expr} IN (SELECT value FROM json_each(${params.bind(JSON.stringify(values))}))`,
   sortKeys(path, desc, params, loc) {
     const dir = desc ? 'DESC' : 'ASC';

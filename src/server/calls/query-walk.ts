@@ -45,6 +45,11 @@ const COMPARE_OPS: readonly CompareOp[] = ['$eq', '$gt', '$gte', '$lt', '$lte'];
 export interface QueryLeaves {
   /** Parameters of a new statement. */
   params(): Params;
+  /**
+   * What follows `FROM calls` when `trace_ids` filters (SQLite: `INDEXED BY calls_trace`: without table statistics its
+   * planner walked the project's `started_at` index to skip a sort, 3 s for a 10,000-call trace among 1,000,000 calls).
+   */
+  readonly byTrace?: string;
   /** A column of `calls` as the statement names it. */
   column(name: string): string;
   /** SQL true and false (an empty `$and`, an empty `$or` or `$in`). */
@@ -219,6 +224,7 @@ export function compileWith(q: CallsQuery, leaves: QueryLeaves): CompiledCallsQu
   if (q.include_total_storage_size) {
     select.push(`(SELECT sum(${leaves.rowBytes('t')}) FROM calls t WHERE t.project_id = calls.project_id AND t.trace_id = calls.trace_id) AS total_storage_size_bytes`);
   }
-  const sql = `SELECT ${select.join(', ')} FROM calls WHERE ${where.join(' AND ')} ORDER BY ${order}`;
+  const hint = leaves.byTrace !== undefined && (q.filter?.trace_ids?.length ?? 0) > 0 ? ` ${leaves.byTrace}` : '';
+  const sql = `SELECT ${select.join(', ')} FROM calls${hint} WHERE ${where.join(' AND ')} ORDER BY ${order}`;
   return { sql, params: params.values, limit: q.limit ?? null, offset: q.offset ?? 0 };
 }

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { resolvePath } from './field-path.js';
+import { percentileOf } from '../feedback/stats-aggregate.js';
 import { NUMERIC_TEXT } from './numeric-text.js';
 import { opShortName } from '../../schema/refs.js';
 
@@ -60,11 +61,32 @@ function getPath(json: unknown, segments: unknown, exact = false): string | numb
   }
 }
 
+/** Adds the numbers of a call summary's `usage` (JSON text: model → token kind → count) into `acc`, per model. */
+function addUsage(acc: Map<string, Record<string, number>>, summary: unknown): void {
+  if (typeof summary !== 'string' || !summary.includes('"usage"')) return;
+  let usage: unknown;
+  try {
+    usage = (JSON.parse(summary) as { usage?: unknown }).usage;
+  } catch {
+    return;
+  }
+  if (usage === null || typeof usage !== 'object' || Array.isArray(usage)) return;
+  for (const [model, counts] of Object.entries(usage as Record<string, unknown>)) {
+    if (counts === null || typeof counts !== 'object' || Array.isArray(counts)) continue;
+    let sums = acc.get(model);
+    if (!sums) acc.set(model, (sums = {}));
+    for (const [k, v] of Object.entries(counts as Record<string, unknown>)) if (typeof v === 'number' && Number.isFinite(v)) sums[k] = (sums[k] ?? 0) + v;
+  }
+}
+
 /**
  * Registers, as deterministic functions: `weft_fold(text)` ({@link foldCase}), `weft_bool(x)` and
  * `weft_get(json_text, segments_json)` (a path lookup that can reach keys holding dots) and `weft_get_exact` (the
  * same, segments never joined: a quoted path whose numeric segment names an object's key) and `weft_numq(x)`
- * ({@link numberOrNull}) and `weft_op_short(op_name)` (`opShortName`: the name inside an op ref).
+ * ({@link numberOrNull}) and `weft_op_short(op_name)` (`opShortName`: the name inside an op ref); and the aggregate
+ * `weft_percentile(x, p)`: the `p`th percentile (0-100) of the numbers among `x`, interpolated linearly between ranks
+ * as PostgreSQL's `percentile_cont` (NULL without one); and the aggregate `weft_usage_sum(summary)`: the `usage` of
+ * call summaries summed per model and token kind, as JSON text.
  *
  * @param db - an open connection; registering twice replaces the functions.
  */
@@ -76,4 +98,19 @@ export function registerSqlFunctions(db: Database.Database): void {
   db.function('weft_get_exact', opts, (json: unknown, segments: unknown) => getPath(json, segments, true));
   db.function('weft_numq', { ...opts, safeIntegers: true }, (x: unknown) => numberOrNull(x));
   db.function('weft_op_short', opts, (s: unknown) => (typeof s === 'string' ? opShortName(s) : null));
+  db.aggregate('weft_usage_sum', {
+    start: () => new Map<string, Record<string, number>>(),
+    step: (acc: Map<string, Record<string, number>>, summary: unknown) => addUsage(acc, summary),
+    result: (acc: Map<string, Record<string, number>>) => JSON.stringify(Object.fromEntries(acc)),
+  });
+  db.aggregate('weft_percentile', {
+    varargs: true,
+    start: () => ({ values: [] as number[], p: 0 }),
+    step: (acc: { values: number[]; p: number }, x: unknown, ...rest: unknown[]) => {
+      if (typeof x === 'number' || typeof x === 'bigint') acc.values.push(Number(x));
+      acc.p = Number(rest[0]);
+      return acc;
+    },
+    result: (acc: { values: number[]; p: number }) => (acc.values.length === 0 ? null : percentileOf(Float64Array.from(acc.values), acc.p)),
+  });
 }

@@ -190,6 +190,12 @@ describe('POST /weft/calls/overview (a weft extension)', () => {
     expect((await overview({ group_by: 'op_name' })).groups!.map((g) => [g.key, g.totals['calls']])).toEqual([['agent', 2], ['search', 2]]);
     const byModel = (await overview({ group_by: 'model' })).groups!;
     expect(byModel.map((g) => [g.key, g.totals['calls'], g.totals['input_tokens']])).toEqual([['gpt-4o', 2, 3000], ['(none)', 1, 0], ['acme-llm', 1, 10]]);
+    // 13 root ops in another window: the 11 with most roots (ties by name), the other 2 merged, their latencies pooled
+    const many = Array.from({ length: 13 }, (_, i) => root(`o${i}`, `op${i}`, 40 + i, 100 * (i + 1), {})).flat();
+    expect((await post(server(), '/call/upsert_batch', { batch: [...many, ...root('o0b', 'op0', 40, 50, {})] })).status).toBe(200);
+    const split = (await overview({ start: '2024-05-01T10:40:00Z', end: '2024-05-01T11:00:00Z', granularity: 1200, group_by: 'op_name' })).groups!;
+    expect(split.map((g) => g.key)).toEqual(['op0', 'op1', 'op10', 'op11', 'op12', 'op2', 'op3', 'op4', 'op5', 'op6', 'op7', '(other)']);
+    expect(split.at(-1)!.totals).toMatchObject({ calls: 2, latency_p50_ms: 950, latency_p95_ms: 995 });
     const bad = await post(server(), '/weft/calls/overview', { project_id: ov, start: '2024-05-01T10:10:00Z', end: '2024-05-01T10:00:00Z' });
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(['body', 'start']);

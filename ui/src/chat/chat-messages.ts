@@ -82,3 +82,13 @@ export function responseItems(v: unknown, reply: boolean): ChatMessage[] {
   }
   return out;
 }
+
+/**
+ * An RL trajectory's `messages_and_choices` (the training interface's shape): a message as any message, a choice
+ * (`{message, finish_reason, logprobs?}`, no `role` of its own) as its message, marked as the model's reply.
+ */
+export function messagesAndChoices(entries: readonly unknown[]): ChatMessage[] {
+  return entries.map((e) => (isObj(e) && isObj(e.message) && !('role' in e)
+    ? messageOf({ ...e.message, ...(str(e.finish_reason) ? { finish_reason: e.finish_reason } : {}) }, true)
+    : messageOf(e)));
+}

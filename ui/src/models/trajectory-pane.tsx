@@ -5,7 +5,8 @@
  */
 import { href } from '../route';
 import type { Trajectory } from './models-api';
-import { TrajectoryChat } from './trajectory-chat';
+import { messagesAndChoices } from '../chat/chat-messages';
+import { ChatView } from '../chat/chat-view';
 
 function toolNames(tools: unknown[] | null | undefined): string {
   return (tools ?? []).map((t) => String((t as { function?: { name?: unknown } }).function?.name ?? '?')).join(', ');
@@ -26,11 +27,11 @@ export function TrajectoryPane({ trajectory: t, title }: { trajectory: Trajector
       </div>
       {Object.keys(t.metrics ?? {}).length > 0 ? <div class="facts">{Object.entries(t.metrics ?? {}).map(([k, v]) => <span><b>{k}</b> {JSON.stringify(v)}</span>)}</div> : null}
       {t.tools?.length ? <div class="facts"><span class="muted">tools:</span> {toolNames(t.tools)}</div> : null}
-      <TrajectoryChat entries={t.messages_and_choices ?? []} />
+      <ChatView messages={messagesAndChoices(t.messages_and_choices ?? [])} />
       {(t.additional_histories ?? []).map((h, i) => (
         <details class="section" open>
           <summary>additional history {i + 1}</summary>
-          <TrajectoryChat entries={h.messages_and_choices ?? []} />
+          <ChatView messages={messagesAndChoices(h.messages_and_choices ?? [])} />
         </details>
       ))}
       {t.logs?.length ? <details class="section"><summary>logs ({t.logs.length})</summary><pre>{t.logs.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}</pre></details> : null}
