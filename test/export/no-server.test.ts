@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bundled } from '../helpers/ts-bundle.js';
 
 const run = promisify(execFile);
 const FIXTURE = 'test/fixtures/quickstart-no-server.ts';
@@ -27,7 +28,7 @@ afterAll(() => {
 interface Counters { retried: number; dropped: Record<string, number>; spooled: number }
 
 async function quickstart(env: Record<string, string>): Promise<{ stderr: string[]; counters: Counters }> {
-  const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', FIXTURE], {
+  const { stdout, stderr } = await run(process.execPath, [await bundled(FIXTURE)], {
     env: { ...process.env, WEFT_BASE_URL: url, WEFT_LOG_LEVEL: 'warn', ...env },
     timeout: 30_000,
   });

@@ -10,6 +10,7 @@ import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
 import { spawnTracked } from '../helpers/child-processes.js';
+import { bundled } from '../helpers/ts-bundle.js';
 
 const run = promisify(execFile);
 const server = useTestServer();
@@ -20,8 +21,8 @@ afterAll(() => {
 });
 
 /** Spawns the fixture and resolves once it prints `line`; the caller ends it. */
-function spawnUntil(env: Record<string, string>, line: string, fixture = FIXTURE) {
-  const child = spawnTracked(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function spawnUntil(env: Record<string, string>, line: string, fixture = FIXTURE) {
+  const child = spawnTracked(process.execPath, [await bundled(fixture)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -41,7 +42,7 @@ function spawnUntil(env: Record<string, string>, line: string, fixture = FIXTURE
 it('SIGTERM with handleSignals: the pending calls are sent, then the process dies of the signal', async () => {
   const project = uniqueProject('sigterm');
   const calls = 2_000;
-  const p = spawnUntil({ MODE: 'signal', CALLS: String(calls), WEFT_PROJECT: project, WEFT_BASE_URL: server().url }, 'ready');
+  const p = await spawnUntil({ MODE: 'signal', CALLS: String(calls), WEFT_PROJECT: project, WEFT_BASE_URL: server().url }, 'ready');
   await p.ready;
   expect(await server().store.countRows(project)).toBe(0); // nothing sent yet: the interval is 10 minutes
   p.child.kill('SIGTERM');
@@ -59,7 +60,7 @@ it('SIGKILL while spooling loses at most the unwritten events; the next process 
   const spoolDir = mkdtempSync(path.join(tmpdir(), 'weft-spool-'));
   dirs.push(spoolDir);
   const env = { WEFT_PROJECT: project, WEFT_SPOOL_DIR: spoolDir };
-  const p = spawnUntil({ ...env, MODE: 'spool-forever', CALLS: '2000', WEFT_BASE_URL: 'http://127.0.0.1:9' }, 'spooling');
+  const p = await spawnUntil({ ...env, MODE: 'spool-forever', CALLS: '2000', WEFT_BASE_URL: 'http://127.0.0.1:9' }, 'spooling');
   await p.ready;
   await new Promise((r) => setTimeout(r, 100));
   p.child.kill('SIGKILL');
@@ -67,7 +68,7 @@ it('SIGKILL while spooling loses at most the unwritten events; the next process 
 
   const written = callIdsInSpool(spoolDir);
   expect(written.size).toBeGreaterThan(1_000);
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', FIXTURE], {
+  const { stdout } = await run(process.execPath, [await bundled(FIXTURE)], {
     env: { ...process.env, ...env, MODE: 'replay', WEFT_BASE_URL: server().url },
     timeout: 30_000,
   });
@@ -84,13 +85,13 @@ it('a process that ends normally while the server is down exits within exitTimeo
   dirs.push(spoolDir);
   const calls = 300;
   const env = { ...process.env, WEFT_PROJECT: project, WEFT_SPOOL_DIR: spoolDir, CALLS: String(calls) };
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/exit-without-flush.ts'], {
+  const { stdout } = await run(process.execPath, [await bundled('test/fixtures/exit-without-flush.ts')], {
     env: { ...env, WEFT_BASE_URL: 'http://127.0.0.1:9', WEFT_EXIT_TIMEOUT_MS: '500' }, // retry budget 30 s: only the exit deadline ends it
     timeout: 20_000,
   });
   expect(stdout).toContain(`ran ${calls}`);
   expect(callIdsInSpool(spoolDir).size).toBe(calls + 1);
-  const replay = await run(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...env, MODE: 'replay', WEFT_BASE_URL: server().url }, timeout: 30_000 });
+  const replay = await run(process.execPath, [await bundled(FIXTURE)], { env: { ...env, MODE: 'replay', WEFT_BASE_URL: server().url }, timeout: 30_000 });
   expect((JSON.parse(replay.stdout) as { report: { dropped: number } }).report.dropped).toBe(0);
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(calls + 1);
@@ -130,7 +131,7 @@ describe('calls still running when the process exits end as WeftInterrupted (iss
 
   it('beforeExit: a pending promise and an unread stream end as interrupted, sent in the exit flush', async () => {
     const project = uniqueProject('interrupt-exit');
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', OPEN], {
+    const { stdout } = await run(process.execPath, [await bundled(OPEN)], {
       env: { ...process.env, MODE: 'before-exit', WEFT_PROJECT: project, WEFT_BASE_URL: server().url },
       timeout: 20_000,
     });
@@ -143,7 +144,7 @@ describe('calls still running when the process exits end as WeftInterrupted (iss
 
   it('SIGTERM with handleSignals: the open calls end as interrupted (SIGTERM), then the process dies of the signal', async () => {
     const project = uniqueProject('interrupt-sigterm');
-    const p = spawnUntil({ MODE: 'signal', WEFT_PROJECT: project, WEFT_BASE_URL: server().url }, 'ready', OPEN);
+    const p = await spawnUntil({ MODE: 'signal', WEFT_PROJECT: project, WEFT_BASE_URL: server().url }, 'ready', OPEN);
     await p.ready;
     p.child.kill('SIGTERM');
     expect(await p.exited).toEqual({ code: null, signal: 'SIGTERM' });
@@ -154,7 +155,7 @@ describe('calls still running when the process exits end as WeftInterrupted (iss
 
   it('SIGTERM with a listener of the program: weft only flushes, its calls are left to the program (then end at beforeExit or stay open)', async () => {
     const project = uniqueProject('interrupt-own');
-    const p = spawnUntil({ MODE: 'signal-own-listener', WEFT_PROJECT: project, WEFT_BASE_URL: server().url }, 'ready', OPEN);
+    const p = await spawnUntil({ MODE: 'signal-own-listener', WEFT_PROJECT: project, WEFT_BASE_URL: server().url }, 'ready', OPEN);
     await p.ready;
     p.child.kill('SIGTERM');
     expect(await p.exited).toEqual({ code: 0, signal: null }); // the program's own listener decided

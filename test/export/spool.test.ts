@@ -11,6 +11,7 @@ import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
+import { bundled } from '../helpers/ts-bundle.js';
 
 const run = promisify(execFile);
 const server = useTestServer();
@@ -106,7 +107,8 @@ it('two processes replaying the same spool directory replay each event once betw
     writer.close();
   }
   const env = { ...process.env, MODE: 'replay', WEFT_PROJECT: project, WEFT_SPOOL_DIR: dir, WEFT_BASE_URL: server().url, WEFT_MAX_BATCH_ITEMS: '50' };
-  const outs = await Promise.all([0, 1].map(() => run(process.execPath, ['--import', 'tsx', 'test/fixtures/export-child.ts'], { env, timeout: 30_000 })));
+  const child = await bundled('test/fixtures/export-child.ts');
+  const outs = await Promise.all([0, 1].map(() => run(process.execPath, [child], { env, timeout: 30_000 })));
   const replayed = outs.map(({ stdout }) => (JSON.parse(stdout) as { stats: { replayed: number } }).stats.replayed);
   expect(replayed[0]! + replayed[1]!).toBe(EVENTS);
   expect(await server().store.countRows(project)).toBe(EVENTS);

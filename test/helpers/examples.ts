@@ -1,7 +1,9 @@
-// Test helper: run an example program as a child process, `node --import tsx <file>` (one process: no npx, no tsx
-// CLI wrapper, each of which costs a second of CPU), by default with no WEFT_BASE_URL, so it starts its own server.
+// Test helper: run an example program as a child process, `node <the example bundled>` (one process: no npx, no tsx
+// CLI wrapper or loader, each of which costs a second of CPU; ts-bundle.ts), by default with no WEFT_BASE_URL, so it
+// starts its own server.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { bundled } from './ts-bundle.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -13,15 +15,21 @@ export interface ExampleRun {
 }
 
 /**
- * Runs `file` (a path from the repository root) with `args`, from the root; resolves with its exit code and output
- * (timeout 60 s), never rejects.
+ * Runs `file` (a path from the repository root, bundled once per test process) with `args`, from the root; resolves
+ * with its exit code and output (timeout 60 s), never rejects.
  * @param env - variables to set (a value `undefined` removes one); WEFT_BASE_URL is removed unless given.
  */
-export function runExample(file: string, args: string[] = [], env: Record<string, string | undefined> = {}): Promise<ExampleRun> {
+export async function runExample(file: string, args: string[] = [], env: Record<string, string | undefined> = {}): Promise<ExampleRun> {
+  let script: string;
+  try {
+    script = await bundled(file);
+  } catch (err) {
+    return { code: 1, stdout: '', stderr: `${file} did not compile: ${String(err)}` };
+  }
   const merged: NodeJS.ProcessEnv = { ...process.env, WEFT_BASE_URL: undefined, ...env };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', file, ...args], { cwd: ROOT, env: merged, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [script, ...args], { cwd: ROOT, env: merged, timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }));
   });
 }

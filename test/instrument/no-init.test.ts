@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
+import { bundled } from '../helpers/ts-bundle.js';
 
 const server = useTestServer();
 
@@ -44,7 +45,7 @@ it('records nothing when WEFT_DISABLED=true', async () => {
 it('warns exactly once per process when op() runs before init()', async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, WEFT_LOG_LEVEL: 'warn' };
   delete env.WEFT_PROJECT;
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/fixtures/no-init-warning.ts'], { env, timeout: 30_000 });
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [await bundled('test/fixtures/no-init-warning.ts')], { env, timeout: 30_000 });
   expect(stdout.trim()).toBe('total 12 async ok');
   expect(stderr.match(/\[weft\] warn: op\(\) called before init\(\)/g)).toHaveLength(1);
 });

@@ -9,6 +9,7 @@ import type { CallRecord } from '../../src/schema/calls.js';
 import { useTestServer } from '../helpers/server.js';
 import { expectUuidv7 } from '../helpers/shapes.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
+import { bundled } from '../helpers/ts-bundle.js';
 
 const server = useTestServer();
 const run = promisify(execFile);
@@ -168,7 +169,7 @@ describe('exceptions and sync functions', () => {
 
   it('leaves an unhandled rejection unhandled (the process still fails as it would untraced)', async () => {
     const project = uniqueProject('unhandled');
-    const result = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/unhandled-rejection.ts'], {
+    const result = await run(process.execPath, [await bundled('test/fixtures/unhandled-rejection.ts')], {
       env: { ...process.env, WEFT_BASE_URL: server().url, WEFT_PROJECT: project },
       timeout: 30_000,
     }).catch((err: { code: number; stderr: string }) => err);
