@@ -3,19 +3,16 @@
  * PostgreSQL databases on the test cluster (`WEFT_TEST_PG_URL`, started by `pg-global-setup.ts` or given).
  * @module
  */
+export { STORE_ENV, testStore } from './test-store.js';
+import { STORE_ENV } from './test-store.js';
 import pg from 'pg';
 
 /** Environment variable naming the store the tests of a project run on: `sqlite` (default) or `postgres`. */
-export const STORE_ENV = 'WEFT_TEST_STORE';
 /** Environment variable holding the URL of the test cluster's maintenance database (superuser). */
 export const PG_URL_ENV = 'WEFT_TEST_PG_URL';
 /** Environment variable naming the database migrated once per run that {@link freshPgDatabase} copies (set by pg-global-setup.ts). */
 export const PG_TEMPLATE_ENV = 'WEFT_TEST_PG_TEMPLATE';
 
-/** The store this test run uses. */
-export function testStore(): 'sqlite' | 'postgres' {
-  return process.env[STORE_ENV] === 'postgres' ? 'postgres' : 'sqlite';
-}
 
 /** The test cluster's URL. @throws Error when the postgres project's global setup did not set it. */
 export function testClusterUrl(): string {

@@ -4,8 +4,8 @@
  * @module
  */
 import { afterAll, beforeAll } from 'vitest';
-import { type RunningServer, type StartServerOptions, startServer } from '../../src/server/index.js';
-import { freshPgDatabase, testStore } from './pg.js';
+import { type RunningServer, type StartServerOptions, startServer } from '../../src/server/start-server.js';
+import { testStore } from './test-store.js';
 
 /**
  * Starts a server on `127.0.0.1`, port 0 (a free one), with an empty database: `:memory:` SQLite, or a new
@@ -19,7 +19,8 @@ import { freshPgDatabase, testStore } from './pg.js';
 export async function startTestServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const base: StartServerOptions = { port: 0, host: '127.0.0.1', dbPath: ':memory:', log: () => {}, apiKeys: [] };
   if (testStore() !== 'postgres' || opts.dbPath !== undefined || opts.db !== undefined) return startServer({ ...base, ...opts });
-  const database = await freshPgDatabase('srv');
+  // the pg helpers (and the pg driver) load only on PostgreSQL
+  const database = await (await import('./pg.js')).freshPgDatabase('srv');
   let server: RunningServer;
   try {
     server = await startServer({ ...base, db: database.url, ...opts });

@@ -70,10 +70,6 @@ export async function cancelBackend(pool: pg.Pool, pid: number): Promise<boolean
   return (await pgRows<{ ok: boolean }>(pool, 'SELECT pg_cancel_backend($1) AS ok', [pid]))[0]?.ok === true;
 }
 
-/** True for a `postgres://` or `postgresql://` URL (what `--db` / `WEFT_DB_URL` take). */
-export function isPostgresUrl(value: string | undefined): value is string {
-  return value !== undefined && /^postgres(ql)?:\/\//i.test(value);
-}
 
 /**
  * Runs `fn` in a transaction on one client of `pool`.

@@ -2,9 +2,8 @@
  * OTLP/HTTP trace request bodies to one plain shape: gzip undone, protobuf decoded with the OTel proto definitions (protobufjs), JSON parsed.
  * @module
  */
+import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
-// The static protobufjs module generated from the opentelemetry-proto definitions, shipped by @opentelemetry/otlp-transformer.
-import otlpRoot from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 import { tooDeepAt } from '../../schema/json-depth.js';
 import { LIMITS } from '../../schema/limits.js';
 import { HttpError } from '../http/http-error.js';
@@ -18,9 +17,21 @@ interface MessageType {
   decode(bytes: Uint8Array): unknown;
   toObject(message: unknown, options: Record<string, unknown>): Record<string, unknown>;
 }
-const ExportTraceServiceRequest = (otlpRoot as unknown as {
-  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: MessageType } } } } };
-}).opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+let exportTraceServiceRequest: MessageType | undefined;
+/**
+ * The request message of the static protobufjs module generated from the opentelemetry-proto definitions (shipped by
+ * `@opentelemetry/otlp-transformer`), loaded at the first protobuf body: it and protobufjs take ~50 ms to load, which
+ * every server start paid before. Required from this file (`__filename` in the CommonJS build, `import.meta.url` in
+ * ESM, where a bundler's `require` shim throws).
+ */
+function requestType(): MessageType {
+  if (exportTraceServiceRequest) return exportTraceServiceRequest;
+  const from = typeof __filename === 'string' ? __filename : import.meta.url;
+  const root = createRequire(from)('@opentelemetry/otlp-transformer/build/src/generated/root.js') as {
+    opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: MessageType } } } } };
+  };
+  return (exportTraceServiceRequest = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest);
+}
 
 /** A 400 whose `detail` is one validation item at `body` (a body that cannot be read at all). */
 function unreadable(msg: string, type: string): HttpError {
@@ -50,6 +61,7 @@ export function decodeContent(body: Uint8Array, encoding: string | undefined, ma
  */
 export function decodeTraceRequest(bytes: Uint8Array, mediaType: string): unknown {
   if (mediaType === OTLP_PROTOBUF) {
+    const ExportTraceServiceRequest = requestType();
     try {
       const message = ExportTraceServiceRequest.decode(bytes);
       return ExportTraceServiceRequest.toObject(message, { longs: String, bytes: String, enums: Number, defaults: false });
