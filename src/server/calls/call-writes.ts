@@ -7,6 +7,8 @@ import type { Prepare } from '../db/statement-cache.js';
 import { extractRefs } from './call-refs.js';
 import { applyPendingRenames } from './call-edit-writes.js';
 import { rollUpTouched } from './rollup-writes.js';
+import { SQLITE_DIALECT } from '../db/dialect.js';
+import { sqliteSteps } from '../db/sql-runner.js';
 import { END_COLUMNS, KEY_COLUMNS, START_COLUMNS, type UpsertItem, type Value } from './call-fields.js';
 import { type StagedCall, stageItems } from './batch-staging.js';
 
@@ -95,7 +97,7 @@ class BatchFlush {
       if (call.output) this.replaceRefs(call, 'output', call.output, stored);
     }
     applyPendingRenames(this.prepare, this.calls.filter((call) => call.start));
-    rollUpTouched(this.prepare, this.calls);
+    sqliteSteps(this.prepare, rollUpTouched(SQLITE_DIALECT, this.calls));
   }
 
   /** Upserts staged calls of one kind (`sql`: its texts by rows per statement), several rows per statement. */

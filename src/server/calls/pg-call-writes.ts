@@ -13,7 +13,9 @@ import { pgJsonText } from '../db/pg-json.js';
 import { extractRefs } from './call-refs.js';
 import { type ColumnType, END_COLUMNS, KEY_COLUMNS, START_COLUMNS, START_NAME_AT, type UpsertItem, type Value } from './call-fields.js';
 import { type StagedCall, stageItems } from './batch-staging.js';
-import { pgLockRollupTraces, pgRollUpTraces } from './pg-rollup-writes.js';
+import { rollupTraces, rollUpTraces } from './rollup-writes.js';
+import { PG_DIALECT } from '../db/dialect.js';
+import { pgSteps } from '../db/sql-runner.js';
 
 const PG_TYPE: Record<ColumnType, string> = { text: 'text', time: 'text', json: 'json', int: 'bigint' };
 /** Columns of the upsert, in order (call-fields.ts), with their PostgreSQL array types. */
@@ -46,7 +48,7 @@ const UPSERT_SQL = `WITH pending AS (
     // a start's display_name only fills an empty name (writeItems in call-writes.ts)
     ...START_SET.map((c) => `${c} = CASE WHEN excluded.started_at IS NOT NULL THEN ${c === 'display_name' ? 'coalesce(calls.display_name, excluded.display_name)' : `excluded.${c}`} ELSE calls.${c} END`),
     ...END_SET.map((c) => `${c} = CASE WHEN excluded.ended_at IS NOT NULL THEN excluded.${c} ELSE calls.${c} END`),
-    // an end's summary is the sent one again (the rollup of pg-rollup-writes.ts runs after)
+    // an end's summary is the sent one again (the rollup of rollup-writes.ts runs after)
     'sent_summary = CASE WHEN excluded.ended_at IS NOT NULL THEN NULL ELSE calls.sent_summary END',
   ].join(',\n    ')}
     RETURNING project_id, id, xmax <> 0 AS updated)
@@ -138,9 +140,9 @@ export async function pgWriteItems(client: pg.PoolClient, items: readonly Upsert
   const { calls: touched, answers } = stageItems(items, (projectId, id) => stored.get(keyOf(projectId, id))?.trace_id, pgJsonText);
   const otelStarts = new Set<string>();
   for (const item of items) if (item.mode === 'start' && item.req.start.otel_dump) otelStarts.add(item.req.start.project_id);
-  const traces = await pgLockRollupTraces(client, touched, otelStarts);
+  const traces = await pgSteps(client, rollupTraces(PG_DIALECT, touched, otelStarts));
   await flush(client, touched.sort((a, b) => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
-  await pgRollUpTraces(client, traces);
+  await pgSteps(client, rollUpTraces(PG_DIALECT, traces));
   return answers;
 }
 
