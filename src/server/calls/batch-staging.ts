@@ -8,6 +8,9 @@ import { newId } from '../../internal/ids.js';
 import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import { type EndInput, endValues, INPUTS_AT, type JsonText, OUTPUT_AT, START_NAME_AT, type StartInput, startValues, type UpsertItem, type Value } from './call-fields.js';
 
+/** The key of a (project id, call id) pair in maps and sets. */
+export const keyOf = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;
+
 /** The last start and the last end of one call seen in a batch, as column values and JSON texts. */
 export interface StagedCall {
   projectId: string;

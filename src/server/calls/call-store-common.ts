@@ -2,7 +2,7 @@
  * What the SQLite `CallStore` and the PostgreSQL `PgCallStore` share besides the walker, the staging step and the
  * record pipeline: `CallStoreCommon`, their base class, whose reads, user table and edits are written once as SQL
  * steps (db/sql-steps.ts) run by the engine's runner; the batch items of a single start or end; the check of a user table.
- * The engines add their batch writes and their cursors.
+ * The engines add their cursors.
  * @module
  */
 import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
@@ -12,6 +12,9 @@ import { andThen } from '../db/store-api.js';
 import { all, get, insert, type Steps } from '../db/sql-steps.js';
 import type { EndInput, StartInput, UpsertItem } from './call-fields.js';
 import { deleteSubtrees, renameCall } from './call-edit-writes.js';
+import { startedCalls, writeBatch } from './call-writes.js';
+import { endsBeforeStart } from './strict-order.js';
+import { HttpError } from '../http/http-error.js';
 import type { PriceTable } from './prices.js';
 import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 
@@ -19,8 +22,6 @@ import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from '
 export const LIST_PAGE = 500;
 
 const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
-/** A call with a stored start. */
-export const STARTED = 'SELECT 1 FROM calls WHERE project_id = ? AND id = ? AND started_at IS NOT NULL';
 /** Distinct project ids by a loose index scan (one index seek per project, not a scan of every call). */
 const PROJECT_IDS = `WITH RECURSIVE p(id) AS (SELECT min(project_id) FROM calls
   UNION ALL SELECT (SELECT min(project_id) FROM calls WHERE project_id > p.id) FROM p WHERE p.id IS NOT NULL)
@@ -100,10 +101,22 @@ export abstract class CallStoreCommon<W extends Wait> {
   /** Ends refused by `strictOrder` so far (each counted once per refused batch). */
   orderRefusals = 0;
 
-  /** @param sql - the engine's runner over the store's database. */
-  protected constructor(protected readonly sql: SqlRunner<W>) {}
+  /**
+   * @param sql - the engine's runner over the store's database.
+   * @param strictOrder - refuse (422) a batch end whose call has no stored start (see `StoreOptions.strictOrder`).
+   */
+  protected constructor(protected readonly sql: SqlRunner<W>, private readonly strictOrder = false) {}
 
-  abstract upsertBatch(items: readonly UpsertItem[]): Out<W, (CallStartRes | CallEndRes)[]>;
+  /** @throws HttpError 422 (`strictOrder`) naming each end whose call has no start, stored or earlier in the batch. */
+  upsertBatch(items: readonly UpsertItem[]): Out<W, (CallStartRes | CallEndRes)[]> {
+    if (!this.strictOrder) return this.sql.transaction(writeBatch, items);
+    return andThen(this.sql.run(startedCalls, items), (started) => {
+      const refused = endsBeforeStart(started, items);
+      this.orderRefusals += refused.length;
+      if (refused.length > 0) throw HttpError.validation(refused);
+      return this.sql.transaction(writeBatch, items);
+    }) as Out<W, (CallStartRes | CallEndRes)[]>;
+  }
 
   startCall(start: StartInput): Out<W, CallStartRes> {
     return andThen(this.upsertBatch(startBatch(start)), (r) => r[0] as CallStartRes) as Out<W, CallStartRes>;

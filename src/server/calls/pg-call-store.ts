@@ -5,24 +5,19 @@
  * `call_renames` and `users`.
  * @module
  */
-import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import type { FeedbackRecord } from '../../schema/feedback.js';
 import type { PgDatabase } from '../db/pg-database.js';
-import { pgRunner, retryingTransaction } from '../db/sql-runner.js';
+import { pgRunner } from '../db/sql-runner.js';
 import type { MaybePromise } from '../db/store-api.js';
-import { HttpError } from '../http/http-error.js';
 import type { CallCursorApi, CallStoreApi } from './call-store-api.js';
-import type { UpsertItem } from './call-writes.js';
 import type { WireRecord } from './columns.js';
 import { openPgCursor } from './pg-call-cursor.js';
-import { pgStartedCalls, pgWriteItems } from './pg-call-writes.js';
 import { compilePgCallsQuery } from './pg-query-sql.js';
 import type { PriceTable } from './prices.js';
 import type { CallsQuery } from './query-sql.js';
 import { recordPipeline } from './record-pipeline.js';
 import type { StoredCallRecord } from './records.js';
 import { CallStoreCommon, LIST_PAGE } from './call-store-common.js';
-import { endsBeforeStart } from './strict-order.js';
 import { overviewResult, type OverviewResult } from './overview.js';
 import type { OverviewQuery } from './overview-sql.js';
 import { pgOverviewRows } from './pg-overview-sql.js';
@@ -53,21 +48,7 @@ export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreAp
    * @param options - prices, the feedback lookup, strictOrder.
    */
   constructor(private readonly db: PgDatabase, private readonly options: PgCallStoreOptions) {
-    super(pgRunner(db));
-  }
-
-  /**
-   * Applies a batch of starts and ends in one transaction, in order: all of it is stored or none.
-   * @throws HttpError 422 with `strictOrder`, naming each end whose call has no stored start; PostgreSQL's
-   *   error for text it cannot store (U+0000), which the app answers 422.
-   */
-  async upsertBatch(items: readonly UpsertItem[]): Promise<(CallStartRes | CallEndRes)[]> {
-    if (this.options.strictOrder) {
-      const refused = endsBeforeStart(await pgStartedCalls(this.db.pool, items), items);
-      this.orderRefusals += refused.length;
-      if (refused.length > 0) throw HttpError.validation(refused);
-    }
-    return retryingTransaction(this.db, (client) => pgWriteItems(client, items));
+    super(pgRunner(db), options.strictOrder);
   }
 
   /**

@@ -7,6 +7,7 @@
 import type { Dialect } from '../db/dialect.js';
 import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { rollUpTrace, type RollupRow } from './rollup.js';
+import { keyOf } from './batch-staging.js';
 
 /** A call a batch writes: its key, and its trace id when the batch carries its start. */
 export interface TouchedCall {
@@ -57,12 +58,13 @@ export function* rollupTraces(d: Dialect, touched: readonly TouchedCall[], otelS
   }
   if (otel.size === 0) return [];
   const keys = new Map<string, TraceKey>();
-  const add = (projectId: string, traceId: string): void => void keys.set(`${projectId.length}:${projectId}${traceId}`, [projectId, traceId]);
+  const add = (projectId: string, traceId: string): void => void keys.set(keyOf(projectId, traceId), [projectId, traceId]);
   const unknown = new Map<string, string[]>();
   for (const c of touched) {
     if (!otel.has(c.projectId)) continue;
     if (c.traceId !== undefined) add(c.projectId, c.traceId);
-    else unknown.set(c.projectId, [...(unknown.get(c.projectId) ?? []), c.id]);
+    else if (unknown.has(c.projectId)) unknown.get(c.projectId)!.push(c.id);
+    else unknown.set(c.projectId, [c.id]);
   }
   for (const [projectId, ids] of unknown) {
     for (const r of yield* all<{ trace_id: string }>(tracesOf(d), [projectId, d.list(ids)])) add(projectId, r.trace_id);
@@ -86,9 +88,4 @@ export function* rollUpTraces(d: Dialect, traces: readonly TraceKey[]): Steps<vo
       yield* run(PG_SET_SUMMARIES, [writes.map((w) => w.id), writes.map((w) => w.summary), writes.map((w) => w.sent_summary), projectId]);
     } else for (const w of writes) yield* run(SQLITE_SET_SUMMARY, [w.summary, w.sent_summary, projectId, w.id]);
   }
-}
-
-/** SQLite's rollup of a batch (one writer: no lock): {@link rollupTraces} then {@link rollUpTraces}, after the batch's writes. */
-export function* rollUpTouched(d: Dialect, touched: readonly TouchedCall[]): Steps<void> {
-  yield* rollUpTraces(d, yield* rollupTraces(d, touched, new Set()));
 }
