@@ -7,33 +7,14 @@
  */
 import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import type { Dialect } from '../db/dialect.js';
-import { all, type Steps } from '../db/sql-steps.js';
+import type { Steps } from '../db/sql-steps.js';
 import type { UpsertItem } from './call-fields.js';
-import { keyOf, stageItems } from './batch-staging.js';
+import { keyOf, stageItems, storedColumn } from './batch-staging.js';
 import { rollupTraces, rollUpTraces } from './rollup-writes.js';
 import { pgFlush, pgLockStartedProjects } from './pg-call-writes.js';
 import { sqliteFlush } from './sqlite-call-flush.js';
 
 export type { EndInput, StartInput, UpsertItem } from './call-fields.js';
-
-/**
- * A column of the stored calls among (project id, id) pairs, where not null: by {@link keyOf}. One query per project.
- * @param column - `trace_id`, or `started_at` (calls with a stored start).
- */
-function* storedColumn(d: Dialect, pairs: readonly [string, string][], column: 'trace_id' | 'started_at'): Steps<Map<string, string>> {
-  const byProject = new Map<string, string[]>();
-  for (const [projectId, id] of pairs) {
-    const ids = byProject.get(projectId);
-    if (ids) ids.push(id);
-    else byProject.set(projectId, [id]);
-  }
-  const out = new Map<string, string>();
-  for (const [projectId, ids] of byProject) {
-    const sql = `SELECT id, ${column} AS v FROM calls WHERE project_id = ? AND ${d.inList('id')} AND ${column} IS NOT NULL`;
-    for (const r of yield* all<{ id: string; v: string }>(sql, [projectId, d.list(ids)])) out.set(keyOf(projectId, r.id), r.v);
-  }
-  return out;
-}
 
 /**
  * The calls with a stored start among the ends of `items` (for `strictOrder`).

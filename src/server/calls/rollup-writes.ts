@@ -7,7 +7,7 @@
 import type { Dialect } from '../db/dialect.js';
 import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { rollUpTrace, type RollupRow } from './rollup.js';
-import { keyOf } from './batch-staging.js';
+import { keyOf, storedColumn } from './batch-staging.js';
 
 /** A call a batch writes: its key, and its trace id when the batch carries its start. */
 export interface TouchedCall {
@@ -26,7 +26,6 @@ export type TraceKey = [projectId: string, traceId: string];
  */
 const anyOtel = (d: Dialect): string =>
   `SELECT 1 FROM calls${d.engine === 'sqlite' ? ' INDEXED BY calls_otel' : ''} WHERE project_id = ? AND otel_dump IS NOT NULL LIMIT 1`;
-const tracesOf = (d: Dialect): string => `SELECT DISTINCT trace_id FROM calls WHERE project_id = ? AND ${d.inList('id')} AND trace_id IS NOT NULL`;
 /** Namespace (first int4 key) of PostgreSQL's per-trace advisory locks of the rollup: 'wftr' in ASCII. */
 const LOCK_SPACE = 0x77667472;
 const PG_LOCK_TRACES = `SELECT count(pg_advisory_xact_lock(${LOCK_SPACE}, h)) FROM (
@@ -59,15 +58,16 @@ export function* rollupTraces(d: Dialect, touched: readonly TouchedCall[], otelS
   if (otel.size === 0) return [];
   const keys = new Map<string, TraceKey>();
   const add = (projectId: string, traceId: string): void => void keys.set(keyOf(projectId, traceId), [projectId, traceId]);
-  const unknown = new Map<string, string[]>();
+  const unknown: [string, string][] = [];
   for (const c of touched) {
     if (!otel.has(c.projectId)) continue;
     if (c.traceId !== undefined) add(c.projectId, c.traceId);
-    else if (unknown.has(c.projectId)) unknown.get(c.projectId)!.push(c.id);
-    else unknown.set(c.projectId, [c.id]);
+    else unknown.push([c.projectId, c.id]);
   }
-  for (const [projectId, ids] of unknown) {
-    for (const r of yield* all<{ trace_id: string }>(tracesOf(d), [projectId, d.list(ids)])) add(projectId, r.trace_id);
+  const stored = yield* storedColumn(d, unknown, 'trace_id');
+  for (const [projectId, id] of unknown) {
+    const traceId = stored.get(keyOf(projectId, id));
+    if (traceId !== undefined) add(projectId, traceId);
   }
   if (d.engine === 'postgres' && keys.size > 0) yield* run(PG_LOCK_TRACES, [[...keys.keys()]]);
   return [...keys.values()];
