@@ -7,14 +7,10 @@
 import type { Dialect } from '../db/dialect.js';
 import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { rollUpTrace, type RollupRow } from './rollup.js';
-import { keyOf, storedColumn } from './batch-staging.js';
+import { keyOf, type StagedCall, storedColumn } from './batch-staging.js';
 
 /** A call a batch writes: its key, and its trace id when the batch carries its start. */
-export interface TouchedCall {
-  projectId: string;
-  id: string;
-  traceId?: string;
-}
+export type TouchedCall = Pick<StagedCall, 'projectId' | 'id' | 'traceId'>;
 
 /** A trace the batch may change: project and trace id. */
 export type TraceKey = [projectId: string, traceId: string];
