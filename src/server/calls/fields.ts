@@ -56,13 +56,12 @@ function feedbackSql(f: FeedbackField, params: unknown[]): string {
 /** The paths of the server-derived fields (`summary.status`, `summary.latency_ms`, `summary.weave.{status, latency_ms, trace_name}`). */
 export const DERIVED_FIELDS: readonly string[] = Object.keys(DERIVED);
 
-/** A call's field path, resolved the same way on both engines (each engine's SQL of it: `fieldSql`, `pgField` in pg-fields.ts). */
-export type CallField =
-  | { kind: 'feedback'; feedback: FeedbackField }
-  /** A plain column, or a whole JSON column (read as its value). */
-  | { kind: 'plain'; column: string }
-  | { kind: 'json'; column: string }
-  /** A path inside a JSON column: the segments after the column, whether one was quoted, SQLite's JSON path of them. */
+/**
+ * A call's field path, resolved the same way on both engines (each engine's SQL of it: `fieldSql`, `pgField` in
+ * pg-fields.ts): a feedback field, a plain column, a whole JSON column (read as its value), or a path inside a JSON
+ * column (the segments after the column, whether one was quoted, and SQLite's JSON path of them).
+ */
+export type CallField = { kind: 'feedback'; feedback: FeedbackField } | { kind: 'plain'; column: string } | { kind: 'json'; column: string }
   | { kind: 'path'; column: string; rest: string[]; quoted: boolean; jsonPath: string };
 
 /**

@@ -10,6 +10,7 @@ import { pgRunner } from '../db/sql-runner.js';
 import type { CallCursorApi, CallStoreApi } from './call-store-api.js';
 import type { WireRecord } from './columns.js';
 import { openPgCursor } from './pg-call-cursor.js';
+import { mapCursor } from './call-cursor.js';
 import { compilePgCallsQuery } from './pg-query-sql.js';
 import type { CallsQuery } from './query-sql.js';
 import type { StoredCallRecord } from './records.js';
@@ -48,13 +49,7 @@ export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreAp
     });
     const cursor = inner;
     this.cursors.add(cursor);
-    return {
-      next: async (max) => {
-        const page = await cursor.next(max);
-        return page.length === 0 ? [] : pipeline(page);
-      },
-      close: () => cursor.close(),
-    };
+    return mapCursor(cursor, pipeline);
   }
 
   async listCalls(query: CallsQuery): Promise<WireRecord[]> {
