@@ -1,8 +1,8 @@
 /**
  * What the SQLite `CallStore` and the PostgreSQL `PgCallStore` share besides the walker, the staging step and the
- * record pipeline: `CallStoreCommon`, their base class, whose reads, user table and edits are written once as SQL
- * steps (db/sql-steps.ts) run by the engine's runner; the batch items of a single start or end; the check of a user table.
- * The engines add their cursors.
+ * record pipeline: `CallStoreCommon`, their base class, whose reads, user table, edits and batch write (call-writes.ts)
+ * are written once as SQL steps (db/sql-steps.ts) run by the engine's runner, with the record pipeline's lookups; the
+ * batch items of a single start or end; the check of a user table. The engines add their cursors.
  * @module
  */
 import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
