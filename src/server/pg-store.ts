@@ -20,7 +20,7 @@ export class PgStore extends EngineStore {
   private constructor(db: PgDatabase, options: StoreOptions) {
     const stores = resourceStores(pgRunner(db));
     const calls = new PgCallStore(db, {
-      prices: storePrices(options), feedbackFor: (p, ids) => stores.feedback.forCalls(p, ids), objects: stores.objects, tables: stores.tables, strictOrder: options.strictOrder,
+      prices: storePrices(options), feedback: stores.feedback, objects: stores.objects, tables: stores.tables, strictOrder: options.strictOrder,
     });
     super({ calls, ...stores, pg: db }, db.appliedMigrations);
     this.#db = db;

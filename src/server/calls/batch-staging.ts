@@ -1,12 +1,17 @@
 /**
  * The batch staging step both stores share: an upsert_batch's items are folded in memory into one staged call per
  * (project_id, id), with the effect of applying them one by one, before each engine flushes the staged calls
- * (call-writes.ts on SQLite, pg-call-writes.ts on PostgreSQL).
+ * (sqlite-call-flush.ts, pg-call-writes.ts); and the read of the stored values a batch needs (`storedColumn`).
  * @module
  */
 import { newId } from '../../internal/ids.js';
 import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
+import type { Dialect } from '../db/dialect.js';
+import { all, type Steps } from '../db/sql-steps.js';
 import { type EndInput, endValues, INPUTS_AT, type JsonText, OUTPUT_AT, START_NAME_AT, type StartInput, startValues, type UpsertItem, type Value } from './call-fields.js';
+
+/** The key of a (project id, call id) pair in maps and sets. */
+export const keyOf = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;
 
 /** The last start and the last end of one call seen in a batch, as column values and JSON texts. */
 export interface StagedCall {
@@ -75,4 +80,23 @@ export function stageItems(items: readonly UpsertItem[], storedTrace: (projectId
   };
   const answers = items.map((item) => (item.mode === 'start' ? start(item.req.start) : end(item.req.end)));
   return { calls, answers };
+}
+
+/**
+ * A column of the stored calls among (project id, id) pairs, where not null: by {@link keyOf}. One query per project.
+ * @param column - `trace_id`, or `started_at` (calls with a stored start).
+ */
+export function* storedColumn(d: Dialect, pairs: readonly [string, string][], column: 'trace_id' | 'started_at'): Steps<Map<string, string>> {
+  const byProject = new Map<string, string[]>();
+  for (const [projectId, id] of pairs) {
+    const ids = byProject.get(projectId);
+    if (ids) ids.push(id);
+    else byProject.set(projectId, [id]);
+  }
+  const out = new Map<string, string>();
+  for (const [projectId, ids] of byProject) {
+    const sql = `SELECT id, ${column} AS v FROM calls WHERE project_id = ? AND ${d.inList('id')} AND ${column} IS NOT NULL`;
+    for (const r of yield* all<{ id: string; v: string }>(sql, [projectId, d.list(ids)])) out.set(keyOf(projectId, r.id), r.v);
+  }
+  return out;
 }

@@ -4,6 +4,8 @@
  */
 import { openReadOnly } from '../db/open-database.js';
 import type { Prepare } from '../db/statement-cache.js';
+import { andThen, type MaybePromise } from '../db/store-api.js';
+import type { CallCursorApi } from './call-store-api.js';
 import type { CompiledCallsQuery } from './query-sql.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 
@@ -89,12 +91,11 @@ export function pagedCursor(prepare: Prepare, q: CompiledCallsQuery, onClose: ()
  * @param inner - the cursor to read from.
  * @param fn - maps one page; may throw (the stream then fails like a read error).
  */
-export function mapCursor<A, B>(inner: CallCursor<A>, fn: (page: A[]) => B[]): CallCursor<B> {
+export function mapCursor<A, B>(inner: CallCursor<A>, fn: (page: A[]) => B[]): CallCursor<B>;
+export function mapCursor<A, B>(inner: CallCursorApi<A>, fn: (page: A[]) => MaybePromise<B[]>): CallCursorApi<B>;
+export function mapCursor<A, B>(inner: CallCursorApi<A>, fn: (page: A[]) => MaybePromise<B[]>): CallCursorApi<B> {
   return {
-    next: (max) => {
-      const page = inner.next(max);
-      return page.length === 0 ? [] : fn(page);
-    },
+    next: (max) => andThen(inner.next(max), (page) => (page.length === 0 ? [] : fn(page))),
     close: () => inner.close(),
   };
 }

@@ -3,8 +3,7 @@
  * @module
  */
 import type { Dialect } from '../db/dialect.js';
-import { all, run, type Steps } from '../db/sql-steps.js';
-import type { Prepare } from '../db/statement-cache.js';
+import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { PG_LOCK_FOR_RENAME } from './pg-call-writes.js';
 
 const UPDATE_NAME = 'UPDATE calls SET display_name = ? WHERE project_id = ? AND id = ? AND started_at IS NOT NULL';
@@ -35,12 +34,12 @@ export function* renameCall(d: Dialect, projectId: string, id: string, displayNa
 
 /**
  * Applies the pending renames of calls whose start was just written (one cheap check when none is pending).
- * Run inside the batch's transaction, after its writes.
+ * SQLite's (sqlite-call-flush.ts; PostgreSQL's flush drops them in its upsert): run inside the batch's transaction, after its writes.
  */
-export function applyPendingRenames(prepare: Prepare, started: Iterable<{ projectId: string; id: string }>): void {
-  if (prepare(ANY_RENAME).get() === undefined) return;
+export function* applyPendingRenames(started: Iterable<{ projectId: string; id: string }>): Steps<void> {
+  if ((yield* get(ANY_RENAME)) === undefined) return;
   for (const { projectId, id } of started) {
-    if (prepare(APPLY_RENAME).run({ project: projectId, id }).changes > 0) prepare(DROP_RENAME).run(projectId, id);
+    if ((yield* run(APPLY_RENAME, [{ project: projectId, id }])) > 0) yield* run(DROP_RENAME, [projectId, id]);
   }
 }
 

@@ -2,6 +2,7 @@
  * Finds the `svc:///...` reference strings inside a JSON value, for the input_refs / output_refs filters.
  * @module
  */
+import type { StagedCall } from './batch-staging.js';
 
 /** A ref runs until whitespace, a quote, a bracket or a separator; sentence punctuation at its end is dropped. */
 const REF = /svc:\/\/\/[^\s"'<>\\,;()[\]{}]+/g;
@@ -31,4 +32,13 @@ export function extractRefs(value: unknown): string[] {
     }
   }
   return [...found];
+}
+
+/** The refs of each half a staged call carries (its stored refs of that kind are replaced): none unless its JSON holds `svc:///`. */
+export function callRefs(call: StagedCall): [kind: 'input' | 'output', refs: string[]][] {
+  const out: [kind: 'input' | 'output', refs: string[]][] = [];
+  for (const [kind, value] of [['input', call.inputs], ['output', call.output]] as const) {
+    if (value) out.push([kind, value.json?.includes('svc:///') ? extractRefs(value.value) : []]);
+  }
+  return out;
 }

@@ -1,8 +1,8 @@
 /**
  * What the SQLite `CallStore` and the PostgreSQL `PgCallStore` share besides the walker, the staging step and the
- * record pipeline: `CallStoreCommon`, their base class, whose reads, user table and edits are written once as SQL
- * steps (db/sql-steps.ts) run by the engine's runner; the batch items of a single start or end; the check of a user table.
- * The engines add their batch writes and their cursors.
+ * record pipeline: `CallStoreCommon`, their base class, whose reads, user table, edits and batch write (call-writes.ts)
+ * are written once as SQL steps (db/sql-steps.ts) run by the engine's runner, with the record pipeline's lookups; the
+ * batch items of a single start or end; the check of a user table. The engines add their cursors.
  * @module
  */
 import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
@@ -12,15 +12,23 @@ import { andThen } from '../db/store-api.js';
 import { all, get, insert, type Steps } from '../db/sql-steps.js';
 import type { EndInput, StartInput, UpsertItem } from './call-fields.js';
 import { deleteSubtrees, renameCall } from './call-edit-writes.js';
+import { startedCalls, writeBatch } from './call-writes.js';
+import { endsBeforeStart } from './strict-order.js';
+import { HttpError } from '../http/http-error.js';
 import type { PriceTable } from './prices.js';
+import type { FeedbackStore } from '../feedback/feedback-store.js';
+import type { ObjectStore } from '../objects/object-store.js';
+import type { TableStore } from '../tables/table-store.js';
+import type { ObjectKey } from '../objects/object-vals.js';
+import { rowsQuery, rowVals } from './object-ref-reads.js';
+import type { CallsQuery } from './query-walk.js';
+import { type AsyncRecordPipeline, type RecordPipeline, recordPipeline } from './record-pipeline.js';
 import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 
 /** Records read per page by `listCalls`. */
 export const LIST_PAGE = 500;
 
 const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
-/** A call with a stored start. */
-export const STARTED = 'SELECT 1 FROM calls WHERE project_id = ? AND id = ? AND started_at IS NOT NULL';
 /** Distinct project ids by a loose index scan (one index seek per project, not a scan of every call). */
 const PROJECT_IDS = `WITH RECURSIVE p(id) AS (SELECT min(project_id) FROM calls
   UNION ALL SELECT (SELECT min(project_id) FROM calls WHERE project_id > p.id) FROM p WHERE p.id IS NOT NULL)
@@ -92,6 +100,19 @@ function* callsById(d: Dialect, projectId: string, ids: readonly string[]): Step
   return rows.map(rowToRecord);
 }
 
+/** What a call store reads besides its database: prices, and the other stores of the same database. */
+export interface CallStoreDeps<W extends Wait> {
+  /** Model prices for `include_costs`, already merged over `DEFAULT_PRICES`. */
+  prices: PriceTable;
+  /** The feedback of the same database, for `include_feedback`. */
+  feedback: Pick<FeedbackStore<W>, 'forCalls'>;
+  /** The objects and tables of the same database, for `expand_columns` of object refs. */
+  objects: Pick<ObjectStore<W>, 'readVals'>;
+  tables: Pick<TableStore<W>, 'query'>;
+  /** Refuse (422) a batch end whose call has no stored start (a testing aid, see `StoreOptions.strictOrder`). */
+  strictOrder?: boolean;
+}
+
 /**
  * The call methods both engines write once (each contract is on `CallStoreApi`): SQLite answers values, PostgreSQL
  * Promises. The record pipeline's lookups are here too.
@@ -100,10 +121,22 @@ export abstract class CallStoreCommon<W extends Wait> {
   /** Ends refused by `strictOrder` so far (each counted once per refused batch). */
   orderRefusals = 0;
 
-  /** @param sql - the engine's runner over the store's database. */
-  protected constructor(protected readonly sql: SqlRunner<W>) {}
+  /**
+   * @param sql - the engine's runner over the store's database.
+   * @param deps - prices, the other stores of the same database, strictOrder.
+   */
+  protected constructor(protected readonly sql: SqlRunner<W>, protected readonly deps: CallStoreDeps<W>) {}
 
-  abstract upsertBatch(items: readonly UpsertItem[]): Out<W, (CallStartRes | CallEndRes)[]>;
+  /** @throws HttpError 422 (`strictOrder`) naming each end whose call has no start, stored or earlier in the batch. */
+  upsertBatch(items: readonly UpsertItem[]): Out<W, (CallStartRes | CallEndRes)[]> {
+    if (!this.deps.strictOrder) return this.sql.transaction(writeBatch, items);
+    return andThen(this.sql.run(startedCalls, items), (started) => {
+      const refused = endsBeforeStart(started, items);
+      this.orderRefusals += refused.length;
+      if (refused.length > 0) throw HttpError.validation(refused);
+      return this.sql.transaction(writeBatch, items);
+    }) as Out<W, (CallStartRes | CallEndRes)[]>;
+  }
 
   startCall(start: StartInput): Out<W, CallStartRes> {
     return andThen(this.upsertBatch(startBatch(start)), (r) => r[0] as CallStartRes) as Out<W, CallStartRes>;
@@ -138,17 +171,17 @@ export abstract class CallStoreCommon<W extends Wait> {
     return this.sql.transaction(deleteSubtrees, projectId, ids);
   }
 
-  /**
-   * The record pipeline's lookups over this store (`usernames`, `callsById`, `descendantFailed`), with the engine's
-   * prices and its lookups through the other stores (`feedbackFor`, `objectVals`, `tableRows`).
-   */
-  protected pipelineDeps<E extends object>(prices: PriceTable, lookups: E) {
-    return {
+  /** The record pipeline of a query over this store (`recordPipeline`), with its lookups through the other stores. */
+  protected pipeline(query: CallsQuery): W extends 'sync' ? RecordPipeline : AsyncRecordPipeline {
+    const { prices, feedback, objects, tables } = this.deps;
+    return recordPipeline(query, {
       prices,
-      ...lookups,
+      feedbackFor: (projectId: string, callIds: readonly string[]) => feedback.forCalls(projectId, callIds),
+      objectVals: (projectId: string, keys: readonly ObjectKey[]) => objects.readVals(projectId, keys),
+      tableRows: (projectId: string, digest: string, rows: readonly string[]) => andThen(tables.query(rowsQuery(projectId, digest, rows)), rowVals),
       usernames: (ids: readonly string[]) => this.sql.run(usernames, ids),
       callsById: (projectId: string, ids: readonly string[]) => this.sql.run(callsById, projectId, ids),
       descendantFailed: (projectId: string, ids: readonly string[]) => this.sql.run(descendantFailed, projectId, ids),
-    };
+    }) as W extends 'sync' ? RecordPipeline : AsyncRecordPipeline;
   }
 }

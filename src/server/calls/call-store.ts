@@ -3,42 +3,22 @@
  * `users` table behind `include_usernames`. The only code that runs SQL on `calls`, `call_refs` and `users`.
  * @module
  */
-import { HttpError } from '../http/http-error.js';
-import { endsBeforeStart } from './strict-order.js';
 import type Database from 'better-sqlite3';
-import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
 import { isMemoryPath } from '../db/open-database.js';
 import { type StatementCache, statementCache } from '../db/statement-cache.js';
-import type { FeedbackStore } from '../feedback/feedback-store.js';
-import type { ObjectStore } from '../objects/object-store.js';
-import type { TableStore } from '../tables/table-store.js';
-import type { ObjectKey } from '../objects/object-vals.js';
-import { rowsQuery, rowVals } from './object-ref-reads.js';
 import { type CallCursor, mapCursor, pagedCursor, snapshotCursor } from './call-cursor.js';
-import { type EndInput, type StartInput, type UpsertItem, writeItems } from './call-writes.js';
 import type { WireRecord } from './columns.js';
-import type { PriceTable } from './prices.js';
 import { compileCallsQuery, type CallsQuery } from './query-sql.js';
-import { recordPipeline } from './record-pipeline.js';
 import { sqliteRunner } from '../db/sql-runner.js';
-import { CallStoreCommon, LIST_PAGE, STARTED } from './call-store-common.js';
+import { type CallStoreDeps, CallStoreCommon, LIST_PAGE } from './call-store-common.js';
 import type { CallStoreApi } from './call-store-api.js';
 import { overviewResult, type OverviewResult } from './overview.js';
 import { type OverviewQuery, sqliteOverviewRows } from './overview-sql.js';
 
 /** What a call store needs besides its connection. */
-export interface CallStoreOptions {
+export interface CallStoreOptions extends CallStoreDeps<'sync'> {
   /** The database file (file cursors open their own read connection to it), or `:memory:`. */
   path: string;
-  /** Model prices for `include_costs`, already merged over `DEFAULT_PRICES`. */
-  prices: PriceTable;
-  /** The feedback of the same database, for `include_feedback`. */
-  feedback: FeedbackStore<'sync'>;
-  /** The objects and tables of the same database, for `expand_columns` of object refs. */
-  objects: Pick<ObjectStore<'sync'>, 'readVals'>;
-  tables: Pick<TableStore<'sync'>, 'query'>;
-  /** Refuse (422) a batch end whose call has no stored start (a testing aid, see `StoreOptions.strictOrder`). */
-  strictOrder?: boolean;
 }
 
 /**
@@ -48,26 +28,14 @@ export interface CallStoreOptions {
 export class CallStore extends CallStoreCommon<'sync'> implements CallStoreApi {
   private readonly statements: StatementCache;
   private readonly cursors = new Set<CallCursor<unknown>>();
-  private readonly writeBatch: (items: readonly UpsertItem[]) => (CallStartRes | CallEndRes)[];
 
   /**
    * @param db - the read-write connection, migrated.
    * @param options - database path, prices and the feedback store.
    */
   constructor(db: Database.Database, private readonly options: CallStoreOptions) {
-    super(sqliteRunner(db));
+    super(sqliteRunner(db), options);
     this.statements = statementCache(db);
-    const prepare = this.statements.prepare;
-    this.writeBatch = db.transaction((items: readonly UpsertItem[]) => writeItems(prepare, items));
-  }
-
-  upsertBatch(items: readonly UpsertItem[]): (CallStartRes | CallEndRes)[] {
-    if (this.options.strictOrder) {
-      const refused = endsBeforeStart((projectId, id) => this.statements.prepare(STARTED).get(projectId, id) !== undefined, items);
-      this.orderRefusals += refused.length;
-      if (refused.length > 0) throw HttpError.validation(refused);
-    }
-    return this.writeBatch(items);
   }
 
   /**
@@ -78,11 +46,7 @@ export class CallStore extends CallStoreCommon<'sync'> implements CallStoreApi {
    */
   queryCalls(query: CallsQuery): CallCursor<WireRecord> {
     const compiled = compileCallsQuery(query);
-    const pipeline = recordPipeline(query, this.pipelineDeps(this.options.prices, {
-      feedbackFor: (projectId: string, callIds: readonly string[]) => this.options.feedback.forCalls(projectId, callIds),
-      objectVals: (projectId: string, keys: readonly ObjectKey[]) => this.options.objects.readVals(projectId, keys),
-      tableRows: (projectId: string, digest: string, rows: readonly string[]) => rowVals(this.options.tables.query(rowsQuery(projectId, digest, rows))),
-    }));
+    const pipeline = this.pipeline(query);
     const onClose = (): void => void this.cursors.delete(cursor);
     const cursor = isMemoryPath(this.options.path)
       ? pagedCursor(this.statements.prepare, compiled, onClose)

@@ -57,6 +57,32 @@ function feedbackSql(f: FeedbackField, params: unknown[]): string {
 export const DERIVED_FIELDS: readonly string[] = Object.keys(DERIVED);
 
 /**
+ * A call's field path, resolved the same way on both engines (each engine's SQL of it: `fieldSql`, `pgField` in
+ * pg-fields.ts): a feedback field, a plain column, a whole JSON column (read as its value), or a path inside a JSON
+ * column (the segments after the column, whether one was quoted, and SQLite's JSON path of them).
+ */
+export type CallField = { kind: 'feedback'; feedback: FeedbackField } | { kind: 'plain'; column: string } | { kind: 'json'; column: string }
+  | { kind: 'path'; column: string; rest: string[]; quoted: boolean; jsonPath: string };
+
+/**
+ * Resolves a field path that is not a derived field (see {@link fieldSql} for the forms).
+ * @throws QueryError for an unknown column or a malformed path.
+ */
+export function parseCallField(path: string, loc: string[]): CallField {
+  const feedback = parseFeedbackField(path, loc);
+  if (feedback) return { kind: 'feedback', feedback };
+  const { segments, quoted } = parseFieldPath(path, loc);
+  const [column = '', ...rest] = segments;
+  if (rest.length === 0 && PLAIN_COLUMNS.has(column)) return { kind: 'plain', column };
+  if (rest.length === 0 && JSON_COLUMNS.has(column)) return { kind: 'json', column };
+  if (!JSON_COLUMNS.has(column)) {
+    const known = [...PLAIN_COLUMNS, ...JSON_COLUMNS].join(', ');
+    throw new QueryError(loc, `unknown field ${JSON.stringify(path)}; expected one of ${known}, or a dotted path inside a JSON column`);
+  }
+  return { kind: 'path', column, rest, quoted, jsonPath: jsonPath(rest, loc) };
+}
+
+/**
  * Compiles a field path into SQL. Values never enter the SQL text: JSON paths are appended to `params`.
  *
  * Keys holding dots: a quoted segment is one key (`summary.usage."gpt-4.1".total_tokens`). An unquoted
@@ -74,18 +100,13 @@ export const DERIVED_FIELDS: readonly string[] = Object.keys(DERIVED);
 export function fieldSql(path: string, params: unknown[], loc: string[]): string {
   const derived = DERIVED[path];
   if (derived !== undefined) return derived;
-  const feedback = parseFeedbackField(path, loc);
-  if (feedback) return feedbackSql(feedback, params);
-  const { segments, quoted } = parseFieldPath(path, loc);
-  const [column = '', ...rest] = segments;
-  if (rest.length === 0 && PLAIN_COLUMNS.has(column)) return column;
+  const f = parseCallField(path, loc);
+  if (f.kind === 'feedback') return feedbackSql(f.feedback, params);
+  if (f.kind === 'plain') return f.column;
   // a whole JSON column is its value, as one level down: a string output compares as the string, not its JSON text
-  if (rest.length === 0 && JSON_COLUMNS.has(column)) return `json_extract(${column}, '$')`;
-  if (!JSON_COLUMNS.has(column)) {
-    const known = [...PLAIN_COLUMNS, ...JSON_COLUMNS].join(', ');
-    throw new QueryError(loc, `unknown field ${JSON.stringify(path)}; expected one of ${known}, or a dotted path inside a JSON column`);
-  }
-  params.push(jsonPath(rest, loc));
+  if (f.kind === 'json') return `json_extract(${f.column}, '$')`;
+  const { column, rest, quoted } = f;
+  params.push(f.jsonPath);
   const numeric = rest.some((seg) => /^\d+$/.test(seg));
   if (quoted && numeric) {
     // a numeric segment indexes an array and, on an object, names a key (as PostgreSQL's #> reads it)

@@ -5,44 +5,19 @@
  * `call_renames` and `users`.
  * @module
  */
-import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
-import type { FeedbackRecord } from '../../schema/feedback.js';
 import type { PgDatabase } from '../db/pg-database.js';
-import { pgRunner, retryingTransaction } from '../db/sql-runner.js';
-import type { MaybePromise } from '../db/store-api.js';
-import { HttpError } from '../http/http-error.js';
+import { pgRunner } from '../db/sql-runner.js';
 import type { CallCursorApi, CallStoreApi } from './call-store-api.js';
-import type { UpsertItem } from './call-writes.js';
 import type { WireRecord } from './columns.js';
 import { openPgCursor } from './pg-call-cursor.js';
-import { pgStartedCalls, pgWriteItems } from './pg-call-writes.js';
+import { mapCursor } from './call-cursor.js';
 import { compilePgCallsQuery } from './pg-query-sql.js';
-import type { PriceTable } from './prices.js';
 import type { CallsQuery } from './query-sql.js';
-import { recordPipeline } from './record-pipeline.js';
 import type { StoredCallRecord } from './records.js';
-import { CallStoreCommon, LIST_PAGE } from './call-store-common.js';
-import { endsBeforeStart } from './strict-order.js';
+import { type CallStoreDeps, CallStoreCommon, LIST_PAGE } from './call-store-common.js';
 import { overviewResult, type OverviewResult } from './overview.js';
 import type { OverviewQuery } from './overview-sql.js';
 import { pgOverviewRows } from './pg-overview-sql.js';
-import type { ObjectStoreApi } from '../objects/object-store-api.js';
-import type { TableStoreApi } from '../tables/table-store-api.js';
-import type { ObjectKey } from '../objects/object-vals.js';
-import { rowsQuery, rowVals } from './object-ref-reads.js';
-
-/** What a PostgreSQL call store needs besides the database. */
-export interface PgCallStoreOptions {
-  /** Model prices for `include_costs`, merged over `DEFAULT_PRICES`. */
-  prices: PriceTable;
-  /** Feedback about calls of one project, by call id, oldest first (`include_feedback`). */
-  feedbackFor(projectId: string, callIds: readonly string[]): MaybePromise<Map<string, FeedbackRecord[]>>;
-  /** Refuse (422) a batch end whose call has no stored start (see `StoreOptions.strictOrder`). */
-  strictOrder?: boolean;
-  /** The objects and tables of the same database, for `expand_columns` of object refs. */
-  objects: Pick<ObjectStoreApi, 'readVals'>;
-  tables: Pick<TableStoreApi, 'query'>;
-}
 
 /** Calls of every project in one PostgreSQL database; each method's contract is on `CallStoreApi`. Every method answers a Promise. */
 export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreApi {
@@ -52,22 +27,8 @@ export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreAp
    * @param db - the open, migrated database.
    * @param options - prices, the feedback lookup, strictOrder.
    */
-  constructor(private readonly db: PgDatabase, private readonly options: PgCallStoreOptions) {
-    super(pgRunner(db));
-  }
-
-  /**
-   * Applies a batch of starts and ends in one transaction, in order: all of it is stored or none.
-   * @throws HttpError 422 with `strictOrder`, naming each end whose call has no stored start; PostgreSQL's
-   *   error for text it cannot store (U+0000), which the app answers 422.
-   */
-  async upsertBatch(items: readonly UpsertItem[]): Promise<(CallStartRes | CallEndRes)[]> {
-    if (this.options.strictOrder) {
-      const refused = endsBeforeStart(await pgStartedCalls(this.db.pool, items), items);
-      this.orderRefusals += refused.length;
-      if (refused.length > 0) throw HttpError.validation(refused);
-    }
-    return retryingTransaction(this.db, (client) => pgWriteItems(client, items));
+  constructor(private readonly db: PgDatabase, options: CallStoreDeps<'async'>) {
+    super(pgRunner(db), options);
   }
 
   /**
@@ -77,11 +38,7 @@ export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreAp
    */
   async queryCalls(query: CallsQuery, signal?: AbortSignal): Promise<CallCursorApi<WireRecord>> {
     const compiled = compilePgCallsQuery(query);
-    const pipeline = recordPipeline(query, this.pipelineDeps(this.options.prices, {
-      feedbackFor: (projectId: string, callIds: readonly string[]) => this.options.feedbackFor(projectId, callIds),
-      objectVals: (projectId: string, keys: readonly ObjectKey[]) => this.options.objects.readVals(projectId, keys),
-      tableRows: async (projectId: string, digest: string, rows: readonly string[]) => rowVals(await this.options.tables.query(rowsQuery(projectId, digest, rows))),
-    }));
+    const pipeline = this.pipeline(query);
     // onClose may run before openPgCursor returns (a cursor that failed to open): nothing to forget then
     let inner: CallCursorApi<StoredCallRecord> | undefined;
     inner = await openPgCursor(this.db.cursorPool, compiled, {
@@ -92,13 +49,7 @@ export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreAp
     });
     const cursor = inner;
     this.cursors.add(cursor);
-    return {
-      next: async (max) => {
-        const page = await cursor.next(max);
-        return page.length === 0 ? [] : pipeline(page);
-      },
-      close: () => cursor.close(),
-    };
+    return mapCursor(cursor, pipeline);
   }
 
   async listCalls(query: CallsQuery): Promise<WireRecord[]> {
@@ -113,7 +64,7 @@ export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreAp
   }
 
   async overview(query: OverviewQuery): Promise<OverviewResult> {
-    return overviewResult(query, await pgOverviewRows(this.db.pool, query), this.options.prices);
+    return overviewResult(query, await pgOverviewRows(this.db.pool, query), this.deps.prices);
   }
 
   /** Closes the open cursors (before the pool ends). */

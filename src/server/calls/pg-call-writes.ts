@@ -1,19 +1,14 @@
 /**
- * Idempotent writes of call starts and ends on PostgreSQL (the twin of call-writes.ts): a batch is staged in memory,
- * then written in a few multi-row statements inside the caller's transaction. Start and end of one call merge into
- * one row whichever arrives first, also when they arrive concurrently through different servers: one
- * `INSERT ... ON CONFLICT DO UPDATE` sets only the half each row carries, and rows are written in key order so
- * concurrent batches lock rows in the same order.
+ * PostgreSQL's flush of a staged batch (the engine leaf of `writeBatch` in call-writes.ts), as SQL steps inside the
+ * batch's transaction: a few multi-row statements. Start and end of one call merge into one row whichever arrives
+ * first, also when they arrive concurrently through different servers: one `INSERT ... ON CONFLICT DO UPDATE` sets
+ * only the half each row carries, and rows are written in key order so concurrent batches lock rows in the same order.
  * @module
  */
-import type pg from 'pg';
-import type { CallEndRes, CallStartRes } from '../../schema/calls.js';
-import { pgRows } from '../db/pg-database.js';
-import { pgJsonText } from '../db/pg-json.js';
-import { extractRefs } from './call-refs.js';
-import { type ColumnType, END_COLUMNS, KEY_COLUMNS, START_COLUMNS, START_NAME_AT, type UpsertItem, type Value } from './call-fields.js';
-import { type StagedCall, stageItems } from './batch-staging.js';
-import { pgLockRollupTraces, pgRollUpTraces } from './pg-rollup-writes.js';
+import { run, all, type Steps } from '../db/sql-steps.js';
+import { callRefs } from './call-refs.js';
+import { type ColumnType, END_COLUMNS, KEY_COLUMNS, START_COLUMNS, START_NAME_AT, type StartInput, type Value } from './call-fields.js';
+import { keyOf, type StagedCall } from './batch-staging.js';
 
 const PG_TYPE: Record<ColumnType, string> = { text: 'text', time: 'text', json: 'json', int: 'bigint' };
 /** Columns of the upsert, in order (call-fields.ts), with their PostgreSQL array types. */
@@ -43,10 +38,10 @@ const UPSERT_SQL = `WITH pending AS (
     SELECT * FROM unnest(${COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')})
     ON CONFLICT (project_id, id) DO UPDATE SET
     ${[
-    // a start's display_name only fills an empty name (writeItems in call-writes.ts)
+    // a start's display_name only fills an empty name (writeBatch in call-writes.ts)
     ...START_SET.map((c) => `${c} = CASE WHEN excluded.started_at IS NOT NULL THEN ${c === 'display_name' ? 'coalesce(calls.display_name, excluded.display_name)' : `excluded.${c}`} ELSE calls.${c} END`),
     ...END_SET.map((c) => `${c} = CASE WHEN excluded.ended_at IS NOT NULL THEN excluded.${c} ELSE calls.${c} END`),
-    // an end's summary is the sent one again (the rollup of pg-rollup-writes.ts runs after)
+    // an end's summary is the sent one again (the rollup of rollup-writes.ts runs after)
     'sent_summary = CASE WHEN excluded.ended_at IS NOT NULL THEN NULL ELSE calls.sent_summary END',
   ].join(',\n    ')}
     RETURNING project_id, id, xmax <> 0 AS updated)
@@ -54,11 +49,6 @@ const UPSERT_SQL = `WITH pending AS (
   FROM up LEFT JOIN pending p ON p.project_id = up.project_id AND p.call_id = up.id
   WHERE up.updated OR p.call_id IS NOT NULL`;
 
-const KEYS = 'unnest($1::text[], $2::text[]) AS k(project_id, id)';
-const TRACES_OF = `SELECT c.project_id, c.id, c.trace_id FROM ${KEYS} JOIN calls c ON c.project_id = k.project_id AND c.id = k.id
-  WHERE c.trace_id IS NOT NULL`;
-const STARTED_OF = `SELECT c.project_id, c.id FROM ${KEYS} JOIN calls c ON c.project_id = k.project_id AND c.id = k.id
-  WHERE c.started_at IS NOT NULL`;
 const SET_NAMES = `UPDATE calls c SET display_name = v.name FROM unnest($1::text[], $2::text[], $3::text[]) AS v(project_id, id, name)
   WHERE c.project_id = v.project_id AND c.id = v.id`;
 const DELETE_REFS = `DELETE FROM call_refs r USING unnest($1::text[], $2::text[], $3::text[]) AS v(project_id, call_id, kind)
@@ -87,70 +77,20 @@ export const PG_LOCK_FOR_RENAME = `SELECT pg_advisory_xact_lock(${LOCK_SPACE}, h
  * Locks out `/call/update` renames in the projects of the calls a batch starts (see {@link LOCK_PROJECTS_SHARED}),
  * until the transaction ends. Run inside the batch's transaction, before it reads or writes those calls.
  *
- * @param client - a client inside a transaction.
- * @param projectIds - projects of the started calls, any order, repeats allowed.
+ * @param starts - the batch's starts (those with an id count: a start without one makes a new call).
  */
-async function lockStartedProjects(client: pg.PoolClient, projectIds: readonly string[]): Promise<void> {
-  if (projectIds.length > 0) await client.query(LOCK_PROJECTS_SHARED, [projectIds]);
+export function* pgLockStartedProjects(starts: readonly StartInput[]): Steps<void> {
+  const projectIds = [...new Set(starts.flatMap((s) => (s.id ? [s.project_id] : [])))];
+  if (projectIds.length > 0) yield* run(LOCK_PROJECTS_SHARED, [projectIds]);
 }
 
-const keyOf = (projectId: string, id: string): string => `${projectId.length}:${projectId}${id}`;
+const byKey = (a: StagedCall, b: StagedCall): number => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** Stored values of (project_id, id) pairs, by {@link keyOf}. */
-async function lookup<R extends { project_id: string; id: string }>(client: pg.PoolClient, sql: string, pairs: readonly [string, string][]): Promise<Map<string, R>> {
-  if (pairs.length === 0) return new Map();
-  const rows = await pgRows<R>(client, sql, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
-  return new Map(rows.map((r) => [keyOf(r.project_id, r.id), r]));
-}
-
-/**
- * The (project_id, id) pairs of calls with a stored start, among the ends of `items` (for `strictOrder`).
- * @returns a predicate over (project_id, id).
- */
-export async function pgStartedCalls(client: pg.PoolClient | pg.Pool, items: readonly UpsertItem[]): Promise<(projectId: string, id: string) => boolean> {
-  const pairs = items.flatMap((item): [string, string][] => (item.mode === 'end' ? [[item.req.end.project_id, item.req.end.id]] : []));
-  const started = pairs.length === 0 ? new Map() : await lookup(client as pg.PoolClient, STARTED_OF, pairs);
-  return (projectId, id) => started.has(keyOf(projectId, id));
-}
-
-/**
- * Stores a batch of starts and ends with the effect of applying them one by one, in order (the contract of
- * `writeItems` in call-writes.ts: same ids, trace ids, merges and renames). Run it inside a transaction.
- *
- * @param client - a client inside a transaction.
- * @param items - validated batch items.
- * @returns one result per item, in order: `{id, trace_id}` for a start, `{}` for an end.
- */
-export async function pgWriteItems(client: pg.PoolClient, items: readonly UpsertItem[]): Promise<(CallStartRes | CallEndRes)[]> {
-  // a pending rename of a call this batch starts is applied below: lock out a concurrent /call/update of it first
-  const startedProjects = new Set<string>();
-  for (const item of items) if (item.mode === 'start' && item.req.start.id) startedProjects.add(item.req.start.project_id);
-  await lockStartedProjects(client, [...startedProjects]);
-  // trace ids a start without one may inherit: its own call's, else its parent's, as stored before the batch
-  const wanted: [string, string][] = [];
-  for (const item of items) {
-    if (item.mode !== 'start' || item.req.start.trace_id) continue;
-    const s = item.req.start;
-    if (s.id) wanted.push([s.project_id, s.id]);
-    if (s.parent_id) wanted.push([s.project_id, s.parent_id]);
-  }
-  const stored = await lookup<{ project_id: string; id: string; trace_id: string }>(client, TRACES_OF, wanted);
-  const { calls: touched, answers } = stageItems(items, (projectId, id) => stored.get(keyOf(projectId, id))?.trace_id, pgJsonText);
-  const otelStarts = new Set<string>();
-  for (const item of items) if (item.mode === 'start' && item.req.start.otel_dump) otelStarts.add(item.req.start.project_id);
-  const traces = await pgLockRollupTraces(client, touched, otelStarts);
-  await flush(client, touched.sort((a, b) => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
-  await pgRollUpTraces(client, traces);
-  return answers;
-}
-
-/** Writes staged calls (sorted by key): the upsert with the drop of pending renames, then names and refs. */
-async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Promise<void> {
-  if (sorted.length === 0) return;
+/** Writes staged calls in key order: the upsert with the drop of pending renames, then names and refs. */
+export function* pgFlush(calls: readonly StagedCall[]): Steps<void> {
+  if (calls.length === 0) return;
+  const sorted = [...calls].sort(byKey);
   const columns: Value[][] = COLUMNS.map(() => []);
-  const refKeys: string[][] = [[], [], []];
-  const refs: string[][] = [[], [], [], []];
-  const push = (into: string[][], ...values: string[]): void => values.forEach((v, i) => into[i]!.push(v));
   const noStart = Array<Value>(START_SET.length).fill(null);
   const noEnd = Array<Value>(END_SET.length).fill(null);
   for (const call of sorted) {
@@ -159,32 +99,26 @@ async function flush(client: pg.PoolClient, sorted: readonly StagedCall[]): Prom
     if (call.endName !== undefined) start[START_NAME_AT] = call.endName;
     const row = [call.projectId, call.id, ...start, ...(call.end ?? noEnd)];
     row.forEach((v, i) => columns[i]!.push(v));
-    for (const [kind, value] of [['input', call.inputs], ['output', call.output]] as const) {
-      if (!value) continue;
-      push(refKeys, call.projectId, call.id, kind);
-      if (!value.json?.includes('svc:///')) continue;
-      for (const ref of extractRefs(value.value)) push(refs, call.projectId, call.id, kind, ref);
-    }
   }
-  const answered = await pgRows<{ project_id: string; id: string; updated: boolean; renamed: boolean; rename: string | null }>(client, UPSERT_SQL, columns);
+  const answered = yield* all<{ project_id: string; id: string; updated: boolean; renamed: boolean; rename: string | null }>(UPSERT_SQL, columns);
   // a row this upsert inserted has no refs yet: only rows that existed get their old refs deleted
   const updated = new Set(answered.filter((r) => r.updated).map((r) => keyOf(r.project_id, r.id)));
   const renamed = new Map(answered.filter((r) => r.renamed).map((r) => [keyOf(r.project_id, r.id), r.rename]));
-  // names set after the upsert: a pending rename (over the end's name), else the end's name of a stored row
-  const names: [string[], string[], (string | null)[]] = [[], [], []];
+  const names: (string | null)[][] = [[], [], []];
+  const stale: string[][] = [[], [], []];
+  const refs: string[][] = [[], [], [], []];
+  const push = <V>(into: V[][], ...values: V[]): void => values.forEach((v, i) => into[i]!.push(v));
   for (const call of sorted) {
     const key = keyOf(call.projectId, call.id);
+    // names set after the upsert: a pending rename (over the end's name), else the end's name of a stored row
     const name = renamed.has(key) ? renamed.get(key) : updated.has(key) ? call.endName : undefined;
-    if (name === undefined) continue;
-    names[0].push(call.projectId);
-    names[1].push(call.id);
-    names[2].push(name);
+    if (name !== undefined) push(names, call.projectId, call.id, name);
+    for (const [kind, found] of callRefs(call)) {
+      if (updated.has(key)) push(stale, call.projectId, call.id, kind);
+      for (const ref of found) push(refs, call.projectId, call.id, kind, ref);
+    }
   }
-  const stale: string[][] = [[], [], []];
-  refKeys[0]!.forEach((projectId, i) => {
-    if (updated.has(keyOf(projectId, refKeys[1]![i]!))) push(stale, projectId, refKeys[1]![i]!, refKeys[2]![i]!);
-  });
-  if (names[0].length > 0) await client.query(SET_NAMES, names);
-  if (stale[0]!.length > 0) await client.query(DELETE_REFS, stale);
-  if (refs[0]!.length > 0) await client.query(INSERT_REFS, refs);
+  if (names[0]!.length > 0) yield* run(SET_NAMES, names);
+  if (stale[0]!.length > 0) yield* run(DELETE_REFS, stale);
+  if (refs[0]!.length > 0) yield* run(INSERT_REFS, refs);
 }

@@ -3,11 +3,8 @@
  * store's semantics (jsonb, see the `weft_*` functions of db/pg-sql-functions.ts) and the keys to sort it by.
  * @module
  */
-import { jsonPath, parseFieldPath } from '../db/field-path.js';
-import { QueryError } from '../db/query-error.js';
-import { INT_COLUMNS, JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
+import { INT_COLUMNS, parseCallField } from './fields.js';
 import { PG_DESCENDANT_FAILED_SQL } from './descendant-errors.js';
-import { parseFeedbackField } from './feedback-fields.js';
 import type { Params } from './query-walk.js';
 import { pgValueSortKeys } from '../db/value-sort.js';
 
@@ -83,31 +80,26 @@ const DERIVED: Record<string, PgField> = {
 export function pgField(path: string, params: Params, loc: string[]): PgField {
   const derived = DERIVED[path];
   if (derived !== undefined) return derived;
-  const feedback = parseFeedbackField(path, loc);
-  if (feedback) {
+  const f = parseCallField(path, loc);
+  if (f.kind === 'feedback') {
     // the newest feedback (of the type, or any) holding the path, as fields.ts reads it
+    const { feedback } = f;
     const read = feedback.column === undefined ? `weft_jv(weft_get_exact(weft_nonul(f.payload), ${params.bind(feedback.segments)}::text[]))` : `to_jsonb(f.${feedback.column})`;
     const type = feedback.type === null ? '' : ` AND f.feedback_type = ${params.bind(feedback.type)}`;
     const value = `(SELECT v FROM (SELECT ${read} AS v, f.created_at AS c, f.id AS i FROM feedback f
       WHERE f.project_id = calls.project_id AND f.call_id = calls.id${type}) x WHERE v IS NOT NULL ORDER BY c DESC, i DESC LIMIT 1)`;
     return { value, sort: valueSort(value) };
   }
-  const { segments, quoted } = parseFieldPath(path, loc);
-  const [column = '', ...rest] = segments;
-  if (rest.length === 0 && PLAIN_COLUMNS.has(column)) {
-    const sql = `calls.${column}`;
-    return { value: `to_jsonb(${sql})`, textColumn: INT_COLUMNS.has(column) ? undefined : sql, sort: nullsSort(sql) };
+  if (f.kind === 'plain') {
+    const sql = `calls.${f.column}`;
+    return { value: `to_jsonb(${sql})`, textColumn: INT_COLUMNS.has(f.column) ? undefined : sql, sort: nullsSort(sql) };
   }
-  if (rest.length === 0 && JSON_COLUMNS.has(column)) {
+  if (f.kind === 'json') {
     // a whole JSON column is its value, as one level down (fields.ts)
-    const value = `weft_jv(weft_nonul(calls.${column}))`;
+    const value = `weft_jv(weft_nonul(calls.${f.column}))`;
     return { value, sort: valueSort(value) };
   }
-  if (!JSON_COLUMNS.has(column)) {
-    const known = [...PLAIN_COLUMNS, ...JSON_COLUMNS].join(', ');
-    throw new QueryError(loc, `unknown field ${JSON.stringify(path)}; expected one of ${known}, or a dotted path inside a JSON column`);
-  }
-  jsonPath(rest, loc); // the same refusals as the SQLite store (e.g. a segment holding a double quote)
+  const { column, rest, quoted } = f;
   // PostgreSQL's JSON operators fail on a document holding a \u0000 escape: weft_nonul reads it with \u0001 in its place
   const doc = `weft_nonul(calls.${column})`;
   // #> reads a signed or space-led number ("-1": from the end) as an array index; SQLite's paths read it as a key only

@@ -1,57 +1,87 @@
 /**
- * The server's rollup on SQLite: after a batch is written, the traces it touched that hold OTel span calls get their summaries rolled up again (calls/rollup.ts).
+ * The server's rollup writes, written once as SQL steps for both engines: the traces a batch touches that hold OTel
+ * span calls are found (on PostgreSQL, locked before the batch writes), then rolled up after its rows are written
+ * (calls/rollup.ts).
  * @module
  */
-import type { Prepare } from '../db/statement-cache.js';
+import type { Dialect } from '../db/dialect.js';
+import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { rollUpTrace, type RollupRow } from './rollup.js';
+import { keyOf, type StagedCall, storedColumn } from './batch-staging.js';
 
-/** A call a batch wrote: its key, and its trace id when the batch carried its start. */
-export interface TouchedCall {
-  projectId: string;
-  id: string;
-  traceId?: string;
+/** A call a batch writes: its key, and its trace id when the batch carries its start. */
+export type TouchedCall = Pick<StagedCall, 'projectId' | 'id' | 'traceId'>;
+
+/** A trace the batch may change: project and trace id. */
+export type TraceKey = [projectId: string, traceId: string];
+
+/**
+ * Any span call in the project (the partial index `calls_otel`): a project without one is never rolled up. On SQLite
+ * `INDEXED BY`, because its planner otherwise takes the primary key's `project_id` prefix and reads every call of the
+ * project to find none (a cost per batch growing with the project: 3 ms per batch at 30,000 calls).
+ */
+const anyOtel = (d: Dialect): string =>
+  `SELECT 1 FROM calls${d.engine === 'sqlite' ? ' INDEXED BY calls_otel' : ''} WHERE project_id = ? AND otel_dump IS NOT NULL LIMIT 1`;
+/** Namespace (first int4 key) of PostgreSQL's per-trace advisory locks of the rollup: 'wftr' in ASCII. */
+const LOCK_SPACE = 0x77667472;
+const PG_LOCK_TRACES = `SELECT count(pg_advisory_xact_lock(${LOCK_SPACE}, h)) FROM (
+    SELECT DISTINCT hashtext(t) AS h FROM unnest(?::text[]) AS t ORDER BY 1) l`;
+const TRACE_HAS_OTEL = 'SELECT 1 FROM calls WHERE project_id = ? AND trace_id = ? AND otel_dump IS NOT NULL LIMIT 1';
+const traceRows = (d: Dialect): string => `SELECT id, parent_id, otel_dump IS NOT NULL AS otel,
+  ${d.engine === 'sqlite' ? 'summary, sent_summary' : 'summary::text AS summary, sent_summary::text AS sent_summary'}
+  FROM calls WHERE project_id = ? AND trace_id = ? AND started_at IS NOT NULL`;
+const SQLITE_SET_SUMMARY = 'UPDATE calls SET summary = ?, sent_summary = ? WHERE project_id = ? AND id = ?';
+const PG_SET_SUMMARIES = `UPDATE calls c SET summary = v.summary::json, sent_summary = v.sent::json
+  FROM unnest(?::text[], ?::text[], ?::text[]) AS v(id, summary, sent) WHERE c.project_id = ? AND c.id = v.id`;
+
+/**
+ * The traces of `touched` in projects holding a span call (or starting one in this batch, `otelStarts`). Costs one
+ * indexed probe per project of the batch when none holds a span call (weft's op() traces count their own).
+ *
+ * On PostgreSQL, run it before the batch writes: each trace is locked until the transaction ends, so two servers
+ * rolling up one trace take turns and the later reads the earlier's rows; locks are taken in one order (hash order),
+ * before the batch's row locks, so they never wait in a cycle. On SQLite (one writer), run it after the writes.
+ *
+ * @param touched - the calls the batch writes (trace id set when the batch carries the start).
+ * @param otelStarts - projects whose span calls the batch starts.
+ * @returns the traces, for {@link rollUpTraces}.
+ */
+export function* rollupTraces(d: Dialect, touched: readonly TouchedCall[], otelStarts: ReadonlySet<string>): Steps<TraceKey[]> {
+  const otel = new Set(otelStarts);
+  for (const projectId of new Set(touched.map((c) => c.projectId))) {
+    if (!otel.has(projectId) && (yield* get(anyOtel(d), [projectId])) !== undefined) otel.add(projectId);
+  }
+  if (otel.size === 0) return [];
+  const keys = new Map<string, TraceKey>();
+  const add = (projectId: string, traceId: string): void => void keys.set(keyOf(projectId, traceId), [projectId, traceId]);
+  const unknown: [string, string][] = [];
+  for (const c of touched) {
+    if (!otel.has(c.projectId)) continue;
+    if (c.traceId !== undefined) add(c.projectId, c.traceId);
+    else unknown.push([c.projectId, c.id]);
+  }
+  const stored = yield* storedColumn(d, unknown, 'trace_id');
+  for (const [projectId, id] of unknown) {
+    const traceId = stored.get(keyOf(projectId, id));
+    if (traceId !== undefined) add(projectId, traceId);
+  }
+  if (d.engine === 'postgres' && keys.size > 0) yield* run(PG_LOCK_TRACES, [[...keys.keys()]]);
+  return [...keys.values()];
 }
 
 /**
- * Any span call in the project (the partial index `calls_otel`): a project without one is never rolled up. `INDEXED
- * BY`, because SQLite's planner otherwise takes the primary key's `project_id` prefix and reads every call of the
- * project to find none (a cost per batch growing with the project: 3 ms per batch at 30,000 calls).
- */
-const ANY_OTEL = 'SELECT 1 FROM calls INDEXED BY calls_otel WHERE project_id = ? AND otel_dump IS NOT NULL LIMIT 1';
-const TRACE_OF = 'SELECT trace_id FROM calls WHERE project_id = ? AND id = ? AND trace_id IS NOT NULL';
-const TRACE_HAS_OTEL = 'SELECT 1 FROM calls WHERE project_id = ? AND trace_id = ? AND otel_dump IS NOT NULL LIMIT 1';
-const TRACE_ROWS = `SELECT id, parent_id, otel_dump IS NOT NULL AS otel, summary, sent_summary FROM calls
-  WHERE project_id = ? AND trace_id = ? AND started_at IS NOT NULL`;
-const SET_SUMMARY = 'UPDATE calls SET summary = ?, sent_summary = ? WHERE project_id = ? AND id = ?';
-
-/**
- * Rolls up status counts and usage in every trace `touched` reaches that holds a span call, so a span's failure and
- * tokens reach its ancestors whichever order starts and ends arrive in. Costs one indexed probe per project of the
- * batch when the project holds no span call (weft's op() traces count their own). Run it in the batch's transaction,
- * after its rows are written.
+ * Rolls up status counts and usage in each of `traces` that holds a span call, so a span's failure and tokens reach
+ * its ancestors whichever order starts and ends arrive in. Run it in the batch's transaction, after its rows are written.
  *
- * @param prepare - statement source of a read-write connection.
- * @param touched - the calls the batch wrote.
+ * @param traces - the traces {@link rollupTraces} found.
  */
-export function rollUpTouched(prepare: Prepare, touched: readonly TouchedCall[]): void {
-  const otelProjects = new Map<string, boolean>();
-  const traces = new Map<string, Set<string>>();
-  for (const call of touched) {
-    let any = otelProjects.get(call.projectId);
-    if (any === undefined) otelProjects.set(call.projectId, (any = prepare(ANY_OTEL).get(call.projectId) !== undefined));
-    if (!any) continue;
-    const traceId = call.traceId ?? (prepare(TRACE_OF).get(call.projectId, call.id) as { trace_id: string } | undefined)?.trace_id;
-    if (traceId === undefined) continue;
-    let set = traces.get(call.projectId);
-    if (!set) traces.set(call.projectId, (set = new Set()));
-    set.add(traceId);
-  }
-  for (const [projectId, traceIds] of traces) {
-    for (const traceId of traceIds) {
-      if (prepare(TRACE_HAS_OTEL).get(projectId, traceId) === undefined) continue;
-      const rows = prepare(TRACE_ROWS).all(projectId, traceId) as RollupRow[];
-      const set = prepare(SET_SUMMARY);
-      for (const w of rollUpTrace(rows)) set.run(w.summary, w.sent_summary, projectId, w.id);
-    }
+export function* rollUpTraces(d: Dialect, traces: readonly TraceKey[]): Steps<void> {
+  for (const [projectId, traceId] of traces) {
+    if ((yield* get(TRACE_HAS_OTEL, [projectId, traceId])) === undefined) continue;
+    const writes = rollUpTrace(yield* all<RollupRow>(traceRows(d), [projectId, traceId]));
+    if (writes.length === 0) continue;
+    if (d.engine === 'postgres') {
+      yield* run(PG_SET_SUMMARIES, [writes.map((w) => w.id), writes.map((w) => w.summary), writes.map((w) => w.sent_summary), projectId]);
+    } else for (const w of writes) yield* run(SQLITE_SET_SUMMARY, [w.summary, w.sent_summary, projectId, w.id]);
   }
 }

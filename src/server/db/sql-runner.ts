@@ -83,9 +83,8 @@ function sqliteInsert(prepare: Prepare, spec: BulkInsert): unknown[] {
   return out;
 }
 
-/** The SQLite runner of one connection (statements cached per SQL text). */
-export function sqliteRunner(db: Database.Database): SqlRunner<'sync'> {
-  const { prepare } = statementCache(db);
+/** Runs steps on SQLite synchronously through `prepare` (inside the caller's transaction, if any). @returns their answer. */
+export function sqliteSteps<T>(prepare: Prepare, steps: Steps<T>): T {
   const exec = (step: Step): unknown => {
     if (step.kind === 'insert') return sqliteInsert(prepare, step.insert);
     const statement = prepare(step.sql);
@@ -93,9 +92,13 @@ export function sqliteRunner(db: Database.Database): SqlRunner<'sync'> {
     if (step.kind === 'get') return statement.get(...step.params);
     return statement.run(...step.params).changes;
   };
-  const drive = <T>(steps: Steps<T>): T => {
-    for (let at = steps.next(); ; at = steps.next(exec(at.value))) if (at.done) return at.value;
-  };
+  for (let at = steps.next(); ; at = steps.next(exec(at.value))) if (at.done) return at.value;
+}
+
+/** The SQLite runner of one connection (statements cached per SQL text). */
+export function sqliteRunner(db: Database.Database): SqlRunner<'sync'> {
+  const { prepare } = statementCache(db);
+  const drive = <T>(steps: Steps<T>): T => sqliteSteps(prepare, steps);
   const inTransaction = db.transaction((steps: Steps<unknown>) => drive(steps));
   const run = <A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): T => drive(method(SQLITE_DIALECT, ...args));
   return {
@@ -133,11 +136,14 @@ async function pgExec(db: PgQueryable, step: Step): Promise<unknown> {
   return step.kind === 'get' ? res.rows[0] : (res.rowCount ?? 0);
 }
 
+/** Runs steps on PostgreSQL, one after the other, on `on` (a client inside the caller's transaction, or a pool). @returns their answer. */
+export async function pgSteps<T>(on: PgQueryable, steps: Steps<T>): Promise<T> {
+  for (let at = steps.next(); ; at = steps.next(await pgExec(on, at.value))) if (at.done) return at.value;
+}
+
 /** The PostgreSQL runner of one database: reads on the pool (long ones on the long-read pool), transactions on one client. */
 export function pgRunner(db: PgDatabase): SqlRunner<'async'> {
-  const drive = async <T>(on: PgQueryable, steps: Steps<T>): Promise<T> => {
-    for (let at = steps.next(); ; at = steps.next(await pgExec(on, at.value))) if (at.done) return at.value;
-  };
+  const drive = pgSteps;
   return {
     dialect: PG_DIALECT,
     run: (method, ...args) => drive(db.pool, method(PG_DIALECT, ...args)),

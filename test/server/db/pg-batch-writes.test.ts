@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('PgCallStore.upsertBatch', () => {
   it('leaves the rows, refs and answers the SQLite store leaves, for any prior state and batch', async () => {
-    const pgCalls = new PgCallStore(db, { prices: {}, feedbackFor: () => new Map(), objects: new ObjectStore(pgRunner(db)), tables: new TableStore(pgRunner(db)) });
+    const pgCalls = new PgCallStore(db, { prices: {}, feedback: { forCalls: async () => new Map() }, objects: new ObjectStore(pgRunner(db)), tables: new TableStore(pgRunner(db)) });
     await fc.assert(
       fc.asyncProperty(batchItems, batchItems, async (before, batch) => {
         const sqlite = openStore(':memory:');
