@@ -41,7 +41,11 @@ async function child(srcDir: string, layer: Layer): Promise<void> {
     const { setSink } = (await import(join(srcDir, 'instrument/sink.ts'))) as typeof import('../src/instrument/sink.js');
     // only the layers that serialize load the serializers (a revision before them can still be measured on `discard`)
     const { callEventEntry } = layer === 'entries' ? ((await import(join(srcDir, 'export/call-entry.ts'))) as typeof import('../src/export/call-entry.js')) : { callEventEntry: undefined };
-    const { eventItemJson } = layer === 'text' ? ((await import(join(srcDir, 'export/event-json.ts'))) as typeof import('../src/export/event-json.js')) : { eventItemJson: undefined };
+    // the text layer: a revision's item text of an event, by hand (eventItemJson, until issue 31) or as JSON.stringify framed (itemText, since)
+    type ItemText = (mode: 'start' | 'end', event: object) => unknown;
+    const textModule = layer === 'text' ? ((await import(join(srcDir, 'export/event-json.ts'))) as { eventItemJson?: ItemText; itemText?: (mode: 'start' | 'end', body: string) => string }) : undefined;
+    const eventItemJson: ItemText | undefined = textModule?.eventItemJson
+      ?? (textModule?.itemText ? ((itemText) => (mode, event) => itemText(mode, JSON.stringify(event)))(textModule.itemText) : undefined);
     let kept: unknown[] = []; // the last 1,000 results stay alive, as a batch's events would
     const keep = (x: unknown): void => {
       kept.push(x);
@@ -125,7 +129,7 @@ async function main(): Promise<void> {
       ['source', 'layer', 'ns/call each round', 'best', 'median', 'added by the layer', 'of which system'],
       rows,
     );
-    console.log('(discard: op() into a sink that drops events; text: + eventItemJson of both events; entries: + callEventEntry (text packed into the shared buffers); full: the real exporter, batches, call order and HTTP)');
+    console.log('(discard: op() into a sink that drops events; text: + the item text of both events (eventItemJson, or itemText of JSON.stringify since issue 31); entries: + callEventEntry (text packed into the shared buffers); full: the real exporter, batches, call order and HTTP)');
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -40,8 +40,12 @@ export function callEventEntry(mode: 'start' | 'end', event: StartedCallSchemaFo
     return undefined;
   }
   if (body === undefined) return undefined;
-  // at most 3 UTF-8 bytes per UTF-16 unit: a body under the limit even so is not counted before it is packed
-  if (ITEM_FRAME_BYTES[mode] + body.length * 3 <= limit || ITEM_FRAME_BYTES[mode] + utf8Length(body) <= limit) return packedItem(mode, body, call);
+  // at most 3 UTF-8 bytes per UTF-16 unit: a body under the limit even so is not counted before it is packed;
+  // a longer one is counted once, here, and packed with that count
+  const frame = ITEM_FRAME_BYTES[mode];
+  if (frame + body.length * 3 <= limit) return packedItem(mode, body, call);
+  const bodyBytes = utf8Length(body);
+  if (frame + bodyBytes <= limit) return packedItem(mode, body, call, bodyBytes);
   const item = (mode === 'start' ? { mode, req: { start: event } } : { mode, req: { end: event } }) as UpsertBatchItem;
   const smaller = serialize(truncated(item, limit), call);
   return smaller && smaller.bytes <= limit ? packedEntry(smaller.json, smaller.bytes, call) : undefined;

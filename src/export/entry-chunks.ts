@@ -70,14 +70,14 @@ export const ITEM_FRAME_BYTES = { start: START_HEAD.length + ITEM_TAIL.length, e
  * `body`: the head, the body and the tail written straight into the current shared buffer, never joined into
  * one string first; its UTF-8 length is what the write took (so the text is not scanned twice). When the
  * body could be large (`body.length` UTF-16 units may take 3 bytes each) or there is no Buffer, the
- * joined string, with `bytes` counted.
+ * joined string, with `bytes` counted (`bodyBytes`, the body's UTF-8 length, when the caller counted it already).
  */
-export function packedItem(mode: 'start' | 'end', body: string, call: Entry['call']): Entry {
+export function packedItem(mode: 'start' | 'end', body: string, call: Entry['call'], bodyBytes?: number): Entry {
   const frame = ITEM_FRAME_BYTES[mode];
   const most = frame + body.length * 3;
   if (most >= MAX_PACKED_BYTES || !HAS_BUFFER) {
-    const json = flat(itemText(mode, body));
-    return { json, bytes: utf8Length(json), call };
+    // the frame is ASCII: its UTF-8 length is its length
+    return { json: flat(itemText(mode, body)), bytes: frame + (bodyBytes ?? utf8Length(body)), call };
   }
   if (used + most + 1 > CHUNK_BYTES) {
     chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
