@@ -230,7 +230,8 @@ function completeLines(text: string): string[] {
   return end < 0 ? [] : text.slice(0, end).split('\n').filter((l) => l.length > 0);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id runs (one of another user counts: signalling it is refused with EPERM). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

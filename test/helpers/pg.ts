@@ -4,7 +4,6 @@
  * @module
  */
 export { STORE_ENV, testStore } from './test-store.js';
-import { STORE_ENV } from './test-store.js';
 import pg from 'pg';
 
 /** Environment variable naming the store the tests of a project run on: `sqlite` (default) or `postgres`. */

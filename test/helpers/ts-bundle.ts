@@ -9,6 +9,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { isAlive } from '../../src/export/spool.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /**
@@ -65,16 +66,7 @@ function sweepDeadProcesses(): void {
   mkdirSync(OUT_DIR, { recursive: true });
   for (const name of readdirSync(OUT_DIR)) {
     const pid = Number(/-(\d+)-\d+\.mjs$/.exec(name)?.[1]);
-    if (!pid || alive(pid)) continue;
+    if (!pid || isAlive(pid)) continue;
     rmSync(path.join(OUT_DIR, name), { force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
