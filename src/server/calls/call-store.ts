@@ -12,8 +12,8 @@ import { compileCallsQuery, type CallsQuery } from './query-sql.js';
 import { sqliteRunner } from '../db/sql-runner.js';
 import { type CallStoreDeps, CallStoreCommon, LIST_PAGE } from './call-store-common.js';
 import type { CallStoreApi } from './call-store-api.js';
-import { overviewResult, type OverviewResult } from './overview.js';
-import { type OverviewQuery, sqliteOverviewRows } from './overview-sql.js';
+import { overviewOn, type OverviewResult } from './overview.js';
+import type { OverviewQuery } from './overview-sql.js';
 
 /** What a call store needs besides its connection. */
 export interface CallStoreOptions extends CallStoreDeps<'sync'> {
@@ -70,6 +70,6 @@ export class CallStore extends CallStoreCommon<'sync'> implements CallStoreApi {
   }
 
   overview(query: OverviewQuery): OverviewResult {
-    return overviewResult(query, sqliteOverviewRows(this.statements.prepare, query), this.options.prices);
+    return overviewOn(this.sql, query, this.options.prices);
   }
 }

@@ -1,11 +1,13 @@
 /**
- * The overview's answer (pure) from what its SQL counted (overview-sql.ts, both stores): the counts per bucket and
- * series as they are, each model's summed usage priced as `include_costs` prices a call's, then added into the
- * series it belongs to.
+ * The overview of a store: its SQL run (overview-sql.ts, both stores), then the answer from what it counted: the
+ * counts per bucket and series as they are, each model's summed usage priced as `include_costs` prices a call's,
+ * then added into the series it belongs to.
  * @module
  */
 import type { OverviewBucket, OverviewFigures, OverviewGroup } from '../../schema/calls-overview.js';
-import { type OverviewQuery, type OverviewRows, type OverviewUsageRow, OTHER, USAGE_KEYS } from './overview-sql.js';
+import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
+import { andThen } from '../db/store-api.js';
+import { overviewCalls, type OverviewQuery, type OverviewRows, overviewUsage, type OverviewUsageRow, OTHER, USAGE_KEYS } from './overview-sql.js';
 import { costsOf, type PriceTable } from './prices.js';
 
 /** The figures of {@link CallsOverviewRes} (schema/calls-overview.ts) besides the window. */
@@ -87,6 +89,17 @@ export function overviewResult(q: OverviewQuery, rows: OverviewRows, prices: Pri
     .sort(([ka, a], [kb, b]) => (ka === OTHER ? 1 : kb === OTHER ? -1 : b.total.calls - a.total.calls || (ka < kb ? -1 : 1)));
   out.groups = groups.map(([key, s]) => ({ key, totals: rounded(s.total), buckets: bucketsOf(s) }));
   return out;
+}
+
+/**
+ * The overview of a window on a store's runner: its two statements (on PostgreSQL both at once, on two connections of
+ * the pool), then {@link overviewResult}.
+ */
+export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable): Out<W, OverviewResult> {
+  const calls = sql.run(overviewCalls, q);
+  const usage = sql.run(overviewUsage, q);
+  const rows = calls instanceof Promise ? Promise.all([calls, usage]) : ([calls, usage] as const);
+  return andThen(rows, ([c, u]) => overviewResult(q, { calls: c, usage: u } as OverviewRows, prices)) as Out<W, OverviewResult>;
 }
 
 /** A cost to 12 significant digits (as `include_costs` rounds each call's). */

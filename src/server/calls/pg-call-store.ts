@@ -15,9 +15,8 @@ import { compilePgCallsQuery } from './pg-query-sql.js';
 import type { CallsQuery } from './query-sql.js';
 import type { StoredCallRecord } from './records.js';
 import { type CallStoreDeps, CallStoreCommon, LIST_PAGE } from './call-store-common.js';
-import { overviewResult, type OverviewResult } from './overview.js';
+import { overviewOn, type OverviewResult } from './overview.js';
 import type { OverviewQuery } from './overview-sql.js';
-import { pgOverviewRows } from './pg-overview-sql.js';
 
 /** Calls of every project in one PostgreSQL database; each method's contract is on `CallStoreApi`. Every method answers a Promise. */
 export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreApi {
@@ -64,7 +63,7 @@ export class PgCallStore extends CallStoreCommon<'async'> implements CallStoreAp
   }
 
   async overview(query: OverviewQuery): Promise<OverviewResult> {
-    return overviewResult(query, await pgOverviewRows(this.db.pool, query), this.deps.prices);
+    return overviewOn(this.sql, query, this.deps.prices);
   }
 
   /** Closes the open cursors (before the pool ends). */
