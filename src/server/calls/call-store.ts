@@ -4,9 +4,8 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import { isMemoryPath } from '../db/open-database.js';
 import { type StatementCache, statementCache } from '../db/statement-cache.js';
-import { type CallCursor, mapCursor, pagedCursor, snapshotCursor } from './call-cursor.js';
+import { type CallCursor, mapCursor, sqliteCursor } from './call-cursor.js';
 import type { WireRecord } from './columns.js';
 import { compileCallsQuery, type CallsQuery } from './query-sql.js';
 import { sqliteRunner } from '../db/sql-runner.js';
@@ -48,9 +47,7 @@ export class CallStore extends CallStoreCommon<'sync'> implements CallStoreApi {
     const compiled = compileCallsQuery(query);
     const pipeline = this.pipeline(query);
     const onClose = (): void => void this.cursors.delete(cursor);
-    const cursor = isMemoryPath(this.options.path)
-      ? pagedCursor(this.statements.prepare, compiled, onClose)
-      : snapshotCursor(this.options.path, compiled, onClose);
+    const cursor = sqliteCursor(this.options.path, this.statements.prepare, compiled, onClose);
     this.cursors.add(cursor);
     return mapCursor(cursor, pipeline);
   }

@@ -46,31 +46,23 @@ type Additions = { top: WireRecord; summary: WireRecord };
 
 /** The `include_*` additions of every record of a page, by position. */
 function additions(q: CallsQuery, deps: AsyncPipelineDeps, page: readonly StoredCallRecord[]): MaybePromise<Additions[]> {
-  return andThen(q.include_usernames ? deps.usernames(page.flatMap((r) => (r.svc_user_id ? [r.svc_user_id] : []))) : undefined, (names) =>
-    andThen(q.include_feedback ? deps.feedbackFor(q.project_id, page.map((r) => r.id)) : undefined, (feedback) => additionsOf(q, deps, page, names, feedback)));
-}
-
-function additionsOf(
-  q: CallsQuery,
-  deps: AsyncPipelineDeps,
-  page: readonly StoredCallRecord[],
-  names: Map<string, string> | undefined,
-  feedback: Map<string, FeedbackRecord[]> | undefined,
-): Additions[] {
-  return page.map((r) => {
-    const top: WireRecord = {};
-    const summary: WireRecord = {};
-    if (q.include_storage_size) top['storage_size_bytes'] = r.storage_size_bytes ?? 0;
-    if (q.include_total_storage_size) top['total_storage_size_bytes'] = r.total_storage_size_bytes ?? 0;
-    if (names) top['svc_user_name'] = (r.svc_user_id && names.get(r.svc_user_id)) ?? null;
-    if (q.include_costs) {
-      // as Weave: no `costs` key when no model of the call's usage has a price
-      const costs = costsOf(r.summary['usage'], deps.prices);
-      if (Object.keys(costs).length > 0) summary['costs'] = costs;
-    }
-    if (feedback) summary['feedback'] = feedback.get(r.id) ?? [];
-    return { top, summary };
-  });
+  const users = q.include_usernames ? deps.usernames(page.flatMap((r) => (r.svc_user_id ? [r.svc_user_id] : []))) : undefined;
+  return andThen(users, (names) =>
+    andThen(q.include_feedback ? deps.feedbackFor(q.project_id, page.map((r) => r.id)) : undefined, (feedback) =>
+      page.map((r) => {
+        const top: WireRecord = {};
+        const summary: WireRecord = {};
+        if (q.include_storage_size) top['storage_size_bytes'] = r.storage_size_bytes ?? 0;
+        if (q.include_total_storage_size) top['total_storage_size_bytes'] = r.total_storage_size_bytes ?? 0;
+        if (names) top['svc_user_name'] = (r.svc_user_id && names.get(r.svc_user_id)) ?? null;
+        if (q.include_costs) {
+          // as Weave: no `costs` key when no model of the call's usage has a price
+          const costs = costsOf(r.summary['usage'], deps.prices);
+          if (Object.keys(costs).length > 0) summary['costs'] = costs;
+        }
+        if (feedback) summary['feedback'] = feedback.get(r.id) ?? [];
+        return { top, summary };
+      })));
 }
 
 /**
