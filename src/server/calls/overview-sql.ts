@@ -38,12 +38,6 @@ export const USAGE_KEYS = ['prompt_tokens', 'input_tokens', 'completion_tokens',
 /** The usage of one model summed over the roots of one bucket (and root op, when split by op). */
 export type OverviewUsageRow = { b: number; op: string | null; model: string } & { [K in (typeof USAGE_KEYS)[number]]: number | null };
 
-/** What the two statements answer. */
-export interface OverviewRows {
-  calls: OverviewCallsRow[];
-  usage: OverviewUsageRow[];
-}
-
 /** An engine's part of the SQL. */
 interface OverviewEngine {
   /** `summary.status` of the current `calls` row (text). */

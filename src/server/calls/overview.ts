@@ -6,8 +6,8 @@
  */
 import type { OverviewBucket, OverviewFigures, OverviewGroup } from '../../schema/calls-overview.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
-import { andThen } from '../db/store-api.js';
-import { overviewCalls, type OverviewQuery, type OverviewRows, overviewUsage, type OverviewUsageRow, OTHER, USAGE_KEYS } from './overview-sql.js';
+import { andThen, type MaybePromise } from '../db/store-api.js';
+import { overviewCalls, type OverviewCallsRow, type OverviewQuery, overviewUsage, type OverviewUsageRow, OTHER, USAGE_KEYS } from './overview-sql.js';
 import { costsOf, type PriceTable } from './prices.js';
 
 /** The figures of {@link CallsOverviewRes} (schema/calls-overview.ts) besides the window. */
@@ -53,14 +53,23 @@ function costOf(row: OverviewUsageRow, prices: PriceTable): number | undefined {
 }
 
 /**
- * Builds the answer.
+ * The overview of a window on a store's runner: its two statements (on PostgreSQL both at once, on two connections of
+ * the pool), then the answer.
  *
- * @param q - the query the rows answer.
- * @param rows - what the store's SQL counted.
+ * @param sql - the store's runner.
+ * @param q - the window, its buckets and split.
  * @param prices - the server's override prices (`include_costs`'s).
  * @returns totals and buckets of all roots; with a split, its groups: most roots first, then by key; `(other)` last.
  */
-export function overviewResult(q: OverviewQuery, rows: OverviewRows, prices: PriceTable): OverviewResult {
+export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable): Out<W, OverviewResult> {
+  const calls = sql.run(overviewCalls, q);
+  const usage = sql.run(overviewUsage, q);
+  type Rows = [OverviewCallsRow[], OverviewUsageRow[]];
+  const rows = (calls instanceof Promise ? Promise.all([calls, usage]) : [calls, usage]) as MaybePromise<Rows>;
+  return andThen(rows, ([c, u]) => overviewResult(q, c, u, prices)) as Out<W, OverviewResult>;
+}
+
+function overviewResult(q: OverviewQuery, calls: OverviewCallsRow[], usage: OverviewUsageRow[], prices: PriceTable): OverviewResult {
   const n = q.edges.length - 1;
   const series = new Map<string, Series>();
   const seriesOf = (key: string): Series => {
@@ -69,11 +78,11 @@ export function overviewResult(q: OverviewQuery, rows: OverviewRows, prices: Pri
     return s;
   };
   const all = seriesOf(ALL);
-  for (const r of rows.calls) {
+  for (const r of calls) {
     const f = seriesOf(r.g ?? ALL).at(Number(r.b));
     Object.assign(f, { calls: num(r.n), errors: num(r.e), descendant_errors: num(r.de), latency_p50_ms: r.p50 === null ? null : Number(r.p50), latency_p95_ms: r.p95 === null ? null : Number(r.p95) });
   }
-  for (const u of rows.usage) {
+  for (const u of usage) {
     const b = Number(u.b);
     const input = num(u.input_tokens ?? u.prompt_tokens);
     const output = num(u.output_tokens ?? u.completion_tokens);
@@ -89,17 +98,6 @@ export function overviewResult(q: OverviewQuery, rows: OverviewRows, prices: Pri
     .sort(([ka, a], [kb, b]) => (ka === OTHER ? 1 : kb === OTHER ? -1 : b.total.calls - a.total.calls || (ka < kb ? -1 : 1)));
   out.groups = groups.map(([key, s]) => ({ key, totals: rounded(s.total), buckets: bucketsOf(s) }));
   return out;
-}
-
-/**
- * The overview of a window on a store's runner: its two statements (on PostgreSQL both at once, on two connections of
- * the pool), then {@link overviewResult}.
- */
-export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable): Out<W, OverviewResult> {
-  const calls = sql.run(overviewCalls, q);
-  const usage = sql.run(overviewUsage, q);
-  const rows = calls instanceof Promise ? Promise.all([calls, usage]) : ([calls, usage] as const);
-  return andThen(rows, ([c, u]) => overviewResult(q, { calls: c, usage: u } as OverviewRows, prices)) as Out<W, OverviewResult>;
 }
 
 /** A cost to 12 significant digits (as `include_costs` rounds each call's). */

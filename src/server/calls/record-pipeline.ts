@@ -82,7 +82,7 @@ function additions(q: CallsQuery, deps: AsyncPipelineDeps, page: readonly Stored
 export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipeline;
 export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRecordPipeline;
 export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRecordPipeline {
-  const project = compileColumns(q.columns, { includeCosts: q.include_costs, includeUsernames: q.include_usernames });
+  const project = compileColumns(q);
   const expand = q.expand_columns ? parseColumns(q.expand_columns, ['expand_columns']) : [];
   const expanding = expand.length > 0 && q.return_expanded_column_values !== false;
   const adding = Boolean(q.include_costs || q.include_feedback || q.include_usernames || q.include_storage_size || q.include_total_storage_size);
