@@ -7,7 +7,7 @@
  * @module
  */
 import { andThen, type MaybePromise } from '../db/store-api.js';
-import type { ObjectKey } from '../objects/object-vals.js';
+import { type ObjectKey, objectKeyOf } from '../objects/object-vals.js';
 import type { TableRowSchema } from '../../schema/tables.js';
 import type { TableQuery } from '../tables/table-store.js';
 
@@ -104,7 +104,7 @@ export function resolveObjectRefs(reads: ObjectReads, projectId: string, refs: r
     const objects = pending.filter((w) => w.object);
     return andThen(objects.length > 0 ? reads.objectVals(projectId, objects.map((w) => w.object!)) : new Map<string, unknown>(), (vals) => {
       for (const w of objects) {
-        const key = `${w.object!.object_id}:${w.object!.digest}`;
+        const key = objectKeyOf(w.object!);
         // the root of a ref not stored: keep the ref; a version missing deeper in the path: null
         if (vals.has(key)) w.val = vals.get(key);
         else Object.assign(w, { missing: n === 0, val: null, extra: [] });

@@ -23,11 +23,6 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** sha256 of a UTF-8 text as base64url, with `-` replaced by `X`, `_` by `Y`, and no `=` padding (43 characters). */
-export function digestText(text: string): string {
-  return digestBytes(text);
-}
-
 /** sha256 of bytes (or of a string's UTF-8) as base64url, with `-` replaced by `X`, `_` by `Y`, and no `=` padding (43 characters). */
 export function digestBytes(data: Uint8Array | string): string {
   return sha256Base64url(data).replaceAll('-', 'X').replaceAll('_', 'Y');
@@ -42,19 +37,11 @@ export function sha256Base64url(data: Uint8Array | string): string {
 }
 
 /**
- * Digest of one table row: {@link digestText} of the row's {@link canonicalJson}.
- * @see the README, "Tables": the row digest weft and the reference service share
- */
-export function rowDigest(row: unknown): string {
-  return digestText(canonicalJson(row));
-}
-
-/**
- * Digest of a table: {@link digestText} of the canonical JSON of the array of its row digests, in row order
+ * Digest of a table: {@link digestBytes} of the canonical JSON of the array of its row digests, in row order
  * (e.g. `["abc…","def…"]`). Same rows in the same order give the same table digest; the empty table's is the
  * digest of `[]`.
  */
 export function tableDigest(rowDigests: readonly string[]): string {
   // the canonical JSON of an array of strings is its JSON.stringify
-  return digestText(JSON.stringify(rowDigests));
+  return digestBytes(JSON.stringify(rowDigests));
 }

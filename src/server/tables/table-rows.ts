@@ -9,7 +9,7 @@ import { canonicalJson, sha256Base64url, tableDigest } from './digest.js';
 export interface TableRows {
   /** The table digest ({@link tableDigest} of `rowDigests`). */
   digest: string;
-  /** One digest per row, in order ({@link rowDigest} of each row). */
+  /** One digest per row, in order: `digestBytes` of the row's `canonicalJson` (digest.ts). */
   rowDigests: string[];
   /** One stored JSON text per row, in order (the `val` column). */
   texts: string[];
@@ -28,7 +28,7 @@ const DIGEST_CHARS = 43;
  * @param storable - the text stored for a row's `JSON.stringify` text. @defaultValue the text itself (the SQLite
  *   store's; PostgreSQL's replaces unpaired surrogate escapes, `pgJsonTextOf`)
  * @returns the table digest, the row digests and the stored texts, each in row order.
- * @see {@link rowDigest} and {@link tableDigest} (digest.ts), which these digests equal.
+ * @see docs/interface-notes.md, "Table digests": the digests weft and the reference service share.
  */
 export function tableRows(rows: readonly unknown[], storable?: (json: string) => string): TableRows {
   const n = rows.length;

@@ -133,7 +133,7 @@ export class TableStore<W extends Wait = Wait> {
    * @param projectId - `<entity>/<project>`.
    * @param rows - the rows in order; any JSON values.
    * @returns the table digest and one row digest per row, in order.
-   * @see {@link rowDigest} and {@link tableDigest} for how digests are computed.
+   * @see `tableRows` (table-rows.ts) for how digests are computed.
    */
   create(projectId: string, rows: readonly unknown[]): Out<W, TableCreateRes> {
     return this.db.transaction(createTable, projectId, rows);
