@@ -7,9 +7,8 @@ import { gunzipSync } from 'node:zlib';
 import { HttpError } from '../http/http-error.js';
 import { parseJson } from '../http/request-body.js';
 
-/** Media types of OTLP/HTTP bodies (OTLP spec, "OTLP/HTTP Request"). */
+/** Media type of OTLP/HTTP protobuf bodies; JSON ones are `application/json` (OTLP spec, "OTLP/HTTP Request"). */
 export const OTLP_PROTOBUF = 'application/x-protobuf';
-export const OTLP_JSON = 'application/json';
 
 /** What weft uses of the generated root: the request message's `decode` and `toObject`. */
 interface MessageType {
