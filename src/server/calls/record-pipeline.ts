@@ -42,26 +42,33 @@ export type RecordPipeline = (page: StoredCallRecord[]) => WireRecord[];
 /** Maps one page of records to the answered records, possibly later (asynchronous lookups). */
 export type AsyncRecordPipeline = (page: StoredCallRecord[]) => MaybePromise<WireRecord[]>;
 
-type Additions = { top: WireRecord; summary: WireRecord };
-
-/** The `include_*` additions of every record of a page, by position. */
-function additions(q: CallsQuery, deps: AsyncPipelineDeps, page: readonly StoredCallRecord[]): MaybePromise<Additions[]> {
+/** The records of a page as `columns` projects them (`project`), with their `include_*` additions. */
+function withAdditions(
+  q: CallsQuery, deps: AsyncPipelineDeps, page: readonly StoredCallRecord[], project: ((r: WireRecord) => WireRecord) | undefined,
+): MaybePromise<WireRecord[]> {
   const users = q.include_usernames ? deps.usernames(page.flatMap((r) => (r.svc_user_id ? [r.svc_user_id] : []))) : undefined;
   return andThen(users, (names) =>
     andThen(q.include_feedback ? deps.feedbackFor(q.project_id, page.map((r) => r.id)) : undefined, (feedback) =>
       page.map((r) => {
         const top: WireRecord = {};
-        const summary: WireRecord = {};
         if (q.include_storage_size) top['storage_size_bytes'] = r.storage_size_bytes ?? 0;
         if (q.include_total_storage_size) top['total_storage_size_bytes'] = r.total_storage_size_bytes ?? 0;
         if (names) top['svc_user_name'] = (r.svc_user_id && names.get(r.svc_user_id)) ?? null;
+        const out = project ? project(r as WireRecord) : (r as WireRecord);
+        const summary: WireRecord = {};
         if (q.include_costs) {
           // as Weave: no `costs` key when no model of the call's usage has a price
           const costs = costsOf(r.summary['usage'], deps.prices);
           if (Object.keys(costs).length > 0) summary['costs'] = costs;
         }
         if (feedback) summary['feedback'] = feedback.get(r.id) ?? [];
-        return { top, summary };
+        if (Object.keys(summary).length > 0) out['summary'] = { ...(out['summary'] as WireRecord | undefined), ...summary };
+        if (q.include_storage_size || q.include_total_storage_size) {
+          // Re-added last from `top`, so they come after the record's own keys and survive `columns`.
+          delete out['storage_size_bytes'];
+          delete out['total_storage_size_bytes'];
+        }
+        return Object.assign(out, top);
       })));
 }
 
@@ -86,7 +93,6 @@ export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRec
   const expand = q.expand_columns ? parseColumns(q.expand_columns, ['expand_columns']) : [];
   const expanding = expand.length > 0 && q.return_expanded_column_values !== false;
   const adding = Boolean(q.include_costs || q.include_feedback || q.include_usernames || q.include_storage_size || q.include_total_storage_size);
-  const sized = Boolean(q.include_storage_size || q.include_total_storage_size);
   return function answer(page) {
     const records = page as unknown as WireRecord[];
     const expanded = andThen(markDescendantErrors(q.project_id, page, deps.descendantFailed), () => {
@@ -94,16 +100,6 @@ export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRec
       return expanding ? expandRefs(deps, records, expand) : undefined;
     });
     if (!adding) return andThen(expanded, () => (project ? records.map(project) : records));
-    return andThen(expanded, () => andThen(additions(q, deps, page), (adds) => records.map((record, i) => {
-      const out = project ? project(record) : record;
-      const { top, summary } = adds[i]!;
-      if (Object.keys(summary).length > 0) out['summary'] = { ...(out['summary'] as WireRecord | undefined), ...summary };
-      if (sized) {
-        // Re-added last from `top`, so they come after the record's own keys and survive `columns`.
-        delete out['storage_size_bytes'];
-        delete out['total_storage_size_bytes'];
-      }
-      return Object.assign(out, top);
-    })));
+    return andThen(expanded, () => withAdditions(q, deps, page, project));
   };
 }
