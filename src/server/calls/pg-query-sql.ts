@@ -6,7 +6,7 @@
  */
 import { PgParams, pgField } from './pg-fields.js';
 import { type CallsQuery, compileWith, type Compiled, type QueryLeaves } from './query-walk.js';
-import { STORED_COLUMNS } from './storage-size.js';
+import { STORED_COLUMNS } from './records.js';
 
 /** A compiled query: SQL (with LIMIT/OFFSET) and its parameters. */
 export interface PgCompiledQuery {

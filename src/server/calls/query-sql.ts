@@ -7,7 +7,7 @@
 import { DERIVED_FIELDS, fieldSql, INT_COLUMNS, JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
 import { type CallsQuery, type CompiledCallsQuery, compileWith, type Params, type QueryLeaves, type Side } from './query-walk.js';
 import { sortKind } from './query-rules.js';
-import { STORED_COLUMNS } from './storage-size.js';
+import { STORED_COLUMNS } from './records.js';
 import { sqliteValueSortKeys } from '../db/value-sort.js';
 
 export type { CallsQuery, CompiledCallsQuery } from './query-walk.js';
