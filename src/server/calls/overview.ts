@@ -7,7 +7,8 @@
 import type { OverviewBucket, OverviewFigures, OverviewGroup } from '../../schema/calls-overview.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
-import { overviewCalls, type OverviewCallsRow, type OverviewQuery, overviewUsage, type OverviewUsageRow, OTHER, USAGE_KEYS } from './overview-sql.js';
+import type { OverviewCallsRow, OverviewQuery, OverviewUsageRow } from './overview-sql.js';
+import { overviewCalls, overviewUsage, OTHER, USAGE_KEYS } from './overview-sql.js';
 import { costsOf, type PriceTable } from './prices.js';
 
 /** The figures of {@link CallsOverviewRes} (schema/calls-overview.ts) besides the window. */
@@ -64,12 +65,12 @@ function costOf(row: OverviewUsageRow, prices: PriceTable): number | undefined {
 export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable): Out<W, OverviewResult> {
   const calls = sql.run(overviewCalls, q);
   const usage = sql.run(overviewUsage, q);
-  type Rows = [OverviewCallsRow[], OverviewUsageRow[]];
   const rows = (calls instanceof Promise ? Promise.all([calls, usage]) : [calls, usage]) as MaybePromise<Rows>;
-  return andThen(rows, ([c, u]) => overviewResult(q, c, u, prices)) as Out<W, OverviewResult>;
+  return andThen(rows, (r) => overviewResult(q, r, prices)) as Out<W, OverviewResult>;
 }
 
-function overviewResult(q: OverviewQuery, calls: OverviewCallsRow[], usage: OverviewUsageRow[], prices: PriceTable): OverviewResult {
+type Rows = [OverviewCallsRow[], OverviewUsageRow[]];
+function overviewResult(q: OverviewQuery, [calls, usage]: Rows, prices: PriceTable): OverviewResult {
   const n = q.edges.length - 1;
   const series = new Map<string, Series>();
   const seriesOf = (key: string): Series => {

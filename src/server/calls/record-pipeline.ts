@@ -44,9 +44,9 @@ export type AsyncRecordPipeline = (page: StoredCallRecord[]) => MaybePromise<Wir
 
 /** The records of a page as `columns` projects them (`project`), with their `include_*` additions. */
 function withAdditions(
-  q: CallsQuery, deps: AsyncPipelineDeps, page: readonly StoredCallRecord[], project: ((r: WireRecord) => WireRecord) | undefined,
+  q: CallsQuery, deps: AsyncPipelineDeps, page: readonly StoredCallRecord[], project: ReturnType<typeof compileColumns>,
 ): MaybePromise<WireRecord[]> {
-  const users = q.include_usernames ? deps.usernames(page.flatMap((r) => (r.svc_user_id ? [r.svc_user_id] : []))) : undefined;
+  const users = q.include_usernames ? deps.usernames(page.flatMap((r) => r.svc_user_id || [])) : undefined;
   return andThen(users, (names) =>
     andThen(q.include_feedback ? deps.feedbackFor(q.project_id, page.map((r) => r.id)) : undefined, (feedback) =>
       page.map((r) => {
