@@ -4,9 +4,10 @@
  * numbers < text, booleans as 1/0, text by code point), and `compilePgCallsQuery`.
  * @module
  */
-import { PgParams, pgField } from './pg-fields.js';
-import { type CallsQuery, compileWith, type Compiled, type QueryLeaves } from './query-walk.js';
+import { type Compiled, newParams } from './fields.js';
+import { type CallsQuery, compileWith, type QueryLeaves } from './query-walk.js';
 import { STORED_COLUMNS } from './storage-size.js';
+import { pgValueSortKeys } from '../db/value-sort.js';
 
 /** A compiled query: SQL (with LIMIT/OFFSET) and its parameters. */
 export interface PgCompiledQuery {
@@ -18,7 +19,7 @@ const COMPARE = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
 /** PostgreSQL's leaves. */
 export const PG_LEAVES: QueryLeaves = {
-  params: () => new PgParams(),
+  params: () => newParams(true),
   column: (name) => `calls.${name}`,
   TRUE: 'true',
   FALSE: 'false',
@@ -33,10 +34,20 @@ export const PG_LEAVES: QueryLeaves = {
     }
     return { sql: `to_jsonb(${params.bind(JSON.stringify(value))}::text)` };
   },
-  field(path, params, loc, emptyWhenMissing) {
-    const f = pgField(path, params, loc);
-    return emptyWhenMissing ? { sql: `COALESCE(${f.value}, to_jsonb(''::text))` } : { sql: f.value, textColumn: f.textColumn };
-  },
+  scalar: (sql) => `to_jsonb(${sql})`,
+  // PostgreSQL's JSON operators fail on a document holding a \u0000 escape: weft_nonul reads it with \u0001 in its place
+  at: (doc, keys) => `weft_jv(weft_nonul(${doc})${keys.length === 0 ? '' : ` #> '{${keys.join(',')}}'`})`,
+  path: (doc, f, params) => `weft_jv(weft_nonul(${doc}) #> ${params.bind(f.rest)}::text[])`,
+  get: (doc, segments, params, exact) =>
+    `weft_jv(${exact ? 'weft_get_exact' : 'weft_get'}(weft_nonul(${doc}), ${params.bind(segments)}::text[]))`,
+  hashPath: true,
+  cmp: (a, op, n) => `weft_cmp(${a}, '${n}'::jsonb) ${op} 0`,
+  joinInOrder: 'JOIN',
+  ms: (from, to) => `round(extract(epoch FROM (${to}::timestamptz - ${from}::timestamptz)) * 1000)::bigint`,
+  opShort: (opName) => `COALESCE((regexp_match(${opName}, '^(weave|svc):///[^/]+/[^/]+/(op|object)/([^/:]+):'))[3], ${opName})`,
+  payload: 'f.payload',
+  scalarSort: (sql, desc, kind) => `${sql}${kind === 'text' ? ' COLLATE "C"' : ''} ${desc ? 'DESC' : 'ASC'} NULLS LAST`,
+  valueSort: (read, desc) => pgValueSortKeys(read(), desc),
   // normalized ISO 8601 UTC text as epoch seconds, milliseconds included (exact numeric)
   epoch: (column) => ({ sql: `to_jsonb(extract(epoch FROM calls.${column}::timestamptz))` }),
   // int and double of text that is no number are NULL (weft_numj), as on SQLite
@@ -64,7 +75,6 @@ export const PG_LEAVES: QueryLeaves = {
     return caseInsensitive ? `strpos(weft_fold(${i}), weft_fold(${s})) > 0` : `strpos(${i}, ${s}) > 0`;
   },
   inValues: (expr, values, params) => `${expr} = ANY(${params.bind(values)}::text[])`,
-  sortKeys: (path, desc, params, loc) => pgField(path, params, loc).sort(desc),
   rowBytes: (alias) => `(${STORED_COLUMNS.map((c) => `COALESCE(octet_length(${alias}.${c}::text), 0)`).join(' + ')})`,
 };
 

@@ -1,7 +1,6 @@
 /**
  * What the SQLite and PostgreSQL call-query compilers decide alike, as Weave's trace server answers: when a timestamp
- * column reads as epoch seconds, when a missing feedback value reads as '', how a sort field places nulls and mixed
- * types, `op_names` wildcards and bare run ids.
+ * column reads as epoch seconds, when a missing feedback value reads as '', `op_names` wildcards and bare run ids.
  * @module
  */
 import type { Operand } from '../../schema/query.js';
@@ -29,25 +28,6 @@ export function epochColumn(o: Operand, others: readonly Operand[]): string | un
  */
 export function missingAsEmpty(o: Operand, others: readonly Operand[]): boolean {
   return '$getField' in o && isFeedbackField(o.$getField) && others.some((x) => '$literal' in x && typeof x.$literal === 'string');
-}
-
-/** Sort fields whose value is never null in a record (a stored call always has them). */
-const NEVER_NULL = new Set(['id', 'project_id', 'started_at']);
-
-/**
- * How a `sort_by` field sorts. `value`: a JSON value of any type, sorted as Weave sorts dynamic fields (present
- * values first, then numbers, numeric text included, by value, then the rest by text; nulls last in both
- * directions). `nullable`: a plain column or derived field, nulls last in both directions. `plain`: never null.
- *
- * @param path - the sort field as sent (already known to compile).
- * @param jsonColumns - the call columns holding JSON (fields.ts `JSON_COLUMNS`).
- * @param derived - the server-derived field paths (fields.ts `DERIVED_FIELDS`).
- */
-export function sortKind(path: string, jsonColumns: ReadonlySet<string>, derived: readonly string[]): 'value' | 'nullable' | 'plain' {
-  if (derived.includes(path)) return 'nullable';
-  if (path.startsWith('feedback.[')) return 'value';
-  if (jsonColumns.has(path.split('.')[0] ?? '')) return 'value';
-  return NEVER_NULL.has(path) ? 'plain' : 'nullable';
 }
 
 /** Marks an `op_names` entry matching every version of an op (Weave's `WILDCARD_ARTIFACT_VERSION_AND_PATH`). */

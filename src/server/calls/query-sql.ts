@@ -4,19 +4,13 @@
  * PostgreSQL leaves compare, pg-query-sql.ts).
  * @module
  */
-import { DERIVED_FIELDS, fieldSql, INT_COLUMNS, JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
-import { type CallsQuery, type CompiledCallsQuery, compileWith, type Params, type QueryLeaves, type Side } from './query-walk.js';
-import { sortKind } from './query-rules.js';
+import { INT_COLUMNS, newParams, PLAIN_COLUMNS } from './fields.js';
+import { type CallsQuery, type CompiledCallsQuery, compileWith, type QueryLeaves, type Side } from './query-walk.js';
 import { STORED_COLUMNS } from './storage-size.js';
+import { jsonPath } from '../db/field-path.js';
 import { sqliteValueSortKeys } from '../db/value-sort.js';
 
 export type { CallsQuery, CompiledCallsQuery } from './query-walk.js';
-
-/** `?` placeholders: values bound in the order they appear. */
-function sqliteParams(): Params {
-  const values: unknown[] = [];
-  return { values, bind: (v) => (values.push(v), '?') };
-}
 
 /**
  * True when `o` is a plain column and `other` a literal of the same storage class (text column and string, or
@@ -41,7 +35,7 @@ const COMPARE = { $eq: 'IS', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as con
 
 /** SQLite's leaves; `$convert` int and double read numbers and numeric text, anything else null (`weft_numq`, db/sql-functions.ts). */
 export const SQLITE_LEAVES: QueryLeaves = {
-  params: sqliteParams,
+  params: () => newParams(false),
   column: (name) => name,
   TRUE: '1',
   FALSE: '0',
@@ -51,10 +45,17 @@ export const SQLITE_LEAVES: QueryLeaves = {
     if (typeof value === 'boolean') return { sql: params.bind(value ? 1 : 0) };
     return { sql: params.bind(typeof value === 'number' || typeof value === 'string' ? value : JSON.stringify(value)) };
   },
-  field(path, params, loc, emptyWhenMissing) {
-    const sql = fieldSql(path, params.values, loc);
-    return { sql: emptyWhenMissing ? `COALESCE(${sql}, '')` : sql };
-  },
+  scalar: (sql) => sql,
+  at: (doc, keys) => `json_extract(${doc}, '${jsonPath([...keys], [])}')`,
+  path: (doc, f, params) => `json_extract(${doc}, ${params.bind(f.jsonPath)})`,
+  get: (doc, segments, params, exact) => `${exact ? 'weft_get_exact' : 'weft_get'}(${doc}, ${params.bind(JSON.stringify(segments))})`,
+  hashPath: false,
+  cmp: (a, op, n) => `${a} ${op} ${n}`,
+  joinInOrder: 'CROSS JOIN',
+  ms: (from, to) => `CAST(ROUND((julianday(${to}) - julianday(${from})) * 86400000) AS INTEGER)`,
+  opShort: (opName) => `weft_op_short(${opName})`,
+  // JSONB (SQLite's binary JSON) as text
+  payload: 'json(f.payload)',
   epoch: (column) => ({ sql: `unixepoch(${column}, 'subsec')` }),
   convert: {
     double: (s) => `CAST(weft_numq(${s}) AS REAL)`,
@@ -79,16 +80,9 @@ export const SQLITE_LEAVES: QueryLeaves = {
   // a list is bound as one JSON parameter, so the SQL text (and its cached statement) does not depend on its length
   byTrace: 'INDEXED BY calls_trace',
   inValues: (expr, values, params) => `${expr} IN (SELECT value FROM json_each(${params.bind(JSON.stringify(values))}))`,
-  sortKeys(path, desc, params, loc) {
-    const dir = desc ? 'DESC' : 'ASC';
-    const sql = fieldSql(path, params.values, loc);
-    const kind = sortKind(path, JSON_COLUMNS, DERIVED_FIELDS);
-    if (kind === 'plain') return [`${sql} ${dir}`];
-    if (kind === 'nullable') return [`${sql} ${dir} NULLS LAST`];
-    // a JSON value (each key reads it again, binding its path again): present first, numbers, then text; nulls last
-    let reads = 0;
-    return sqliteValueSortKeys(() => (reads++ === 0 ? sql : fieldSql(path, params.values, loc)), desc);
-  },
+  // a never-null column in index order (NULLS LAST would sort all matches first)
+  scalarSort: (sql, desc, kind) => `${sql} ${desc ? 'DESC' : 'ASC'}${kind === 'never-null' ? '' : ' NULLS LAST'}`,
+  valueSort: sqliteValueSortKeys,
   rowBytes: (alias) => `(${STORED_COLUMNS.map((c) => `COALESCE(length(CAST(${alias}.${c} AS BLOB)), 0)`).join(' + ')})`,
 };
 
@@ -96,7 +90,7 @@ export const SQLITE_LEAVES: QueryLeaves = {
  * Compiles a query for SQLite. The default order and single-value filters on op_names, trace_ids, parent_ids (and
  * trace_roots_only) read an index in order, so the first row streams without sorting the matches first. Sorts place
  * nulls last in both directions, and a JSON value sorts numbers (numeric text too) before other values (Weave's
- * order, `sortKind` in query-rules.ts).
+ * order, `compileField` in fields.ts).
  *
  * @param q - a validated request body.
  * @returns SQL and parameters; no request value is ever part of the SQL text.

@@ -9,27 +9,13 @@ import type { z } from 'zod';
 import type { CallsQueryReq } from '../../schema/calls.js';
 import type { Operand, Operation } from '../../schema/query.js';
 import { QueryError } from '../db/query-error.js';
+import { type Compiled, compileField, type FieldLeaves, type Params } from './fields.js';
 import { epochColumn, missingAsEmpty, opNamesCondition, runIdForms } from './query-rules.js';
 import { CALL_COLUMNS } from './records.js';
 
 /** A validated stream-query body (the zod output of `CallsQueryReq`). */
 export type CallsQuery = z.output<typeof CallsQueryReq>;
 type Filter = NonNullable<CallsQuery['filter']>;
-
-/** Positional parameters of a statement being built: `bind` appends a value and answers its placeholder. */
-export interface Params {
-  readonly values: unknown[];
-  bind(value: unknown): string;
-}
-
-/** A compiled operand: SQL of its value, and what an index-friendly equality needs to know (PostgreSQL). */
-export interface Compiled {
-  sql: string;
-  /** A plain text column. */
-  textColumn?: string;
-  /** The placeholder of a text literal. */
-  textLiteral?: string;
-}
 
 /** An operand and its compiled SQL. */
 export interface Side {
@@ -41,8 +27,8 @@ export interface Side {
 export type CompareOp = '$eq' | '$gt' | '$gte' | '$lt' | '$lte';
 const COMPARE_OPS: readonly CompareOp[] = ['$eq', '$gt', '$gte', '$lt', '$lte'];
 
-/** An engine's SQL for each leaf of a query. */
-export interface QueryLeaves {
+/** An engine's SQL for each leaf of a query (its fields' leaves too: fields.ts). */
+export interface QueryLeaves extends FieldLeaves {
   /** Parameters of a new statement. */
   params(): Params;
   /**
@@ -50,14 +36,8 @@ export interface QueryLeaves {
    * planner walked the project's `started_at` index to skip a sort, 3 s for a 10,000-call trace among 1,000,000 calls).
    */
   readonly byTrace?: string;
-  /** A column of `calls` as the statement names it. */
-  column(name: string): string;
-  /** SQL true and false (an empty `$and`, an empty `$or` or `$in`). */
+  /** SQL true (an empty `$and`). */
   readonly TRUE: string;
-  readonly FALSE: string;
-  literal(value: unknown, params: Params): Compiled;
-  /** `$getField`; `emptyWhenMissing`: a missing value reads as '' (Weave's rule, `missingAsEmpty`). */
-  field(path: string, params: Params, loc: string[], emptyWhenMissing: boolean): Compiled;
   /** A timestamp column as epoch seconds. */
   epoch(column: string): Compiled;
   /** `$convert` targets by name. */
@@ -72,8 +52,6 @@ export interface QueryLeaves {
   contains(input: Compiled, substr: Compiled, caseInsensitive: boolean): string;
   /** `expr` matches one of `values` (bound as one parameter). */
   inValues(expr: string, values: readonly string[], params: Params): string;
-  /** ORDER BY terms of a sort field, ascending unless `desc`. */
-  sortKeys(path: string, desc: boolean, params: Params, loc: string[]): string[];
   /** Bytes of the stored row of `calls` named `alias`: the UTF-8 length of each stored column's text (NULL 0). */
   rowBytes(alias: string): string;
 }
@@ -96,7 +74,11 @@ class ExprWalker {
     if ('$literal' in o) return this.leaves.literal(o.$literal, this.params);
     const epoch = epochColumn(o, others);
     if (epoch !== undefined) return this.leaves.epoch(epoch);
-    if ('$getField' in o) return this.leaves.field(o.$getField, this.params, [...loc, '$getField'], missingAsEmpty(o, others));
+    if ('$getField' in o) {
+      const f = compileField(o.$getField, this.params, [...loc, '$getField'], this.leaves);
+      // Weave's rule: a missing value reads as '' (`missingAsEmpty`)
+      return missingAsEmpty(o, others) ? { sql: `COALESCE(${f.sql}, ${this.leaves.literal('', this.params).sql})` } : f;
+    }
     if ('$convert' in o) {
       const inner = this.operand(o.$convert.input, [...loc, '$convert', 'input']);
       const convert = this.leaves.convert[o.$convert.to];
@@ -187,7 +169,7 @@ function orderBy(sortBy: CallsQuery['sort_by'], params: Params, leaves: QueryLea
   const terms = items.flatMap((s, i) => {
     if (seen.has(s.field)) return [];
     seen.add(s.field);
-    return leaves.sortKeys(s.field, s.order === 'desc', params, ['sort_by', String(i), 'field']);
+    return compileField(s.field, params, ['sort_by', String(i), 'field'], leaves).sort(s.order === 'desc');
   });
   if (!items.some((s) => s.field === 'id')) terms.push(`${leaves.column('id')} ASC`);
   return terms.join(', ');
