@@ -81,26 +81,20 @@ export interface FieldLeaves {
   cmp(a: string, op: '=' | '>', n: number): string;
   /** The join of a recursive CTE to `calls` that keeps this order (SQLite's `CROSS JOIN`). */
   readonly joinInOrder: string;
-  /** Integer milliseconds from `from` to `to` (timestamp columns). */
-  ms(from: string, to: string): string;
+  /** A timestamp (normalized ISO 8601 text) as epoch seconds, milliseconds included. */
+  epoch(timestamp: string): string;
   /** The name inside an op ref (`opShortName` of schema/refs.ts), else the name. */
   opShort(opName: string): string;
   /** The feedback payload (of `feedback f`) as a JSON document. */
   readonly payload: string;
-  /**
-   * The ORDER BY term of a scalar, nulls last in both directions (Weave's order); a `never-null` column may leave
-   * that out where the engine reads it in index order; `text` sorts by code point.
-   */
+  /** A scalar's ORDER BY term: nulls last (a `never-null` column may keep its index order); `text` by code point. */
   scalarSort(sql: string, desc: boolean, kind?: 'never-null' | 'text'): string;
   /** The ORDER BY terms of a value (db/value-sort.ts); each `read` binds the value's parameters again. */
   valueSort(read: () => string, desc: boolean): string[];
 }
 
 /** A server-derived field: its SQL over an engine's leaves, and whether it is text. */
-interface Derived {
-  sql(e: FieldLeaves): string;
-  text: boolean;
-}
+type Derived = { sql: (e: FieldLeaves) => string; text: boolean };
 
 /**
  * Part of `summary.status`, for calls whose end came without `status_counts` (the Weave SDKs send none; see
@@ -130,11 +124,15 @@ const STATUS: Derived = { text: true, sql: (e) => `(CASE WHEN calls.ended_at IS 
 /** `summary.latency_ms`: milliseconds between started_at and ended_at, NULL while running. */
 const LATENCY: Derived = {
   text: false,
-  sql: (e) => `(CASE WHEN calls.ended_at IS NULL THEN NULL ELSE ${e.ms('calls.started_at', 'calls.ended_at')} END)`,
+  sql: (e) => `(CASE WHEN calls.ended_at IS NULL THEN NULL
+  ELSE CAST(ROUND((${e.epoch('calls.ended_at')} - ${e.epoch('calls.started_at')}) * 1000) AS BIGINT) END)`,
 };
 
 /** `summary.weave.trace_name`: a non-empty display name, else the op's short name (weave-summary.ts `traceName`). */
-const TRACE_NAME: Derived = { text: true, sql: (e) => `COALESCE(NULLIF(calls.display_name, ''), ${e.opShort('calls.op_name')})` };
+const TRACE_NAME: Derived = {
+  text: true,
+  sql: (e) => `COALESCE(NULLIF(calls.display_name, ''), ${e.opShort('calls.op_name')})`,
+};
 
 /** Server-derived fields that exist only in records, computed in SQL; `summary.weave.*` are Weave's names of them. */
 const DERIVED: Readonly<Record<string, Derived>> = {
@@ -146,7 +144,8 @@ const DERIVED: Readonly<Record<string, Derived>> = {
 };
 
 /** The SQL of a derived field on an engine, as a scalar (text; a number for latency); it binds nothing. */
-export const derivedSql = (path: 'summary.status' | 'summary.latency_ms', e: FieldLeaves): string => DERIVED[path]!.sql(e);
+export const derivedSql = (path: 'summary.status' | 'summary.latency_ms', e: FieldLeaves): string =>
+  DERIVED[path]!.sql(e);
 
 /**
  * Resolves a field path that is not a derived field (see {@link compileField} for the forms).
@@ -174,15 +173,18 @@ function jsonValue(f: Exclude<CallField, { kind: 'plain' }>, params: Params, e: 
     const read = fb.column === undefined ? e.get(e.payload, fb.segments, params, true) : e.scalar(`f.${fb.column}`);
     const type = fb.type === null ? '' : ` AND f.feedback_type = ${params.bind(fb.type)}`;
     return `(SELECT v FROM (SELECT ${read} AS v, f.created_at AS c, f.id AS i FROM feedback f
-      WHERE f.project_id = calls.project_id AND f.call_id = calls.id${type}) x WHERE v IS NOT NULL ORDER BY c DESC, i DESC LIMIT 1)`;
+      WHERE f.project_id = calls.project_id AND f.call_id = calls.id${type}) x
+      WHERE v IS NOT NULL ORDER BY c DESC, i DESC LIMIT 1)`;
   }
   const doc = e.column(f.column);
   // a whole JSON column is its value, as one level down: a string output compares as the string, not its JSON text
   if (f.kind === 'json') return e.at(doc, []);
   const { rest, quoted } = f;
   // #> reads a signed or space-led number ("-1": from the end) as an array index; SQLite's paths read it as a key only
-  if (e.hashPath && rest.some((seg) => !/^\d+$/.test(seg) && /^\s*[+-]?\d+$/.test(seg))) return e.get(doc, rest, params, quoted);
   const numeric = rest.some((seg) => /^\d+$/.test(seg));
+  if (e.hashPath && rest.some((seg) => !/^\d+$/.test(seg) && /^\s*[+-]?\d+$/.test(seg))) {
+    return e.get(doc, rest, params, quoted);
+  }
   const direct = e.path(doc, f, params);
   // a numeric segment indexes an array and, on an object, names a key (as #> reads it; SQLite's paths only index)
   if (quoted) return numeric && !e.hashPath ? `COALESCE(${direct}, ${e.get(doc, rest, params, true)})` : direct;

@@ -1,7 +1,7 @@
 /**
- * A `/calls/stream_query` request in PostgreSQL: the PostgreSQL leaves of the shared walker (query-walk.ts), with the
- * SQLite store's semantics: values are jsonb compared by the `weft_*` functions of db/pg-sql-functions.ts (NULL <
- * numbers < text, booleans as 1/0, text by code point), and `compilePgCallsQuery`.
+ * A `/calls/stream_query` request in PostgreSQL: the PostgreSQL leaves of the shared walker and field compiler
+ * (query-walk.ts, fields.ts), with the SQLite store's semantics: values are jsonb compared by the `weft_*` functions
+ * of db/pg-sql-functions.ts (NULL < numbers < text, booleans as 1/0, text by code point), and `compilePgCallsQuery`.
  * @module
  */
 import { type Compiled, newParams } from './fields.js';
@@ -28,14 +28,11 @@ export const PG_LEAVES: QueryLeaves = {
     if (value === null || value === undefined) return { sql: 'NULL::jsonb' };
     if (typeof value === 'boolean') return { sql: value ? `'1'::jsonb` : `'0'::jsonb` };
     if (typeof value === 'number') return { sql: `${params.bind(JSON.stringify(value))}::jsonb` };
-    if (typeof value === 'string') {
-      const p = params.bind(value);
-      return { sql: `to_jsonb(${p}::text)`, textLiteral: p };
-    }
-    return { sql: `to_jsonb(${params.bind(JSON.stringify(value))}::text)` };
+    const p = params.bind(typeof value === 'string' ? value : JSON.stringify(value));
+    return { sql: `to_jsonb(${p}::text)`, textLiteral: typeof value === 'string' ? p : undefined };
   },
   scalar: (sql) => `to_jsonb(${sql})`,
-  // PostgreSQL's JSON operators fail on a document holding a \u0000 escape: weft_nonul reads it with \u0001 in its place
+  // JSON operators fail on a document holding a \u0000 escape: weft_nonul reads it with \u0001 in its place
   at: (doc, keys) => `weft_jv(weft_nonul(${doc})${keys.length === 0 ? '' : ` #> '{${keys.join(',')}}'`})`,
   path: (doc, f, params) => `weft_jv(weft_nonul(${doc}) #> ${params.bind(f.rest)}::text[])`,
   get: (doc, segments, params, exact) =>
@@ -43,13 +40,12 @@ export const PG_LEAVES: QueryLeaves = {
   hashPath: true,
   cmp: (a, op, n) => `weft_cmp(${a}, '${n}'::jsonb) ${op} 0`,
   joinInOrder: 'JOIN',
-  ms: (from, to) => `round(extract(epoch FROM (${to}::timestamptz - ${from}::timestamptz)) * 1000)::bigint`,
-  opShort: (opName) => `COALESCE((regexp_match(${opName}, '^(weave|svc):///[^/]+/[^/]+/(op|object)/([^/:]+):'))[3], ${opName})`,
+  opShort: (n) => `COALESCE((regexp_match(${n}, '^(weave|svc):///[^/]+/[^/]+/(op|object)/([^/:]+):'))[3], ${n})`,
   payload: 'f.payload',
   scalarSort: (sql, desc, kind) => `${sql}${kind === 'text' ? ' COLLATE "C"' : ''} ${desc ? 'DESC' : 'ASC'} NULLS LAST`,
   valueSort: (read, desc) => pgValueSortKeys(read(), desc),
   // normalized ISO 8601 UTC text as epoch seconds, milliseconds included (exact numeric)
-  epoch: (column) => ({ sql: `to_jsonb(extract(epoch FROM calls.${column}::timestamptz))` }),
+  epoch: (timestamp) => `extract(epoch FROM ${timestamp}::timestamptz)`,
   // int and double of text that is no number are NULL (weft_numj), as on SQLite
   convert: {
     double: (s) => `weft_dbl(weft_numj(${s}))`,
@@ -69,11 +65,8 @@ export const PG_LEAVES: QueryLeaves = {
     return `weft_is(${a.c.sql}, ${b.c.sql})`;
   },
   inList: (needle, hay) => `(${hay.map((h) => `weft_cmp(${needle.c.sql}, ${h.c.sql}) = 0`).join(' OR ')})`,
-  contains(input, substr, caseInsensitive) {
-    const i = `COALESCE(weft_text(${input.sql}), '')`;
-    const s = `weft_text(${substr.sql})`;
-    return caseInsensitive ? `strpos(weft_fold(${i}), weft_fold(${s})) > 0` : `strpos(${i}, ${s}) > 0`;
-  },
+  text: (value) => `weft_text(${value})`,
+  contains: (text, substr) => `strpos(${text}, ${substr}) > 0`,
   inValues: (expr, values, params) => `${expr} = ANY(${params.bind(values)}::text[])`,
   rowBytes: (alias) => `(${STORED_COLUMNS.map((c) => `COALESCE(octet_length(${alias}.${c}::text), 0)`).join(' + ')})`,
 };

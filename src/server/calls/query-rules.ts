@@ -5,6 +5,7 @@
  */
 import type { Operand } from '../../schema/query.js';
 import { isFeedbackField } from './feedback-fields.js';
+import type { Params } from './fields.js';
 
 /** Columns holding an instant (ISO 8601 text); compared with a number, they read as epoch seconds. */
 const TIME_COLUMNS = new Set(['started_at', 'ended_at']);
@@ -33,43 +34,25 @@ export function missingAsEmpty(o: Operand, others: readonly Operand[]): boolean 
 /** Marks an `op_names` entry matching every version of an op (Weave's `WILDCARD_ARTIFACT_VERSION_AND_PATH`). */
 const WILDCARD = ':*';
 
-/** `op_names` split into exact names and `[from, to)` ranges, one per `<name>:*` entry. */
-interface OpNameMatch {
-  exact: string[];
-  /** `op_name >= from AND op_name < to` holds exactly for names starting with `<name>:` (code point order). */
-  ranges: [string, string][];
-}
-
 /**
- * Splits `op_names`: `<ref>:*` matches every op name starting with `<ref>:` (every version of the op), any other
- * entry matches itself. A range compares text by code point, as both stores order `op_name` (SQLite BINARY,
- * PostgreSQL `COLLATE "C"`), so an index on `op_name` serves it.
- */
-function opNameMatch(names: readonly string[]): OpNameMatch {
-  const exact: string[] = [];
-  const ranges: [string, string][] = [];
-  for (const name of names) {
-    if (name.endsWith(WILDCARD)) {
-      const stem = name.slice(0, -1); // keeps the ':'
-      ranges.push([stem, `${name.slice(0, -2)};`]); // ';' is the code point after ':'
-    } else exact.push(name);
-  }
-  return { exact, ranges };
-}
-
-/**
- * The `op_names` condition when it holds a `<ref>:*` entry (else undefined: an exact match as other lists): each
- * wildcard a range on `column`, the exact names one list, joined by OR. The engine binds values its own way.
+ * The `op_names` condition when it holds a `<ref>:*` entry (else undefined: an exact match as other lists): each such
+ * entry matches every op name starting with `<ref>:` (every version of the op), as the range `<ref>: <= op_name <
+ * <ref>;` (`;` is the code point after `:`), which holds exactly for those names in code point order, as both stores
+ * order `op_name` (SQLite BINARY, PostgreSQL `COLLATE "C"`), so an index on `op_name` serves it; the exact names are
+ * one list; the terms are joined by OR. The engine binds values its own way.
  *
  * @param names - the `op_names` filter.
  * @param column - the SQL of the `op_name` column.
- * @param bind - binds one value and returns its placeholder.
+ * @param params - the statement's parameters, which bind the range ends.
  * @param inList - SQL testing `column` against a list of exact names.
  */
-export function opNamesCondition(names: readonly string[], column: string, bind: (v: string) => string, inList: (names: string[]) => string): string | undefined {
-  const { exact, ranges } = opNameMatch(names);
-  if (ranges.length === 0) return undefined;
-  const terms = ranges.map(([from, to]) => `(${column} >= ${bind(from)} AND ${column} < ${bind(to)})`);
+export function opNamesCondition(names: readonly string[], column: string, params: Params, inList: (names: string[]) => string): string | undefined {
+  const wild = names.filter((name) => name.endsWith(WILDCARD));
+  if (wild.length === 0) return undefined;
+  const range = (stem: string): string =>
+    `(${column} >= ${params.bind(`${stem}:`)} AND ${column} < ${params.bind(`${stem};`)})`;
+  const terms = wild.map((name) => range(name.slice(0, -2)));
+  const exact = names.filter((name) => !name.endsWith(WILDCARD));
   if (exact.length > 0) terms.push(inList(exact));
   return `(${terms.join(' OR ')})`;
 }

@@ -1,8 +1,9 @@
 /**
  * The one walker of a `/calls/stream_query` request, for both engines: it compiles the `$expr` tree (schema/query.ts),
- * the filters and `sort_by` into parameterized SQL, and asks the engine's {@link QueryLeaves} (query-sql.ts for SQLite,
- * pg-query-sql.ts for PostgreSQL) for the SQL of each leaf: field access, literal, comparison, conversion, contains,
- * list binding and sort keys. Values are always bound as parameters, in the order their placeholders appear.
+ * the filters and `sort_by` into parameterized SQL (fields and their sort keys through `compileField`, fields.ts), and
+ * asks the engine's {@link QueryLeaves} (query-sql.ts for SQLite, pg-query-sql.ts for PostgreSQL) for the SQL of each
+ * leaf: field access, literal, comparison, conversion, contains and list binding. Values are always bound as
+ * parameters, in the order their placeholders appear.
  * @module
  */
 import type { z } from 'zod';
@@ -38,8 +39,6 @@ export interface QueryLeaves extends FieldLeaves {
   readonly byTrace?: string;
   /** SQL true (an empty `$and`). */
   readonly TRUE: string;
-  /** A timestamp column as epoch seconds. */
-  epoch(column: string): Compiled;
   /** `$convert` targets by name. */
   readonly convert: Readonly<Record<string, (sql: string) => string>>;
   /** An operation's boolean SQL used as a value. */
@@ -49,7 +48,10 @@ export interface QueryLeaves extends FieldLeaves {
   compare(op: CompareOp, a: Side, b: Side): string;
   /** `$in` with a non-empty list. */
   inList(needle: Side, hay: readonly Side[]): string;
-  contains(input: Compiled, substr: Compiled, caseInsensitive: boolean): string;
+  /** A value's text (SQLite's `CAST(x AS TEXT)`). */
+  text(value: string): string;
+  /** `text` holds `substr` (both text; the caller folds case with `weft_fold`). */
+  contains(text: string, substr: string): string;
   /** `expr` matches one of `values` (bound as one parameter). */
   inValues(expr: string, values: readonly string[], params: Params): string;
   /** Bytes of the stored row of `calls` named `alias`: the UTF-8 length of each stored column's text (NULL 0). */
@@ -73,7 +75,7 @@ class ExprWalker {
   operand(o: Operand, loc: string[], others: readonly Operand[] = []): Compiled {
     if ('$literal' in o) return this.leaves.literal(o.$literal, this.params);
     const epoch = epochColumn(o, others);
-    if (epoch !== undefined) return this.leaves.epoch(epoch);
+    if (epoch !== undefined) return { sql: this.leaves.scalar(this.leaves.epoch(this.leaves.column(epoch))) };
     if ('$getField' in o) {
       const f = compileField(o.$getField, this.params, [...loc, '$getField'], this.leaves);
       // Weave's rule: a missing value reads as '' (`missingAsEmpty`)
@@ -133,8 +135,11 @@ class ExprWalker {
     }
     if ('$contains' in op) {
       const c = op.$contains;
-      const input = this.operand(c.input, [...loc, '$contains', 'input']);
-      return this.leaves.contains(input, this.operand(c.substr, [...loc, '$contains', 'substr']), c.case_insensitive === true);
+      const text = (o: Operand, k: string): string => this.leaves.text(this.operand(o, [...loc, '$contains', k]).sql);
+      // a missing input is the empty string, as Weave's JSON_VALUE reads it: it contains ''
+      const [i, s] = [`COALESCE(${text(c.input, 'input')}, '')`, text(c.substr, 'substr')];
+      const fold = (t: string): string => (c.case_insensitive === true ? `weft_fold(${t})` : t);
+      return this.leaves.contains(fold(i), fold(s));
     }
     throw new QueryError(loc, 'unsupported operation');
   }
@@ -146,8 +151,7 @@ function filterClauses(filter: Filter, projectId: string, where: string[], param
     const values = key === 'svc_run_ids' && Array.isArray(listed) ? runIdForms(listed, projectId) : listed;
     if (!Array.isArray(values) || values.length === 0) continue;
     const column = leaves.column(name);
-    const bind = (v: string): string => params.bind(v);
-    const ops = key === 'op_names' ? opNamesCondition(values, column, bind, (names) => leaves.inValues(column, names, params)) : undefined;
+    const ops = key === 'op_names' ? opNamesCondition(values, column, params, (names) => leaves.inValues(column, names, params)) : undefined;
     // one value is an equality, so the (project_id, <column>, started_at, id) index also gives the order
     where.push(ops ?? (values.length === 1 ? `${column} = ${params.bind(values[0])}` : leaves.inValues(column, values, params)));
   }
