@@ -15,8 +15,6 @@ export interface PgCompiledQuery {
   params: unknown[];
 }
 
-const COMPARE = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
-
 /** PostgreSQL's leaves. */
 export const PG_LEAVES: QueryLeaves = {
   params: () => newParams(true),
@@ -58,7 +56,7 @@ export const PG_LEAVES: QueryLeaves = {
   // SQLite's truthiness of a value
   truthy: (value) => `weft_truthy(${value.sql})`,
   compare(op, a, b) {
-    if (op !== '$eq') return `weft_cmp(${a.c.sql}, ${b.c.sql}) ${COMPARE[op]} 0`;
+    if (op !== '=') return `weft_cmp(${a.c.sql}, ${b.c.sql}) ${op} 0`;
     // a text column against a text literal: plain text equality, which an index can serve
     if (a.c.textColumn && b.c.textLiteral) return `${a.c.textColumn} IS NOT DISTINCT FROM ${b.c.textLiteral}::text`;
     if (b.c.textColumn && a.c.textLiteral) return `${b.c.textColumn} IS NOT DISTINCT FROM ${a.c.textLiteral}::text`;

@@ -34,8 +34,6 @@ function sameClass(s: Side, other: Side): boolean {
 const compared = (s: Side, others: readonly Side[]): string =>
   ('$literal' in s.o || others.every((other) => sameClass(s, other)) ? s.c.sql : `+${s.c.sql}`);
 
-const COMPARE = { $eq: 'IS', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
-
 /** SQLite's leaves; `$convert` int and double read numbers and numeric text, anything else null (`weft_numq`, db/sql-functions.ts). */
 export const SQLITE_LEAVES: QueryLeaves = {
   params: () => newParams(false),
@@ -65,7 +63,7 @@ export const SQLITE_LEAVES: QueryLeaves = {
   },
   asValue: (condition) => ({ sql: `(${condition})` }),
   truthy: (value) => value.sql,
-  compare: (op, a, b) => `${compared(a, [b])} ${COMPARE[op]} ${compared(b, [a])}`,
+  compare: (op, a, b) => `${compared(a, [b])} ${op === '=' ? 'IS' : op} ${compared(b, [a])}`,
   inList: (needle, hay) => `${compared(needle, hay)} IN (${hay.map((h) => compared(h, [needle])).join(', ')})`,
   text: (value) => `CAST(${value} AS TEXT)`,
   contains: (text, substr) => `instr(${text}, ${substr}) > 0`,

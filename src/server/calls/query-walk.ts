@@ -24,9 +24,9 @@ export interface Side {
   c: Compiled;
 }
 
-/** The comparison operators of `$expr`. */
-export type CompareOp = '$eq' | '$gt' | '$gte' | '$lt' | '$lte';
-const COMPARE_OPS: readonly CompareOp[] = ['$eq', '$gt', '$gte', '$lt', '$lte'];
+/** The comparison operators of `$expr`, and their SQL (`=` is `$eq`: NULL-safe, each engine its way). */
+const COMPARE = { $eq: '=', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+export type CompareOp = (typeof COMPARE)[keyof typeof COMPARE];
 
 /** An engine's SQL for each leaf of a query (its fields' leaves too: fields.ts). */
 export interface QueryLeaves extends FieldLeaves {
@@ -120,11 +120,11 @@ class ExprWalker {
     if ('$and' in op) return this.balanced(op.$and, ' AND ', this.leaves.TRUE, [...loc, '$and']);
     if ('$or' in op) return this.balanced(op.$or, ' OR ', this.leaves.FALSE, [...loc, '$or']);
     if ('$not' in op) return `NOT ${this.condition(op.$not[0], [...loc, '$not', '0'])}`;
-    for (const key of COMPARE_OPS) {
+    for (const [key, sql] of Object.entries(COMPARE) as [keyof typeof COMPARE, CompareOp][]) {
       if (key in op) {
-        const [a, b] = (op as Record<CompareOp, [Operand, Operand]>)[key];
+        const [a, b] = (op as Record<typeof key, [Operand, Operand]>)[key];
         const left = { o: a, c: this.operand(a, [...loc, key, '0'], [b]) };
-        return this.leaves.compare(key, left, { o: b, c: this.operand(b, [...loc, key, '1'], [a]) });
+        return this.leaves.compare(sql, left, { o: b, c: this.operand(b, [...loc, key, '1'], [a]) });
       }
     }
     if ('$in' in op) {
