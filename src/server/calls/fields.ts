@@ -29,8 +29,9 @@ export interface Params {
   bind(value: unknown): string;
 }
 
-/** Parameters appended to `values`, bound as `?` (SQLite), or as `$1, $2, ...` when `numbered` (PostgreSQL). */
-export function newParams(numbered: boolean, values: unknown[] = []): Params {
+/** The parameters of a new statement, bound as `?` (SQLite), or as `$1, $2, ...` when `numbered` (PostgreSQL). */
+export function newParams(numbered: boolean): Params {
+  const values: unknown[] = [];
   return { values, bind: (v) => (values.push(v), numbered ? `$${values.length}` : '?') };
 }
 
@@ -63,7 +64,7 @@ export type PathField = { kind: 'path'; column: string; rest: string[]; quoted: 
 export interface FieldLeaves {
   /** A column of `calls` as the statement names it. */
   column(name: string): string;
-  /** SQL false. */
+  /** SQL false (also an empty `$or` or `$in`). */
   readonly FALSE: string;
   /** A literal, bound (booleans as 1/0, objects and arrays as their JSON text). */
   literal(value: unknown, params: Params): Compiled;
