@@ -6,8 +6,9 @@
  */
 import type { Dialect } from '../db/dialect.js';
 import { all, type Steps } from '../db/sql-steps.js';
-import { fieldSql } from './fields.js';
-import { PgParams, pgField } from './pg-fields.js';
+import { derivedSql } from './fields.js';
+import { PG_LEAVES } from './pg-query-sql.js';
+import { SQLITE_LEAVES } from './query-sql.js';
 
 /** What the overview asks of a store. */
 export interface OverviewQuery {
@@ -50,22 +51,20 @@ interface OverviewEngine {
   percentile(column: string, p: number): string;
 }
 
-const pgText = (path: string): string => `(${pgField(path, new PgParams(), ['overview']).value} #>> '{}')`;
-
 /**
  * Each engine's part: the stream query's own status and latency SQL, `json_each` of the usage, and the percentile
  * (SQLite: `weft_percentile`, db/sql-functions.ts; PostgreSQL: `percentile_cont`).
  */
 const ENGINES: Record<Dialect['engine'], OverviewEngine> = {
   sqlite: {
-    status: fieldSql('summary.status', [], ['overview']),
-    latency: fieldSql('summary.latency_ms', [], ['overview']),
+    status: derivedSql('summary.status', SQLITE_LEAVES),
+    latency: derivedSql('summary.latency_ms', SQLITE_LEAVES),
     usageEach: (summary) => `json_each(CASE WHEN json_type(${summary}, '$.usage') = 'object' THEN json_extract(${summary}, '$.usage') END) u`,
     percentile: (column, p) => `weft_percentile(${column}, ${p})`,
   },
   postgres: {
-    status: pgText('summary.status'),
-    latency: `${pgText('summary.latency_ms')}::float8`,
+    status: derivedSql('summary.status', PG_LEAVES),
+    latency: `${derivedSql('summary.latency_ms', PG_LEAVES)}::float8`,
     usageEach: (summary) => `LATERAL json_each(CASE WHEN json_typeof(${summary} -> 'usage') = 'object' THEN ${summary} -> 'usage' END) u`,
     percentile: (column, p) => `percentile_cont(${p / 100}) WITHIN GROUP (ORDER BY ${column})`,
   },
