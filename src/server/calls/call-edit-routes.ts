@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { CallUpdateReq, CallsDeleteReq } from '../../schema/call-edits.js';
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { readJsonBody } from '../http/request-body.js';
-import type { CallStoreApi } from './call-store-api.js';
+import type { CallStore } from './call-store.js';
 
 /**
  * Builds the call edit routes.
@@ -18,7 +18,7 @@ import type { CallStoreApi } from './call-store-api.js';
  *
  * @param calls - the call store.
  */
-export function callEditRoutes(calls: CallStoreApi): Hono {
+export function callEditRoutes(calls: CallStore): Hono {
   const app = new Hono();
 
   app.post(WEAVE_ENDPOINTS.callUpdate, async (c) => {

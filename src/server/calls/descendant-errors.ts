@@ -1,6 +1,6 @@
 /**
  * `descendant_error` derived from stored descendants, for calls whose end came without `status_counts` (the Weave SDKs send none): the SQL of
- * filters and sorts on each engine, and the records' fix-up (the lookup is `descendantFailed` of call-store-common.ts).
+ * filters and sorts on each engine, and the records' fix-up (the lookup is `descendantFailed` of call-store.ts).
  * @module
  */
 import type { StoredCallRecord } from './records.js';

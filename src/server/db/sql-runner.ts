@@ -97,7 +97,7 @@ export function sqliteSteps<T>(prepare: Prepare, steps: Steps<T>): T {
 
 /** The SQLite runner of one connection (statements cached per SQL text). */
 export function sqliteRunner(db: Database.Database): SqlRunner<'sync'> {
-  const { prepare } = statementCache(db);
+  const prepare = statementCache(db);
   const drive = <T>(steps: Steps<T>): T => sqliteSteps(prepare, steps);
   const inTransaction = db.transaction((steps: Steps<unknown>) => drive(steps));
   const run = <A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): T => drive(method(SQLITE_DIALECT, ...args));

@@ -7,14 +7,6 @@ import type Database from 'better-sqlite3';
 /** Returns a cached prepared statement for a SQL text. */
 export type Prepare = (sql: string) => Database.Statement;
 
-/** A statement cache of one connection. */
-export interface StatementCache {
-  /** The cached statement of a SQL text, prepared on first use. */
-  prepare: Prepare;
-  /** Forgets every statement (e.g. before the connection closes). */
-  clear(): void;
-}
-
 /** Prepared statements kept per cache; past this many distinct SQL texts the cache starts over. */
 const STATEMENT_CACHE_SIZE = 256;
 
@@ -23,20 +15,17 @@ const STATEMENT_CACHE_SIZE = 256;
  * over; do not change their mode (`raw`, `pluck`), as later users of the same SQL text share them.
  *
  * @param db - the connection to prepare on.
- * @returns `prepare` (cached) and `clear`.
+ * @returns `prepare`: the cached statement of a SQL text, prepared on first use.
  */
-export function statementCache(db: Database.Database): StatementCache {
+export function statementCache(db: Database.Database): Prepare {
   const statements = new Map<string, Database.Statement>();
-  return {
-    prepare(sql) {
-      let stmt = statements.get(sql);
-      if (!stmt) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
-        stmt = db.prepare(sql);
-        statements.set(sql, stmt);
-      }
-      return stmt;
-    },
-    clear: () => statements.clear(),
+  return (sql) => {
+    let stmt = statements.get(sql);
+    if (!stmt) {
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+      stmt = db.prepare(sql);
+      statements.set(sql, stmt);
+    }
+    return stmt;
   };
 }

@@ -11,7 +11,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import type { ApiKey } from './api-keys.js';
 import { findApiKey } from './api-keys.js';
 import { keylessGuard } from './keyless-guard.js';
-import type { CallStoreApi } from '../calls/call-store-api.js';
+import type { CallStore } from '../calls/call-store.js';
 import { WEFT_PROJECTS_PATH } from '../../schema/endpoints.js';
 
 
@@ -76,7 +76,7 @@ export function uiRoutes(keys: readonly ApiKey[], uiDir: string | null = findUiD
  * `GET /weft/projects` (a weft extension, read-only): `{projects: string[]}`, the project ids holding calls,
  * sorted; a key limited to some projects sees only those. Mounted after the auth middleware.
  */
-export function projectRoutes(calls: CallStoreApi, keys: readonly ApiKey[]): Hono {
+export function projectRoutes(calls: CallStore, keys: readonly ApiKey[]): Hono {
   const app = new Hono();
   app.get(WEFT_PROJECTS_PATH, async (c) => {
     const granted = keys.length === 0 ? undefined : requestKey(keys, c.req.header('authorization'))?.projects;

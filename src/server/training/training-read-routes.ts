@@ -8,7 +8,7 @@ import { ENDPOINTS } from '../../schema/endpoints.js';
 import { TrainingJobQueryReq, TrainingJobReadReq, TrajectoryModelsReq, TrajectoryQueryReq } from '../../schema/training-reads.js';
 import { HttpError } from '../http/http-error.js';
 import { readJsonBody } from '../http/request-body.js';
-import type { TrainingReadsApi } from './training-store-api.js';
+import type { TrainingReads } from './training-reads.js';
 
 /**
  * Builds the read routes over the store's reads (all POST with a JSON body, as the interface's endpoints are;
@@ -18,7 +18,7 @@ import type { TrainingReadsApi } from './training-store-api.js';
  * - `/v1/preview/models/{model_id}/trajectories/query` `{split?}`: `{model_id, groups}` in logging order;
  * - `/v1/preview/models/query` `{}`: `{models}`, the most recently logged first.
  */
-export function trainingReadRoutes(reads: TrainingReadsApi): Hono {
+export function trainingReadRoutes(reads: TrainingReads): Hono {
   const app = new Hono();
   app.post(ENDPOINTS.trainingJobRead, async (c) => {
     const { id } = await readJsonBody(c, TrainingJobReadReq);

@@ -7,7 +7,7 @@ import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { TrainingJobCreateReq, TrajectoryLogReq } from '../../schema/trajectories.js';
 import { readJsonBody } from '../http/request-body.js';
-import type { TrainingStoreApi } from './training-store-api.js';
+import type { TrainingStore } from './training-store.js';
 import { trainingReadRoutes } from './training-read-routes.js';
 
 /**
@@ -22,7 +22,7 @@ import { trainingReadRoutes } from './training-read-routes.js';
  *
  * @param training - where trajectories and jobs are stored.
  */
-export function trainingRoutes(training: TrainingStoreApi): Hono {
+export function trainingRoutes(training: TrainingStore): Hono {
   const app = new Hono();
 
   app.post(ENDPOINTS.trajectoryLog, async (c) => {
