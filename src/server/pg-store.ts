@@ -18,7 +18,7 @@ export function pgCallEngine(db: PgDatabase): CallEngine<'async'> {
     cursor(query) {
       const compiled = compilePgCallsQuery(query);
       const { cursorPool, pool: cancelPool, statementTimeoutMs } = db;
-      return (onClose, signal) => openPgCursor(cursorPool, compiled, { onClose, cancelPool, signal, statementTimeoutMs });
+      return (onClose, signal) => openPgCursor(cursorPool, compiled, { onClose, signal, cancelPool, statementTimeoutMs });
     },
     overviewRows: (query) => pgOverviewRows(db.pool, query),
   };

@@ -24,7 +24,7 @@ import { TrainingStore } from './training/training-store.js';
 /** Records read per page by `listCalls`. */
 const LIST_PAGE = 500;
 
-/** What a store is made of: one store per resource, answering values (SQLite) or Promises (PostgreSQL); routes await. */
+/** What a store is made of: one store per resource, answering values (SQLite) or Promises (PostgreSQL). */
 export interface StoreParts {
   readonly calls: CallStore;
   readonly feedback: FeedbackStore;

@@ -45,7 +45,8 @@ function sqliteCallEngine(connection: Database.Database, path: string): CallEngi
   return {
     cursor(query) {
       const compiled = compileCallsQuery(query);
-      return (onClose) => (isMemoryPath(path) ? pagedCursor(prepare, compiled, onClose) : snapshotCursor(path, compiled, onClose));
+      return (onClose) =>
+        isMemoryPath(path) ? pagedCursor(prepare, compiled, onClose) : snapshotCursor(path, compiled, onClose);
     },
     overviewRows: (query) => sqliteOverviewRows(prepare, query),
   };

@@ -138,7 +138,11 @@ export class CallStore<W extends Wait = Wait> {
    * @param engine - the engine's cursors and overview statements.
    * @param deps - prices, the other stores of the same database, strictOrder.
    */
-  constructor(private readonly sql: SqlRunner<W>, private readonly engine: CallEngine<W>, private readonly deps: CallStoreDeps<W>) {}
+  constructor(
+    private readonly sql: SqlRunner<W>,
+    private readonly engine: CallEngine<W>,
+    private readonly deps: CallStoreDeps<W>,
+  ) {}
 
   /**
    * Applies a batch of starts and ends in one transaction, in order: all of it is stored or none.
@@ -156,12 +160,14 @@ export class CallStore<W extends Wait = Wait> {
 
   /** Stores a call start (upsert on project_id + id); `id` and `trace_id` generated (UUIDv7) when absent. */
   startCall(start: StartInput): Out<W, CallStartRes> {
-    return andThen(this.upsertBatch([{ mode: 'start', req: { start } }]), (r) => r[0] as CallStartRes) as Out<W, CallStartRes>;
+    const answers = this.upsertBatch([{ mode: 'start', req: { start } }]);
+    return andThen(answers, (r) => r[0] as CallStartRes) as Out<W, CallStartRes>;
   }
 
   /** Stores a call end (upsert on project_id + id); works before the start has arrived. */
   endCall(end: EndInput): Out<W, CallEndRes> {
-    return andThen(this.upsertBatch([{ mode: 'end', req: { end } }]), (r) => r[0] as CallEndRes) as Out<W, CallEndRes>;
+    const answers = this.upsertBatch([{ mode: 'end', req: { end } }]);
+    return andThen(answers, (r) => r[0] as CallEndRes) as Out<W, CallEndRes>;
   }
 
   /**
@@ -212,7 +218,7 @@ export class CallStore<W extends Wait = Wait> {
     return this.sql.transaction(renameCall, projectId, id, displayName);
   }
 
-  /** Deletes calls with all their descendants, in one transaction; unknown ids are ignored. @returns how many were deleted. */
+  /** Deletes calls with all their descendants, in one transaction; unknown ids are ignored. @returns how many. */
   deleteCalls(projectId: string, ids: readonly string[]): Out<W, number> {
     return this.sql.transaction(deleteSubtrees, projectId, ids);
   }
@@ -222,10 +228,11 @@ export class CallStore<W extends Wait = Wait> {
    * their usage summed per model and priced (overview-sql.ts, overview.ts).
    */
   overview(query: OverviewQuery): Out<W, OverviewResult> {
-    return andThen(this.engine.overviewRows(query), (rows) => overviewResult(query, rows, this.deps.prices)) as Out<W, OverviewResult>;
+    const rows = this.engine.overviewRows(query);
+    return andThen(rows, (r) => overviewResult(query, r, this.deps.prices)) as Out<W, OverviewResult>;
   }
 
-  /** Closes the open cursors before the connection or pool closes: SQLite's at once, PostgreSQL's together (errors skipped). */
+  /** Closes the open cursors (before the connection or pool): SQLite's at once, PostgreSQL's together, errors skipped. */
   close(): MaybePromise<void> {
     const closing = [...this.#cursors].map((c) => c.close()).filter((c) => c instanceof Promise);
     return closing.length > 0 ? Promise.allSettled(closing).then(() => {}) : undefined;
