@@ -58,10 +58,7 @@ export function engineParts<W extends Wait>(
 }
 
 /** The connection (SQLite) or pools (PostgreSQL) a store closes last. */
-export interface Closable {
-  readonly closed: boolean;
-  close(): unknown;
-}
+type Closable = { readonly closed: boolean; close(): unknown };
 
 const PARTS = new WeakMap<ServerStore, StoreParts>();
 
@@ -89,7 +86,7 @@ export abstract class ServerStore {
 
   /**
    * @param parts - the engine's resource stores ({@link engineParts}).
-   * @param db - the connection or pools, closed last by `close()`.
+   * @param db - the connection (SQLite) or pools (PostgreSQL), closed last by `close()`.
    * @param appliedMigrations - names of the migrations this open applied.
    */
   protected constructor(parts: StoreParts, db: Closable, appliedMigrations: readonly string[]) {
