@@ -7,7 +7,7 @@ import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { WeaveFeedbackCreateReq } from '../../schema/weave-feedback.js';
 import { readJsonBody } from '../http/request-body.js';
 import { storedPayload } from './feedback-payload.js';
-import type { FeedbackStoreApi } from './feedback-store-api.js';
+import type { FeedbackStore } from './feedback-store.js';
 
 /**
  * Builds the route: the item is stored as one `/feedback/batch/create` item would be (ids, `created_at`,
@@ -16,7 +16,7 @@ import type { FeedbackStoreApi } from './feedback-store-api.js';
  * @param feedback - where feedback is written.
  * @param now - the server clock (`created_at`).
  */
-export function feedbackCreateRoute(feedback: FeedbackStoreApi, now: () => Date): Hono {
+export function feedbackCreateRoute(feedback: FeedbackStore, now: () => Date): Hono {
   const app = new Hono();
   app.post(WEAVE_ENDPOINTS.feedbackCreate, async (c) => {
     const item = await readJsonBody(c, WeaveFeedbackCreateReq);

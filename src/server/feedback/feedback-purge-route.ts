@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { FeedbackPurgeReq, purgeIds } from '../../schema/feedback-purge.js';
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { readJsonBody } from '../http/request-body.js';
-import type { FeedbackStoreApi } from './feedback-store-api.js';
+import type { FeedbackStore } from './feedback-store.js';
 
 /**
  * Builds the route: `{project_id, query}` whose `$expr` names ids only (else 422) → `{}` once the feedback with
@@ -15,7 +15,7 @@ import type { FeedbackStoreApi } from './feedback-store-api.js';
  *
  * @param feedback - where feedback is deleted.
  */
-export function feedbackPurgeRoute(feedback: FeedbackStoreApi): Hono {
+export function feedbackPurgeRoute(feedback: FeedbackStore): Hono {
   const app = new Hono();
   app.post(WEAVE_ENDPOINTS.feedbackPurge, async (c) => {
     const body = await readJsonBody(c, FeedbackPurgeReq);

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { FeedbackBatchCreateReq, FeedbackStatsReq } from '../../schema/feedback.js';
 import { readJsonBody } from '../http/request-body.js';
 import { withStoredPayloads } from './feedback-payload.js';
-import type { FeedbackStoreApi } from './feedback-store-api.js';
+import type { FeedbackStore } from './feedback-store.js';
 import { noMetricsStats } from './stats-query.js';
 
 /**
@@ -20,7 +20,7 @@ import { noMetricsStats } from './stats-query.js';
  * @param feedback - where feedback is written and read.
  * @param now - the server clock (feedback `created_at`, the default stats `end`).
  */
-export function feedbackRoutes(feedback: FeedbackStoreApi, now: () => Date): Hono {
+export function feedbackRoutes(feedback: FeedbackStore, now: () => Date): Hono {
   const app = new Hono();
 
   app.post(ENDPOINTS.feedbackBatchCreate, async (c) => {
