@@ -5,16 +5,18 @@
 import { isMemoryPath, openReadOnly } from '../db/open-database.js';
 import type { Prepare } from '../db/statement-cache.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
-import type { CallCursorApi } from './call-store-api.js';
 import type { CompiledCallsQuery } from './query-sql.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 
-/** Rows of one query, read on demand. Single use; `close()` is idempotent. */
-export interface CallCursor<R = StoredCallRecord> {
-  /** Returns up to `max` more records; fewer (possibly none) means the end was reached. */
-  next(max: number): R[];
-  /** Releases the cursor's resources; later `next` calls return nothing. */
-  close(): void;
+/**
+ * Rows of one query, read on demand, the one shape of both engines' cursors (`CallStore.queryCalls`): SQLite's
+ * answer values, PostgreSQL's Promises. Single use.
+ */
+export interface CallCursorApi<R> {
+  /** Up to `max` more records; fewer (possibly none) means the end was reached; none after `close()`. */
+  next(max: number): MaybePromise<R[]>;
+  /** Releases the cursor's resources; idempotent. */
+  close(): MaybePromise<void>;
 }
 
 const paged = (sql: string): string => `${sql} LIMIT ? OFFSET ?`;
@@ -30,7 +32,7 @@ const paged = (sql: string): string => `${sql} LIMIT ? OFFSET ?`;
  * @param q - the compiled query.
  * @param onClose - called once when the cursor closes.
  */
-export function sqliteCursor(path: string, prepare: Prepare, q: CompiledCallsQuery, onClose: () => void): CallCursor {
+export function sqliteCursor(path: string, prepare: Prepare, q: CompiledCallsQuery, onClose: () => void): CallCursorApi<StoredCallRecord> {
   let read: (max: number) => CallRow[];
   let release = onClose;
   if (isMemoryPath(path)) {
@@ -78,8 +80,6 @@ export function sqliteCursor(path: string, prepare: Prepare, q: CompiledCallsQue
  * @param inner - the cursor to read from.
  * @param fn - maps one page; may throw (the stream then fails like a read error).
  */
-export function mapCursor<A, B>(inner: CallCursor<A>, fn: (page: A[]) => B[]): CallCursor<B>;
-export function mapCursor<A, B>(inner: CallCursorApi<A>, fn: (page: A[]) => MaybePromise<B[]>): CallCursorApi<B>;
 export function mapCursor<A, B>(inner: CallCursorApi<A>, fn: (page: A[]) => MaybePromise<B[]>): CallCursorApi<B> {
   return {
     next: (max) => andThen(inner.next(max), (page) => (page.length === 0 ? [] : fn(page))),

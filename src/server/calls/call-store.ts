@@ -13,8 +13,7 @@ import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
 import { all, get, insert, type Steps } from '../db/sql-steps.js';
 import type { EndInput, StartInput, UpsertItem } from './call-fields.js';
-import type { CallCursorApi } from './call-store-api.js';
-import { mapCursor } from './call-cursor.js';
+import { type CallCursorApi, mapCursor } from './call-cursor.js';
 import { deleteSubtrees, renameCall } from './call-edit-writes.js';
 import { startedCalls, writeBatch } from './call-writes.js';
 import type { WireRecord } from './columns.js';
@@ -29,7 +28,7 @@ import { rowsQuery, rowVals } from './object-ref-reads.js';
 import { overviewOn, type OverviewResult } from './overview.js';
 import type { OverviewQuery } from './overview-sql.js';
 import type { CallsQuery } from './query-walk.js';
-import { type AsyncRecordPipeline, recordPipeline } from './record-pipeline.js';
+import { type RecordPipeline, recordPipeline } from './record-pipeline.js';
 import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 
 const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
@@ -236,7 +235,7 @@ export class CallStore<W extends Wait = Wait> {
   }
 
   /** The record pipeline of a query over this store (`recordPipeline`), with its lookups through the other stores. */
-  private pipeline(query: CallsQuery): AsyncRecordPipeline {
+  private pipeline(query: CallsQuery): RecordPipeline {
     const { prices, feedback, objects, tables } = this.deps;
     return recordPipeline(query, {
       prices,

@@ -14,37 +14,30 @@ import type { CallsQuery } from './query-sql.js';
 import type { StoredCallRecord } from './records.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
 
-/** What the pipeline reads besides the records: lookups the stores answer, and the prices. */
+/** What the pipeline reads besides the records: lookups the store answers (SQLite: values; PostgreSQL: Promises), and the prices. */
 export interface PipelineDeps {
   /** Model prices for `include_costs`. */
   prices: PriceTable;
   /** Names of the user ids the users table knows (`include_usernames`). */
-  usernames(ids: readonly string[]): Map<string, string>;
+  usernames(ids: readonly string[]): MaybePromise<Map<string, string>>;
   /** Feedback about calls of one project, by call id, oldest first (`include_feedback`). */
-  feedbackFor(projectId: string, callIds: readonly string[]): Map<string, FeedbackRecord[]>;
+  feedbackFor(projectId: string, callIds: readonly string[]): MaybePromise<Map<string, FeedbackRecord[]>>;
   /** Started calls of one project with the given ids (`expand_columns`). */
-  callsById(projectId: string, ids: readonly string[]): StoredCallRecord[];
+  callsById(projectId: string, ids: readonly string[]): MaybePromise<StoredCallRecord[]>;
   /** Object values of one project by `<object_id>:<digest>` (`expand_columns`; objects/object-vals.ts). */
-  objectVals(projectId: string, keys: readonly ObjectKey[]): Map<string, unknown>;
+  objectVals(projectId: string, keys: readonly ObjectKey[]): MaybePromise<Map<string, unknown>>;
   /** Values of rows of one table by row digest (`expand_columns`, a ref through a dataset's rows). */
-  tableRows(projectId: string, digest: string, rowDigests: readonly string[]): Map<string, unknown>;
+  tableRows(projectId: string, digest: string, rowDigests: readonly string[]): MaybePromise<Map<string, unknown>>;
   /** Which of the given calls have a stored descendant with an exception (derived `descendant_error`). */
-  descendantFailed(projectId: string, ids: readonly string[]): Set<string>;
+  descendantFailed(projectId: string, ids: readonly string[]): MaybePromise<Set<string>>;
 }
 
-/** The same lookups answering Promises (the PostgreSQL store). */
-export type AsyncPipelineDeps = {
-  [K in keyof PipelineDeps]: PipelineDeps[K] extends (...args: infer A) => infer R ? (...args: A) => MaybePromise<R> : PipelineDeps[K];
-};
-
-/** Maps one page of records to the answered records. */
-export type RecordPipeline = (page: StoredCallRecord[]) => WireRecord[];
-/** Maps one page of records to the answered records, possibly later (asynchronous lookups). */
-export type AsyncRecordPipeline = (page: StoredCallRecord[]) => MaybePromise<WireRecord[]>;
+/** Maps one page of records to the answered records: at once over values, later over Promises. */
+export type RecordPipeline = (page: StoredCallRecord[]) => MaybePromise<WireRecord[]>;
 
 /** The records of a page as `columns` projects them (`project`), with their `include_*` additions. */
 function withAdditions(
-  q: CallsQuery, deps: AsyncPipelineDeps, page: readonly StoredCallRecord[], project: ReturnType<typeof compileColumns>,
+  q: CallsQuery, deps: PipelineDeps, page: readonly StoredCallRecord[], project: ReturnType<typeof compileColumns>,
 ): MaybePromise<WireRecord[]> {
   const users = q.include_usernames ? deps.usernames(page.flatMap((r) => r.svc_user_id || [])) : undefined;
   return andThen(users, (names) =>
@@ -86,9 +79,7 @@ function withAdditions(
  * @returns the page mapper: synchronous over synchronous lookups (SQLite), else answering Promises (PostgreSQL).
  * @throws QueryError (→ 422) for an unknown column in `columns` or `expand_columns`.
  */
-export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipeline;
-export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRecordPipeline;
-export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRecordPipeline {
+export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipeline {
   const project = compileColumns(q);
   const expand = q.expand_columns ? parseColumns(q.expand_columns, ['expand_columns']) : [];
   const expanding = expand.length > 0 && q.return_expanded_column_values !== false;
