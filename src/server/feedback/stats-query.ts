@@ -12,7 +12,7 @@ import { planBuckets, zonedIso } from './stats-buckets.js';
 import { metricsOf, statsRows, type StatsQuery, type StatsRow, type StatsWindow } from './stats-sql.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
 
-export type { StatsQuery, StatsWindow };
+export type { StatsQuery };
 
 /**
  * Resolves the window of a stats request and plans its buckets (shared by the SQLite and PostgreSQL stores).
@@ -70,7 +70,7 @@ export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date): Steps<
   const rows: (StatsRow | undefined)[] = [];
   for (const row of yield* statsRows(d, query, metrics, window)) rows[row.b] = row;
   const parts: PartialStats[][] = metrics.map(() => []);
-  const lists: number[][][] = metrics.map(() => []);
+  const lists: Float64Array[][] = metrics.map(() => []);
   const buckets: FeedbackStatsBucket[] = [];
   for (let i = 0; i + 1 < plan.edges.length; i++) {
     const row = rows[i];
@@ -79,10 +79,10 @@ export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date): Steps<
       let part = row ? ({ count: row[`c${j}`], sum: row[`s${j}`], min: row[`lo${j}`], max: row[`hi${j}`] } as PartialStats) : EMPTY;
       let percentiles: (number | null)[] | undefined;
       if (row && m.percentiles.length > 0) {
-        const list = JSON.parse((row[`l${j}`] as string | null) ?? '[]') as number[];
-        lists[j]!.push(list);
-        part = partialOf(list);
-        percentiles = percentilesOf(new Float64Array(list), m.percentiles);
+        const values = new Float64Array(JSON.parse((row[`l${j}`] as string | null) ?? '[]') as number[]);
+        part = partialOf(values);
+        percentiles = percentilesOf(values, m.percentiles);
+        lists[j]!.push(values);
       }
       parts[j]!.push(part);
       for (const [name, value] of metricResults(part, percentiles, m, 'bucket')) bucket[`${name}_${m.slug}`] = value;
@@ -90,7 +90,9 @@ export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date): Steps<
     buckets.push(bucket);
   }
   const windowStats = Object.fromEntries(metrics.map((m, j) => {
-    const percentiles = percentilesOf(new Float64Array(lists[j]!.flat()), m.percentiles);
+    const values = new Float64Array(lists[j]!.reduce((n, l) => n + l.length, 0));
+    lists[j]!.reduce((at, l) => (values.set(l, at), at + l.length), 0); // the buckets' values one after another
+    const percentiles = percentilesOf(values, m.percentiles);
     return [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), percentiles, m, 'window'))];
   }));
   return { start, end, granularity: plan.granularity, timezone: query.timezone, buckets, window_stats: windowStats };
