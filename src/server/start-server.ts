@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { createApp, DEFAULT_MAX_BODY_BYTES } from './http/app.js';
+import { type AppOptions, createApp } from './http/app.js';
 import { openStore } from './store.js';
 import { isPostgresUrl } from './db/pg-url.js';
 import type { ServerStore } from './server-store.js';
@@ -13,8 +13,8 @@ import { describeAccess } from './http/auth.js';
 import type { PriceTable } from './calls/prices.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 
-/** Options of {@link startServer}. */
-export interface StartServerOptions {
+/** Options of {@link startServer}; `maxBodyBytes`, `log` and `now` as {@link AppOptions} (`createApp`) takes them. */
+export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'log' | 'now'> {
   /** TCP port; `0` picks a free one (read it back from `port`). @defaultValue 6345 */
   port?: number;
   /** Address to bind. @defaultValue `'127.0.0.1'` (loopback only) */
@@ -27,10 +27,6 @@ export interface StartServerOptions {
    * neither `db` nor `dbPath` is given. @defaultValue none (SQLite at `dbPath`)
    */
   db?: string;
-  /** Largest request body, in bytes; larger ones get 413. @defaultValue 33554432 (32 MiB) */
-  maxBodyBytes?: number;
-  /** Receives log lines (unexpected errors). @defaultValue writes to stderr */
-  log?: (line: string) => void;
   /**
    * API keys, each `key` (all projects) or `key=entity/project,entity/project2`; comma-separated lists allowed.
    * With keys, clients must send Basic `api:<key>` (Bearer `<key>` on `/v1/preview/*`); without, only loopback
@@ -46,8 +42,6 @@ export interface StartServerOptions {
   prices?: PriceTable;
   /** Users (user id → user name) stored at start, for stream_query `include_usernames`. @defaultValue none */
   users?: Record<string, string>;
-  /** The server clock: feedback `created_at` and the default `end` of `/feedback/stats`. @defaultValue `() => new Date()` */
-  now?: () => Date;
   /** A testing aid: refuse (422) an end whose call has no stored start; see `StoreOptions.strictOrder`. @defaultValue false */
   strictOrder?: boolean;
 }
@@ -64,10 +58,6 @@ export interface RunningServer {
   access: string;
   /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
   close(): Promise<void>;
-}
-
-function hostForUrl(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**
@@ -97,7 +87,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const store: ServerStore = dbUrl !== undefined
     ? await (await import('./pg-store.js')).openPgStore(dbUrl, storeOptions)
     : openStore(dbPath, storeOptions);
-  const app = createApp({ store, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, log: options.log, now: options.now, apiKeys });
+  const app = createApp({ maxBodyBytes: options.maxBodyBytes, log: options.log, now: options.now, store, apiKeys });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -125,5 +115,5 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     return closing;
   };
-  return { url: `http://${hostForUrl(host)}:${bound}`, port: bound, store, access, close };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, close };
 }

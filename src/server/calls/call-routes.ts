@@ -1,11 +1,14 @@
 /**
- * Routes of the call tracing endpoints: start, upsert_batch and stream_query (spec endpoints 7, 5 and 3).
+ * Routes of the call tracing endpoints: start, upsert_batch and stream_query (spec endpoints 7, 5 and 3), and the call
+ * edits of the Weave SDKs (not in the interface spec): `POST /call/update` and `POST /calls/delete`.
  * @module
  */
 import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
+import { CallUpdateReq, CallsDeleteReq } from '../../schema/call-edits.js';
 import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from '../../schema/calls.js';
-import { parseJsonText, readJsonBody, validateBody } from '../http/request-body.js';
+import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
+import { parseJsonText, postJson, readJsonBody, validateBody } from '../http/request-body.js';
 import type { CallStoreApi } from './call-store-api.js';
 import { formatFromAccept, pageSize, recordStream } from './record-stream.js';
 import { TurnQueue } from './turn-queue.js';
@@ -14,7 +17,12 @@ import { fastParseUpsertBatch } from './upsert-batch-parse.js';
 const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } as const;
 
 /**
- * Builds the call routes over the call store.
+ * Builds the call routes over the call store. The edits:
+ *
+ * - `POST /call/update` `{project_id, call_id, display_name}` → `{}`; a call whose start has not arrived yet
+ *   gets the name when it does (the Weave SDK renames ended calls before their batch is sent).
+ * - `POST /calls/delete` `{project_id, call_ids}` → `{}`: the calls and all their descendants are deleted;
+ *   unknown ids are ignored.
  *
  * @param calls - where calls are written and read.
  * @param log - receives a line for mid-stream failures.
@@ -24,9 +32,14 @@ export function callRoutes(calls: CallStoreApi, log: (line: string) => void): Ho
   /** Batch writes and stream pages take turns, one per event-loop turn, in arrival order (issue 11, item 6). */
   const turns = new TurnQueue();
 
-  app.post(ENDPOINTS.callStart, async (c) => {
-    const body = await readJsonBody(c, CallStartReq);
-    return c.json(await calls.startCall(body.start));
+  postJson(app, ENDPOINTS.callStart, CallStartReq, (body) => calls.startCall(body.start));
+  postJson(app, WEAVE_ENDPOINTS.callUpdate, CallUpdateReq, async (body) => {
+    await calls.updateCall(body.project_id, body.call_id, body.display_name ?? null);
+    return {};
+  });
+  postJson(app, WEAVE_ENDPOINTS.callsDelete, CallsDeleteReq, async (body) => {
+    await calls.deleteCalls(body.project_id, body.call_ids);
+    return {};
   });
 
   app.post(ENDPOINTS.callUpsertBatch, async (c) => {

@@ -6,7 +6,7 @@
  */
 import { resolvePath } from '../db/field-path.js';
 import { type ColumnPath, setAt, type WireRecord } from './columns.js';
-import { type ObjectReads, parseObjectRef, resolveObjectRefs } from './object-ref-reads.js';
+import { inTurn, type ObjectReads, parseObjectRef, resolveObjectRefs } from './object-ref-reads.js';
 import type { StoredCallRecord } from './records.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
 import { addWeaveSummary } from './weave-summary.js';
@@ -57,20 +57,15 @@ function readTargets(reads: RefReads, spots: readonly Spot[]): MaybePromise<Targ
     }
   }
   const out: Targets = { calls: new Map(), objects: new Map() };
-  const read = (projects: [string, { calls: Set<string>; objects: Set<string> }][]): MaybePromise<Targets> => {
-    const [first, ...more] = projects;
-    if (!first) return out;
-    const [project, { calls, objects }] = first;
-    return andThen(calls.size > 0 ? reads.callsById(project, [...calls]) : [], (found) => {
+  const read = inTurn([...wanted], ([project, { calls, objects }]) =>
+    andThen(calls.size > 0 ? reads.callsById(project, [...calls]) : [], (found) => {
       addWeaveSummary(found);
       for (const call of found) out.calls.set(`${project}\n${call.id}`, call);
       return andThen(objects.size > 0 ? resolveObjectRefs(reads, project, [...objects]) : new Map<string, unknown>(), (vals) => {
         for (const [ref, val] of vals) out.objects.set(`${project}\n${ref}`, val);
-        return read(more);
       });
-    });
-  };
-  return read([...wanted]);
+    }));
+  return andThen(read, () => out);
 }
 
 /** The value a ref is replaced by (a copy), or the ref itself when nothing was found for it. */
@@ -102,9 +97,7 @@ function target(targets: Targets, v: unknown, project: string): unknown {
  */
 export function expandRefs(reads: RefReads, records: WireRecord[], paths: readonly ColumnPath[]): MaybePromise<void> {
   const ordered = [...paths].sort((a, b) => a.below.length - b.below.length);
-  const step = (n: number): MaybePromise<void> => {
-    const path = ordered[n];
-    if (!path) return;
+  return inTurn(ordered, (path) => {
     const spots: Spot[] = records.flatMap((record) => {
       const found = refsAt(record, path);
       return found ? [{ record, ...found, project: String(record['project_id']) }] : [];
@@ -114,8 +107,6 @@ export function expandRefs(reads: RefReads, records: WireRecord[], paths: readon
         const swap = (v: unknown): unknown => target(targets, v, spot.project);
         setAt(spot.record, spot.keys, Array.isArray(spot.value) ? spot.value.map(swap) : swap(spot.value));
       }
-      return step(n + 1);
     });
-  };
-  return step(0);
+  });
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { andThen, type MaybePromise } from '../db/store-api.js';
-import type { ObjectKey } from '../objects/object-vals.js';
+import { type ObjectKey, objectKeyOf } from '../objects/object-vals.js';
 import type { TableRowSchema } from '../../schema/tables.js';
 import type { TableQuery } from '../tables/table-store.js';
 
@@ -104,7 +104,7 @@ export function resolveObjectRefs(reads: ObjectReads, projectId: string, refs: r
     const objects = pending.filter((w) => w.object);
     return andThen(objects.length > 0 ? reads.objectVals(projectId, objects.map((w) => w.object!)) : new Map<string, unknown>(), (vals) => {
       for (const w of objects) {
-        const key = `${w.object!.object_id}:${w.object!.digest}`;
+        const key = objectKeyOf(w.object!);
         // the root of a ref not stored: keep the ref; a version missing deeper in the path: null
         if (vals.has(key)) w.val = vals.get(key);
         else Object.assign(w, { missing: n === 0, val: null, extra: [] });
@@ -119,14 +119,16 @@ export function resolveObjectRefs(reads: ObjectReads, projectId: string, refs: r
   return round(0);
 }
 
+/** Runs `step` on each of `items` in order, each once the previous one's answer (a Promise on PostgreSQL) settled. */
+export function inTurn<T>(items: readonly T[], step: (item: T) => MaybePromise<void>, at = 0): MaybePromise<void> {
+  return at < items.length ? andThen(step(items[at]!), () => inTurn(items, step, at + 1)) : undefined;
+}
+
 /** Reads the rows pending table reads point at (`id/<row digest>` first in their extra path), table by table. */
 function readTables(reads: ObjectReads, projectId: string, waiting: readonly Work[]): MaybePromise<void> {
   const byTable = new Map<string, Work[]>();
   for (const w of waiting) (byTable.get(w.table!) ?? byTable.set(w.table!, []).get(w.table!)!).push(w);
-  const next = (tables: [string, Work[]][]): MaybePromise<void> => {
-    const [first, ...rest] = tables;
-    if (!first) return;
-    const [digest, ws] = first;
+  return inTurn([...byTable], ([digest, ws]) => {
     const rowDigests = ws.flatMap((w) => (w.extra[0] === 'id' && w.extra[1] !== undefined ? [w.extra[1]] : []));
     return andThen(rowDigests.length > 0 ? reads.tableRows(projectId, digest, rowDigests) : new Map<string, unknown>(), (rows) => {
       for (const w of ws) {
@@ -135,10 +137,8 @@ function readTables(reads: ObjectReads, projectId: string, waiting: readonly Wor
         w.extra = row !== undefined && rows.has(row) ? w.extra.slice(2) : [];
         w.table = undefined;
       }
-      return next(rest);
     });
-  };
-  return next([...byTable]);
+  });
 }
 
 /** The `/table/query` of the rows of one table with the given row digests (what `tableRows` asks a table store). */

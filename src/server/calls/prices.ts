@@ -6,8 +6,6 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ratesFor, type Rates } from './price-lookup.js';
 
-export { priceOf } from './price-lookup.js';
-
 /** Price of one model, in US dollars per 1,000,000 tokens (the unit providers publish). */
 export interface ModelPrice {
   /** USD per 1M prompt (input) tokens not read from or written to a cache; >= 0. */

@@ -1,8 +1,9 @@
 /**
- * Request body parsing and validation: malformed JSON and zod issues become 422 `{detail:[{loc, msg, type}]}`.
+ * Request body parsing and validation: malformed JSON and zod issues become 422 `{detail:[{loc, msg, type}]}`; the
+ * routes of a JSON body answered as JSON ({@link postJson}).
  * @module
  */
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { HttpError } from './http-error.js';
 import { tooDeepAt } from '../../schema/json-depth.js';
@@ -22,6 +23,22 @@ export async function readJson(c: Context): Promise<unknown> {
 }
 
 /**
+ * Adds the route `POST path` to `app`: the body is read and validated ({@link readJsonBody}), and what `answer`
+ * returns is the answer: 200 with it as JSON, or a `Response` as it is.
+ *
+ * @param answer - computes the answer from the validated body (zod output) and the request context.
+ * @throws HttpError 422 as {@link readJsonBody}, before `answer` runs; or what `answer` throws.
+ */
+export function postJson<S extends z.ZodType>(
+  app: Hono, path: string, schema: S, answer: (body: z.output<S>, c: Context) => unknown,
+): void {
+  app.post(path, async (c) => {
+    const out = await answer(await readJsonBody(c, schema), c);
+    return out instanceof Response ? out : c.json(out as never);
+  });
+}
+
+/**
  * The synchronous half of {@link readJson}: parses a body already read as text (so a caller can read the
  * body first and parse it later, e.g. in its turn of a `TurnQueue`).
  *
@@ -30,7 +47,7 @@ export async function readJson(c: Context): Promise<unknown> {
  * @throws HttpError 422 with type `json_invalid` for malformed JSON, `json_too_deep` past the depth limit.
  */
 export function parseJsonText(text: string): unknown {
-  const data = parseJson(text);
+  const data = parseJson(text, 422);
   if (data !== null && typeof data === 'object') BODY_BYTES.set(data, Buffer.byteLength(text));
   return data;
 }
@@ -38,14 +55,17 @@ export function parseJsonText(text: string): unknown {
 /** Sizes in bytes of the bodies {@link readJson} parsed, for {@link validateBody} to choose how far to check. */
 const BODY_BYTES = new WeakMap<object, number>();
 
-/** `JSON.parse` with the depth limit; see {@link readJson}. */
-function parseJson(text: string): unknown {
+/**
+ * `JSON.parse` with the depth limit; see {@link readJson}.
+ * @param invalidStatus - the status of malformed JSON (`json_invalid`): 422, or 400 for OTLP (otlp-decode.ts).
+ */
+export function parseJson(text: string, invalidStatus: 400 | 422): unknown {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    throw HttpError.validation([{ loc: ['body'], msg: `JSON decode error: ${why}`, type: 'json_invalid' }]);
+    throw new HttpError(invalidStatus, [{ loc: ['body'], msg: `JSON decode error: ${why}`, type: 'json_invalid' }]);
   }
   const deep = tooDeepAt(data, LIMITS.maxJsonDepth);
   if (deep) {

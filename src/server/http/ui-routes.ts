@@ -9,11 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { ApiKey } from './api-keys.js';
-import { findApiKey } from './api-keys.js';
+import { GRANTED_PROJECTS } from './auth.js';
 import { keylessGuard } from './keyless-guard.js';
 import type { CallStoreApi } from '../calls/call-store-api.js';
 import { WEFT_PROJECTS_PATH } from '../../schema/endpoints.js';
-
 
 /** This module's folder: `__dirname` in the CommonJS build, `import.meta.url` in ESM. */
 function moduleDir(): string {
@@ -41,13 +40,6 @@ export function findUiDir(from: string = moduleDir()): string | undefined {
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>weft</title>
 <p>The trace viewer is not built. Run <code>npm run build</code> in the weft repository, then reload.</p>`;
 
-/** The API key of a request's `Authorization: Basic api:<key>` (already checked by the auth middleware). */
-function requestKey(keys: readonly ApiKey[], header: string | undefined): ApiKey | undefined {
-  const [, value = ''] = (header ?? '').trim().split(/\s+/, 2);
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
-  return decoded.startsWith('api:') ? findApiKey(keys, decoded.slice(4)) : undefined;
-}
-
 /**
  * The page's static files, mounted before the auth middleware: without API keys they keep the keyless guard
  * (loopback only); with keys they are public, since they hold no data (the page asks for the key itself).
@@ -74,12 +66,13 @@ export function uiRoutes(keys: readonly ApiKey[], uiDir: string | null = findUiD
 
 /**
  * `GET /weft/projects` (a weft extension, read-only): `{projects: string[]}`, the project ids holding calls,
- * sorted; a key limited to some projects sees only those. Mounted after the auth middleware.
+ * sorted; a key limited to some projects sees only those (its grants, which the auth middleware leaves in the
+ * context). Mounted after the auth middleware.
  */
-export function projectRoutes(calls: CallStoreApi, keys: readonly ApiKey[]): Hono {
+export function projectRoutes(calls: CallStoreApi): Hono {
   const app = new Hono();
   app.get(WEFT_PROJECTS_PATH, async (c) => {
-    const granted = keys.length === 0 ? undefined : requestKey(keys, c.req.header('authorization'))?.projects;
+    const granted = c.get(GRANTED_PROJECTS as never) as readonly string[] | null | undefined;
     const projects = (await calls.projectIds()).filter((p) => granted == null || granted.includes(p));
     return c.json({ projects });
   });

@@ -7,11 +7,14 @@ import { HttpError } from '../http/http-error.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { get, run, type Steps } from '../db/sql-steps.js';
-import { fileDigest } from './object-digest.js';
+import { digestBytes } from '../tables/digest.js';
 
-/** Stores `content` once per project and content, answering its digest. */
+/**
+ * Stores `content` once per project and content, answering its digest: the Weave server's and SDK's, sha256 of the
+ * bytes as base64url with `-`→`X`, `_`→`Y`, no `=` (`digestBytes`).
+ */
 function* createFile(_: Dialect, projectId: string, content: Uint8Array, now: Date): Steps<{ digest: string }> {
-  const digest = fileDigest(content);
+  const digest = digestBytes(content);
   yield* run('INSERT INTO files (project_id, digest, size_bytes, created_at, content) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     [projectId, digest, content.byteLength, now.toISOString(), Buffer.from(content.buffer, content.byteOffset, content.byteLength)]);
   return { digest };
@@ -36,7 +39,7 @@ export class FileStore<W extends Wait = Wait> {
    * @param projectId - `<entity>/<project>`.
    * @param content - the file's bytes.
    * @param now - the server clock (`created_at`).
-   * @returns `{digest}`: see `fileDigest` (sha256 of the bytes, as the Weave server and SDK compute it).
+   * @returns `{digest}`: sha256 of the bytes, as the Weave server and SDK compute it (see `createFile`).
    */
   create(projectId: string, content: Uint8Array, now: Date = new Date()): Out<W, { digest: string }> {
     return this.db.run(createFile, projectId, content, now);

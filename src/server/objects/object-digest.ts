@@ -1,8 +1,8 @@
 /**
- * Digests of Weave objects and files as the Weave trace server computes them: sha256 of Python `json.dumps(val, sort_keys=True)` text, or of the file's bytes.
+ * Digests of Weave objects as the Weave trace server computes them: sha256 of Python `json.dumps(val, sort_keys=True)` text (a file's digest is `digestBytes` of its bytes, file-store.ts).
  * @module
  */
-import { digestBytes, digestText } from '../tables/digest.js';
+import { digestBytes } from '../tables/digest.js';
 
 /** A UTF-16 code unit outside printable ASCII, which Python's `ensure_ascii` writes as `\uXXXX`. */
 const NON_ASCII = /[\u007f-\uffff]/g;
@@ -44,10 +44,5 @@ export function pythonJsonDumps(value: unknown): string {
  * base64url with `-`→`X`, `_`→`Y`, no `=` (43 characters). Same value (whatever its key order), same digest.
  */
 export function objectDigest(val: unknown): string {
-  return digestText(pythonJsonDumps(val));
-}
-
-/** Digest of a file's bytes (the Weave server's and SDK's): sha256, base64url with `-`→`X`, `_`→`Y`, no `=`. */
-export function fileDigest(content: Uint8Array): string {
-  return digestBytes(content);
+  return digestBytes(pythonJsonDumps(val));
 }

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { FileContentReq, FileCreateForm, ObjCreateReq, ObjQueryReq, ObjReadReq } from '../../schema/objects.js';
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { HttpError } from '../http/http-error.js';
-import { readJsonBody, validateBody } from '../http/request-body.js';
+import { postJson, validateBody } from '../http/request-body.js';
 import type { FileStoreApi, ObjectStoreApi } from './object-store-api.js';
 
 /**
@@ -24,22 +24,9 @@ import type { FileStoreApi, ObjectStoreApi } from './object-store-api.js';
  */
 export function objectRoutes(objects: ObjectStoreApi, files: FileStoreApi, now: () => Date): Hono {
   const app = new Hono();
-
-  app.post(WEAVE_ENDPOINTS.objCreate, async (c) => {
-    const body = await readJsonBody(c, ObjCreateReq);
-    return c.json(await objects.create(body.obj, now()));
-  });
-
-  app.post(WEAVE_ENDPOINTS.objRead, async (c) => {
-    const body = await readJsonBody(c, ObjReadReq);
-    return c.json({ obj: await objects.read(body) });
-  });
-
-  app.post(WEAVE_ENDPOINTS.objsQuery, async (c) => {
-    const body = await readJsonBody(c, ObjQueryReq);
-    return c.json({ objs: await objects.query(body) });
-  });
-
+  postJson(app, WEAVE_ENDPOINTS.objCreate, ObjCreateReq, (body) => objects.create(body.obj, now()));
+  postJson(app, WEAVE_ENDPOINTS.objRead, ObjReadReq, async (body) => ({ obj: await objects.read(body) }));
+  postJson(app, WEAVE_ENDPOINTS.objsQuery, ObjQueryReq, async (body) => ({ objs: await objects.query(body) }));
   app.post(WEAVE_ENDPOINTS.fileCreate, async (c) => {
     let form: Record<string, unknown>;
     try {
@@ -55,12 +42,9 @@ export function objectRoutes(objects: ObjectStoreApi, files: FileStoreApi, now: 
     }
     return c.json(await files.create(project_id, new Uint8Array(await file.arrayBuffer()), now()));
   });
-
-  app.post(WEAVE_ENDPOINTS.fileContent, async (c) => {
-    const body = await readJsonBody(c, FileContentReq);
+  postJson(app, WEAVE_ENDPOINTS.fileContent, FileContentReq, async (body, c) => {
     const bytes = await files.content(body.project_id, body.digest);
     return c.body(new Uint8Array(bytes), 200, { 'content-type': 'application/octet-stream' });
   });
-
   return app;
 }

@@ -10,7 +10,7 @@ import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { objectDigest } from './object-digest.js';
-import { type ObjectKey, type ObjectValRow, objectValsParams, objectValsSql, valsByKey } from './object-vals.js';
+import { type ObjectKey, readVals } from './object-vals.js';
 
 /** A validated `obj` of `/obj/create`. */
 export type ObjInput = z.output<typeof ObjSchemaForInsert>;
@@ -146,10 +146,6 @@ function* readObject(d: Dialect, req: z.output<typeof ObjReadReq>): Steps<ObjSch
     : get<ObjRow>(`${select} AND digest = ?`, [...args, req.digest]);
   if (!row) throw new HttpError(404, `object ${JSON.stringify(`${req.object_id}:${req.digest}`)} not found in project ${JSON.stringify(req.project_id)}`);
   return toObj(row, JSON.parse(row.val!) as unknown);
-}
-
-function* readVals(d: Dialect, projectId: string, keys: readonly ObjectKey[]): Steps<Map<string, unknown>> {
-  return valsByKey(yield* all<ObjectValRow>(objectValsSql(d), objectValsParams(d, projectId, keys)));
 }
 
 /** Object versions of every project in one database (the `objects` table of SQLite migration 7 and of PostgreSQL's). */

@@ -4,13 +4,11 @@
  */
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
-import { tooDeepAt } from '../../schema/json-depth.js';
-import { LIMITS } from '../../schema/limits.js';
 import { HttpError } from '../http/http-error.js';
+import { parseJson } from '../http/request-body.js';
 
-/** Media types of OTLP/HTTP bodies (OTLP spec, "OTLP/HTTP Request"). */
+/** Media type of OTLP/HTTP protobuf bodies; JSON ones are `application/json` (OTLP spec, "OTLP/HTTP Request"). */
 export const OTLP_PROTOBUF = 'application/x-protobuf';
-export const OTLP_JSON = 'application/json';
 
 /** What weft uses of the generated root: the request message's `decode` and `toObject`. */
 interface MessageType {
@@ -69,15 +67,5 @@ export function decodeTraceRequest(bytes: Uint8Array, mediaType: string): unknow
       throw unreadable(`protobuf decode error (ExportTraceServiceRequest): ${(err as Error).message}`, 'protobuf_invalid');
     }
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-  } catch (err) {
-    throw unreadable(`JSON decode error: ${(err as Error).message}`, 'json_invalid');
-  }
-  const deep = tooDeepAt(data, LIMITS.maxJsonDepth);
-  if (deep) {
-    throw HttpError.validation([{ loc: ['body', ...deep], msg: `JSON nested deeper than ${LIMITS.maxJsonDepth} objects and arrays`, type: 'json_too_deep' }]);
-  }
-  return data;
+  return parseJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), 400);
 }

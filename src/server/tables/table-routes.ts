@@ -5,7 +5,7 @@
 import { ENDPOINTS } from '../../schema/endpoints.js';
 import { Hono } from 'hono';
 import { TableQueryReq } from '../../schema/tables.js';
-import { readJson, readJsonBody } from '../http/request-body.js';
+import { postJson, readJson } from '../http/request-body.js';
 import { tableCreateBody } from './table-create-body.js';
 import type { TableStoreApi } from './table-store-api.js';
 
@@ -21,16 +21,10 @@ import type { TableStoreApi } from './table-store-api.js';
  */
 export function tableRoutes(tables: TableStoreApi): Hono {
   const app = new Hono();
-
   app.post(ENDPOINTS.tableCreate, async (c) => {
     const body = tableCreateBody(await readJson(c));
     return c.json(await tables.create(body.project_id, body.rows));
   });
-
-  app.post(ENDPOINTS.tableQuery, async (c) => {
-    const body = await readJsonBody(c, TableQueryReq);
-    return c.json({ rows: await tables.query(body) });
-  });
-
+  postJson(app, ENDPOINTS.tableQuery, TableQueryReq, async (body) => ({ rows: await tables.query(body) }));
   return app;
 }

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { TableCreateRes, TableQueryReq, TableRowSchema } from '../../schema/tables.js';
-import { tableRows } from './table-rows.js';
+import { tableRows } from './digest.js';
 import type { Dialect } from '../db/dialect.js';
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { readableJson } from '../db/pg-json.js';
@@ -20,17 +20,6 @@ export type TableQuery = z.output<typeof TableQueryReq>;
 
 /** Largest array index PostgreSQL's `json -> int` takes; a larger one finds nothing, as in SQLite. */
 const MAX_INDEX = 2 ** 31 - 1;
-
-/**
- * SQLite JSON path of a sort field: a dotted path into the row's `val` (`score`, `inputs.question`,
- * `choices.0.text`, `usage."gpt-4.1".tokens`), parsed like call field paths: a numeric segment indexes an
- * array, a segment in double quotes may hold dots.
- *
- * @throws QueryError (answered 422 at `loc`) for an empty segment or an unterminated quote.
- */
-function valJsonPath(field: string, loc: string[]): string {
-  return jsonPath(parseFieldPath(field, loc).segments, loc);
-}
 
 /**
  * The PostgreSQL SQL reading a sort field out of `v` (the readable `val`), one `->` per segment: a numeric segment
@@ -65,15 +54,18 @@ interface TableSort {
 }
 
 /**
- * The sort of `sort_by` on an engine. SQLite: `json_extract(val, path)`. PostgreSQL: each path read once per row in a
- * lateral join (out of `val` made readable by readableJson: a document holding \u0000 would fail the JSON operators).
+ * The sort of `sort_by` on an engine. SQLite: `json_extract(val, path)`, the field parsed like call field paths (a
+ * numeric segment indexes an array, a segment in double quotes may hold dots). PostgreSQL: each path read once per
+ * row in a lateral join (out of `val` made readable by readableJson: a document holding \u0000 would fail the JSON
+ * operators).
+ * @throws QueryError (answered 422 at `loc`) for an empty segment or an unterminated quote.
  */
 function tableSort(d: Dialect, sorts: NonNullable<TableQuery['sort_by']>): TableSort {
   const loc = (i: number): string[] => ['sort_by', String(i), 'field'];
   if (d.engine === 'sqlite') {
     const orderParams: unknown[] = [];
     const order = sorts.flatMap((s, i) => {
-      const path = valJsonPath(s.field, loc(i));
+      const path = jsonPath(parseFieldPath(s.field, loc(i)).segments, loc(i));
       return sqliteValueSortKeys(() => (orderParams.push(path), 'json_extract(val, ?)'), s.order === 'desc');
     });
     return { join: '', joinParams: [], order, orderParams };
@@ -133,7 +125,7 @@ export class TableStore<W extends Wait = Wait> {
    * @param projectId - `<entity>/<project>`.
    * @param rows - the rows in order; any JSON values.
    * @returns the table digest and one row digest per row, in order.
-   * @see {@link rowDigest} and {@link tableDigest} for how digests are computed.
+   * @see `tableRows` (digest.ts) for how digests are computed.
    */
   create(projectId: string, rows: readonly unknown[]): Out<W, TableCreateRes> {
     return this.db.transaction(createTable, projectId, rows);
