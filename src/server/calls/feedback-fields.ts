@@ -1,6 +1,6 @@
 /**
  * Feedback fields of a call query, as Weave names them: `feedback.[<feedback_type>].payload.<path>` (`[*]`: any type).
- * Parsed here once for both stores; each store reads the value with its own SQL (fields.ts, pg-fields.ts).
+ * Parsed here once for both stores, read by the one field compiler (fields.ts) over each engine's leaves.
  * @module
  */
 import { parseFieldPath } from '../db/field-path.js';
@@ -23,7 +23,6 @@ const COLUMNS = new Set(['id', 'feedback_type', 'runnable_ref', 'trigger_ref', '
 
 /** True when `path` names a feedback field (Weave reads a call without such feedback as `''` in `$expr`). */
 export const isFeedbackField = (path: string): boolean => path.startsWith(PREFIX);
-
 
 /**
  * Parses a feedback field. The value is the payload path (or the column) of the call's newest feedback of that type holding it

@@ -6,7 +6,8 @@
  */
 import { type Dialect, SQLITE_DIALECT } from '../db/dialect.js';
 import type { Prepare } from '../db/statement-cache.js';
-import { fieldSql } from './fields.js';
+import { derivedSql } from './fields.js';
+import { SQLITE_LEAVES } from './query-sql.js';
 
 /** What the overview asks of a store. */
 export interface OverviewQuery {
@@ -136,8 +137,8 @@ export function overviewUsageSql(e: OverviewEngine, q: OverviewQuery): { sql: st
 /** SQLite's part: the stream query's own status and latency SQL, `json_each`, and `weft_percentile` (db/sql-functions.ts). */
 export const SQLITE_OVERVIEW: OverviewEngine = {
   dialect: SQLITE_DIALECT,
-  status: fieldSql('summary.status', [], ['overview']),
-  latency: fieldSql('summary.latency_ms', [], ['overview']),
+  status: derivedSql('summary.status', SQLITE_LEAVES),
+  latency: derivedSql('summary.latency_ms', SQLITE_LEAVES),
   usageEach: (summary) => `json_each(CASE WHEN json_type(${summary}, '$.usage') = 'object' THEN json_extract(${summary}, '$.usage') END) u`,
   usageNumber: (key) => `(CASE WHEN json_type(u.value, '$.${key}') IN ('integer', 'real') THEN json_extract(u.value, '$.${key}') END)`,
   percentile: (column, p) => `weft_percentile(${column}, ${p})`,

@@ -7,15 +7,14 @@ import type pg from 'pg';
 import { PG_DIALECT } from '../db/dialect.js';
 import { pgRows } from '../db/pg-database.js';
 import { type OverviewCallsRow, type OverviewEngine, type OverviewQuery, type OverviewRows, type OverviewUsageRow, overviewCallsSql, overviewUsageSql } from './overview-sql.js';
-import { PgParams, pgField } from './pg-fields.js';
-
-const text = (path: string): string => `(${pgField(path, new PgParams(), ['overview']).value} #>> '{}')`;
+import { derivedSql } from './fields.js';
+import { PG_LEAVES } from './pg-query-sql.js';
 
 /** PostgreSQL's part of the overview's SQL. */
 export const PG_OVERVIEW: OverviewEngine = {
   dialect: PG_DIALECT,
-  status: text('summary.status'),
-  latency: `${text('summary.latency_ms')}::float8`,
+  status: derivedSql('summary.status', PG_LEAVES),
+  latency: `${derivedSql('summary.latency_ms', PG_LEAVES)}::float8`,
   usageEach: (summary) => `LATERAL json_each(CASE WHEN json_typeof(${summary} -> 'usage') = 'object' THEN ${summary} -> 'usage' END) u`,
   usageNumber: (key) => `(CASE WHEN json_typeof(u.value -> '${key}') = 'number' THEN (u.value ->> '${key}')::float8 END)`,
   percentile: (column, p) => `percentile_cont(${p / 100}) WITHIN GROUP (ORDER BY ${column})`,

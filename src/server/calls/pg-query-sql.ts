@@ -1,12 +1,13 @@
 /**
- * A `/calls/stream_query` request in PostgreSQL: the PostgreSQL leaves of the shared walker (query-walk.ts), with the
- * SQLite store's semantics: values are jsonb compared by the `weft_*` functions of db/pg-sql-functions.ts (NULL <
- * numbers < text, booleans as 1/0, text by code point), and `compilePgCallsQuery`.
+ * A `/calls/stream_query` request in PostgreSQL: the PostgreSQL leaves of the shared walker and field compiler
+ * (query-walk.ts, fields.ts), with the SQLite store's semantics: values are jsonb compared by the `weft_*` functions
+ * of db/pg-sql-functions.ts (NULL < numbers < text, booleans as 1/0, text by code point), and `compilePgCallsQuery`.
  * @module
  */
-import { PgParams, pgField } from './pg-fields.js';
-import { type CallsQuery, compileWith, type Compiled, type QueryLeaves } from './query-walk.js';
+import { type Compiled, newParams } from './fields.js';
+import { type CallsQuery, compileWith, type QueryLeaves } from './query-walk.js';
 import { STORED_COLUMNS } from './storage-size.js';
+import { pgValueSortKeys } from '../db/value-sort.js';
 
 /** A compiled query: SQL (with LIMIT/OFFSET) and its parameters. */
 export interface PgCompiledQuery {
@@ -14,11 +15,9 @@ export interface PgCompiledQuery {
   params: unknown[];
 }
 
-const COMPARE = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
-
 /** PostgreSQL's leaves. */
 export const PG_LEAVES: QueryLeaves = {
-  params: () => new PgParams(),
+  params: () => newParams(true),
   column: (name) => `calls.${name}`,
   TRUE: 'true',
   FALSE: 'false',
@@ -27,18 +26,24 @@ export const PG_LEAVES: QueryLeaves = {
     if (value === null || value === undefined) return { sql: 'NULL::jsonb' };
     if (typeof value === 'boolean') return { sql: value ? `'1'::jsonb` : `'0'::jsonb` };
     if (typeof value === 'number') return { sql: `${params.bind(JSON.stringify(value))}::jsonb` };
-    if (typeof value === 'string') {
-      const p = params.bind(value);
-      return { sql: `to_jsonb(${p}::text)`, textLiteral: p };
-    }
-    return { sql: `to_jsonb(${params.bind(JSON.stringify(value))}::text)` };
+    const p = params.bind(typeof value === 'string' ? value : JSON.stringify(value));
+    return { sql: `to_jsonb(${p}::text)`, textLiteral: typeof value === 'string' ? p : undefined };
   },
-  field(path, params, loc, emptyWhenMissing) {
-    const f = pgField(path, params, loc);
-    return emptyWhenMissing ? { sql: `COALESCE(${f.value}, to_jsonb(''::text))` } : { sql: f.value, textColumn: f.textColumn };
-  },
+  scalar: (sql) => `to_jsonb(${sql})`,
+  // JSON operators fail on a document holding a \u0000 escape: weft_nonul reads it with \u0001 in its place
+  at: (doc, keys) => `weft_jv(weft_nonul(${doc})${keys.length === 0 ? '' : ` #> '{${keys.join(',')}}'`})`,
+  path: (doc, f, params) => `weft_jv(weft_nonul(${doc}) #> ${params.bind(f.rest)}::text[])`,
+  get: (doc, segments, params, exact) =>
+    `weft_jv(${exact ? 'weft_get_exact' : 'weft_get'}(weft_nonul(${doc}), ${params.bind(segments)}::text[]))`,
+  hashPath: true,
+  cmp: (a, op, n) => `weft_cmp(${a}, '${n}'::jsonb) ${op} 0`,
+  joinInOrder: 'JOIN',
+  opShort: (n) => `COALESCE((regexp_match(${n}, '^(weave|svc):///[^/]+/[^/]+/(op|object)/([^/:]+):'))[3], ${n})`,
+  payload: 'f.payload',
+  scalarSort: (sql, desc, kind) => `${sql}${kind === 'text' ? ' COLLATE "C"' : ''} ${desc ? 'DESC' : 'ASC'} NULLS LAST`,
+  valueSort: (read, desc) => pgValueSortKeys(read(), desc),
   // normalized ISO 8601 UTC text as epoch seconds, milliseconds included (exact numeric)
-  epoch: (column) => ({ sql: `to_jsonb(extract(epoch FROM calls.${column}::timestamptz))` }),
+  epoch: (timestamp) => `extract(epoch FROM ${timestamp}::timestamptz)`,
   // int and double of text that is no number are NULL (weft_numj), as on SQLite
   convert: {
     double: (s) => `weft_dbl(weft_numj(${s}))`,
@@ -51,20 +56,16 @@ export const PG_LEAVES: QueryLeaves = {
   // SQLite's truthiness of a value
   truthy: (value) => `weft_truthy(${value.sql})`,
   compare(op, a, b) {
-    if (op !== '$eq') return `weft_cmp(${a.c.sql}, ${b.c.sql}) ${COMPARE[op]} 0`;
+    if (op !== '=') return `weft_cmp(${a.c.sql}, ${b.c.sql}) ${op} 0`;
     // a text column against a text literal: plain text equality, which an index can serve
     if (a.c.textColumn && b.c.textLiteral) return `${a.c.textColumn} IS NOT DISTINCT FROM ${b.c.textLiteral}::text`;
     if (b.c.textColumn && a.c.textLiteral) return `${b.c.textColumn} IS NOT DISTINCT FROM ${a.c.textLiteral}::text`;
     return `weft_is(${a.c.sql}, ${b.c.sql})`;
   },
   inList: (needle, hay) => `(${hay.map((h) => `weft_cmp(${needle.c.sql}, ${h.c.sql}) = 0`).join(' OR ')})`,
-  contains(input, substr, caseInsensitive) {
-    const i = `COALESCE(weft_text(${input.sql}), '')`;
-    const s = `weft_text(${substr.sql})`;
-    return caseInsensitive ? `strpos(weft_fold(${i}), weft_fold(${s})) > 0` : `strpos(${i}, ${s}) > 0`;
-  },
+  text: (value) => `weft_text(${value})`,
+  contains: (text, substr) => `strpos(${text}, ${substr}) > 0`,
   inValues: (expr, values, params) => `${expr} = ANY(${params.bind(values)}::text[])`,
-  sortKeys: (path, desc, params, loc) => pgField(path, params, loc).sort(desc),
   rowBytes: (alias) => `(${STORED_COLUMNS.map((c) => `COALESCE(octet_length(${alias}.${c}::text), 0)`).join(' + ')})`,
 };
 

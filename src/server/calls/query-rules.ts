@@ -1,11 +1,11 @@
 /**
  * What the SQLite and PostgreSQL call-query compilers decide alike, as Weave's trace server answers: when a timestamp
- * column reads as epoch seconds, when a missing feedback value reads as '', how a sort field places nulls and mixed
- * types, `op_names` wildcards and bare run ids.
+ * column reads as epoch seconds, when a missing feedback value reads as '', `op_names` wildcards and bare run ids.
  * @module
  */
 import type { Operand } from '../../schema/query.js';
 import { isFeedbackField } from './feedback-fields.js';
+import type { Params } from './fields.js';
 
 /** Columns holding an instant (ISO 8601 text); compared with a number, they read as epoch seconds. */
 const TIME_COLUMNS = new Set(['started_at', 'ended_at']);
@@ -31,65 +31,28 @@ export function missingAsEmpty(o: Operand, others: readonly Operand[]): boolean 
   return '$getField' in o && isFeedbackField(o.$getField) && others.some((x) => '$literal' in x && typeof x.$literal === 'string');
 }
 
-/** Sort fields whose value is never null in a record (a stored call always has them). */
-const NEVER_NULL = new Set(['id', 'project_id', 'started_at']);
-
-/**
- * How a `sort_by` field sorts. `value`: a JSON value of any type, sorted as Weave sorts dynamic fields (present
- * values first, then numbers, numeric text included, by value, then the rest by text; nulls last in both
- * directions). `nullable`: a plain column or derived field, nulls last in both directions. `plain`: never null.
- *
- * @param path - the sort field as sent (already known to compile).
- * @param jsonColumns - the call columns holding JSON (fields.ts `JSON_COLUMNS`).
- * @param derived - the server-derived field paths (fields.ts `DERIVED_FIELDS`).
- */
-export function sortKind(path: string, jsonColumns: ReadonlySet<string>, derived: readonly string[]): 'value' | 'nullable' | 'plain' {
-  if (derived.includes(path)) return 'nullable';
-  if (path.startsWith('feedback.[')) return 'value';
-  if (jsonColumns.has(path.split('.')[0] ?? '')) return 'value';
-  return NEVER_NULL.has(path) ? 'plain' : 'nullable';
-}
-
 /** Marks an `op_names` entry matching every version of an op (Weave's `WILDCARD_ARTIFACT_VERSION_AND_PATH`). */
 const WILDCARD = ':*';
 
-/** `op_names` split into exact names and `[from, to)` ranges, one per `<name>:*` entry. */
-interface OpNameMatch {
-  exact: string[];
-  /** `op_name >= from AND op_name < to` holds exactly for names starting with `<name>:` (code point order). */
-  ranges: [string, string][];
-}
-
 /**
- * Splits `op_names`: `<ref>:*` matches every op name starting with `<ref>:` (every version of the op), any other
- * entry matches itself. A range compares text by code point, as both stores order `op_name` (SQLite BINARY,
- * PostgreSQL `COLLATE "C"`), so an index on `op_name` serves it.
- */
-function opNameMatch(names: readonly string[]): OpNameMatch {
-  const exact: string[] = [];
-  const ranges: [string, string][] = [];
-  for (const name of names) {
-    if (name.endsWith(WILDCARD)) {
-      const stem = name.slice(0, -1); // keeps the ':'
-      ranges.push([stem, `${name.slice(0, -2)};`]); // ';' is the code point after ':'
-    } else exact.push(name);
-  }
-  return { exact, ranges };
-}
-
-/**
- * The `op_names` condition when it holds a `<ref>:*` entry (else undefined: an exact match as other lists): each
- * wildcard a range on `column`, the exact names one list, joined by OR. The engine binds values its own way.
+ * The `op_names` condition when it holds a `<ref>:*` entry (else undefined: an exact match as other lists): each such
+ * entry matches every op name starting with `<ref>:` (every version of the op), as the range `<ref>: <= op_name <
+ * <ref>;` (`;` is the code point after `:`), which holds exactly for those names in code point order, as both stores
+ * order `op_name` (SQLite BINARY, PostgreSQL `COLLATE "C"`), so an index on `op_name` serves it; the exact names are
+ * one list; the terms are joined by OR. The engine binds values its own way.
  *
  * @param names - the `op_names` filter.
  * @param column - the SQL of the `op_name` column.
- * @param bind - binds one value and returns its placeholder.
+ * @param params - the statement's parameters, which bind the range ends.
  * @param inList - SQL testing `column` against a list of exact names.
  */
-export function opNamesCondition(names: readonly string[], column: string, bind: (v: string) => string, inList: (names: string[]) => string): string | undefined {
-  const { exact, ranges } = opNameMatch(names);
-  if (ranges.length === 0) return undefined;
-  const terms = ranges.map(([from, to]) => `(${column} >= ${bind(from)} AND ${column} < ${bind(to)})`);
+export function opNamesCondition(names: readonly string[], column: string, params: Params, inList: (names: string[]) => string): string | undefined {
+  const wild = names.filter((name) => name.endsWith(WILDCARD));
+  if (wild.length === 0) return undefined;
+  const range = (stem: string): string =>
+    `(${column} >= ${params.bind(`${stem}:`)} AND ${column} < ${params.bind(`${stem};`)})`;
+  const terms = wild.map((name) => range(name.slice(0, -2)));
+  const exact = names.filter((name) => !name.endsWith(WILDCARD));
   if (exact.length > 0) terms.push(inList(exact));
   return `(${terms.join(' OR ')})`;
 }

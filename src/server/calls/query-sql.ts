@@ -1,22 +1,17 @@
 /**
- * A `/calls/stream_query` request in SQLite: the SQLite leaves of the shared walker (query-walk.ts) and
- * `compileCallsQuery`. Values compare by storage class, NULL < numbers < text, as JSON values do (and as the
- * PostgreSQL leaves compare, pg-query-sql.ts).
+ * A `/calls/stream_query` request in SQLite: the SQLite leaves of the shared walker and field compiler (query-walk.ts,
+ * fields.ts) and `compileCallsQuery`. Values compare by storage class, NULL < numbers < text, as JSON values do (and as
+ * the PostgreSQL leaves compare, pg-query-sql.ts).
  * @module
  */
-import { DERIVED_FIELDS, fieldSql, INT_COLUMNS, JSON_COLUMNS, PLAIN_COLUMNS } from './fields.js';
-import { type CallsQuery, type CompiledCallsQuery, compileWith, type Params, type QueryLeaves, type Side } from './query-walk.js';
-import { sortKind } from './query-rules.js';
+import { INT_COLUMNS, newParams, PLAIN_COLUMNS } from './fields.js';
+import { type CallsQuery, type CompiledCallsQuery, compileWith, type QueryLeaves, type Side } from './query-walk.js';
 import { STORED_COLUMNS } from './storage-size.js';
+import { jsonPath } from '../db/field-path.js';
+import { toSql } from '../db/sql-functions.js';
 import { sqliteValueSortKeys } from '../db/value-sort.js';
 
 export type { CallsQuery, CompiledCallsQuery } from './query-walk.js';
-
-/** `?` placeholders: values bound in the order they appear. */
-function sqliteParams(): Params {
-  const values: unknown[] = [];
-  return { values, bind: (v) => (values.push(v), '?') };
-}
 
 /**
  * True when `o` is a plain column and `other` a literal of the same storage class (text column and string, or
@@ -31,31 +26,34 @@ function sameClass(s: Side, other: Side): boolean {
 }
 
 /**
- * An operand of a comparison with its column affinity removed (unary `+`): values compare by storage class. With
- * affinity, SQLite converted the other side first: a text column against a number literal compared as text with the
- * number's REAL text (`op_name = 10` against '10.0', never true), an INTEGER column or a `$convert` against text as numbers.
+ * An operand of a comparison with its column affinity removed (unary `+`) unless it is a literal or of the class of
+ * each of `others`: values compare by storage class. With affinity, SQLite converted the other side first: a text
+ * column against a number literal compared as text with the number's REAL text (`op_name = 10` against '10.0', never
+ * true), an INTEGER column or a `$convert` against text as numbers.
  */
-const compared = (s: Side, other: Side): string => ('$literal' in s.o || sameClass(s, other) ? s.c.sql : `+${s.c.sql}`);
-
-const COMPARE = { $eq: 'IS', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+const compared = (s: Side, others: readonly Side[]): string =>
+  ('$literal' in s.o || others.every((other) => sameClass(s, other)) ? s.c.sql : `+${s.c.sql}`);
 
 /** SQLite's leaves; `$convert` int and double read numbers and numeric text, anything else null (`weft_numq`, db/sql-functions.ts). */
 export const SQLITE_LEAVES: QueryLeaves = {
-  params: sqliteParams,
+  params: () => newParams(false),
   column: (name) => name,
   TRUE: '1',
   FALSE: '0',
-  // booleans as 0/1, objects and arrays as JSON text
-  literal(value, params) {
-    if (value === null || value === undefined) return { sql: 'NULL' };
-    if (typeof value === 'boolean') return { sql: params.bind(value ? 1 : 0) };
-    return { sql: params.bind(typeof value === 'number' || typeof value === 'string' ? value : JSON.stringify(value)) };
-  },
-  field(path, params, loc, emptyWhenMissing) {
-    const sql = fieldSql(path, params.values, loc);
-    return { sql: emptyWhenMissing ? `COALESCE(${sql}, '')` : sql };
-  },
-  epoch: (column) => ({ sql: `unixepoch(${column}, 'subsec')` }),
+  // booleans as 0/1, objects and arrays as JSON text (`toSql`, as the SQL functions answer them)
+  literal: (value, params) => ({ sql: value === null || value === undefined ? 'NULL' : params.bind(toSql(value)) }),
+  scalar: (sql) => sql,
+  at: (doc, keys) => `json_extract(${doc}, '${jsonPath([...keys], [])}')`,
+  path: (doc, f, params) => `json_extract(${doc}, ${params.bind(f.jsonPath)})`,
+  get: (doc, segments, params, exact) =>
+    `${exact ? 'weft_get_exact' : 'weft_get'}(${doc}, ${params.bind(JSON.stringify(segments))})`,
+  hashPath: false,
+  cmp: (a, op, n) => `${a} ${op} ${n}`,
+  joinInOrder: 'CROSS JOIN',
+  opShort: (opName) => `weft_op_short(${opName})`,
+  // JSONB (SQLite's binary JSON) as text
+  payload: 'json(f.payload)',
+  epoch: (timestamp) => `unixepoch(${timestamp}, 'subsec')`,
   convert: {
     double: (s) => `CAST(weft_numq(${s}) AS REAL)`,
     int: (s) => `CAST(weft_numq(${s}) AS INTEGER)`,
@@ -65,30 +63,16 @@ export const SQLITE_LEAVES: QueryLeaves = {
   },
   asValue: (condition) => ({ sql: `(${condition})` }),
   truthy: (value) => value.sql,
-  compare: (op, a, b) => `${compared(a, b)} ${COMPARE[op]} ${compared(b, a)}`,
-  inList(needle, hay) {
-    const left = '$literal' in needle.o || hay.every((h) => sameClass(needle, h)) ? needle.c.sql : `+${needle.c.sql}`;
-    return `${left} IN (${hay.map((h) => compared(h, needle)).join(', ')})`;
-  },
-  contains(input, substr, caseInsensitive) {
-    // a missing field is the empty string, as Weave's JSON_VALUE reads it: it contains ''
-    const i = `COALESCE(CAST(${input.sql} AS TEXT), '')`;
-    const s = `CAST(${substr.sql} AS TEXT)`;
-    return caseInsensitive ? `instr(weft_fold(${i}), weft_fold(${s})) > 0` : `instr(${i}, ${s}) > 0`;
-  },
-  // a list is bound as one JSON parameter, so the SQL text (and its cached statement) does not depend on its length
+  compare: (op, a, b) => `${compared(a, [b])} ${op === '=' ? 'IS' : op} ${compared(b, [a])}`,
+  inList: (needle, hay) => `${compared(needle, hay)} IN (${hay.map((h) => compared(h, [needle])).join(', ')})`,
+  text: (value) => `CAST(${value} AS TEXT)`,
+  contains: (text, substr) => `instr(${text}, ${substr}) > 0`,
   byTrace: 'INDEXED BY calls_trace',
+  // a list is bound as one JSON parameter, so the SQL text (and its cached statement) does not depend on its length
   inValues: (expr, values, params) => `${expr} IN (SELECT value FROM json_each(${params.bind(JSON.stringify(values))}))`,
-  sortKeys(path, desc, params, loc) {
-    const dir = desc ? 'DESC' : 'ASC';
-    const sql = fieldSql(path, params.values, loc);
-    const kind = sortKind(path, JSON_COLUMNS, DERIVED_FIELDS);
-    if (kind === 'plain') return [`${sql} ${dir}`];
-    if (kind === 'nullable') return [`${sql} ${dir} NULLS LAST`];
-    // a JSON value (each key reads it again, binding its path again): present first, numbers, then text; nulls last
-    let reads = 0;
-    return sqliteValueSortKeys(() => (reads++ === 0 ? sql : fieldSql(path, params.values, loc)), desc);
-  },
+  // a never-null column in index order (NULLS LAST would sort all matches first)
+  scalarSort: (sql, desc, kind) => `${sql} ${desc ? 'DESC' : 'ASC'}${kind === 'never-null' ? '' : ' NULLS LAST'}`,
+  valueSort: sqliteValueSortKeys,
   rowBytes: (alias) => `(${STORED_COLUMNS.map((c) => `COALESCE(length(CAST(${alias}.${c} AS BLOB)), 0)`).join(' + ')})`,
 };
 
@@ -96,7 +80,7 @@ export const SQLITE_LEAVES: QueryLeaves = {
  * Compiles a query for SQLite. The default order and single-value filters on op_names, trace_ids, parent_ids (and
  * trace_roots_only) read an index in order, so the first row streams without sorting the matches first. Sorts place
  * nulls last in both directions, and a JSON value sorts numbers (numeric text too) before other values (Weave's
- * order, `sortKind` in query-rules.ts).
+ * order, `compileField` in fields.ts).
  *
  * @param q - a validated request body.
  * @returns SQL and parameters; no request value is ever part of the SQL text.

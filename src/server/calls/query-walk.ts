@@ -1,14 +1,16 @@
 /**
  * The one walker of a `/calls/stream_query` request, for both engines: it compiles the `$expr` tree (schema/query.ts),
- * the filters and `sort_by` into parameterized SQL, and asks the engine's {@link QueryLeaves} (query-sql.ts for SQLite,
- * pg-query-sql.ts for PostgreSQL) for the SQL of each leaf: field access, literal, comparison, conversion, contains,
- * list binding and sort keys. Values are always bound as parameters, in the order their placeholders appear.
+ * the filters and `sort_by` into parameterized SQL (fields and their sort keys through `compileField`, fields.ts), and
+ * asks the engine's {@link QueryLeaves} (query-sql.ts for SQLite, pg-query-sql.ts for PostgreSQL) for the SQL of each
+ * leaf: field access, literal, comparison, conversion, contains and list binding. Values are always bound as
+ * parameters, in the order their placeholders appear.
  * @module
  */
 import type { z } from 'zod';
 import type { CallsQueryReq } from '../../schema/calls.js';
 import type { Operand, Operation } from '../../schema/query.js';
 import { QueryError } from '../db/query-error.js';
+import { type Compiled, compileField, type FieldLeaves, type Params } from './fields.js';
 import { epochColumn, missingAsEmpty, opNamesCondition, runIdForms } from './query-rules.js';
 import { CALL_COLUMNS } from './records.js';
 
@@ -16,33 +18,18 @@ import { CALL_COLUMNS } from './records.js';
 export type CallsQuery = z.output<typeof CallsQueryReq>;
 type Filter = NonNullable<CallsQuery['filter']>;
 
-/** Positional parameters of a statement being built: `bind` appends a value and answers its placeholder. */
-export interface Params {
-  readonly values: unknown[];
-  bind(value: unknown): string;
-}
-
-/** A compiled operand: SQL of its value, and what an index-friendly equality needs to know (PostgreSQL). */
-export interface Compiled {
-  sql: string;
-  /** A plain text column. */
-  textColumn?: string;
-  /** The placeholder of a text literal. */
-  textLiteral?: string;
-}
-
 /** An operand and its compiled SQL. */
 export interface Side {
   o: Operand;
   c: Compiled;
 }
 
-/** The comparison operators of `$expr`. */
-export type CompareOp = '$eq' | '$gt' | '$gte' | '$lt' | '$lte';
-const COMPARE_OPS: readonly CompareOp[] = ['$eq', '$gt', '$gte', '$lt', '$lte'];
+/** The comparison operators of `$expr`, and their SQL (`=` is `$eq`: NULL-safe, each engine its way). */
+const COMPARE = { $eq: '=', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+export type CompareOp = (typeof COMPARE)[keyof typeof COMPARE];
 
-/** An engine's SQL for each leaf of a query. */
-export interface QueryLeaves {
+/** An engine's SQL for each leaf of a query (its fields' leaves too: fields.ts). */
+export interface QueryLeaves extends FieldLeaves {
   /** Parameters of a new statement. */
   params(): Params;
   /**
@@ -50,16 +37,8 @@ export interface QueryLeaves {
    * planner walked the project's `started_at` index to skip a sort, 3 s for a 10,000-call trace among 1,000,000 calls).
    */
   readonly byTrace?: string;
-  /** A column of `calls` as the statement names it. */
-  column(name: string): string;
-  /** SQL true and false (an empty `$and`, an empty `$or` or `$in`). */
+  /** SQL true (an empty `$and`). */
   readonly TRUE: string;
-  readonly FALSE: string;
-  literal(value: unknown, params: Params): Compiled;
-  /** `$getField`; `emptyWhenMissing`: a missing value reads as '' (Weave's rule, `missingAsEmpty`). */
-  field(path: string, params: Params, loc: string[], emptyWhenMissing: boolean): Compiled;
-  /** A timestamp column as epoch seconds. */
-  epoch(column: string): Compiled;
   /** `$convert` targets by name. */
   readonly convert: Readonly<Record<string, (sql: string) => string>>;
   /** An operation's boolean SQL used as a value. */
@@ -69,11 +48,12 @@ export interface QueryLeaves {
   compare(op: CompareOp, a: Side, b: Side): string;
   /** `$in` with a non-empty list. */
   inList(needle: Side, hay: readonly Side[]): string;
-  contains(input: Compiled, substr: Compiled, caseInsensitive: boolean): string;
+  /** A value's text (SQLite's `CAST(x AS TEXT)`). */
+  text(value: string): string;
+  /** `text` holds `substr` (both text; the caller folds case with `weft_fold`). */
+  contains(text: string, substr: string): string;
   /** `expr` matches one of `values` (bound as one parameter). */
   inValues(expr: string, values: readonly string[], params: Params): string;
-  /** ORDER BY terms of a sort field, ascending unless `desc`. */
-  sortKeys(path: string, desc: boolean, params: Params, loc: string[]): string[];
   /** Bytes of the stored row of `calls` named `alias`: the UTF-8 length of each stored column's text (NULL 0). */
   rowBytes(alias: string): string;
 }
@@ -95,8 +75,12 @@ class ExprWalker {
   operand(o: Operand, loc: string[], others: readonly Operand[] = []): Compiled {
     if ('$literal' in o) return this.leaves.literal(o.$literal, this.params);
     const epoch = epochColumn(o, others);
-    if (epoch !== undefined) return this.leaves.epoch(epoch);
-    if ('$getField' in o) return this.leaves.field(o.$getField, this.params, [...loc, '$getField'], missingAsEmpty(o, others));
+    if (epoch !== undefined) return { sql: this.leaves.scalar(this.leaves.epoch(this.leaves.column(epoch))) };
+    if ('$getField' in o) {
+      const f = compileField(o.$getField, this.params, [...loc, '$getField'], this.leaves);
+      // Weave's rule: a missing value reads as '' (`missingAsEmpty`)
+      return missingAsEmpty(o, others) ? { sql: `COALESCE(${f.sql}, ${this.leaves.literal('', this.params).sql})` } : f;
+    }
     if ('$convert' in o) {
       const inner = this.operand(o.$convert.input, [...loc, '$convert', 'input']);
       const convert = this.leaves.convert[o.$convert.to];
@@ -136,11 +120,11 @@ class ExprWalker {
     if ('$and' in op) return this.balanced(op.$and, ' AND ', this.leaves.TRUE, [...loc, '$and']);
     if ('$or' in op) return this.balanced(op.$or, ' OR ', this.leaves.FALSE, [...loc, '$or']);
     if ('$not' in op) return `NOT ${this.condition(op.$not[0], [...loc, '$not', '0'])}`;
-    for (const key of COMPARE_OPS) {
+    for (const [key, sql] of Object.entries(COMPARE) as [keyof typeof COMPARE, CompareOp][]) {
       if (key in op) {
-        const [a, b] = (op as Record<CompareOp, [Operand, Operand]>)[key];
+        const [a, b] = (op as Record<typeof key, [Operand, Operand]>)[key];
         const left = { o: a, c: this.operand(a, [...loc, key, '0'], [b]) };
-        return this.leaves.compare(key, left, { o: b, c: this.operand(b, [...loc, key, '1'], [a]) });
+        return this.leaves.compare(sql, left, { o: b, c: this.operand(b, [...loc, key, '1'], [a]) });
       }
     }
     if ('$in' in op) {
@@ -151,8 +135,11 @@ class ExprWalker {
     }
     if ('$contains' in op) {
       const c = op.$contains;
-      const input = this.operand(c.input, [...loc, '$contains', 'input']);
-      return this.leaves.contains(input, this.operand(c.substr, [...loc, '$contains', 'substr']), c.case_insensitive === true);
+      const text = (o: Operand, k: string): string => this.leaves.text(this.operand(o, [...loc, '$contains', k]).sql);
+      // a missing input is the empty string, as Weave's JSON_VALUE reads it: it contains ''
+      const [i, s] = [`COALESCE(${text(c.input, 'input')}, '')`, text(c.substr, 'substr')];
+      const fold = (t: string): string => (c.case_insensitive === true ? `weft_fold(${t})` : t);
+      return this.leaves.contains(fold(i), fold(s));
     }
     throw new QueryError(loc, 'unsupported operation');
   }
@@ -164,8 +151,7 @@ function filterClauses(filter: Filter, projectId: string, where: string[], param
     const values = key === 'svc_run_ids' && Array.isArray(listed) ? runIdForms(listed, projectId) : listed;
     if (!Array.isArray(values) || values.length === 0) continue;
     const column = leaves.column(name);
-    const bind = (v: string): string => params.bind(v);
-    const ops = key === 'op_names' ? opNamesCondition(values, column, bind, (names) => leaves.inValues(column, names, params)) : undefined;
+    const ops = key === 'op_names' ? opNamesCondition(values, column, params, (names) => leaves.inValues(column, names, params)) : undefined;
     // one value is an equality, so the (project_id, <column>, started_at, id) index also gives the order
     where.push(ops ?? (values.length === 1 ? `${column} = ${params.bind(values[0])}` : leaves.inValues(column, values, params)));
   }
@@ -187,7 +173,7 @@ function orderBy(sortBy: CallsQuery['sort_by'], params: Params, leaves: QueryLea
   const terms = items.flatMap((s, i) => {
     if (seen.has(s.field)) return [];
     seen.add(s.field);
-    return leaves.sortKeys(s.field, s.order === 'desc', params, ['sort_by', String(i), 'field']);
+    return compileField(s.field, params, ['sort_by', String(i), 'field'], leaves).sort(s.order === 'desc');
   });
   if (!items.some((s) => s.field === 'id')) terms.push(`${leaves.column('id')} ASC`);
   return terms.join(', ');

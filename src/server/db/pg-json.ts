@@ -34,21 +34,17 @@ export function pgJsonTextOf(text: string): string {
     (high !== undefined && low === undefined) || lone !== undefined ? '\\ufffd' : whole);
 }
 
+/** The SQLSTATE of a PostgreSQL error (node-postgres's `code`), else undefined. */
+const sqlState = (err: unknown): unknown => (err instanceof Error ? (err as { code?: unknown }).code : undefined);
+
 /** SQLSTATEs of text PostgreSQL cannot hold: U+0000 in a text value (22021), or converted from a JSON escape (22P05). */
-const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+const UNSTORABLE_TEXT = new Set<unknown>(['22021', '22P05']);
 
 /**
  * True for the error PostgreSQL raises on text it cannot store (U+0000): the request is answered 422, since no
  * PostgreSQL text column can hold that character (the SQLite store can).
  */
-export function isUnstorableText(err: unknown): boolean {
-  return err instanceof Error && UNSTORABLE_TEXT.has((err as { code?: unknown }).code as string);
-}
+export const isUnstorableText = (err: unknown): boolean => UNSTORABLE_TEXT.has(sqlState(err));
 
-/** SQLSTATE query_canceled: a statement cut by `statement_timeout` or cancelled by `pg_cancel_backend`. */
-const QUERY_CANCELED = '57014';
-
-/** True for PostgreSQL's error of a statement cut by `statement_timeout` (or cancelled by someone else). */
-export function isCanceledStatement(err: unknown): boolean {
-  return err instanceof Error && (err as { code?: unknown }).code === QUERY_CANCELED;
-}
+/** True for PostgreSQL's error of a statement cut by `statement_timeout` or cancelled (57014, query_canceled). */
+export const isCanceledStatement = (err: unknown): boolean => sqlState(err) === '57014';

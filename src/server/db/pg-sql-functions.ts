@@ -1,8 +1,8 @@
 /**
  * The PostgreSQL migrations that create the `weft_*` SQL functions (pg-migrations.ts lists them in order with the
- * table migrations): SQLite's value semantics over jsonb for `$expr`, filters and sorts (calls/pg-query-sql.ts,
- * calls/pg-fields.ts), and the compensated sum of feedback stats. Shipped migrations are never edited (their SQL
- * keeps the indentation it had inside the list).
+ * table migrations): SQLite's value semantics over jsonb for `$expr`, filters and sorts (calls/pg-query-sql.ts, the
+ * PostgreSQL leaves of calls/fields.ts), and the compensated sum of feedback stats. Shipped migrations are never
+ * edited (their SQL keeps the indentation it had inside the list).
  * @module
  */
 import type { Migration } from './migrations.js';

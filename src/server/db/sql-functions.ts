@@ -44,7 +44,7 @@ export function numberOrNull(value: unknown): number | bigint | null {
 }
 
 /** A JSON value as SQL: numbers and text as is, booleans 1/0, null NULL, objects and arrays as JSON text. */
-function toSql(value: unknown): string | number | null {
+export function toSql(value: unknown): string | number | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'number' || typeof value === 'string') return value;
