@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import { DEFAULT_AGGREGATIONS, metricSlug, type FeedbackStatsReq, type MetricValueType } from '../../schema/feedback.js';
+import { newParams, type Params } from '../calls/fields.js';
 import type { Dialect } from '../db/dialect.js';
 import { readableJson } from '../db/pg-json.js';
 import { all, get, type Steps } from '../db/sql-steps.js';
@@ -50,9 +51,6 @@ export interface StatsWindow {
  */
 export type StatsRow = { b: number; n: number } & Record<string, number | string | null>;
 
-/** Binds a value and returns its placeholder, with a type cast on PostgreSQL. */
-type Bind = (value: unknown, pgType?: string) => string;
-
 /** Largest index `jsonb -> int` takes; a path with a larger one reads nothing on either engine. */
 const MAX_INDEX = 2 ** 31 - 1;
 
@@ -63,18 +61,19 @@ const MAX_INDEX = 2 ** 31 - 1;
  * as stored, no digit lost to a conversion); PostgreSQL reads `pl` (the payload as jsonb) a step at a time: an integer
  * step indexes arrays only, a key objects only.
  */
-function valueSql(d: Dialect, m: StatsMetric, bind: Bind): string {
+function valueSql(d: Dialect, m: StatsMetric, params: Params): string {
   if (m.steps.some((s) => typeof s === 'number' && s > MAX_INDEX)) return d.typed('NULL', 'float8');
   if (d.engine === 'postgres') {
-    const x = m.steps.reduce<string>((sql, s) => `(${sql} -> ${bind(s, typeof s === 'number' ? 'int' : 'text')})`, 'pl');
+    const x = m.steps.reduce<string>((sql, s) => `(${sql} -> ${params.bind(s)}::${typeof s === 'number' ? 'int' : 'text'})`, 'pl');
     if (m.valueType === 'numeric') return `CASE WHEN jsonb_typeof(${x}) = 'number' THEN (${x})::float8 END`;
     if (m.valueType === 'boolean') return `CASE ${x} WHEN 'true'::jsonb THEN 1::float8 WHEN 'false'::jsonb THEN 0::float8 END`;
     return `CASE WHEN jsonb_typeof(${x}) <> 'null' THEN 0::float8 END`;
   }
-  const p = bind('$' + m.steps.map((s) => (typeof s === 'number' ? `[${s}]` : `."${s}"`)).join(''));
-  if (m.valueType === 'boolean') return `CASE json_type(payload, ${p}) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END`;
-  if (m.valueType !== 'numeric') return `CASE WHEN json_type(payload, ${p}) <> 'null' THEN 0 END`;
-  return m.percentiles.length > 0 ? `payload -> ${p}` : `CASE WHEN json_type(payload, ${p}) IN ('integer', 'real') THEN payload ->> ${p} END`;
+  const path = '$' + m.steps.map((s) => (typeof s === 'number' ? `[${s}]` : `."${s}"`)).join('');
+  const p = (): string => params.bind(path); // bound at each use: SQLite's `?` are positional
+  if (m.valueType === 'boolean') return `CASE json_type(payload, ${p()}) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END`;
+  if (m.valueType !== 'numeric') return `CASE WHEN json_type(payload, ${p()}) <> 'null' THEN 0 END`;
+  return m.percentiles.length > 0 ? `payload -> ${p()}` : `CASE WHEN json_type(payload, ${p()}) IN ('integer', 'real') THEN payload ->> ${p()} END`;
 }
 
 /** The aggregate of a metric's values `v` as a JSON array (NULL for none): on SQLite, of the JSON numbers among them. */
@@ -105,17 +104,20 @@ function bucketRange(plan: BucketPlan, i: number, start: string, end: string): [
 export function* statsRows(d: Dialect, query: StatsQuery, metrics: readonly StatsMetric[], window: StatsWindow): Steps<StatsRow[]> {
   const { start, end, plan } = window;
   const pg = d.engine === 'postgres';
-  const values: unknown[] = [];
-  const bind: Bind = (value, pgType = 'text') => (values.push(value), pg ? d.typed(`$${values.length}`, pgType) : `@p${values.length}`);
+  // bound in the order of the SQL text (the bucket, the columns, the filters): SQLite's `?` are positional
+  const params = newParams(pg);
+  const { values } = params;
   const edges = plan.edges.slice(1, -1).map((ms) => new Date(ms).toISOString());
-  const columns = pg ? [`width_bucket(created_at, ${bind(edges, 'text[]')}) AS b`, 'created_at', 'seq'] : [];
-  columns.push(...metrics.map((m, j) => `${valueSql(d, m, bind)} AS v${j}`));
-  const [lo, hi] = pg ? [bind(start), bind(end)] : ['@lo', '@hi'];
-  const where = [`project_id = ${bind(query.project_id)}`, `created_at >= ${lo}`, `created_at < ${hi}`];
-  if (query.feedback_type != null) where.push(`feedback_type = ${bind(query.feedback_type)}`);
+  const columns = pg ? [`width_bucket(created_at, ${params.bind(edges)}::text[]) AS b`, 'created_at', 'seq'] : [];
+  columns.push(...metrics.map((m, j) => `${valueSql(d, m, params)} AS v${j}`));
+  const where = [`project_id = ${params.bind(query.project_id)}`];
+  const range = values.length; // where SQLite binds each bucket's range
+  where.push(`created_at >= ${params.bind(start)}`, `created_at < ${params.bind(end)}`);
+  if (query.feedback_type != null) where.push(`feedback_type = ${params.bind(query.feedback_type)}`);
   const trigger = query.trigger_ref;
-  if (trigger?.endsWith(':*')) where.push(`substr(trigger_ref, 1, ${bind(trigger.length - 1, 'int')}) = ${bind(trigger.slice(0, -1))}`);
-  else if (trigger != null) where.push(`trigger_ref = ${bind(trigger)}`);
+  if (trigger?.endsWith(':*')) {
+    where.push(`substr(trigger_ref, 1, ${d.typed(params.bind(trigger.length - 1), 'int')}) = ${params.bind(trigger.slice(0, -1))}`);
+  } else if (trigger != null) where.push(`trigger_ref = ${params.bind(trigger)}`);
   const sum = pg ? 'weft_kbn_sum' : 'sum';
   const aggregates = metrics.map((m, j) => (m.percentiles.length > 0
     ? `, ${listSql(d, `v${j}`)} AS l${j}`
@@ -127,11 +129,10 @@ export function* statsRows(d: Dialect, query: StatsQuery, metrics: readonly Stat
     : `SELECT ${pg ? 'b, ' : ''}count(*) AS n${aggregates.join('')} FROM (SELECT ${columns.join(', ')} ${filtered}
       ${pg ? 'ORDER BY 1, created_at, seq) f GROUP BY b' : 'LIMIT -1)'}`;
   if (pg) return yield* all<StatsRow>(sql, values);
-  const named = Object.fromEntries(values.map((v, k) => [`p${k + 1}`, v]));
   const rows: StatsRow[] = [];
   for (let b = 0; b + 1 < plan.edges.length; b++) {
-    const [lo, hi] = bucketRange(plan, b, start, end);
-    const row = (yield* get<StatsRow>(sql, [{ ...named, lo, hi }]))!;
+    values.splice(range, 2, ...bucketRange(plan, b, start, end));
+    const row = (yield* get<StatsRow>(sql, [...values]))!;
     if (row.n > 0) rows.push({ ...row, b });
   }
   return rows;
