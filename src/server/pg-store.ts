@@ -1,42 +1,38 @@
 /**
  * `PgStore`: the server's database on PostgreSQL (`weft serve --db postgres://...`), one store per resource over
- * one connection pool; several servers may share the database.
+ * one connection pool; several servers may share the database. The PostgreSQL leaf of the calls (cursors, overview).
  * @module
  */
 import { openPgDatabase, type PgDatabase } from './db/pg-database.js';
-import { PgCallStore } from './calls/pg-call-store.js';
+import type { CallEngine } from './calls/call-store.js';
+import { openPgCursor } from './calls/pg-call-cursor.js';
+import { pgOverviewRows } from './calls/pg-overview-sql.js';
+import { compilePgCallsQuery } from './calls/pg-query-sql.js';
 import { pgRunner } from './db/sql-runner.js';
-import { EngineStore, resourceStores } from './server-store.js';
+import { engineParts, ServerStore } from './server-store.js';
 import { storePrices, type StoreOptions } from './store.js';
 
+/** The PostgreSQL leaf of the calls: a server-side cursor in a snapshot (see `openPgCursor`), and the overview. */
+export function pgCallEngine(db: PgDatabase): CallEngine<'async'> {
+  return {
+    cursor(query) {
+      const compiled = compilePgCallsQuery(query);
+      const { cursorPool, pool: cancelPool, statementTimeoutMs } = db;
+      return (onClose, signal) => openPgCursor(cursorPool, compiled, { onClose, signal, cancelPool, statementTimeoutMs });
+    },
+    overviewRows: (query) => pgOverviewRows(db.pool, query),
+  };
+}
+
 /** The server's database on PostgreSQL. Create with {@link openPgStore}. */
-export class PgStore extends EngineStore {
+export class PgStore extends ServerStore {
   /** The engine: PostgreSQL. */
   readonly engine = 'postgres' as const;
-  readonly #db: PgDatabase;
-  readonly #calls: PgCallStore;
 
   /** Use {@link openPgStore}. */
   private constructor(db: PgDatabase, options: StoreOptions) {
-    const stores = resourceStores(pgRunner(db));
-    const calls = new PgCallStore(db, {
-      prices: storePrices(options), feedback: stores.feedback, objects: stores.objects, tables: stores.tables, strictOrder: options.strictOrder,
-    });
-    super({ calls, ...stores, pg: db }, db.appliedMigrations);
-    this.#db = db;
-    this.#calls = calls;
-  }
-
-  /** True once {@link PgStore.close} ran. */
-  get closed(): boolean {
-    return this.#db.closed;
-  }
-
-  /** Closes open cursors, then the pool. Idempotent. */
-  async close(): Promise<void> {
-    if (this.#db.closed) return;
-    await this.#calls.close();
-    await this.#db.close();
+    const deps = { prices: storePrices(options), strictOrder: options.strictOrder };
+    super(engineParts(pgRunner(db), pgCallEngine(db), deps, { pg: db }), db, db.appliedMigrations);
   }
 
   /** @see {@link openPgStore} */

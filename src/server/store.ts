@@ -1,14 +1,19 @@
 /**
  * The public `Store`: one SQLite database of the local server, opened and migrated, holding one store per
- * resource (calls, feedback, tables, training, objects, files); its call methods are those of `ServerStore`.
+ * resource (calls, feedback, tables, training, objects, files); its call methods are those of `ServerStore`. The
+ * SQLite leaf of the calls (cursors, overview statements).
  * @module
  */
 import type Database from 'better-sqlite3';
-import { CallStore } from './calls/call-store.js';
+import { pagedCursor, snapshotCursor } from './calls/call-cursor.js';
+import type { CallEngine } from './calls/call-store.js';
+import { sqliteOverviewRows } from './calls/overview-sql.js';
 import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './calls/prices.js';
+import { compileCallsQuery } from './calls/query-sql.js';
 import { isMemoryPath, openDatabase } from './db/open-database.js';
 import { sqliteRunner } from './db/sql-runner.js';
-import { EngineStore, resourceStores } from './server-store.js';
+import { statementCache } from './db/statement-cache.js';
+import { engineParts, ServerStore } from './server-store.js';
 
 export type { UpsertItem } from './calls/call-fields.js';
 
@@ -34,15 +39,26 @@ export function storePrices(options: StoreOptions): PriceTable {
   return { ...DEFAULT_PRICES, ...checkPriceTable(options.prices ?? {}) };
 }
 
+/** The SQLite leaf of the calls: cursors (a snapshot on a file, LIMIT/OFFSET pages in memory) and the overview. */
+function sqliteCallEngine(connection: Database.Database, path: string): CallEngine<'sync'> {
+  const prepare = statementCache(connection);
+  return {
+    cursor(query) {
+      const compiled = compileCallsQuery(query);
+      return (onClose) =>
+        isMemoryPath(path) ? pagedCursor(prepare, compiled, onClose) : snapshotCursor(path, compiled, onClose);
+    },
+    overviewRows: (query) => sqliteOverviewRows(prepare, query),
+  };
+}
+
 /**
  * The server's database on SQLite. Create with {@link openStore}. Its resource stores are synchronous (a batch is
  * written without yielding the event loop); the methods of `ServerStore` answer Promises.
  */
-export class Store extends EngineStore {
+export class Store extends ServerStore {
   /** The engine: SQLite. */
   readonly engine = 'sqlite' as const;
-  readonly #db: Database.Database;
-  readonly #calls: CallStore;
 
   /**
    * @param path - a file path, or `:memory:`.
@@ -52,28 +68,15 @@ export class Store extends EngineStore {
   constructor(readonly path: string, options: StoreOptions = {}) {
     const prices = storePrices(options);
     const { connection, appliedMigrations } = openDatabase(path);
-    const stores = resourceStores(sqliteRunner(connection));
-    const calls = new CallStore(connection, { path, prices, feedback: stores.feedback, objects: stores.objects, tables: stores.tables, strictOrder: options.strictOrder });
-    super({ calls, ...stores, sqlite: connection }, appliedMigrations);
-    this.#db = connection;
-    this.#calls = calls;
-    if (options.users) calls.setUsers(options.users);
+    const deps = { prices, strictOrder: options.strictOrder };
+    const parts = engineParts(sqliteRunner(connection), sqliteCallEngine(connection, path), deps, { sqlite: connection });
+    super(parts, { get closed() { return !connection.open; }, close: () => connection.close() }, appliedMigrations);
+    if (options.users) parts.calls.setUsers(options.users);
   }
 
   /** True for an in-memory database (`:memory:` or empty path). */
   get memory(): boolean {
     return isMemoryPath(this.path);
-  }
-
-  /** True once {@link Store.close} ran. */
-  get closed(): boolean {
-    return !this.#db.open;
-  }
-
-  /** Closes open cursors and the database. Idempotent. */
-  async close(): Promise<void> {
-    this.#calls.close();
-    if (this.#db.open) this.#db.close();
   }
 }
 

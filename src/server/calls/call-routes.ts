@@ -9,7 +9,7 @@ import { CallUpdateReq, CallsDeleteReq } from '../../schema/call-edits.js';
 import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from '../../schema/calls.js';
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { parseJsonText, postJson, readJsonBody, validateBody } from '../http/request-body.js';
-import type { CallStoreApi } from './call-store-api.js';
+import type { CallStore } from './call-store.js';
 import { formatFromAccept, pageSize, recordStream } from './record-stream.js';
 import { TurnQueue } from './turn-queue.js';
 import { fastParseUpsertBatch } from './upsert-batch-parse.js';
@@ -27,7 +27,7 @@ const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } a
  * @param calls - where calls are written and read.
  * @param log - receives a line for mid-stream failures.
  */
-export function callRoutes(calls: CallStoreApi, log: (line: string) => void): Hono {
+export function callRoutes(calls: CallStore, log: (line: string) => void): Hono {
   const app = new Hono();
   /** Batch writes and stream pages take turns, one per event-loop turn, in arrival order (issue 11, item 6). */
   const turns = new TurnQueue();

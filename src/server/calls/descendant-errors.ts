@@ -1,6 +1,6 @@
 /**
  * `descendant_error` derived from stored descendants, for calls whose end came without `status_counts` (the Weave SDKs
- * send none): the records' fix-up (the lookup is `descendantFailed` of call-store-common.ts; filters and sorts derive
+ * send none): the records' fix-up (the lookup is `descendantFailed` of call-store.ts; filters and sorts derive
  * it in SQL, `descendantFailed` of fields.ts).
  * @module
  */

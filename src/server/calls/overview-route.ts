@@ -8,7 +8,7 @@ import { CallsOverviewReq, type CallsOverviewRes } from '../../schema/calls-over
 import { planBuckets } from '../feedback/stats-buckets.js';
 import { HttpError } from '../http/http-error.js';
 import { readJsonBody } from '../http/request-body.js';
-import type { CallStoreApi } from './call-store-api.js';
+import type { CallStore } from './call-store.js';
 
 /** Path of the route, outside the spec's paths. */
 export const OVERVIEW_PATH = '/weft/calls/overview';
@@ -22,7 +22,7 @@ const DAY_MS = 86_400_000;
  * @param calls - the call store.
  * @param now - the server clock (the default `end`).
  */
-export function overviewRoute(calls: CallStoreApi, now: () => Date): Hono {
+export function overviewRoute(calls: CallStore, now: () => Date): Hono {
   const app = new Hono();
   app.post(OVERVIEW_PATH, async (c) => {
     const body = await readJsonBody(c, CallsOverviewReq);

@@ -6,12 +6,13 @@
  * @module
  */
 import { pgJsonText, pgJsonTextOf } from './pg-json.js';
+import { sqlCache } from './statement-cache.js';
 
 /**
  * SQL text with `?` placeholders as PostgreSQL's `$1, $2, ...`, in order. For SQL written for both engines, which
  * holds no `?` inside a string literal.
  */
-export function pgPlaceholders(sql: string): string {
+function pgPlaceholders(sql: string): string {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 }
@@ -54,10 +55,10 @@ export const SQLITE_DIALECT: Dialect = {
   typed: (expr) => expr,
 };
 
-/** PostgreSQL: `$n`, lists as `text[]`. */
+/** PostgreSQL: `$n` (each SQL text converted once, {@link sqlCache}), lists as `text[]`. */
 export const PG_DIALECT: Dialect = {
   engine: 'postgres',
-  sql: pgPlaceholders,
+  sql: sqlCache(pgPlaceholders),
   inList: (expr) => `${expr} = ANY(?::text[])`,
   list: (values) => [...values],
   listRows: () => 'SELECT value COLLATE "C" AS value FROM unnest(?::text[]) AS value',

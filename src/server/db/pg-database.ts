@@ -39,7 +39,10 @@ export interface PgDatabase {
   readonly statementTimeoutMs: number;
   /** Names of the migrations this open applied (empty when the schema was current, or another server applied them). */
   readonly appliedMigrations: string[];
-  /** Runs `fn` in one transaction on one client: committed when it resolves, rolled back when it throws. */
+  /**
+   * Runs `fn` in one transaction on one client: committed when it resolves, rolled back when it throws, run again
+   * (up to {@link ATTEMPTS} times) when PostgreSQL aborted it for a deadlock or a serialization conflict.
+   */
   transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
   /** Ends the pool. Idempotent. */
   close(): Promise<void>;
@@ -70,23 +73,32 @@ export async function cancelBackend(pool: pg.Pool, pid: number): Promise<boolean
   return (await pgRows<{ ok: boolean }>(pool, 'SELECT pg_cancel_backend($1) AS ok', [pid]))[0]?.ok === true;
 }
 
+/** Attempts of a transaction PostgreSQL aborted to resolve a deadlock or serialization conflict. */
+const ATTEMPTS = 4;
+/** SQLSTATEs worth running a whole transaction again for: serialization_failure, deadlock_detected. */
+const RETRYABLE = new Set(['40001', '40P01']);
 
 /**
- * Runs `fn` in a transaction on one client of `pool`.
- * @throws what `fn` throws, after the rollback.
+ * Runs `fn` in a transaction on one client of `pool`, again when PostgreSQL aborted it for a deadlock or a
+ * serialization conflict (up to {@link ATTEMPTS} times).
+ * @throws what the last attempt of `fn` throws, after the rollback; text PostgreSQL cannot hold (U+0000) is answered
+ *   422 by the app (isUnstorableText).
  */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const out = await fn(client);
-    await client.query('COMMIT');
-    return out;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
+async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const out = await fn(client);
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      const code = (err as { code?: string }).code;
+      if (attempt >= ATTEMPTS || code === undefined || !RETRYABLE.has(code)) throw err;
+    } finally {
+      client.release();
+    }
   }
 }
 

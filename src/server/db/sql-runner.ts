@@ -5,8 +5,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import type pg from 'pg';
-import { type Dialect, PG_DIALECT, pgPlaceholders, SQLITE_DIALECT } from './dialect.js';
+import { type Dialect, PG_DIALECT, SQLITE_DIALECT } from './dialect.js';
 import type { PgDatabase, PgQueryable } from './pg-database.js';
 import { type Prepare, statementCache } from './statement-cache.js';
 import { type BulkInsert, COLUMN_TYPES, type Step, type Steps } from './sql-steps.js';
@@ -28,32 +27,11 @@ export interface SqlRunner<W extends Wait = Wait> {
   run<A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): Out<W, T>;
   /**
    * Runs a method's steps in one transaction: all of its writes are stored or none. PostgreSQL runs the method again
-   * (up to {@link ATTEMPTS} times) when it aborted the transaction for a deadlock or a serialization conflict.
+   * when it aborted the transaction for a deadlock or a serialization conflict (`PgDatabase.transaction`).
    */
   transaction<A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): Out<W, T>;
   /** Runs a long read: on PostgreSQL, on the long-read pool, whose `statement_timeout` bounds it. */
   longRead<A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): Out<W, T>;
-}
-
-/** Attempts of a PostgreSQL transaction aborted to resolve a deadlock or serialization conflict. */
-export const ATTEMPTS = 4;
-/** SQLSTATEs worth running a whole transaction again for: serialization_failure, deadlock_detected. */
-const RETRYABLE = new Set(['40001', '40P01']);
-
-/**
- * Runs `fn` in a transaction on the database's pool, again when PostgreSQL aborted it for a deadlock or a
- * serialization conflict (up to {@link ATTEMPTS} times).
- * @throws the last error; text PostgreSQL cannot hold (U+0000) is answered 422 by the app (isUnstorableText).
- */
-export async function retryingTransaction<T>(db: PgDatabase, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction(fn);
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (attempt >= ATTEMPTS || code === undefined || !RETRYABLE.has(code)) throw err;
-    }
-  }
 }
 
 /** `INSERT INTO <table> (<columns>)` of a bulk insert: the fixed columns first. */
@@ -84,7 +62,7 @@ function sqliteInsert(prepare: Prepare, spec: BulkInsert): unknown[] {
 }
 
 /** Runs steps on SQLite synchronously through `prepare` (inside the caller's transaction, if any). @returns their answer. */
-export function sqliteSteps<T>(prepare: Prepare, steps: Steps<T>): T {
+function sqliteSteps<T>(prepare: Prepare, steps: Steps<T>): T {
   const exec = (step: Step): unknown => {
     if (step.kind === 'insert') return sqliteInsert(prepare, step.insert);
     const statement = prepare(step.sql);
@@ -97,7 +75,7 @@ export function sqliteSteps<T>(prepare: Prepare, steps: Steps<T>): T {
 
 /** The SQLite runner of one connection (statements cached per SQL text). */
 export function sqliteRunner(db: Database.Database): SqlRunner<'sync'> {
-  const { prepare } = statementCache(db);
+  const prepare = statementCache(db);
   const drive = <T>(steps: Steps<T>): T => sqliteSteps(prepare, steps);
   const inTransaction = db.transaction((steps: Steps<unknown>) => drive(steps));
   const run = <A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): T => drive(method(SQLITE_DIALECT, ...args));
@@ -128,26 +106,25 @@ async function pgInsert(db: PgQueryable, spec: BulkInsert): Promise<unknown[]> {
   return out;
 }
 
-/** Runs one step on PostgreSQL: `?` placeholders become `$n`. */
+/** Runs one step on PostgreSQL: `?` placeholders become `$n` (each SQL text converted once). */
 async function pgExec(db: PgQueryable, step: Step): Promise<unknown> {
   if (step.kind === 'insert') return pgInsert(db, step.insert);
-  const res = await db.query(pgPlaceholders(step.sql), step.params as unknown[]);
+  const res = await db.query(PG_DIALECT.sql(step.sql), step.params as unknown[]);
   if (step.kind === 'all') return res.rows;
   return step.kind === 'get' ? res.rows[0] : (res.rowCount ?? 0);
 }
 
 /** Runs steps on PostgreSQL, one after the other, on `on` (a client inside the caller's transaction, or a pool). @returns their answer. */
-export async function pgSteps<T>(on: PgQueryable, steps: Steps<T>): Promise<T> {
+async function pgSteps<T>(on: PgQueryable, steps: Steps<T>): Promise<T> {
   for (let at = steps.next(); ; at = steps.next(await pgExec(on, at.value))) if (at.done) return at.value;
 }
 
 /** The PostgreSQL runner of one database: reads on the pool (long ones on the long-read pool), transactions on one client. */
 export function pgRunner(db: PgDatabase): SqlRunner<'async'> {
-  const drive = pgSteps;
   return {
     dialect: PG_DIALECT,
-    run: (method, ...args) => drive(db.pool, method(PG_DIALECT, ...args)),
-    transaction: (method, ...args) => retryingTransaction(db, (client) => drive(client, method(PG_DIALECT, ...args))),
-    longRead: (method, ...args) => drive(db.cursorPool, method(PG_DIALECT, ...args)),
+    run: (method, ...args) => pgSteps(db.pool, method(PG_DIALECT, ...args)),
+    transaction: (method, ...args) => db.transaction((client) => pgSteps(client, method(PG_DIALECT, ...args))),
+    longRead: (method, ...args) => pgSteps(db.cursorPool, method(PG_DIALECT, ...args)),
   };
 }

@@ -11,7 +11,7 @@ import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { WeaveFeedbackCreateReq } from '../../schema/weave-feedback.js';
 import { postJson } from '../http/request-body.js';
 import { storedPayload, withStoredPayloads } from './feedback-payload.js';
-import type { FeedbackStoreApi } from './feedback-store-api.js';
+import type { FeedbackStore } from './feedback-store.js';
 import { noMetricsStats } from './stats-query.js';
 
 /**
@@ -30,7 +30,7 @@ import { noMetricsStats } from './stats-query.js';
  * @param feedback - where feedback is written, read and deleted.
  * @param now - the server clock (feedback `created_at`, the default stats `end`).
  */
-export function feedbackRoutes(feedback: FeedbackStoreApi, now: () => Date): Hono {
+export function feedbackRoutes(feedback: FeedbackStore, now: () => Date): Hono {
   const app = new Hono();
   postJson(app, ENDPOINTS.feedbackBatchCreate, FeedbackBatchCreateReq, async (body) => ({
     res: await feedback.createBatch(withStoredPayloads(body.batch), now),

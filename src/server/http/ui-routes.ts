@@ -11,7 +11,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import type { ApiKey } from './api-keys.js';
 import { GRANTED_PROJECTS } from './auth.js';
 import { keylessGuard } from './keyless-guard.js';
-import type { CallStoreApi } from '../calls/call-store-api.js';
+import type { CallStore } from '../calls/call-store.js';
 import { WEFT_PROJECTS_PATH } from '../../schema/endpoints.js';
 
 /** This module's folder: `__dirname` in the CommonJS build, `import.meta.url` in ESM. */
@@ -69,7 +69,7 @@ export function uiRoutes(keys: readonly ApiKey[], uiDir: string | null = findUiD
  * sorted; a key limited to some projects sees only those (its grants, which the auth middleware leaves in the
  * context). Mounted after the auth middleware.
  */
-export function projectRoutes(calls: CallStoreApi): Hono {
+export function projectRoutes(calls: CallStore): Hono {
   const app = new Hono();
   app.get(WEFT_PROJECTS_PATH, async (c) => {
     const granted = c.get(GRANTED_PROJECTS as never) as readonly string[] | null | undefined;

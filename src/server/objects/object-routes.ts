@@ -7,7 +7,8 @@ import { FileContentReq, FileCreateForm, ObjCreateReq, ObjQueryReq, ObjReadReq }
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { HttpError } from '../http/http-error.js';
 import { postJson, validateBody } from '../http/request-body.js';
-import type { FileStoreApi, ObjectStoreApi } from './object-store-api.js';
+import type { FileStore } from './file-store.js';
+import type { ObjectStore } from './object-store.js';
 
 /**
  * Builds the object and file routes.
@@ -22,7 +23,7 @@ import type { FileStoreApi, ObjectStoreApi } from './object-store-api.js';
  * @param files - file contents.
  * @param now - the server clock (`created_at`).
  */
-export function objectRoutes(objects: ObjectStoreApi, files: FileStoreApi, now: () => Date): Hono {
+export function objectRoutes(objects: ObjectStore, files: FileStore, now: () => Date): Hono {
   const app = new Hono();
   postJson(app, WEAVE_ENDPOINTS.objCreate, ObjCreateReq, (body) => objects.create(body.obj, now()));
   postJson(app, WEAVE_ENDPOINTS.objRead, ObjReadReq, async (body) => ({ obj: await objects.read(body) }));

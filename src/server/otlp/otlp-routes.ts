@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { spanToCall } from '../../otel/span-to-call.js';
 import type { DetailItem } from '../../schema/validate.js';
-import type { CallStoreApi } from '../calls/call-store-api.js';
+import type { CallStore } from '../calls/call-store.js';
 import type { UpsertItem } from '../calls/call-writes.js';
 import { GRANTED_PROJECTS } from '../http/auth.js';
 import { mediaType } from '../http/content-type.js';
@@ -42,7 +42,7 @@ export function defaultProject(resource: Readonly<Record<string, unknown>>): str
  * @param maxBodyBytes - the largest body, also after gunzip.
  * @see OTLP specification, "OTLP/HTTP" (request, response, failures)
  */
-export function otlpRoutes(calls: CallStoreApi, maxBodyBytes: number): Hono {
+export function otlpRoutes(calls: CallStore, maxBodyBytes: number): Hono {
   const app = new Hono();
   app.post(OTLP_TRACES_PATH, async (c) => {
     const type = mediaType(c.req.header('content-type'));

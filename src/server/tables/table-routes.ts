@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { TableQueryReq } from '../../schema/tables.js';
 import { postJson, readJson } from '../http/request-body.js';
 import { tableCreateBody } from './table-create-body.js';
-import type { TableStoreApi } from './table-store-api.js';
+import type { TableStore } from './table-store.js';
 
 /**
  * Builds the table routes over the table store.
@@ -19,7 +19,7 @@ import type { TableStoreApi } from './table-store-api.js';
  *
  * @param tables - where tables are written and read.
  */
-export function tableRoutes(tables: TableStoreApi): Hono {
+export function tableRoutes(tables: TableStore): Hono {
   const app = new Hono();
   app.post(ENDPOINTS.tableCreate, async (c) => {
     const body = tableCreateBody(await readJson(c));

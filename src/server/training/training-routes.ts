@@ -11,7 +11,7 @@ import { TrainingJobQueryReq, TrainingJobReadReq, TrajectoryModelsReq, Trajector
 import { TrainingJobCreateReq, TrajectoryLogReq } from '../../schema/trajectories.js';
 import { HttpError } from '../http/http-error.js';
 import { postJson } from '../http/request-body.js';
-import type { TrainingStoreApi } from './training-store-api.js';
+import type { TrainingStore } from './training-store.js';
 
 /**
  * Builds the training routes over the training store.
@@ -31,7 +31,7 @@ import type { TrainingStoreApi } from './training-store-api.js';
  *
  * @param training - where trajectories and jobs are stored.
  */
-export function trainingRoutes(training: TrainingStoreApi): Hono {
+export function trainingRoutes(training: TrainingStore): Hono {
   const app = new Hono();
   const { reads } = training;
   postJson(app, ENDPOINTS.trajectoryLog, TrajectoryLogReq, (body, c) =>

@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/server/index.js';
-import { PgCallStore } from '../../../src/server/calls/pg-call-store.js';
+import { CallStore } from '../../../src/server/calls/call-store.js';
+import { pgCallEngine } from '../../../src/server/pg-store.js';
 import { ObjectStore } from '../../../src/server/objects/object-store.js';
 import { TableStore } from '../../../src/server/tables/table-store.js';
 import { pgRunner } from '../../../src/server/db/sql-runner.js';
@@ -23,9 +24,9 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe('PgCallStore.upsertBatch', () => {
+describe('CallStore.upsertBatch on PostgreSQL', () => {
   it('leaves the rows, refs and answers the SQLite store leaves, for any prior state and batch', async () => {
-    const pgCalls = new PgCallStore(db, { prices: {}, feedback: { forCalls: async () => new Map() }, objects: new ObjectStore(pgRunner(db)), tables: new TableStore(pgRunner(db)) });
+    const pgCalls = new CallStore(pgRunner(db), pgCallEngine(db), { prices: {}, feedback: { forCalls: async () => new Map() }, objects: new ObjectStore(pgRunner(db)), tables: new TableStore(pgRunner(db)) });
     await fc.assert(
       fc.asyncProperty(batchItems, batchItems, async (before, batch) => {
         const sqlite = openStore(':memory:');
