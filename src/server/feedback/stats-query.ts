@@ -1,19 +1,18 @@
 /**
- * Feedback stats (spec endpoint 6), for both engines: plans the buckets, scans them with the engine's SQL leaf
- * (stats-sql.ts on SQLite, one scan per bucket; pg-stats-sql.ts on PostgreSQL, one grouped scan), and builds the answer.
+ * Feedback stats (spec endpoint 6), for both engines: plans the buckets, scans them (stats-sql.ts: SQLite one scan
+ * per bucket, PostgreSQL one grouped scan), and builds the answer.
  * @module
  */
 import { type FeedbackStatsBucket, type FeedbackStatsRes } from '../../schema/feedback.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Steps } from '../db/sql-steps.js';
 import { HttpError } from '../http/http-error.js';
-import { pgStatsScans } from './pg-stats-sql.js';
-import { combine, metricResults, type PartialStats } from './stats-aggregate.js';
+import { combine, metricResults, partialOf, percentileOf, type PartialStats } from './stats-aggregate.js';
 import { planBuckets, zonedIso } from './stats-buckets.js';
-import { metricsOf, sqliteStatsScans, type StatsQuery, type StatsWindow } from './stats-sql.js';
+import { metricsOf, statsRows, type StatsQuery, type StatsRow, type StatsWindow } from './stats-sql.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
 
-export type { StatsQuery, StatsWindow };
+export type { StatsQuery };
 
 /**
  * Resolves the window of a stats request and plans its buckets (shared by the SQLite and PostgreSQL stores).
@@ -46,10 +45,16 @@ export function noMetricsStats(query: StatsQuery, now: Date): FeedbackStatsRes |
 
 const EMPTY: PartialStats = { count: 0, sum: null, min: null, max: null };
 
+/** The percentiles `ps` of some values (reordered in place), null each without values. */
+function percentilesOf(values: Float64Array, ps: readonly number[]): (number | null)[] {
+  return ps.map((p) => (values.length > 0 ? percentileOf(values, p) : null));
+}
+
 /**
- * Computes feedback stats over `[start, end)`: rows with `start <= created_at < end` that pass the filters.
+ * Computes feedback stats over `[start, end)`: rows with `start <= created_at < end` that pass the filters. A metric
+ * with percentiles has them computed here from its values (exact JSON numbers), per bucket and over the window.
  *
- * @param d - the engine's dialect: its scans are the engine's SQL leaf.
+ * @param d - the engine's dialect: the scan's SQL leaves are picked by it.
  * @param query - the validated request.
  * @param now - the current time; the end when `query.end` is absent.
  * @returns the spec's "Feedback statistics response": `start`/`end` (ISO 8601 UTC), `granularity` (s),
@@ -62,19 +67,33 @@ export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date): Steps<
   const window = statsWindow(query, now);
   const { start, end, plan } = window;
   const metrics = metricsOf(query);
-  const scanned = yield* (d.engine === 'postgres' ? pgStatsScans : sqliteStatsScans)(query, metrics, window);
+  const rows: (StatsRow | undefined)[] = [];
+  for (const row of yield* statsRows(d, query, metrics, window)) rows[row.b] = row;
   const parts: PartialStats[][] = metrics.map(() => []);
+  const lists: Float64Array[][] = metrics.map(() => []);
   const buckets: FeedbackStatsBucket[] = [];
   for (let i = 0; i + 1 < plan.edges.length; i++) {
-    const scan = scanned.buckets[i];
-    const bucket: FeedbackStatsBucket = { timestamp: zonedIso(plan.edges[i]!, query.timezone), count: scan?.count ?? 0 };
+    const row = rows[i];
+    const bucket: FeedbackStatsBucket = { timestamp: zonedIso(plan.edges[i]!, query.timezone), count: row?.n ?? 0 };
     metrics.forEach((m, j) => {
-      const part = scan?.parts[j] ?? EMPTY;
+      let part = row ? ({ count: row[`c${j}`], sum: row[`s${j}`], min: row[`lo${j}`], max: row[`hi${j}`] } as PartialStats) : EMPTY;
+      let percentiles: (number | null)[] | undefined;
+      if (row && m.percentiles.length > 0) {
+        const values = new Float64Array(JSON.parse((row[`l${j}`] as string | null) ?? '[]') as number[]);
+        part = partialOf(values);
+        percentiles = percentilesOf(values, m.percentiles);
+        lists[j]!.push(values);
+      }
       parts[j]!.push(part);
-      for (const [name, value] of metricResults(part, scan?.percentiles[j], m, 'bucket')) bucket[`${name}_${m.slug}`] = value;
+      for (const [name, value] of metricResults(part, percentiles, m, 'bucket')) bucket[`${name}_${m.slug}`] = value;
     });
     buckets.push(bucket);
   }
-  const windowStats = Object.fromEntries(metrics.map((m, j) => [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), scanned.window[j], m, 'window'))]));
+  const windowStats = Object.fromEntries(metrics.map((m, j) => {
+    const values = new Float64Array(lists[j]!.reduce((n, l) => n + l.length, 0));
+    lists[j]!.reduce((at, l) => (values.set(l, at), at + l.length), 0); // the buckets' values one after another
+    const percentiles = percentilesOf(values, m.percentiles);
+    return [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), percentiles, m, 'window'))];
+  }));
   return { start, end, granularity: plan.granularity, timezone: query.timezone, buckets, window_stats: windowStats };
 }

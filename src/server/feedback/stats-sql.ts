@@ -1,13 +1,18 @@
 /**
- * The SQLite SQL of feedback stats: per bucket, one indexed scan giving each metric's count, sum, min and max
- * (values read from the JSONB payload by type) and the values of the metrics with percentiles, whose percentiles are
- * computed here; and what both engines' scans share (the request's metrics, the scan's result).
+ * The SQL of feedback stats, one scan shape for both engines: a subquery reads each filtered row's metric values from
+ * the payload by type, an outer query aggregates them per bucket (each metric's count, sum, min and max, or, for a
+ * metric with percentiles, its values as a JSON array). The engines' leaves: how a value is read (SQLite's JSONB
+ * functions, PostgreSQL's jsonb operators) and how rows reach buckets (SQLite runs the scan once per bucket, an
+ * indexed range scan; PostgreSQL once, grouped by `width_bucket` over the bucket edges).
  * @module
  */
 import type { z } from 'zod';
 import { DEFAULT_AGGREGATIONS, metricSlug, type FeedbackStatsReq, type MetricValueType } from '../../schema/feedback.js';
-import { get, type Steps } from '../db/sql-steps.js';
-import { partialOf, percentileOf, type MetricAggregations, type PartialStats } from './stats-aggregate.js';
+import { newParams, type Params } from '../calls/fields.js';
+import type { Dialect } from '../db/dialect.js';
+import { readableJson } from '../db/pg-json.js';
+import { all, get, type Steps } from '../db/sql-steps.js';
+import type { MetricAggregations } from './stats-aggregate.js';
 import type { BucketPlan } from './stats-buckets.js';
 
 /** A validated stats request (zod output of `FeedbackStatsReq`). */
@@ -16,72 +21,21 @@ export type StatsQuery = z.output<typeof FeedbackStatsReq>;
 /** One requested metric, resolved. */
 export interface StatsMetric extends MetricAggregations {
   slug: string;
-  /** The request's `json_path`, e.g. `scores.helpfulness`. */
-  jsonPath: string;
-  /** SQLite JSON path, e.g. `$."scores"."helpfulness"`. */
-  path: string;
+  /** The request's `json_path` as keys and array indexes: `items[0].ok` → `['items', 0, 'ok']`. */
+  steps: (string | number)[];
   valueType: MetricValueType;
 }
 
-/** `scores.help ful[0]` → `$."scores"."help ful"[0]` (keys quoted, so any character but `"` is fine). */
-export function sqlJsonPath(jsonPath: string): string {
-  return '$' + jsonPath.split('.').map((seg) => seg.replace(/^([^[]+)/, '."$1"')).join('');
-}
-
-/** The request's metrics with their slug, SQL path and aggregations (the type's defaults when omitted). */
+/** The request's metrics with their slug, path steps and aggregations (the type's defaults when omitted). */
 export function metricsOf(query: StatsQuery): StatsMetric[] {
   return (query.metrics ?? []).map((m) => ({
     slug: metricSlug(m.json_path),
-    jsonPath: m.json_path,
-    path: sqlJsonPath(m.json_path),
+    // a valid json_path (`FeedbackMetricSpec`) is keys joined by `.`, each followed by any `[<digits>]`
+    steps: m.json_path.split('.').flatMap((seg) => seg.split('[').map((s, k) => (k === 0 ? s : Number(s.slice(0, -1))))),
     valueType: m.value_type,
     aggregations: m.aggregations ?? DEFAULT_AGGREGATIONS[m.value_type],
     percentiles: m.percentiles ?? [],
   }));
-}
-
-/**
- * The SQL value of a metric in a row, NULL when absent or of another type: numeric → JSON numbers only;
- * boolean → true 1, false 0; categorical → 0 for any non-null value (only counted).
- */
-function valueSql(type: MetricValueType, param: string): string {
-  if (type === 'numeric') return `CASE WHEN json_type(payload, ${param}) IN ('integer', 'real') THEN payload ->> ${param} END`;
-  if (type === 'boolean') return `CASE json_type(payload, ${param}) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END`;
-  return `CASE WHEN json_type(payload, ${param}) <> 'null' THEN 0 END`;
-}
-
-/**
- * The per-row value of a metric with percentiles, which leaves SQL as text: a numeric one as the JSON text
- * of the number, exactly as stored (no digit lost to a conversion), booleans as 1 / 0.
- */
-function listedSql(type: MetricValueType, param: string): string {
-  return type === 'numeric' ? `payload -> ${param}` : valueSql(type, param);
-}
-
-/** The values of `column` joined by commas; for numeric, only JSON numbers (their text starts with a digit or `-`). */
-function listAggregate(type: MetricValueType, column: string): string {
-  return type === 'numeric' ? `group_concat(${column}) FILTER (WHERE ${column} GLOB '[-0-9]*')` : `group_concat(${column})`;
-}
-
-/** Comma-joined numbers (or NULL for none) as an array. */
-function valuesOf(list: string | null): Float64Array {
-  return list === null ? new Float64Array(0) : new Float64Array(JSON.parse(`[${list}]`) as number[]);
-}
-
-/** Several value arrays joined into one. */
-function joined(runs: readonly Float64Array[]): Float64Array {
-  const out = new Float64Array(runs.reduce((n, r) => n + r.length, 0));
-  let at = 0;
-  for (const r of runs) {
-    out.set(r, at);
-    at += r.length;
-  }
-  return out;
-}
-
-/** The percentiles `ps` of some values (reordered in place), null each without values. */
-function percentilesOf(values: Float64Array, ps: readonly number[]): (number | null)[] {
-  return ps.map((p) => (values.length > 0 ? percentileOf(values, p) : null));
 }
 
 /** The window of a stats request: `start` and `end` (normalized ISO 8601 UTC) and its bucket plan. */
@@ -91,75 +45,95 @@ export interface StatsWindow {
   plan: BucketPlan;
 }
 
-/** The scan of one bucket: its rows, and per metric the partial and the percentiles (in request order, null without values). */
-export interface BucketScan {
-  count: number;
-  parts: PartialStats[];
-  percentiles: (number | null)[][];
+/**
+ * A bucket's row of the scan: its index `b` (0-based), its rows `n`, and per metric `j` its count `c<j>`, sum `s<j>`,
+ * min `lo<j>` and max `hi<j>` or, with percentiles, `l<j>`: the JSON array of its values, in scan order (null for none).
+ */
+export type StatsRow = { b: number; n: number } & Record<string, number | string | null>;
+
+/** Largest index `jsonb -> int` takes; a path with a larger one reads nothing on either engine. */
+const MAX_INDEX = 2 ** 31 - 1;
+
+/**
+ * The SQL value of a metric in a row, NULL when absent or of another type: numeric → JSON numbers only; boolean → true
+ * 1, false 0; categorical → 0 for any non-null value (only counted). SQLite reads the JSONB `payload` at a JSON path (a
+ * numeric metric with percentiles as the JSON text of any value, of which {@link listSql} keeps the numbers: their text
+ * as stored, no digit lost to a conversion); PostgreSQL reads `pl` (the payload as jsonb) a step at a time: an integer
+ * step indexes arrays only, a key objects only.
+ */
+function valueSql(d: Dialect, m: StatsMetric, params: Params): string {
+  if (m.steps.some((s) => typeof s === 'number' && s > MAX_INDEX)) return d.typed('NULL', 'float8');
+  if (d.engine === 'postgres') {
+    const x = m.steps.reduce<string>((sql, s) => `(${sql} -> ${params.bind(s)}::${typeof s === 'number' ? 'int' : 'text'})`, 'pl');
+    if (m.valueType === 'numeric') return `CASE WHEN jsonb_typeof(${x}) = 'number' THEN (${x})::float8 END`;
+    if (m.valueType === 'boolean') return `CASE ${x} WHEN 'true'::jsonb THEN 1::float8 WHEN 'false'::jsonb THEN 0::float8 END`;
+    return `CASE WHEN jsonb_typeof(${x}) <> 'null' THEN 0::float8 END`;
+  }
+  const path = '$' + m.steps.map((s) => (typeof s === 'number' ? `[${s}]` : `."${s}"`)).join('');
+  const p = (): string => params.bind(path); // bound at each use: SQLite's `?` are positional
+  if (m.valueType === 'boolean') return `CASE json_type(payload, ${p()}) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END`;
+  if (m.valueType !== 'numeric') return `CASE WHEN json_type(payload, ${p()}) <> 'null' THEN 0 END`;
+  return m.percentiles.length > 0 ? `payload -> ${p()}` : `CASE WHEN json_type(payload, ${p()}) IN ('integer', 'real') THEN payload ->> ${p()} END`;
 }
 
-/** What an engine's stats scans answer: each bucket's scan (absent: no rows) and, per metric, the window's percentiles. */
-export interface ScannedStats {
-  buckets: (BucketScan | undefined)[];
-  window: (number | null)[][];
+/** The aggregate of a metric's values `v` as a JSON array (NULL for none): on SQLite, of the JSON numbers among them. */
+function listSql(d: Dialect, v: string): string {
+  return d.engine === 'postgres' ? `json_agg(${v}) FILTER (WHERE ${v} IS NOT NULL)` : `'[' || group_concat(${v}) FILTER (WHERE ${v} GLOB '[-0-9]*') || ']'`;
 }
 
 /** The time range `[lo, hi)` (ISO 8601 UTC) of bucket `i`: its edges, clipped to the window's `start` and `end`. */
-export function bucketRange(plan: BucketPlan, i: number, start: string, end: string): [string, string] {
+function bucketRange(plan: BucketPlan, i: number, start: string, end: string): [string, string] {
   const lo = i === 0 ? start : new Date(plan.edges[i]!).toISOString();
   const hi = i + 2 === plan.edges.length ? end : new Date(plan.edges[i + 1]!).toISOString();
   return [lo, hi];
 }
 
 /**
- * The SQLite scans: one per bucket. Filters: project, `created_at` in range (index `feedback_created`, or
- * `feedback_type_created` with a type), `feedback_type` exact, `trigger_ref` exact or, ending in `:*`, prefix.
- * One scan per range for all metrics: those without percentiles are aggregated in SQL; a metric with
- * percentiles has its values read and aggregated from them.
+ * The rows of the buckets holding rows of a stats request over `[start, end)` (see {@link StatsRow}). Filters:
+ * project, `created_at` in range (index `feedback_created`, or `feedback_type_created` with a type), `feedback_type`
+ * exact, `trigger_ref` exact or, ending in `:*`, prefix. Each value is read from the payload once per row (SQLite:
+ * `LIMIT -1` keeps the subquery a co-routine writing no temporary table; PostgreSQL: `OFFSET 0` keeps the payload
+ * parsed once per row into `pl`). Values are aggregated in the SQLite scan's order, `(created_at, seq)` on PostgreSQL,
+ * sums with SQLite's `sum()` (Kahan-Babuska-Neumaier; `weft_kbn_sum` of PG migration 2), so both give the same bits.
  */
-export function* sqliteStatsScans(query: StatsQuery, metrics: readonly StatsMetric[], { start, end, plan }: StatsWindow): Steps<ScannedStats> {
-  const base: Record<string, unknown> = { project: query.project_id };
-  const where = ['project_id = @project', 'created_at >= @lo', 'created_at < @hi'];
-  if (query.feedback_type != null) {
-    where.push('feedback_type = @type');
-    base['type'] = query.feedback_type;
-  }
+/*
+ * PostgreSQL's rows reach the aggregates in that order from the sorted subquery (one sort for all metrics; an ORDER BY
+ * inside each aggregate sorted once per aggregate, 8x slower on 100,000 rows): a subquery with ORDER BY is not
+ * flattened, and neither weft_kbn_sum nor json_agg has a combine function, so no parallel aggregation reorders them.
+ */
+export function* statsRows(d: Dialect, query: StatsQuery, metrics: readonly StatsMetric[], window: StatsWindow): Steps<StatsRow[]> {
+  const { start, end, plan } = window;
+  const pg = d.engine === 'postgres';
+  // bound in the order of the SQL text (the bucket, the columns, the filters): SQLite's `?` are positional
+  const params = newParams(pg);
+  const { values } = params;
+  const edges = plan.edges.slice(1, -1).map((ms) => new Date(ms).toISOString());
+  const columns = pg ? [`width_bucket(created_at, ${params.bind(edges)}::text[]) AS b`, 'created_at', 'seq'] : [];
+  columns.push(...metrics.map((m, j) => `${valueSql(d, m, params)} AS v${j}`));
+  const where = [`project_id = ${params.bind(query.project_id)}`];
+  const range = values.length; // where SQLite binds each bucket's range
+  where.push(`created_at >= ${params.bind(start)}`, `created_at < ${params.bind(end)}`);
+  if (query.feedback_type != null) where.push(`feedback_type = ${params.bind(query.feedback_type)}`);
   const trigger = query.trigger_ref;
-  if (trigger != null && trigger.endsWith(':*')) {
-    where.push('substr(trigger_ref, 1, @prefix_len) = @prefix');
-    Object.assign(base, { prefix: trigger.slice(0, -1), prefix_len: trigger.length - 1 });
-  } else if (trigger != null) {
-    where.push('trigger_ref = @trigger');
-    base['trigger'] = trigger;
+  if (trigger?.endsWith(':*')) {
+    where.push(`substr(trigger_ref, 1, ${d.typed(params.bind(trigger.length - 1), 'int')}) = ${params.bind(trigger.slice(0, -1))}`);
+  } else if (trigger != null) where.push(`trigger_ref = ${params.bind(trigger)}`);
+  const sum = pg ? 'weft_kbn_sum' : 'sum';
+  const aggregates = metrics.map((m, j) => (m.percentiles.length > 0
+    ? `, ${listSql(d, `v${j}`)} AS l${j}`
+    : `, count(v${j}) AS c${j}, ${sum}(v${j}) AS s${j}, min(v${j}) AS lo${j}, max(v${j}) AS hi${j}`));
+  const from = pg ? `feedback CROSS JOIN LATERAL (SELECT ${readableJson('payload')}::jsonb AS pl OFFSET 0) r` : 'feedback';
+  const filtered = `FROM ${from} WHERE ${where.join(' AND ')}`;
+  // without metrics, SQLite counts from the index alone
+  const sql = !pg && metrics.length === 0 ? `SELECT count(*) AS n ${filtered}`
+    : `SELECT ${pg ? 'b, ' : ''}count(*) AS n${aggregates.join('')} FROM (SELECT ${columns.join(', ')} ${filtered}
+      ${pg ? 'ORDER BY 1, created_at, seq) f GROUP BY b' : 'LIMIT -1)'}`;
+  if (pg) return yield* all<StatsRow>(sql, values);
+  const rows: StatsRow[] = [];
+  for (let b = 0; b + 1 < plan.edges.length; b++) {
+    values.splice(range, 2, ...bucketRange(plan, b, start, end));
+    const row = (yield* get<StatsRow>(sql, [...values]))!;
+    if (row.n > 0) rows.push({ ...row, b });
   }
-  metrics.forEach((m, j) => (base[`p${j}`] = m.path));
-  const listed = (m: StatsMetric): boolean => m.percentiles.length > 0;
-  const columns = metrics.map((m, j) => `${(listed(m) ? listedSql : valueSql)(m.valueType, `@p${j}`)} AS v${j}`);
-  const aggregates = metrics.map((m, j) =>
-    (listed(m) ? `${listAggregate(m.valueType, `v${j}`)} AS l${j}` : `count(v${j}) AS c${j}, sum(v${j}) AS s${j}, min(v${j}) AS lo${j}, max(v${j}) AS hi${j}`));
-  // Without metrics the count comes from the index alone. With them, one pass: `LIMIT -1` keeps the subquery a
-  // co-routine, so each value is read from the payload once per row and no temporary table is written.
-  const sql = metrics.length === 0
-    ? `SELECT count(*) AS n FROM feedback WHERE ${where.join(' AND ')}`
-    : `SELECT count(*) AS n, ${aggregates.join(', ')} FROM (SELECT ${columns.join(', ')} FROM feedback WHERE ${where.join(' AND ')} LIMIT -1)`;
-  const runs: Float64Array[][] = metrics.map(() => []);
-  const buckets: BucketScan[] = [];
-  for (let i = 0; i + 1 < plan.edges.length; i++) {
-    const [lo, hi] = bucketRange(plan, i, start, end);
-    const row = (yield* get<Record<string, number | string | null>>(sql, [{ ...base, lo, hi }]))!;
-    const scan: BucketScan = { count: row['n'] as number, parts: [], percentiles: [] };
-    metrics.forEach((m, j) => {
-      if (listed(m)) {
-        const values = valuesOf(row[`l${j}`] as string | null);
-        scan.parts.push(partialOf(values));
-        scan.percentiles.push(percentilesOf(values, m.percentiles));
-        runs[j]!.push(values);
-      } else {
-        scan.parts.push({ count: row[`c${j}`], sum: row[`s${j}`], min: row[`lo${j}`], max: row[`hi${j}`] } as PartialStats);
-        scan.percentiles.push([]);
-      }
-    });
-    buckets.push(scan);
-  }
-  return { buckets, window: metrics.map((m, j) => percentilesOf(joined(runs[j]!), m.percentiles)) };
+  return rows;
 }

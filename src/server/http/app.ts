@@ -18,8 +18,6 @@ import { trainingRoutes } from '../training/training-routes.js';
 import { objectRoutes } from '../objects/object-routes.js';
 import { WEAVE_BODY_TYPES } from '../../schema/weave-endpoints.js';
 import { serviceInfoRoutes } from './service-info-routes.js';
-import { feedbackCreateRoute } from '../feedback/feedback-create-route.js';
-import { feedbackPurgeRoute } from '../feedback/feedback-purge-route.js';
 import { overviewRoute } from '../calls/overview-route.js';
 import { projectRoutes, uiRoutes } from './ui-routes.js';
 
@@ -85,8 +83,6 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', feedbackRoutes(store.feedback, now));
   app.route('/', objectRoutes(store.objects, store.files, now));
   app.route('/', serviceInfoRoutes());
-  app.route('/', feedbackCreateRoute(store.feedback, now));
-  app.route('/', feedbackPurgeRoute(store.feedback));
   app.route('/', overviewRoute(store.calls, now));
   app.route('/', otlpRoutes(store.calls, maxBodyBytes));
   app.route('/', projectRoutes(store.calls));

@@ -133,4 +133,17 @@ describe('metrics', () => {
     expect(Object.keys(out.window_stats!['ok']!)).toEqual(['count_true', 'count_false']);
     expect(out.window_stats!['scores_helpfulness']!['p99_9']).toBeCloseTo(expectedPercentile(perBucket[0]!.score, 99.9), 9);
   });
+
+  it('reads array indexes in json_path; one past any array (2^31 and more) finds nothing', async () => {
+    const p = uniqueProject('index');
+    await fb.createAt(p, [{ at: new Date(T0).toISOString(), payload: { xs: [1.5, { v: 2 }] } }]);
+    const out = await fb.stats(p, {
+      start: new Date(T0).toISOString(), end: new Date(T0 + HOUR).toISOString(), granularity: 3600,
+      metrics: ['xs[0]', 'xs[1].v', 'xs[2147483648]', 'xs[9999999999999999999999]'].map((json_path) => ({ json_path, aggregations: ['count', 'max'], percentiles: [50] })),
+    });
+    expect(out.window_stats).toEqual({
+      'xs[0]': { count: 1, max: 1.5, p50: 1.5 }, 'xs[1]_v': { count: 1, max: 2, p50: 2 },
+      'xs[2147483648]': { count: 0, max: null, p50: null }, 'xs[9999999999999999999999]': { count: 0, max: null, p50: null },
+    });
+  });
 });
