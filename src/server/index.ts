@@ -8,7 +8,7 @@ export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './http/app.j
 export { openStore, Store, type StoreOptions } from './store.js';
 export { openPgStore, PgStore } from './pg-store.js';
 export type { ServerStore } from './server-store.js';
-export type { CallCursorApi as CallCursor } from './calls/call-store-api.js';
+export type { CallCursorApi as CallCursor } from './calls/call-cursor.js';
 export type { StartInput, EndInput, UpsertItem } from './calls/call-fields.js';
 export type { CallsQuery } from './calls/query-sql.js';
 export type { WireRecord } from './calls/columns.js';

@@ -1,18 +1,17 @@
 /**
  * `PgStore`: the server's database on PostgreSQL (`weft serve --db postgres://...`), one store per resource over
- * one connection pool; several servers may share the database. The PostgreSQL leaf of the calls (cursors, overview).
+ * one connection pool; several servers may share the database. The PostgreSQL leaf of the calls (its cursors).
  * @module
  */
 import { openPgDatabase, type PgDatabase } from './db/pg-database.js';
 import type { CallEngine } from './calls/call-store.js';
 import { openPgCursor } from './calls/pg-call-cursor.js';
-import { pgOverviewRows } from './calls/pg-overview-sql.js';
 import { compilePgCallsQuery } from './calls/pg-query-sql.js';
 import { pgRunner } from './db/sql-runner.js';
 import { engineParts, ServerStore } from './server-store.js';
 import { storePrices, type StoreOptions } from './store.js';
 
-/** The PostgreSQL leaf of the calls: a server-side cursor in a snapshot (see `openPgCursor`), and the overview. */
+/** The PostgreSQL leaf of the calls: a server-side cursor in a snapshot (see `openPgCursor`). */
 export function pgCallEngine(db: PgDatabase): CallEngine<'async'> {
   return {
     cursor(query) {
@@ -20,7 +19,6 @@ export function pgCallEngine(db: PgDatabase): CallEngine<'async'> {
       const { cursorPool, pool: cancelPool, statementTimeoutMs } = db;
       return (onClose, signal) => openPgCursor(cursorPool, compiled, { onClose, signal, cancelPool, statementTimeoutMs });
     },
-    overviewRows: (query) => pgOverviewRows(db.pool, query),
   };
 }
 

@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import type { CallEndRes, CallStartRes } from '../schema/calls.js';
 import type { PgDatabase } from './db/pg-database.js';
-import type { CallCursorApi } from './calls/call-store-api.js';
+import type { CallCursorApi } from './calls/call-cursor.js';
 import type { EndInput, StartInput, UpsertItem } from './calls/call-fields.js';
 import { type CallEngine, CallStore, type CallStoreDeps } from './calls/call-store.js';
 import type { WireRecord } from './calls/columns.js';

@@ -1,13 +1,12 @@
 /**
  * The public `Store`: one SQLite database of the local server, opened and migrated, holding one store per
  * resource (calls, feedback, tables, training, objects, files); its call methods are those of `ServerStore`. The
- * SQLite leaf of the calls (cursors, overview statements).
+ * SQLite leaf of the calls (its cursors).
  * @module
  */
 import type Database from 'better-sqlite3';
-import { pagedCursor, snapshotCursor } from './calls/call-cursor.js';
+import { sqliteCursor } from './calls/call-cursor.js';
 import type { CallEngine } from './calls/call-store.js';
-import { sqliteOverviewRows } from './calls/overview-sql.js';
 import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './calls/prices.js';
 import { compileCallsQuery } from './calls/query-sql.js';
 import { isMemoryPath, openDatabase } from './db/open-database.js';
@@ -39,16 +38,14 @@ export function storePrices(options: StoreOptions): PriceTable {
   return { ...DEFAULT_PRICES, ...checkPriceTable(options.prices ?? {}) };
 }
 
-/** The SQLite leaf of the calls: cursors (a snapshot on a file, LIMIT/OFFSET pages in memory) and the overview. */
+/** The SQLite leaf of the calls: cursors (a snapshot on a file, LIMIT/OFFSET pages in memory). */
 function sqliteCallEngine(connection: Database.Database, path: string): CallEngine<'sync'> {
   const prepare = statementCache(connection);
   return {
     cursor(query) {
       const compiled = compileCallsQuery(query);
-      return (onClose) =>
-        isMemoryPath(path) ? pagedCursor(prepare, compiled, onClose) : snapshotCursor(path, compiled, onClose);
+      return (onClose) => sqliteCursor(path, prepare, compiled, onClose);
     },
-    overviewRows: (query) => sqliteOverviewRows(prepare, query),
   };
 }
 

@@ -2,82 +2,71 @@
  * Cursors over query results that hand out rows a page at a time, so a response can stream with backpressure.
  * @module
  */
-import { openReadOnly } from '../db/open-database.js';
+import { isMemoryPath, openReadOnly } from '../db/open-database.js';
 import type { Prepare } from '../db/statement-cache.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
-import type { CallCursorApi } from './call-store-api.js';
 import type { CompiledCallsQuery } from './query-sql.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 
-/** Rows of one query, read on demand. Single use; `close()` is idempotent. */
-export interface CallCursor<R = StoredCallRecord> {
-  /** Returns up to `max` more records; fewer (possibly none) means the end was reached. */
-  next(max: number): R[];
-  /** Releases the cursor's resources; later `next` calls return nothing. */
-  close(): void;
+/**
+ * Rows of one query, read on demand, the one shape of both engines' cursors (`CallStore.queryCalls`): SQLite's
+ * answer values, PostgreSQL's Promises. Single use.
+ */
+export interface CallCursorApi<R> {
+  /** Up to `max` more records; fewer (possibly none) means the end was reached; none after `close()`. */
+  next(max: number): MaybePromise<R[]>;
+  /** Releases the cursor's resources; idempotent. */
+  close(): MaybePromise<void>;
 }
 
 const paged = (sql: string): string => `${sql} LIMIT ? OFFSET ?`;
 
 /**
- * A cursor with its own read-only connection and one open `.iterate()`: a consistent snapshot (WAL)
- * that never blocks writers on the main connection. For file databases.
+ * Opens a cursor over a compiled query. On a file: its own read-only connection and one open `.iterate()`, a
+ * consistent snapshot (WAL) that never blocks writers on the main connection. In memory (`:memory:` cannot have a
+ * second connection): one LIMIT/OFFSET page per `next` on the shared connection, never leaving a statement open
+ * between pages (an open iterator would block writers); pages may shift if rows are written mid-stream.
  *
- * @param path - the database file (must exist).
- * @param q - the compiled query.
- * @param onClose - called once when the cursor closes.
- */
-export function snapshotCursor(path: string, q: CompiledCallsQuery, onClose: () => void): CallCursor {
-  const db = openReadOnly(path);
-  const rows = db.prepare(paged(q.sql)).iterate(...q.params, q.limit ?? -1, q.offset) as IterableIterator<CallRow>;
-  let open = true;
-  const close = (): void => {
-    if (!open) return;
-    open = false;
-    rows.return?.();
-    db.close();
-    onClose();
-  };
-  return {
-    next(max) {
-      const out: StoredCallRecord[] = [];
-      while (open && out.length < max) {
-        const r = rows.next();
-        if (r.done) {
-          close();
-          break;
-        }
-        out.push(rowToRecord(r.value));
-      }
-      return out;
-    },
-    close,
-  };
-}
-
-/**
- * A cursor that runs one LIMIT/OFFSET page per `next` on the shared connection and never leaves a
- * statement open between pages (an open iterator would block writers). Used for `:memory:`, which
- * cannot have a second connection; pages may shift if rows are written mid-stream.
- *
+ * @param path - the database file (must exist), or `:memory:`.
  * @param prepare - statement source of the main connection.
  * @param q - the compiled query.
  * @param onClose - called once when the cursor closes.
  */
-export function pagedCursor(prepare: Prepare, q: CompiledCallsQuery, onClose: () => void): CallCursor {
-  let read = 0;
+export function sqliteCursor(path: string, prepare: Prepare, q: CompiledCallsQuery, onClose: () => void): CallCursorApi<StoredCallRecord> {
+  let read: (max: number) => CallRow[];
+  let release = onClose;
+  if (isMemoryPath(path)) {
+    let taken = 0;
+    read = (max) => {
+      const want = q.limit === null ? max : Math.min(max, q.limit - taken);
+      const rows = want > 0 ? (prepare(paged(q.sql)).all(...q.params, want, q.offset + taken) as CallRow[]) : [];
+      taken += rows.length;
+      return rows;
+    };
+  } else {
+    const db = openReadOnly(path);
+    const rows = db.prepare(paged(q.sql)).iterate(...q.params, q.limit ?? -1, q.offset) as IterableIterator<CallRow>;
+    read = (max) => {
+      const out: CallRow[] = [];
+      for (let r; out.length < max && !(r = rows.next()).done; ) out.push(r.value);
+      return out;
+    };
+    release = () => {
+      rows.return?.();
+      db.close();
+      onClose();
+    };
+  }
   let open = true;
   const close = (): void => {
     if (!open) return;
     open = false;
-    onClose();
+    release();
   };
   return {
     next(max) {
       if (!open) return [];
-      const want = q.limit === null ? max : Math.min(max, q.limit - read);
-      const rows = want > 0 ? (prepare(paged(q.sql)).all(...q.params, want, q.offset + read) as CallRow[]) : [];
-      read += rows.length;
+      const rows = read(max);
       if (rows.length < max) close();
       return rows.map(rowToRecord);
     },
@@ -91,8 +80,6 @@ export function pagedCursor(prepare: Prepare, q: CompiledCallsQuery, onClose: ()
  * @param inner - the cursor to read from.
  * @param fn - maps one page; may throw (the stream then fails like a read error).
  */
-export function mapCursor<A, B>(inner: CallCursor<A>, fn: (page: A[]) => B[]): CallCursor<B>;
-export function mapCursor<A, B>(inner: CallCursorApi<A>, fn: (page: A[]) => MaybePromise<B[]>): CallCursorApi<B>;
 export function mapCursor<A, B>(inner: CallCursorApi<A>, fn: (page: A[]) => MaybePromise<B[]>): CallCursorApi<B> {
   return {
     next: (max) => andThen(inner.next(max), (page) => (page.length === 0 ? [] : fn(page))),

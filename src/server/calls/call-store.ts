@@ -1,8 +1,8 @@
 /**
  * The calls of one database (spec endpoints 7, 5 and 3, the Weave-compat edits, OTLP ingest, the overview), for both
  * engines: `CallStore`, whose reads, user table, edits and batch write (call-writes.ts) are written once as SQL steps
- * (db/sql-steps.ts) run by the engine's runner, with the record pipeline's lookups; each engine's cursors and overview
- * statements are its `CallEngine` leaf (store.ts, pg-store.ts). SQLite answers values (a batch is written without
+ * (db/sql-steps.ts) run by the engine's runner, with the record pipeline's lookups; each engine's cursors
+ * are its `CallEngine` leaf (store.ts, pg-store.ts). SQLite answers values (a batch is written without
  * yielding the event loop), PostgreSQL Promises; several servers may share a PostgreSQL database. The only code that
  * runs SQL on `calls`, `call_refs`, `call_renames` and `users`.
  * @module
@@ -13,8 +13,7 @@ import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
 import { all, get, insert, type Steps } from '../db/sql-steps.js';
 import type { EndInput, StartInput, UpsertItem } from './call-fields.js';
-import type { CallCursorApi } from './call-store-api.js';
-import { mapCursor } from './call-cursor.js';
+import { type CallCursorApi, mapCursor } from './call-cursor.js';
 import { deleteSubtrees, renameCall } from './call-edit-writes.js';
 import { startedCalls, writeBatch } from './call-writes.js';
 import type { WireRecord } from './columns.js';
@@ -26,10 +25,10 @@ import type { ObjectStore } from '../objects/object-store.js';
 import type { TableStore } from '../tables/table-store.js';
 import type { ObjectKey } from '../objects/object-vals.js';
 import { rowsQuery, rowVals } from './object-ref-reads.js';
-import { overviewResult, type OverviewResult } from './overview.js';
-import type { OverviewQuery, OverviewRows } from './overview-sql.js';
+import { overviewOn, type OverviewResult } from './overview.js';
+import type { OverviewQuery } from './overview-sql.js';
 import type { CallsQuery } from './query-walk.js';
-import { type AsyncRecordPipeline, recordPipeline } from './record-pipeline.js';
+import { type RecordPipeline, recordPipeline } from './record-pipeline.js';
 import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 
 const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
@@ -112,7 +111,7 @@ export interface CallStoreDeps<W extends Wait> {
   strictOrder?: boolean;
 }
 
-/** What calls do their own way on each engine: stream-query cursors, and the overview's statements. */
+/** What calls do their own way on each engine: stream-query cursors. */
 export interface CallEngine<W extends Wait> {
   /**
    * Compiles a stream query, then answers the opener of its cursor; `onClose` runs once when that cursor closes (or
@@ -120,8 +119,6 @@ export interface CallEngine<W extends Wait> {
    * @throws QueryError for an unknown sort, query or column field, before any connection is taken.
    */
   cursor(query: CallsQuery): (onClose: () => void, signal?: AbortSignal) => Out<W, CallCursorApi<StoredCallRecord>>;
-  /** The rows of an overview (overview-sql.ts). */
-  overviewRows(query: OverviewQuery): Out<W, OverviewRows>;
 }
 
 /**
@@ -135,7 +132,7 @@ export class CallStore<W extends Wait = Wait> {
 
   /**
    * @param sql - the engine's runner over the store's database.
-   * @param engine - the engine's cursors and overview statements.
+   * @param engine - the engine's cursors.
    * @param deps - prices, the other stores of the same database, strictOrder.
    */
   constructor(
@@ -228,8 +225,7 @@ export class CallStore<W extends Wait = Wait> {
    * their usage summed per model and priced (overview-sql.ts, overview.ts).
    */
   overview(query: OverviewQuery): Out<W, OverviewResult> {
-    const rows = this.engine.overviewRows(query);
-    return andThen(rows, (r) => overviewResult(query, r, this.deps.prices)) as Out<W, OverviewResult>;
+    return overviewOn(this.sql, query, this.deps.prices);
   }
 
   /** Closes the open cursors (before the connection or pool): SQLite's at once, PostgreSQL's together, errors skipped. */
@@ -239,7 +235,7 @@ export class CallStore<W extends Wait = Wait> {
   }
 
   /** The record pipeline of a query over this store (`recordPipeline`), with its lookups through the other stores. */
-  private pipeline(query: CallsQuery): AsyncRecordPipeline {
+  private pipeline(query: CallsQuery): RecordPipeline {
     const { prices, feedback, objects, tables } = this.deps;
     return recordPipeline(query, {
       prices,

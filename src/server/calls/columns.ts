@@ -4,6 +4,7 @@
  */
 import { parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
+import type { CallsQuery } from './query-walk.js';
 import { CALL_COLUMNS, EXTRA_COLUMNS } from './records.js';
 
 /** A record as answered: wire keys to JSON values. */
@@ -60,30 +61,22 @@ const ALWAYS = ['id', 'project_id', 'trace_id', 'op_name', 'started_at'];
 /** Kept besides `summary` (selected, or brought by `include_costs`): what Weave derives `summary.weave` from. */
 const WITH_SUMMARY = ['ended_at', 'exception', 'display_name'];
 
-/** What else a query asks for that brings columns of its own. */
-export interface ColumnOptions {
-  /** `include_costs`: brings `summary` (where the costs go). */
-  includeCosts?: boolean | null;
-  /** `include_usernames`: brings `svc_user_id` (whose name is answered). */
-  includeUsernames?: boolean | null;
-}
-
 /**
  * Builds the projection of `columns`, as Weave's trace server answers one: each listed column whole (a dotted path
  * selects its top-level column: `inputs.q` answers all of `inputs`), plus `id`, `project_id`, `trace_id`, `op_name`
  * and `started_at` always, and `ended_at`, `exception` and `display_name` with `summary`. Keys keep the record's
  * order; a key not selected is left out. Without `columns` (null or absent) records are kept whole.
  *
- * @param columns - the request's `columns`.
- * @param options - `include_costs` and `include_usernames`, which bring `summary` and `svc_user_id`.
+ * @param q - the query: its `columns`; `include_costs` brings `summary` (where the costs go), `include_usernames`
+ *   brings `svc_user_id` (whose name is answered).
  * @returns a function from a full record to the answered one, or undefined for no projection.
  * @throws QueryError (→ 422) for an unknown column.
  */
-export function compileColumns(columns: readonly string[] | null | undefined, options: ColumnOptions = {}): ((r: WireRecord) => WireRecord) | undefined {
-  if (!columns) return undefined;
-  const keys = new Set([...ALWAYS, ...parseColumns(columns, ['columns']).map((c) => c.key)]);
-  if (options.includeCosts) keys.add('summary');
-  if (options.includeUsernames) keys.add('svc_user_id');
+export function compileColumns(q: Pick<CallsQuery, 'columns' | 'include_costs' | 'include_usernames'>): ((r: WireRecord) => WireRecord) | undefined {
+  if (!q.columns) return undefined;
+  const keys = new Set([...ALWAYS, ...parseColumns(q.columns, ['columns']).map((c) => c.key)]);
+  if (q.include_costs) keys.add('summary');
+  if (q.include_usernames) keys.add('svc_user_id');
   if (keys.has('summary')) for (const k of WITH_SUMMARY) keys.add(k);
   return function project(record) {
     const out: WireRecord = {};

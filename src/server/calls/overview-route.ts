@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { CallsOverviewReq, type CallsOverviewRes } from '../../schema/calls-overview.js';
 import { planBuckets } from '../feedback/stats-buckets.js';
 import { HttpError } from '../http/http-error.js';
-import { readJsonBody } from '../http/request-body.js';
+import { postJson } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';
 
 /** Path of the route, outside the spec's paths. */
@@ -24,8 +24,7 @@ const DAY_MS = 86_400_000;
  */
 export function overviewRoute(calls: CallStore, now: () => Date): Hono {
   const app = new Hono();
-  app.post(OVERVIEW_PATH, async (c) => {
-    const body = await readJsonBody(c, CallsOverviewReq);
+  postJson(app, OVERVIEW_PATH, CallsOverviewReq, async (body): Promise<CallsOverviewRes> => {
     const endMs = body.end ? Date.parse(body.end) : now().getTime();
     const startMs = body.start ? Date.parse(body.start) : endMs - DAY_MS;
     if (!(startMs < endMs)) throw HttpError.validation([{ loc: ['body', 'start'], msg: 'start must be before end', type: 'value_error' }]);
@@ -33,8 +32,7 @@ export function overviewRoute(calls: CallStore, now: () => Date): Hono {
     const groupBy = body.group_by ?? null;
     const result = await calls.overview({ projectId: body.project_id, startMs, endMs, edges: plan.edges, groupBy });
     const iso = (ms: number): string => new Date(ms).toISOString();
-    const res: CallsOverviewRes = { start: iso(startMs), end: iso(endMs), granularity: plan.granularity, group_by: groupBy, ...result };
-    return c.json(res);
+    return { start: iso(startMs), end: iso(endMs), granularity: plan.granularity, group_by: groupBy, ...result };
   });
   return app;
 }

@@ -1,12 +1,13 @@
 /**
  * The overview's aggregation in SQL, written once for both engines: trace roots of a window counted per time bucket
- * (and per root op or model), errors, latency p50 / p95, and their token usage summed per model; the engine's
- * parts come from an {@link OverviewEngine} (SQLite here, PostgreSQL in pg-overview-sql.ts).
+ * (and per root op or model), errors, latency p50 / p95, and their token usage summed per model, as SQL steps
+ * (db/sql-steps.ts) run by the store's runner; each engine's few leaves are an {@link OverviewEngine}.
  * @module
  */
-import { type Dialect, SQLITE_DIALECT } from '../db/dialect.js';
-import type { Prepare } from '../db/statement-cache.js';
+import type { Dialect } from '../db/dialect.js';
+import { all, type Steps } from '../db/sql-steps.js';
 import { derivedSql } from './fields.js';
+import { PG_LEAVES } from './pg-query-sql.js';
 import { SQLITE_LEAVES } from './query-sql.js';
 
 /** What the overview asks of a store. */
@@ -38,26 +39,36 @@ export const USAGE_KEYS = ['prompt_tokens', 'input_tokens', 'completion_tokens',
 /** The usage of one model summed over the roots of one bucket (and root op, when split by op). */
 export type OverviewUsageRow = { b: number; op: string | null; model: string } & { [K in (typeof USAGE_KEYS)[number]]: number | null };
 
-/** What the two statements answer. */
-export interface OverviewRows {
-  calls: OverviewCallsRow[];
-  usage: OverviewUsageRow[];
-}
-
 /** An engine's part of the SQL. */
-export interface OverviewEngine {
-  dialect: Dialect;
+interface OverviewEngine {
   /** `summary.status` of the current `calls` row (text). */
   status: string;
   /** `summary.latency_ms` of the current `calls` row (a number, NULL while running). */
   latency: string;
   /** A `FROM` item listing `(key, value)` of the usage object `summary` holds (none when it holds no object), as `u`. */
   usageEach(summary: string): string;
-  /** A number field of `u.value`, NULL when it is not a number. */
-  usageNumber(key: string): string;
   /** The `p`th percentile (0-100, linear interpolation) of `column` over a group. */
   percentile(column: string, p: number): string;
 }
+
+/**
+ * Each engine's part: the stream query's own status and latency SQL, `json_each` of the usage, and the percentile
+ * (SQLite: `weft_percentile`, db/sql-functions.ts; PostgreSQL: `percentile_cont`).
+ */
+const ENGINES: Record<Dialect['engine'], OverviewEngine> = {
+  sqlite: {
+    status: derivedSql('summary.status', SQLITE_LEAVES),
+    latency: derivedSql('summary.latency_ms', SQLITE_LEAVES),
+    usageEach: (summary) => `json_each(CASE WHEN json_type(${summary}, '$.usage') = 'object' THEN json_extract(${summary}, '$.usage') END) u`,
+    percentile: (column, p) => `weft_percentile(${column}, ${p})`,
+  },
+  postgres: {
+    status: derivedSql('summary.status', PG_LEAVES),
+    latency: `${derivedSql('summary.latency_ms', PG_LEAVES)}::float8`,
+    usageEach: (summary) => `LATERAL json_each(CASE WHEN json_typeof(${summary} -> 'usage') = 'object' THEN ${summary} -> 'usage' END) u`,
+    percentile: (column, p) => `percentile_cont(${p / 100}) WITHIN GROUP (ORDER BY ${column})`,
+  },
+};
 
 /** Groups beyond this many (by calls) are merged as `(other)`. */
 export const MAX_GROUPS = 12;
@@ -70,6 +81,8 @@ const iso = (ms: number): string => {
   if (!ISO.test(s)) throw new RangeError(`overview: edge out of range: ${ms}`);
   return s;
 };
+/** The parameters of either statement: the project, the window's start and end (ISO). */
+const windowOf = (q: OverviewQuery): string[] => [q.projectId, iso(q.startMs), iso(q.endMs)];
 
 /** The bucket of `column` (normalized ISO text) among `edges`, as a balanced CASE: log2(buckets) comparisons a row. */
 export function bucketSql(column: string, edges: readonly number[]): string {
@@ -100,13 +113,12 @@ function figures(e: OverviewEngine): string {
 /**
  * The statement of the counts: per bucket and over the window, for all roots and, when split, per group (the
  * {@link MAX_GROUPS} with most roots, the rest as `(other)`; by model, a root counts once per model of its usage and
- * a root without usage as `(none)`). Parameters: the project, the window's start and end (ISO), then the same again
- * for a split.
+ * a root without usage as `(none)`).
  */
-export function overviewCallsSql(e: OverviewEngine, q: OverviewQuery): { sql: string; params: unknown[] } {
-  const window = [q.projectId, iso(q.startMs), iso(q.endMs)];
-  const all = `SELECT b, NULL AS g, ${figures(e)} FROM r GROUP BY b UNION ALL SELECT -1, NULL, ${figures(e)} FROM r`;
-  if (q.groupBy === null) return { sql: e.dialect.sql(`WITH ${rootsCte(e, q, ['b', 'st', 'lat'], true)} ${all}`), params: window };
+export function* overviewCalls(d: Dialect, q: OverviewQuery): Steps<OverviewCallsRow[]> {
+  const e = ENGINES[d.engine];
+  const whole = `SELECT b, NULL AS g, ${figures(e)} FROM r GROUP BY b UNION ALL SELECT -1, NULL, ${figures(e)} FROM r`;
+  if (q.groupBy === null) return yield* all<OverviewCallsRow>(`WITH ${rootsCte(e, q, ['b', 'st', 'lat'], true)} ${whole}`, windowOf(q));
   const grouped = q.groupBy === 'op_name'
     ? 'SELECT b, op AS g0, st, lat FROM r'
     : `SELECT b, COALESCE(u.key, '${NONE}') AS g0, st, lat FROM r LEFT JOIN ${e.usageEach('r.summary')} ON true`;
@@ -116,50 +128,34 @@ export function overviewCallsSql(e: OverviewEngine, q: OverviewQuery): { sql: st
     kept AS (SELECT g0 FROM ranked ORDER BY n DESC, g0 ASC
       LIMIT (CASE WHEN (SELECT count(*) FROM ranked) > ${MAX_GROUPS} THEN ${MAX_GROUPS - 1} ELSE ${MAX_GROUPS} END)),
     y AS (SELECT b, CASE WHEN g0 IN (SELECT g0 FROM kept) THEN g0 ELSE '${OTHER}' END AS g, st, lat FROM x)
-    ${all}
+    ${whole}
     UNION ALL SELECT b, g, ${figures(e)} FROM y GROUP BY b, g
     UNION ALL SELECT -1, g, ${figures(e)} FROM y GROUP BY g`;
-  return { sql: e.dialect.sql(sql), params: window };
+  return yield* all<OverviewCallsRow>(sql, windowOf(q));
 }
 
 /**
- * The statement of the usage: each model's token kinds summed per bucket (and root op, when split by op). PostgreSQL
- * runs it; SQLite sums with `weft_usage_sum` instead ({@link sqliteOverviewRows}).
- */
-export function overviewUsageSql(e: OverviewEngine, q: OverviewQuery): { sql: string; params: unknown[] } {
-  const op = q.groupBy === 'op_name' ? 'op' : 'NULL';
-  const sums = USAGE_KEYS.map((k) => `sum(${e.usageNumber(k)}) AS ${k}`).join(', ');
-  const sql = `WITH ${rootsCte(e, q, op === 'op' ? ['b', 'op', 'summary'] : ['b', 'summary'], false)}
-    SELECT b, ${op} AS op, u.key AS model, ${sums} FROM r CROSS JOIN ${e.usageEach('r.summary')} GROUP BY b, ${op === 'op' ? 'op, ' : ''}u.key`;
-  return { sql: e.dialect.sql(sql), params: [q.projectId, iso(q.startMs), iso(q.endMs)] };
-}
-
-/** SQLite's part: the stream query's own status and latency SQL, `json_each`, and `weft_percentile` (db/sql-functions.ts). */
-export const SQLITE_OVERVIEW: OverviewEngine = {
-  dialect: SQLITE_DIALECT,
-  status: derivedSql('summary.status', SQLITE_LEAVES),
-  latency: derivedSql('summary.latency_ms', SQLITE_LEAVES),
-  usageEach: (summary) => `json_each(CASE WHEN json_type(${summary}, '$.usage') = 'object' THEN json_extract(${summary}, '$.usage') END) u`,
-  usageNumber: (key) => `(CASE WHEN json_type(u.value, '$.${key}') IN ('integer', 'real') THEN json_extract(u.value, '$.${key}') END)`,
-  percentile: (column, p) => `weft_percentile(${column}, ${p})`,
-};
-
-/**
- * Runs the overview's two statements on SQLite (synchronously, on the store's connection). The usage is summed by
- * `weft_usage_sum` (db/sql-functions.ts: each summary parsed once in JS), which took about 3/4 of the time of
+ * The statement of the usage: each model's token kinds summed per bucket (and root op, when split by op). SQLite sums
+ * with `weft_usage_sum` (db/sql-functions.ts: each summary parsed once in JS), which took about 3/4 of the time of
  * SQLite's JSON functions reading each kind of token over 1,000,000 roots (one measurement, on a loaded machine).
  */
-export function sqliteOverviewRows(prepare: Prepare, q: OverviewQuery): OverviewRows {
-  const calls = overviewCallsSql(SQLITE_OVERVIEW, q);
-  const op = q.groupBy === 'op_name';
-  const usageSql = `WITH ${rootsCte(SQLITE_OVERVIEW, q, op ? ['b', 'op', 'summary'] : ['b', 'summary'], false)}
-    SELECT b, ${op ? 'op' : 'NULL'} AS op, weft_usage_sum(summary) AS usage FROM r GROUP BY b${op ? ', op' : ''}`;
+export function* overviewUsage(d: Dialect, q: OverviewQuery): Steps<OverviewUsageRow[]> {
+  const e = ENGINES[d.engine];
+  const op = q.groupBy === 'op_name' ? 'op' : 'NULL';
+  const roots = `WITH ${rootsCte(e, q, op === 'op' ? ['b', 'op', 'summary'] : ['b', 'summary'], false)}`;
+  const by = `b${op === 'op' ? ', op' : ''}`;
+  if (d.engine === 'postgres') {
+    const sums = USAGE_KEYS.map((k) => `sum(CASE WHEN json_typeof(u.value -> '${k}') = 'number' THEN (u.value ->> '${k}')::float8 END) AS ${k}`);
+    return yield* all<OverviewUsageRow>(`${roots} SELECT b, ${op} AS op, u.key AS model, ${sums.join(', ')}
+      FROM r CROSS JOIN ${e.usageEach('r.summary')} GROUP BY ${by}, u.key`, windowOf(q));
+  }
   const usage: OverviewUsageRow[] = [];
-  for (const row of prepare(usageSql).all(q.projectId, iso(q.startMs), iso(q.endMs)) as { b: number; op: string | null; usage: string | null }[]) {
+  type Sums = { b: number; op: string | null; usage: string | null };
+  for (const row of yield* all<Sums>(`${roots} SELECT b, ${op} AS op, weft_usage_sum(summary) AS usage FROM r GROUP BY ${by}`, windowOf(q))) {
     const byModel = JSON.parse(row.usage ?? '{}') as Record<string, Record<string, number>>;
     for (const [model, sums] of Object.entries(byModel)) {
       usage.push({ b: row.b, op: row.op, model, ...Object.fromEntries(USAGE_KEYS.map((k) => [k, sums[k] ?? null])) } as OverviewUsageRow);
     }
   }
-  return { calls: prepare(calls.sql).all(...calls.params) as OverviewCallsRow[], usage };
+  return usage;
 }

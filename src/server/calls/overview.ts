@@ -1,11 +1,14 @@
 /**
- * The overview's answer (pure) from what its SQL counted (overview-sql.ts, both stores): the counts per bucket and
- * series as they are, each model's summed usage priced as `include_costs` prices a call's, then added into the
- * series it belongs to.
+ * The overview of a store: its SQL run (overview-sql.ts, both stores), then the answer from what it counted: the
+ * counts per bucket and series as they are, each model's summed usage priced as `include_costs` prices a call's,
+ * then added into the series it belongs to.
  * @module
  */
 import type { OverviewBucket, OverviewFigures, OverviewGroup } from '../../schema/calls-overview.js';
-import { type OverviewQuery, type OverviewRows, type OverviewUsageRow, OTHER, USAGE_KEYS } from './overview-sql.js';
+import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
+import { andThen, type MaybePromise } from '../db/store-api.js';
+import type { OverviewCallsRow, OverviewQuery, OverviewUsageRow } from './overview-sql.js';
+import { overviewCalls, overviewUsage, OTHER, USAGE_KEYS } from './overview-sql.js';
 import { costsOf, type PriceTable } from './prices.js';
 
 /** The figures of {@link CallsOverviewRes} (schema/calls-overview.ts) besides the window. */
@@ -51,14 +54,23 @@ function costOf(row: OverviewUsageRow, prices: PriceTable): number | undefined {
 }
 
 /**
- * Builds the answer.
+ * The overview of a window on a store's runner: its two statements (on PostgreSQL both at once, on two connections of
+ * the pool), then the answer.
  *
- * @param q - the query the rows answer.
- * @param rows - what the store's SQL counted.
+ * @param sql - the store's runner.
+ * @param q - the window, its buckets and split.
  * @param prices - the server's override prices (`include_costs`'s).
  * @returns totals and buckets of all roots; with a split, its groups: most roots first, then by key; `(other)` last.
  */
-export function overviewResult(q: OverviewQuery, rows: OverviewRows, prices: PriceTable): OverviewResult {
+export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable): Out<W, OverviewResult> {
+  const calls = sql.run(overviewCalls, q);
+  const usage = sql.run(overviewUsage, q);
+  const rows = (calls instanceof Promise ? Promise.all([calls, usage]) : [calls, usage]) as MaybePromise<Rows>;
+  return andThen(rows, (r) => overviewResult(q, r, prices)) as Out<W, OverviewResult>;
+}
+
+type Rows = [OverviewCallsRow[], OverviewUsageRow[]];
+function overviewResult(q: OverviewQuery, [calls, usage]: Rows, prices: PriceTable): OverviewResult {
   const n = q.edges.length - 1;
   const series = new Map<string, Series>();
   const seriesOf = (key: string): Series => {
@@ -67,11 +79,11 @@ export function overviewResult(q: OverviewQuery, rows: OverviewRows, prices: Pri
     return s;
   };
   const all = seriesOf(ALL);
-  for (const r of rows.calls) {
+  for (const r of calls) {
     const f = seriesOf(r.g ?? ALL).at(Number(r.b));
     Object.assign(f, { calls: num(r.n), errors: num(r.e), descendant_errors: num(r.de), latency_p50_ms: r.p50 === null ? null : Number(r.p50), latency_p95_ms: r.p95 === null ? null : Number(r.p95) });
   }
-  for (const u of rows.usage) {
+  for (const u of usage) {
     const b = Number(u.b);
     const input = num(u.input_tokens ?? u.prompt_tokens);
     const output = num(u.output_tokens ?? u.completion_tokens);

@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { cancelBackend } from '../db/pg-database.js';
 import { isCanceledStatement } from '../db/pg-json.js';
 import { HttpError } from '../http/http-error.js';
-import type { CallCursorApi } from './call-store-api.js';
+import type { CallCursorApi } from './call-cursor.js';
 import type { PgCompiledQuery } from './pg-query-sql.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 
@@ -64,12 +64,6 @@ export async function openPgCursor(pool: pg.Pool, q: PgCompiledQuery, options: P
   let running: Promise<unknown> | undefined;
   let client: pg.PoolClient | undefined;
 
-  const onAbort = (): void => void abort();
-  const finish = (destroy: boolean): void => {
-    signal?.removeEventListener('abort', onAbort);
-    client?.release(destroy ? true : undefined);
-    onClose();
-  };
   /** Runs one statement, remembered as the running one; after an abort, answers the abandonment instead of its error. */
   const statement = async <T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
     if (aborted) throw abandoned();
@@ -85,20 +79,32 @@ export async function openPgCursor(pool: pg.Pool, q: PgCompiledQuery, options: P
       running = undefined;
     }
   };
-  /** Cancels the running statement (if any), then destroys the connection. */
-  async function abort(): Promise<void> {
+  /**
+   * Closes once. An abandoned cursor (by default, one closed while a statement runs) cancels that statement and
+   * destroys the connection; else the transaction ends (COMMIT unless `broken`) and the connection goes back to the
+   * pool (destroyed when broken).
+   */
+  const end = async (broken: boolean, abandon = running !== undefined): Promise<void> => {
     if (!open) return;
     open = false;
-    aborted = true;
+    aborted = abandon;
+    broken ||= abandon;
     const inFlight = running;
-    // node-postgres sets processID from the BackendKeyData message; its typings do not declare it
-    const pid = (client as { processID?: number } | undefined)?.processID;
-    if (inFlight && typeof pid === 'number') {
-      await cancelBackend(cancelPool, pid).catch(() => {});
+    try {
+      // node-postgres sets processID from the BackendKeyData message; its typings do not declare it
+      const pid = (client as { processID?: number } | undefined)?.processID;
+      if (inFlight && typeof pid === 'number') await cancelBackend(cancelPool, pid).catch(() => {});
+      await inFlight?.catch(() => {});
+      if (!broken) await client?.query('COMMIT');
+    } catch {
+      broken = true;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      client?.release(broken ? true : undefined);
+      onClose();
     }
-    await inFlight?.catch(() => {});
-    finish(true);
-  }
+  };
+  const onAbort = (): void => void end(true, true);
   signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
@@ -110,11 +116,8 @@ export async function openPgCursor(pool: pg.Pool, q: PgCompiledQuery, options: P
     await statement((c) => c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
     await statement((c) => c.query(`DECLARE weft_calls NO SCROLL CURSOR FOR ${q.sql}`, q.params));
   } catch (err) {
-    if (open) {
-      open = false;
-      await client?.query('ROLLBACK').catch(() => {});
-      finish(false);
-    }
+    // COMMIT of a transaction a failed statement aborted rolls it back
+    await end(false);
     throw err;
   }
   // operations run one after another: a close arriving between pages waits for the page being read
@@ -123,17 +126,6 @@ export async function openPgCursor(pool: pg.Pool, q: PgCompiledQuery, options: P
     const run = queue.then(fn, fn);
     queue = run.catch(() => {});
     return run;
-  };
-  const end = async (broken: boolean): Promise<void> => {
-    if (!open) return;
-    open = false;
-    try {
-      if (!broken) await client!.query('COMMIT');
-    } catch {
-      broken = true;
-    } finally {
-      finish(broken);
-    }
   };
   return {
     next: (max) =>
@@ -153,6 +145,6 @@ export async function openPgCursor(pool: pg.Pool, q: PgCompiledQuery, options: P
         return rows.map(rowToRecord);
       }),
     // a close while a statement runs comes from a reader that left (a cancelled stream): cancel it, do not wait
-    close: () => (running ? abort() : serial(() => end(false))),
+    close: () => (running ? end(false) : serial(() => end(false))),
   };
 }

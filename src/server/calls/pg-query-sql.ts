@@ -6,7 +6,7 @@
  */
 import { type Compiled, newParams } from './fields.js';
 import { type CallsQuery, compileWith, type QueryLeaves } from './query-walk.js';
-import { STORED_COLUMNS } from './storage-size.js';
+import { STORED_COLUMNS } from './records.js';
 import { pgValueSortKeys } from '../db/value-sort.js';
 
 /** A compiled query: SQL (with LIMIT/OFFSET) and its parameters. */

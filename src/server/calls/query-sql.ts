@@ -6,7 +6,7 @@
  */
 import { INT_COLUMNS, newParams, PLAIN_COLUMNS } from './fields.js';
 import { type CallsQuery, type CompiledCallsQuery, compileWith, type QueryLeaves, type Side } from './query-walk.js';
-import { STORED_COLUMNS } from './storage-size.js';
+import { STORED_COLUMNS } from './records.js';
 import { jsonPath } from '../db/field-path.js';
 import { toSql } from '../db/sql-functions.js';
 import { sqliteValueSortKeys } from '../db/value-sort.js';

@@ -14,63 +14,55 @@ import type { CallsQuery } from './query-sql.js';
 import type { StoredCallRecord } from './records.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
 
-/** What the pipeline reads besides the records: lookups the stores answer, and the prices. */
+/** What the pipeline reads besides the records: lookups the store answers (SQLite: values; PostgreSQL: Promises), and the prices. */
 export interface PipelineDeps {
   /** Model prices for `include_costs`. */
   prices: PriceTable;
   /** Names of the user ids the users table knows (`include_usernames`). */
-  usernames(ids: readonly string[]): Map<string, string>;
+  usernames(ids: readonly string[]): MaybePromise<Map<string, string>>;
   /** Feedback about calls of one project, by call id, oldest first (`include_feedback`). */
-  feedbackFor(projectId: string, callIds: readonly string[]): Map<string, FeedbackRecord[]>;
+  feedbackFor(projectId: string, callIds: readonly string[]): MaybePromise<Map<string, FeedbackRecord[]>>;
   /** Started calls of one project with the given ids (`expand_columns`). */
-  callsById(projectId: string, ids: readonly string[]): StoredCallRecord[];
+  callsById(projectId: string, ids: readonly string[]): MaybePromise<StoredCallRecord[]>;
   /** Object values of one project by `<object_id>:<digest>` (`expand_columns`; objects/object-vals.ts). */
-  objectVals(projectId: string, keys: readonly ObjectKey[]): Map<string, unknown>;
+  objectVals(projectId: string, keys: readonly ObjectKey[]): MaybePromise<Map<string, unknown>>;
   /** Values of rows of one table by row digest (`expand_columns`, a ref through a dataset's rows). */
-  tableRows(projectId: string, digest: string, rowDigests: readonly string[]): Map<string, unknown>;
+  tableRows(projectId: string, digest: string, rowDigests: readonly string[]): MaybePromise<Map<string, unknown>>;
   /** Which of the given calls have a stored descendant with an exception (derived `descendant_error`). */
-  descendantFailed(projectId: string, ids: readonly string[]): Set<string>;
+  descendantFailed(projectId: string, ids: readonly string[]): MaybePromise<Set<string>>;
 }
 
-/** The same lookups answering Promises (the PostgreSQL store). */
-export type AsyncPipelineDeps = {
-  [K in keyof PipelineDeps]: PipelineDeps[K] extends (...args: infer A) => infer R ? (...args: A) => MaybePromise<R> : PipelineDeps[K];
-};
+/** Maps one page of records to the answered records: at once over values, later over Promises. */
+export type RecordPipeline = (page: StoredCallRecord[]) => MaybePromise<WireRecord[]>;
 
-/** Maps one page of records to the answered records. */
-export type RecordPipeline = (page: StoredCallRecord[]) => WireRecord[];
-/** Maps one page of records to the answered records, possibly later (asynchronous lookups). */
-export type AsyncRecordPipeline = (page: StoredCallRecord[]) => MaybePromise<WireRecord[]>;
-
-type Additions = { top: WireRecord; summary: WireRecord };
-
-/** The `include_*` additions of every record of a page, by position. */
-function additions(q: CallsQuery, deps: AsyncPipelineDeps, page: readonly StoredCallRecord[]): MaybePromise<Additions[]> {
-  return andThen(q.include_usernames ? deps.usernames(page.flatMap((r) => (r.svc_user_id ? [r.svc_user_id] : []))) : undefined, (names) =>
-    andThen(q.include_feedback ? deps.feedbackFor(q.project_id, page.map((r) => r.id)) : undefined, (feedback) => additionsOf(q, deps, page, names, feedback)));
-}
-
-function additionsOf(
-  q: CallsQuery,
-  deps: AsyncPipelineDeps,
-  page: readonly StoredCallRecord[],
-  names: Map<string, string> | undefined,
-  feedback: Map<string, FeedbackRecord[]> | undefined,
-): Additions[] {
-  return page.map((r) => {
-    const top: WireRecord = {};
-    const summary: WireRecord = {};
-    if (q.include_storage_size) top['storage_size_bytes'] = r.storage_size_bytes ?? 0;
-    if (q.include_total_storage_size) top['total_storage_size_bytes'] = r.total_storage_size_bytes ?? 0;
-    if (names) top['svc_user_name'] = (r.svc_user_id && names.get(r.svc_user_id)) ?? null;
-    if (q.include_costs) {
-      // as Weave: no `costs` key when no model of the call's usage has a price
-      const costs = costsOf(r.summary['usage'], deps.prices);
-      if (Object.keys(costs).length > 0) summary['costs'] = costs;
-    }
-    if (feedback) summary['feedback'] = feedback.get(r.id) ?? [];
-    return { top, summary };
-  });
+/** The records of a page as `columns` projects them (`project`), with their `include_*` additions. */
+function withAdditions(
+  q: CallsQuery, deps: PipelineDeps, page: readonly StoredCallRecord[], project: ReturnType<typeof compileColumns>,
+): MaybePromise<WireRecord[]> {
+  const users = q.include_usernames ? deps.usernames(page.flatMap((r) => r.svc_user_id || [])) : undefined;
+  return andThen(users, (names) =>
+    andThen(q.include_feedback ? deps.feedbackFor(q.project_id, page.map((r) => r.id)) : undefined, (feedback) =>
+      page.map((r) => {
+        const top: WireRecord = {};
+        if (q.include_storage_size) top['storage_size_bytes'] = r.storage_size_bytes ?? 0;
+        if (q.include_total_storage_size) top['total_storage_size_bytes'] = r.total_storage_size_bytes ?? 0;
+        if (names) top['svc_user_name'] = (r.svc_user_id && names.get(r.svc_user_id)) ?? null;
+        const out = project ? project(r as WireRecord) : (r as WireRecord);
+        const summary: WireRecord = {};
+        if (q.include_costs) {
+          // as Weave: no `costs` key when no model of the call's usage has a price
+          const costs = costsOf(r.summary['usage'], deps.prices);
+          if (Object.keys(costs).length > 0) summary['costs'] = costs;
+        }
+        if (feedback) summary['feedback'] = feedback.get(r.id) ?? [];
+        if (Object.keys(summary).length > 0) out['summary'] = { ...(out['summary'] as WireRecord | undefined), ...summary };
+        if (q.include_storage_size || q.include_total_storage_size) {
+          // Re-added last from `top`, so they come after the record's own keys and survive `columns`.
+          delete out['storage_size_bytes'];
+          delete out['total_storage_size_bytes'];
+        }
+        return Object.assign(out, top);
+      })));
 }
 
 /**
@@ -87,14 +79,11 @@ function additionsOf(
  * @returns the page mapper: synchronous over synchronous lookups (SQLite), else answering Promises (PostgreSQL).
  * @throws QueryError (→ 422) for an unknown column in `columns` or `expand_columns`.
  */
-export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipeline;
-export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRecordPipeline;
-export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRecordPipeline {
-  const project = compileColumns(q.columns, { includeCosts: q.include_costs, includeUsernames: q.include_usernames });
+export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipeline {
+  const project = compileColumns(q);
   const expand = q.expand_columns ? parseColumns(q.expand_columns, ['expand_columns']) : [];
   const expanding = expand.length > 0 && q.return_expanded_column_values !== false;
   const adding = Boolean(q.include_costs || q.include_feedback || q.include_usernames || q.include_storage_size || q.include_total_storage_size);
-  const sized = Boolean(q.include_storage_size || q.include_total_storage_size);
   return function answer(page) {
     const records = page as unknown as WireRecord[];
     const expanded = andThen(markDescendantErrors(q.project_id, page, deps.descendantFailed), () => {
@@ -102,16 +91,6 @@ export function recordPipeline(q: CallsQuery, deps: AsyncPipelineDeps): AsyncRec
       return expanding ? expandRefs(deps, records, expand) : undefined;
     });
     if (!adding) return andThen(expanded, () => (project ? records.map(project) : records));
-    return andThen(expanded, () => andThen(additions(q, deps, page), (adds) => records.map((record, i) => {
-      const out = project ? project(record) : record;
-      const { top, summary } = adds[i]!;
-      if (Object.keys(summary).length > 0) out['summary'] = { ...(out['summary'] as WireRecord | undefined), ...summary };
-      if (sized) {
-        // Re-added last from `top`, so they come after the record's own keys and survive `columns`.
-        delete out['storage_size_bytes'];
-        delete out['total_storage_size_bytes'];
-      }
-      return Object.assign(out, top);
-    })));
+    return andThen(expanded, () => withAdditions(q, deps, page, project));
   };
 }

@@ -2,7 +2,7 @@
  * Streams a call cursor as JSONL or as a JSON array, one page per pull, so a slow reader holds back the query.
  * @module
  */
-import type { CallCursorApi } from './call-store-api.js';
+import type { CallCursorApi } from './call-cursor.js';
 import type { MaybePromise } from '../db/store-api.js';
 import type { TurnQueue } from './turn-queue.js';
 import type { WireRecord } from './columns.js';

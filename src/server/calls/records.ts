@@ -41,6 +41,17 @@ export const CALL_COLUMNS = [
 ] as const;
 
 /**
+ * Every stored column of a `calls` row (migration 1), whose text lengths make stream_query `include_storage_size` /
+ * `include_total_storage_size` (each engine's `rowBytes` leaf): a row's size in bytes is the sum over them of the UTF-8
+ * length of the value's text (JSON columns hold JSON text; an integer counts as its decimal digits; NULL counts 0).
+ */
+export const STORED_COLUMNS = [
+  'project_id', 'id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'started_at',
+  'ended_at', 'attributes', 'inputs', 'output', 'exception', 'summary', 'otel_dump', 'svc_user_id', 'svc_run_id',
+  'svc_run_step', 'svc_run_step_end',
+] as const;
+
+/**
  * Keys a record may gain from the `include_*` options of stream_query (spec endpoint 3, rule 3-4):
  * `storage_size_bytes` (bytes of the stored row), `total_storage_size_bytes` (summed over the trace),
  * `svc_user_name` (the name of `svc_user_id`). Costs and feedback go into `summary` instead.

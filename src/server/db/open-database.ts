@@ -4,8 +4,14 @@
  */
 import Database from 'better-sqlite3';
 import { migrate } from './migrations.js';
-import { mapIntoMemory } from './mmap.js';
 import { registerSqlFunctions } from './sql-functions.js';
+
+/**
+ * Reads a file through a memory map (1 GiB of address space; the pages stay in the OS cache) instead of one read()
+ * call per page: long scans, such as feedback stats over a month of rows, take about a third less time. Writes still
+ * go through the WAL.
+ */
+const MMAP = `mmap_size = ${1024 * 1024 * 1024}`;
 
 /** An open read-write database and what opening it migrated. */
 export interface OpenedDatabase {
@@ -31,7 +37,7 @@ export function openDatabase(path: string): OpenedDatabase {
   const connection = new Database(path);
   connection.pragma('busy_timeout = 5000');
   if (!isMemoryPath(path)) connection.pragma('journal_mode = WAL');
-  if (!isMemoryPath(path)) mapIntoMemory(connection);
+  if (!isMemoryPath(path)) connection.pragma(MMAP);
   // WAL + NORMAL: commits skip the fsync (checkpoints still sync); a power cut may lose the last commits, never corrupts.
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
@@ -49,7 +55,7 @@ export function openDatabase(path: string): OpenedDatabase {
  */
 export function openReadOnly(path: string): Database.Database {
   const connection = new Database(path, { readonly: true, fileMustExist: true });
-  mapIntoMemory(connection);
+  connection.pragma(MMAP);
   registerSqlFunctions(connection);
   return connection;
 }
