@@ -120,6 +120,41 @@ describe('a cursor closed while its statement runs (PostgreSQL)', () => {
   });
 });
 
+describe('a cursor that fails (PostgreSQL)', () => {
+  it('to open, or mid-stream, gives its connection back usable: the next cursor of a one-connection pool reads', async () => {
+    const db = await openPgDatabase(database.url, { maxConnections: 1 });
+    const good = { sql: 'SELECT calls.* FROM calls WHERE project_id = $1 ORDER BY id', params: [PROJECT] };
+    let closes = 0;
+    const options = { onClose: () => void closes++, cancelPool: db.pool, statementTimeoutMs: 0 };
+    const readsThree = async (): Promise<void> => {
+      const cursor = await openPgCursor(db.cursorPool, good, options);
+      expect(await cursor.next(3)).toHaveLength(3);
+      await cursor.close();
+    };
+    try {
+      // the DECLARE fails: its transaction is ended, not left open on the pooled connection
+      await expect(openPgCursor(db.cursorPool, { sql: 'SELECT no_such_column FROM calls', params: [] }, options)).rejects.toThrow(/no_such_column/);
+      expect(closes).toBe(1);
+      await readsThree();
+      // a FETCH fails at run time: the connection is dropped, the pool opens another
+      const failing = await openPgCursor(db.cursorPool, { sql: 'SELECT calls.*, 1 / (row_number() OVER () - 5)::int AS x FROM calls WHERE project_id = $1', params: [PROJECT] }, options);
+      await expect(failing.next(10)).rejects.toThrow(/division by zero/);
+      await readsThree();
+      // closed between pages: back to the pool idle, not idle in transaction
+      const cursor = await openPgCursor(db.cursorPool, good, options);
+      expect(await cursor.next(2)).toHaveLength(2);
+      await cursor.close();
+      const { rows } = await db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+      );
+      expect(rows[0]!.n).toBe(0);
+      expect(closes).toBe(5);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe('the statement timeout of stream queries (PostgreSQL)', () => {
   let timed500: RunningServer;
   beforeAll(async () => {
