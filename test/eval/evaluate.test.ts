@@ -9,7 +9,7 @@ import { readRows, writeRows } from '../../src/cli/dataset-files.js';
 import { listRuns } from '../../src/eval/runs/load-runs.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { spawnCli } from '../helpers/child-processes.js';
-import { testStore } from '../helpers/pg.js';
+import { testStore } from '../helpers/test-store.js';
 import { useTestServer } from '../helpers/server.js';
 
 const server = useTestServer();

@@ -1,17 +1,14 @@
 /**
- * Test helper: which store the suite runs on (`WEFT_TEST_STORE`, set by the `postgres` vitest project), and fresh
- * PostgreSQL databases on the test cluster (`WEFT_TEST_PG_URL`, started by `pg-global-setup.ts` or given).
+ * Test helper: fresh PostgreSQL databases on the test cluster (`WEFT_TEST_PG_URL`, started by `pg-global-setup.ts`
+ * or given). Which store the suite runs on is `test-store.ts` (it loads no pg driver).
  * @module
  */
-export { STORE_ENV, testStore } from './test-store.js';
 import pg from 'pg';
 
-/** Environment variable naming the store the tests of a project run on: `sqlite` (default) or `postgres`. */
 /** Environment variable holding the URL of the test cluster's maintenance database (superuser). */
 export const PG_URL_ENV = 'WEFT_TEST_PG_URL';
 /** Environment variable naming the database migrated once per run that {@link freshPgDatabase} copies (set by pg-global-setup.ts). */
 export const PG_TEMPLATE_ENV = 'WEFT_TEST_PG_TEMPLATE';
-
 
 /** The test cluster's URL. @throws Error when the postgres project's global setup did not set it. */
 export function testClusterUrl(): string {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
 import { tracedAgent, AGENT_QUESTION, AGENT_PROJECT, query1, sendGenAISpans, OTEL_PROJECT } from './viewer-agent.js';
 import { streamedText } from '../helpers/fake-llm-openai.js';
-import { type FreshDatabase, freshPgDatabase, testStore } from '../helpers/pg.js';
+import { type FreshDatabase, freshPgDatabase } from '../helpers/pg.js';
+import { testStore } from '../helpers/test-store.js';
 
 let dir: string;
 let pgDb: FreshDatabase | undefined;

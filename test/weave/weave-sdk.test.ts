@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
 import { listRuns, loadRun } from '../../src/eval/runs/load-runs.js';
 import { killGroup, spawnCli, spawnTracked } from '../helpers/child-processes.js';
-import { type FreshDatabase, freshPgDatabase, testStore } from '../helpers/pg.js';
+import { type FreshDatabase, freshPgDatabase } from '../helpers/pg.js';
+import { testStore } from '../helpers/test-store.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 type Json = Record<string, unknown>;

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/server/index.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
 import { killGroup, spawnCli } from '../../helpers/child-processes.js';
-import { type FreshDatabase, freshPgDatabase, testStore } from '../../helpers/pg.js';
+import { type FreshDatabase, freshPgDatabase } from '../../helpers/pg.js';
+import { testStore } from '../../helpers/test-store.js';
 import { storeParts } from '../../../src/server/server-store.js';
 
 const CALLS = 20_000;

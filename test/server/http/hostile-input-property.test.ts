@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tooDeepAt } from '../../../src/schema/json-depth.js';
 import { LIMITS } from '../../../src/schema/limits.js';
-import { testStore } from '../../helpers/pg.js';
+import { testStore } from '../../helpers/test-store.js';
 import { useTestServer } from '../../helpers/server.js';
 import { PROJECT, end, endItem, post, start } from '../../helpers/server-http.js';
 
