@@ -3,15 +3,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/server/index.js';
-import { CallStore } from '../../../src/server/calls/call-store.js';
 import { pgCallEngine } from '../../../src/server/pg-store.js';
-import { ObjectStore } from '../../../src/server/objects/object-store.js';
-import { TableStore } from '../../../src/server/tables/table-store.js';
 import { pgRunner } from '../../../src/server/db/sql-runner.js';
 import { openPgDatabase, type PgDatabase } from '../../../src/server/db/pg-database.js';
 import { batchItems, namedIds } from '../../helpers/batch-items.js';
 import { type FreshDatabase, freshPgDatabase } from '../../helpers/pg.js';
-import { storeParts } from '../../../src/server/server-store.js';
+import { engineParts, storeParts } from '../../../src/server/server-store.js';
 
 let database: FreshDatabase;
 let db: PgDatabase;
@@ -26,7 +23,7 @@ afterAll(async () => {
 
 describe('CallStore.upsertBatch on PostgreSQL', () => {
   it('leaves the rows, refs and answers the SQLite store leaves, for any prior state and batch', async () => {
-    const pgCalls = new CallStore(pgRunner(db), pgCallEngine(db), { prices: {}, feedback: { forCalls: async () => new Map() }, objects: new ObjectStore(pgRunner(db)), tables: new TableStore(pgRunner(db)) });
+    const pgCalls = engineParts(pgRunner(db), pgCallEngine(db), { prices: {} }, { pg: db }).calls;
     await fc.assert(
       fc.asyncProperty(batchItems, batchItems, async (before, batch) => {
         const sqlite = openStore(':memory:');
