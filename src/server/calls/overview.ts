@@ -54,8 +54,9 @@ function costOf(row: OverviewUsageRow, prices: PriceTable): number | undefined {
 }
 
 /**
- * The overview of a window on a store's runner: its two statements (on PostgreSQL both at once, on two connections of
- * the pool), then the answer.
+ * The overview of a window on a store's runner: its two statements, as long reads (on PostgreSQL both at once, on two
+ * connections of the long-read pool, whose `statement_timeout` bounds them as it bounds stream queries and feedback
+ * stats), then the answer.
  *
  * @param sql - the store's runner.
  * @param q - the window, its buckets and split.
@@ -63,8 +64,8 @@ function costOf(row: OverviewUsageRow, prices: PriceTable): number | undefined {
  * @returns totals and buckets of all roots; with a split, its groups: most roots first, then by key; `(other)` last.
  */
 export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable): Out<W, OverviewResult> {
-  const calls = sql.run(overviewCalls, q);
-  const usage = sql.run(overviewUsage, q);
+  const calls = sql.longRead(overviewCalls, q);
+  const usage = sql.longRead(overviewUsage, q);
   const rows = (calls instanceof Promise ? Promise.all([calls, usage]) : [calls, usage]) as MaybePromise<Rows>;
   return andThen(rows, (r) => overviewResult(q, r, prices)) as Out<W, OverviewResult>;
 }
