@@ -6,19 +6,18 @@
  */
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
+import { END_COLUMNS, START_COLUMNS } from './call-fields.js';
 import { type FeedbackField, parseFeedbackField } from './feedback-fields.js';
-
-/** Scalar columns that can be read, compared and sorted directly. */
-export const PLAIN_COLUMNS = new Set([
-  'id', 'project_id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
-  'started_at', 'ended_at', 'svc_user_id', 'svc_run_id', 'svc_run_step', 'svc_run_step_end',
-]);
-
-/** The integer columns among {@link PLAIN_COLUMNS} (the rest hold text). */
-export const INT_COLUMNS: ReadonlySet<string> = new Set(['svc_run_step', 'svc_run_step_end']);
+import { CALL_COLUMNS } from './records.js';
 
 /** Columns holding JSON text; a dotted path reads inside them. */
-const JSON_COLUMNS = new Set(['attributes', 'inputs', 'output', 'exception', 'summary']);
+const JSON_COLUMNS: ReadonlySet<string> = new Set(['attributes', 'inputs', 'output', 'exception', 'summary']);
+
+/** Scalar columns that can be read, compared and sorted directly: the record's columns but the JSON ones. */
+export const PLAIN_COLUMNS: ReadonlySet<string> = new Set(CALL_COLUMNS.filter((c) => !JSON_COLUMNS.has(c)));
+
+/** The integer columns among {@link PLAIN_COLUMNS} (the rest hold text): those a start or an end writes as `int`. */
+export const INT_COLUMNS: ReadonlySet<string> = new Set([...START_COLUMNS, ...END_COLUMNS].filter((c) => c.type === 'int').map((c) => c.name));
 
 /** Columns whose value is never null in a record (a stored call always has them). */
 const NEVER_NULL = new Set(['id', 'project_id', 'started_at']);
