@@ -6,7 +6,7 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './connection.js';
-import type { RunningServer } from '../server/index.js';
+import type { RunningServer } from '../server/start-server.js';
 import { loadPriceFile, type PriceTable } from '../server/calls/prices.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/listen-defaults.js';
 import { parseUserPairs } from '../server/calls/user-pairs.js';
@@ -42,13 +42,14 @@ function parsePort(value: string): number {
 }
 
 /**
- * The server module. `better-sqlite3` is an optional dependency (its native build must not fail an
- * SDK-only install), so when it is missing `weft serve` says how to get it.
+ * The server's start module (`start-server.ts`, which loads the PostgreSQL store and its driver only for a
+ * `postgres://` URL, where the public `server/index.ts` re-exports it statically). `better-sqlite3` is an optional
+ * dependency (its native build must not fail an SDK-only install), so when it is missing `weft serve` says how to get it.
  * @throws CliError when better-sqlite3 cannot be loaded.
  */
-async function loadServer(): Promise<typeof import('../server/index.js')> {
+async function loadServer(): Promise<typeof import('../server/start-server.js')> {
   try {
-    return await import('../server/index.js');
+    return await import('../server/start-server.js');
   } catch (err) {
     if (/better-sqlite3|better_sqlite3/.test(String((err as Error)?.message))) {
       throw new CliError('the better-sqlite3 package it stores into is not installed or not built here (an optional dependency; its native build may have failed, or npm skipped its install script): run `npm install better-sqlite3` and read its output; with npm 11, allow its script with `npm install-scripts approve better-sqlite3`, then `npm rebuild better-sqlite3`');
