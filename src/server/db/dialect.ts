@@ -21,8 +21,6 @@ function pgPlaceholders(sql: string): string {
 export interface Dialect {
   /** Which engine: a store picks its few engine-specific SQL leaves by it. */
   readonly engine: 'sqlite' | 'postgres';
-  /** The engine's SQL of a text written with `?` placeholders. */
-  sql(text: string): string;
   /** `expr` is one of the values of a list bound as ONE `?` parameter, the value {@link Dialect.list} binds. */
   inList(expr: string): string;
   /** The parameter value of a list of text. */
@@ -44,7 +42,6 @@ export interface Dialect {
 /** SQLite: `?` as is, lists as JSON text. */
 export const SQLITE_DIALECT: Dialect = {
   engine: 'sqlite',
-  sql: (text) => text,
   inList: (expr) => `${expr} IN (SELECT value FROM json_each(?))`,
   list: (values) => JSON.stringify(values),
   listRows: () => 'SELECT value FROM json_each(?)',
@@ -55,10 +52,12 @@ export const SQLITE_DIALECT: Dialect = {
   typed: (expr) => expr,
 };
 
-/** PostgreSQL: `$n` (each SQL text converted once, {@link sqlCache}), lists as `text[]`. */
+/** PostgreSQL's SQL of a text written with `?` placeholders (each text converted once, {@link sqlCache}). */
+export const pgSql = sqlCache(pgPlaceholders);
+
+/** PostgreSQL: `$n` placeholders ({@link pgSql}, applied by the runner), lists as `text[]`. */
 export const PG_DIALECT: Dialect = {
   engine: 'postgres',
-  sql: sqlCache(pgPlaceholders),
   inList: (expr) => `${expr} = ANY(?::text[])`,
   list: (values) => [...values],
   listRows: () => 'SELECT value COLLATE "C" AS value FROM unnest(?::text[]) AS value',

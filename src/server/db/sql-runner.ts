@@ -5,7 +5,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import { type Dialect, PG_DIALECT, SQLITE_DIALECT } from './dialect.js';
+import { type Dialect, PG_DIALECT, pgSql, SQLITE_DIALECT } from './dialect.js';
 import type { PgDatabase, PgQueryable } from './pg-database.js';
 import { type Prepare, statementCache } from './statement-cache.js';
 import { type BulkInsert, COLUMN_TYPES, type Step, type Steps } from './sql-steps.js';
@@ -21,8 +21,6 @@ export type StepsOf<A extends unknown[], T> = (d: Dialect, ...args: A) => Steps<
 
 /** Runs store methods written as SQL steps on one engine; each answers the method's answer or throws (rejects) what it throws. */
 export interface SqlRunner<W extends Wait = Wait> {
-  /** The engine's dialect, which the steps are built with. */
-  readonly dialect: Dialect;
   /** Runs a method's steps one after the other (PostgreSQL: each on a connection of the pool). */
   run<A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): Out<W, T>;
   /**
@@ -80,7 +78,6 @@ export function sqliteRunner(db: Database.Database): SqlRunner<'sync'> {
   const inTransaction = db.transaction((steps: Steps<unknown>) => drive(steps));
   const run = <A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): T => drive(method(SQLITE_DIALECT, ...args));
   return {
-    dialect: SQLITE_DIALECT,
     run,
     transaction: <A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): T => inTransaction(method(SQLITE_DIALECT, ...args)) as T,
     longRead: run,
@@ -109,7 +106,7 @@ async function pgInsert(db: PgQueryable, spec: BulkInsert): Promise<unknown[]> {
 /** Runs one step on PostgreSQL: `?` placeholders become `$n` (each SQL text converted once). */
 async function pgExec(db: PgQueryable, step: Step): Promise<unknown> {
   if (step.kind === 'insert') return pgInsert(db, step.insert);
-  const res = await db.query(PG_DIALECT.sql(step.sql), step.params as unknown[]);
+  const res = await db.query(pgSql(step.sql), step.params as unknown[]);
   if (step.kind === 'all') return res.rows;
   return step.kind === 'get' ? res.rows[0] : (res.rowCount ?? 0);
 }
@@ -122,7 +119,6 @@ async function pgSteps<T>(on: PgQueryable, steps: Steps<T>): Promise<T> {
 /** The PostgreSQL runner of one database: reads on the pool (long ones on the long-read pool), transactions on one client. */
 export function pgRunner(db: PgDatabase): SqlRunner<'async'> {
   return {
-    dialect: PG_DIALECT,
     run: (method, ...args) => pgSteps(db.pool, method(PG_DIALECT, ...args)),
     transaction: (method, ...args) => db.transaction((client) => pgSteps(client, method(PG_DIALECT, ...args))),
     longRead: (method, ...args) => pgSteps(db.cursorPool, method(PG_DIALECT, ...args)),
