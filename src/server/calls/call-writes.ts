@@ -10,7 +10,7 @@ import type { Dialect } from '../db/dialect.js';
 import type { Steps } from '../db/sql-steps.js';
 import type { UpsertItem } from './call-fields.js';
 import { keyOf, stageItems, storedColumn } from './batch-staging.js';
-import { rollupTraces, rollUpTraces } from './rollup-writes.js';
+import { rollUpTraces, tracesToRollUp } from './rollup-writes.js';
 import { pgFlush, pgLockStartedProjects } from './pg-call-writes.js';
 import { sqliteFlush } from './sqlite-call-flush.js';
 
@@ -52,7 +52,7 @@ export function* writeBatch(d: Dialect, items: readonly UpsertItem[]): Steps<(Ca
   const wanted = starts.flatMap((s): [string, string][] => (s.trace_id ? [] : [s.id, s.parent_id].flatMap((id) => (id ? [[s.project_id, id]] : []))));
   const stored = yield* storedColumn(d, wanted, 'trace_id');
   const { calls, answers } = stageItems(items, (projectId, id) => stored.get(keyOf(projectId, id)), d.json);
-  const traces = yield* rollupTraces(d, calls, new Set(starts.filter((s) => s.otel_dump).map((s) => s.project_id)));
+  const traces = yield* tracesToRollUp(d, calls, new Set(starts.filter((s) => s.otel_dump).map((s) => s.project_id)));
   yield* d.engine === 'postgres' ? pgFlush(calls) : sqliteFlush(calls);
   yield* rollUpTraces(d, traces);
   return answers;

@@ -38,15 +38,16 @@ const PG_SET_SUMMARIES = `UPDATE calls c SET summary = v.summary::json, sent_sum
  * The traces of `touched` in projects holding a span call (or starting one in this batch, `otelStarts`). Costs one
  * indexed probe per project of the batch when none holds a span call (weft's op() traces count their own).
  *
- * On PostgreSQL, run it before the batch writes: each trace is locked until the transaction ends, so two servers
- * rolling up one trace take turns and the later reads the earlier's rows; locks are taken in one order (hash order),
- * before the batch's row locks, so they never wait in a cycle. On SQLite (one writer), run it after the writes.
+ * Run it before the batch writes, on both engines. On PostgreSQL each trace is locked until the transaction ends, so two
+ * servers rolling up one trace take turns and the later reads the earlier's rows; locks are taken in one order (hash
+ * order), before the batch's row locks, so they never wait in a cycle. On SQLite (one writer) the order does not
+ * matter: an end-only call gains no trace id from the flush, and `otelStarts` names the span calls the batch starts.
  *
  * @param touched - the calls the batch writes (trace id set when the batch carries the start).
  * @param otelStarts - projects whose span calls the batch starts.
  * @returns the traces, for {@link rollUpTraces}.
  */
-export function* rollupTraces(d: Dialect, touched: readonly TouchedCall[], otelStarts: ReadonlySet<string>): Steps<TraceKey[]> {
+export function* tracesToRollUp(d: Dialect, touched: readonly TouchedCall[], otelStarts: ReadonlySet<string>): Steps<TraceKey[]> {
   const otel = new Set(otelStarts);
   for (const projectId of new Set(touched.map((c) => c.projectId))) {
     if (!otel.has(projectId) && (yield* get(anyOtel(d), [projectId])) !== undefined) otel.add(projectId);
@@ -73,7 +74,7 @@ export function* rollupTraces(d: Dialect, touched: readonly TouchedCall[], otelS
  * Rolls up status counts and usage in each of `traces` that holds a span call, so a span's failure and tokens reach
  * its ancestors whichever order starts and ends arrive in. Run it in the batch's transaction, after its rows are written.
  *
- * @param traces - the traces {@link rollupTraces} found.
+ * @param traces - the traces {@link tracesToRollUp} found.
  */
 export function* rollUpTraces(d: Dialect, traces: readonly TraceKey[]): Steps<void> {
   for (const [projectId, traceId] of traces) {
