@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { callBatchItems } from './lib/call-batches.js';
 import { contextLine } from './lib/context-line.js';
 import { median, startBenchCluster } from './lib/pg-cluster.js';
-import { startChildServer, startHttpFloor } from './lib/server.js';
+import { type ChildServer, startChildServer, startHttpFloor } from './lib/server.js';
 import { num, printTable, QUICK } from './lib/table.js';
 
 const CALLS = QUICK ? 10_000 : 30_000;
@@ -36,12 +36,20 @@ async function send(url: string, body: string): Promise<void> {
   if (res.statusCode !== 200) throw new Error(`upsert_batch answered ${res.statusCode}`);
 }
 
-/** Ingests CALLS calls through `servers` server processes on one fresh database; returns calls/s and how many were stored. */
-async function ingest(servers: number): Promise<{ perSec: number; stored: number }> {
+/** The batch bodies of one run: CALLS calls of PROJECT, CALLS_PER_BATCH per body. */
+function batchBodies(): string[] {
+  return Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => JSON.stringify({ batch: callBatchItems(PROJECT, CALLS_PER_BATCH) }));
+}
+
+/**
+ * Ingests CALLS calls through `servers` processes started by `start` (weft servers by default) on one fresh
+ * database; returns calls/s and how many were stored.
+ */
+async function ingest(servers: number, start: (db: string) => Promise<ChildServer> = startChildServer): Promise<{ perSec: number; stored: number }> {
   const db = await freshDatabase();
   const children = [];
-  for (let i = 0; i < servers; i++) children.push(await startChildServer(db));
-  const bodies = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => JSON.stringify({ batch: callBatchItems(PROJECT, CALLS_PER_BATCH) }));
+  for (let i = 0; i < servers; i++) children.push(await start(db));
+  const bodies = batchBodies();
   for (const c of children) await send(c.url, JSON.stringify({ batch: callBatchItems('bench/warm-up', 20) }));
   let next = 0;
   const t0 = performance.now();
@@ -55,15 +63,20 @@ async function ingest(servers: number): Promise<{ perSec: number; stored: number
   return { perSec: CALLS / seconds, stored: await countCalls(db) };
 }
 
+/** Migrates a fresh database through a weft server, which is closed before the timed part. */
+async function migrate(url: string): Promise<void> {
+  await (await startChildServer(url)).close();
+}
+
 /**
  * The floor (issue 31, point 3): the same kind of batch bodies, each parsed from its JSON text in-process and its
  * rows written with one prepared multi-row INSERT (unnest of arrays) per batch, 2 connections (`openPgIngestFloor`).
  */
 async function rawPerSec(): Promise<number> {
   const url = await freshDatabase();
-  (await startChildServer(url).then(async (c) => c.close())); // migrate through a server
+  await migrate(url);
   const floor = openPgIngestFloor(url, IN_FLIGHT_PER_SERVER);
-  const bodies = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => JSON.stringify({ batch: callBatchItems(PROJECT, CALLS_PER_BATCH) }));
+  const bodies = batchBodies();
   let next = 0;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: IN_FLIGHT_PER_SERVER }, async () => {
@@ -76,26 +89,15 @@ async function rawPerSec(): Promise<number> {
 
 /** The same floor behind a bare node:http server in a child process (`startHttpFloor`), the same client as the servers'. */
 async function httpFloorPerSec(): Promise<number> {
-  const url = await freshDatabase();
-  (await startChildServer(url).then(async (c) => c.close())); // migrate through a server
-  const floor = await startHttpFloor(url);
-  const bodies = Array.from({ length: Math.ceil(CALLS / CALLS_PER_BATCH) }, () => JSON.stringify({ batch: callBatchItems(PROJECT, CALLS_PER_BATCH) }));
-  await send(floor.url, JSON.stringify({ batch: callBatchItems('bench/warm-up', 20) }));
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT_PER_SERVER }, async () => {
-    while (next < bodies.length) await send(floor.url, bodies[next++] ?? '');
-  }));
-  const seconds = (performance.now() - t0) / 1000;
-  await floor.close();
-  if ((await countCalls(url)) !== CALLS) throw new Error('CHECK FAILED: the floor behind HTTP did not store every call');
-  return CALLS / seconds;
+  const floor = await ingest(1, async (url) => (await migrate(url), startHttpFloor(url)));
+  if (floor.stored !== CALLS) throw new Error('CHECK FAILED: the floor behind HTTP did not store every call');
+  return floor.perSec;
 }
 
 try {
   const version = await cluster.version();
-  // rounds of 1 server, floor, 2 servers back to back: on a shared machine the load moves between rounds, so each
-  // ratio is taken within a round and the medians are printed
+  // rounds of 1 server, the floor, the floor behind HTTP, 2 servers back to back: on a shared machine the load moves
+  // between rounds, so each ratio is taken within a round and the medians are printed
   const rounds: { one: number; two: number; raw: number; http: number }[] = [];
   // the fewest calls stored by any round (checked against CALLS below)
   const stored = { one: CALLS, two: CALLS };
