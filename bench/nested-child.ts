@@ -3,11 +3,11 @@
 // a turn of the event loop every 16 roots, then flush(). weft exports to a sink in another process that answers
 // 200 to every POST /call/upsert_batch at once and counts the end items it received; OpenTelemetry runs the same
 // shape as spans through a BatchSpanProcessor into a discarding exporter.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { report } from './lib/child.js';
+import { startSink } from './lib/sink.js';
 import { pathToFileURL } from 'node:url';
 import { QUICK } from './lib/table.js';
 // Each mode loads only what it runs (OpenTelemetry, undici, weft's SDK), so no round's heap carries another's
@@ -27,20 +27,6 @@ export interface NestedResult {
 export const ROOTS = QUICK ? 1_000 : 3_000;
 const WARMUP_ROOTS = 500;
 const PER_TURN = 16;
-
-/**
- * The sink: reads each body, counts its calls (`"mode":"end"` items of weft's batches, `"spanId"` keys of OTLP/JSON
- * spans), answers 200 (`{"res":[]}`, or `{}` on `/v1/traces`); `count` over IPC asks the total.
- */
-const SINK = `let ends = 0;
-const s = require('node:http').createServer((q, r) => {
-  const parts = []; q.on('data', (c) => parts.push(c));
-  const otlp = q.url === '/v1/traces';
-  const mark = otlp ? '"spanId"' : '"mode":"end"';
-  q.on('end', () => { const body = Buffer.concat(parts).toString(); let i = -1; while ((i = body.indexOf(mark, i + 1)) !== -1) ends++; r.setHeader('content-type', 'application/json'); r.end(otlp ? '{}' : '{"res":[]}'); });
-});
-process.on('message', (m) => { if (m === 'count') process.send({ ends }); else process.exit(0); });
-s.listen(0, '127.0.0.1', () => process.send('http://127.0.0.1:' + s.address().port));`;
 
 async function leaf(x: number): Promise<number> {
   await Promise.resolve();
@@ -73,19 +59,6 @@ async function drive(root: (i: number) => Promise<unknown>, roots: number): Prom
     if ((i + 1) % PER_TURN === 0) await nextTurn();
   }
   await Promise.all(pending);
-}
-
-/** Starts the sink process; resolves with its URL and a function asking its count (which also ends it). */
-async function startSink(): Promise<{ url: string; received: () => Promise<number> }> {
-  const sink = spawn(process.execPath, ['-e', SINK], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const url = await new Promise<string>((resolve) => sink.once('message', (m) => resolve(String(m))));
-  const received = async (): Promise<number> => {
-    sink.send('count');
-    const { ends } = await new Promise<{ ends: number }>((resolve) => sink.once('message', (m) => resolve(m as { ends: number })));
-    sink.send('exit');
-    return ends;
-  };
-  return { url, received };
 }
 
 /** Traced calls in the timed part (3 per root), and calls the far end must receive (warm-up included). */
