@@ -1,8 +1,9 @@
 /**
  * The spool directory's memory of a service: a marker file saying that `baseUrl` answered a process, so a later one that finds it refusing at exit waits for a restart instead of giving up at once.
  *
- * The file is `answered-<hash of the base URL>`, in the spool directory (which it creates, mode 0700, once the
- * service first answered a process that had not seen the marker). It is removed when an exit waited
+ * The file is `answered-<hash of the base URL>`, beside the default spool directories (`<tmpdir>/weft-spool-<uid>`:
+ * one per service, whatever the project) or in a `spoolDir` given; written (its directory created, mode 0700) once
+ * the service first answered a process that had not seen it. It is removed when an exit waited
  * `exitTimeoutMs` for the service and every connection was refused: it was not restarting, so the next run
  * does not wait either.
  * @module

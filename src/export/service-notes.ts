@@ -4,7 +4,7 @@
  */
 import { AnsweredMarker } from './answered-marker.js';
 import { Reachability } from './reachability.js';
-import { flushCommand } from './spool-location.js';
+import { flushCommand, markerDirOf } from './spool-location.js';
 
 /** One exporter's {@link Reachability}, made knowing the marker, and the exit's wording about the spool. */
 export class ServiceNotes {
@@ -23,7 +23,7 @@ export class ServiceNotes {
       this.reach = new Reachability(url, 'dropped (the spool is off: spoolDir false or WEFT_SPOOL_DIR=off)');
       return;
     }
-    const marker = new AnsweredMarker(spoolDir, url);
+    const marker = new AnsweredMarker(markerDirOf(spoolDir, url, project), url);
     const known = marker.exists();
     const command = `\`${flushCommand(spoolDir, url, project)}\``;
     this.marker = marker;

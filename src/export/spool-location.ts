@@ -45,6 +45,14 @@ export function resolveSpoolDir(spoolDir: string | false | undefined, baseUrl: s
   return spoolDir ?? defaultSpoolDir(baseUrl, project);
 }
 
+/**
+ * Where the answered-marker of `baseUrl` goes (`answered-marker.ts`): beside the default spool directories
+ * (one marker per service for all projects), or in a `spoolDir` given.
+ */
+export function markerDirOf(spoolDir: string, baseUrl: string, project: string): string {
+  return path && spoolDir === defaultSpoolDir(baseUrl, project) ? path.dirname(spoolDir) : spoolDir;
+}
+
 /** The shell command that sends the spool `dir` of `project` to `baseUrl` now (`weft spool flush`). */
 export function flushCommand(dir: string, baseUrl: string, project: string): string {
   const where = dir === defaultSpoolDir(baseUrl, project) ? `--project ${project}` : `--dir ${quote(dir)}`;
