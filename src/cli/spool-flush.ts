@@ -64,9 +64,11 @@ export async function flushSpool(conn: Connection, dir: string): Promise<{ tally
       drained = true;
     },
   });
+  const keepAlive = setInterval(() => undefined, 60_000); // the sender's retry waits do not hold the process
   try {
     await replayer.kick();
   } finally {
+    clearInterval(keepAlive);
     replayer.stop();
     await client.close();
   }
