@@ -50,7 +50,7 @@ it('with a spool, the same outage drops nothing: every event is written to the s
   const spoolDir = mkdtempSync(path.join(tmpdir(), 'weft-spool-'));
   try {
     const before = getExportStats();
-    init({ project: uniqueProject('cap-spool'), baseUrl: DOWN, spoolDir, ...CAPS, ...SHORT_RETRIES });
+    init({ project: uniqueProject('cap-spool'), baseUrl: DOWN, spoolDir, spoolMaxBytes: 256 * 1024 * 1024, ...CAPS, ...SHORT_RETRIES });
     const seen = traceMany();
     expect(seen.maxItems).toBeLessThanOrEqual(CAPS.maxQueueItems);
     const report = await shutdown({ timeoutMs: 10_000 });

@@ -107,7 +107,7 @@ it('down 3 s then up, for a server no run ever reached: the app exits without wa
   const r = await runApp(env);
   expect(r.code).toBe(0);
   expect(r.exitAt - r.doneAt).toBeLessThan(3_000); // no wait for the server (the 1 s bound: the never-up test)
-  const [line, ...more] = warnings(r).filter((l) => l.includes(`${2 * CALLS} event(s) not sent at exit`));
+  const [line, ...more] = warnings(r).filter((l) => l.includes(`${2 * CALLS} event(s) not sent: every connection to ${proxy.url} was refused at exit`));
   expect(more).toEqual([]);
   expect(callIdsInSpool(spoolNamed(line!)).size).toBe(CALLS);
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, r.exitAt + 3_100 - Date.now()))); // the proxy is up again
@@ -127,7 +127,7 @@ it('never up: the app exits within 1 s of its last line; the one exit line names
     expect(r.code).toBe(0);
     const exit = warnings(r).filter((l) => l.includes('not sent'));
     expect(exit).toHaveLength(1);
-    expect(exit[0]).toContain(`${2 * CALLS} event(s) not sent at exit: every connection to ${proxy.url} was refused at exit`);
+    expect(exit[0]).toContain(`${2 * CALLS} event(s) not sent: every connection to ${proxy.url} was refused at exit`);
     expect(exit[0]).toContain(`send them now with \`npx weft spool flush --base-url ${proxy.url} --project ${project}\`, or run the app again with the server up`);
     const dir = spoolNamed(exit[0]!);
     expect(dir.startsWith(`${env.TMPDIR}${path.sep}weft-spool`)).toBe(true);
@@ -162,7 +162,7 @@ it('up then down at exit: the exit waits exitTimeoutMs, then spools the rest wit
     expect(r.exitAt - r.doneAt).toBeLessThan(1_500 + 1_500);
     const exit = warnings(r).filter((l) => l.includes('not sent'));
     expect(exit).toHaveLength(1);
-    expect(exit[0]).toContain(`${CALLS} event(s) not sent at exit: the server did not take them at exit within 1500 ms (exitTimeoutMs)`);
+    expect(exit[0]).toContain(`${CALLS} event(s) not sent: the server did not take them at exit within 1500 ms (exitTimeoutMs); they are in the spool`);
     expect(callIdsInSpool(spoolNamed(exit[0]!)).size).toBe(CALLS / 2);
     proxy.clear();
     const up = await spoolFlush(env, ['--dir', spoolNamed(exit[0]!)]);
