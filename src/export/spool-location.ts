@@ -26,11 +26,12 @@ export function shortHash(text: string): string {
 /**
  * The default spool directory of `project` at `baseUrl`:
  * `<tmpdir>/weft-spool-<uid>/<host>_<port>-<entity>_<project>-<hash>` (the uid keeps users of one machine
- * apart). `undefined` where the runtime has no file system (said once); nothing is created here.
+ * apart). `undefined` where the runtime has no file system, or only one that dies with the isolate (Cloudflare
+ * Workers' `nodejs_compat`), said once at `info`; nothing is created here.
  */
 export function defaultSpoolDir(baseUrl: string, project: string): string | undefined {
-  if (!os || !path || nodeBuiltin('node:fs') === undefined) {
-    diag.once('spool-off-default', 'info', 'this runtime has no file system (node:fs): the disk spool is off, events that cannot be sent are dropped');
+  if (!os || !path || nodeBuiltin('node:fs') === undefined || isWorker()) {
+    diag.once('spool-off-default', 'info', 'this runtime has no lasting file system (node:fs): the disk spool is off, events that cannot be sent are dropped');
     return undefined;
   }
   const key = serviceKey(baseUrl);
@@ -61,4 +62,9 @@ export function flushCommand(dir: string, baseUrl: string, project: string): str
 
 function quote(text: string): string {
   return /^[\w./:@-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Cloudflare Workers (its `navigator.userAgent`): `nodejs_compat`'s `node:fs` is in memory and ends with the isolate. */
+function isWorker(): boolean {
+  return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
 }
