@@ -187,3 +187,21 @@ it('up then down for 2 s at exit: the exit waits, and the server stores 1,206 of
   expect(warnings(r).filter((l) => l.includes('not sent'))).toEqual([]);
   expect(await stored(project)).toBe(CALLS);
 });
+
+it('a known server that stays down: the first exit waits exitTimeoutMs in vain and forgets it, so the next run does not wait', async () => {
+  const project = uniqueProject('gone');
+  const env = { WEFT_PROJECT: project, TMPDIR: newTmp(), ROOTS: '10', WEFT_EXIT_TIMEOUT_MS: '1500' };
+  expect((await runApp(env)).code).toBe(0); // answered: the marker is written
+  proxy.inject({ kind: 'refuse' }, { forMs: FOREVER_MS });
+  try {
+    const waited = await runApp(env);
+    expect(waited.exitAt - waited.doneAt).toBeGreaterThanOrEqual(1_400);
+    expect(warnings(waited).join('\n')).toContain('60 event(s) not sent: the server did not take them at exit within 1500 ms (exitTimeoutMs)');
+    const runs = await runsUntilQuickExit(env);
+    expect(quickest(runs)).toBeLessThan(1_000);
+    expect(warnings(runs[0]!).join('\n')).toContain(`was refused at exit`);
+  } finally {
+    proxy.clear();
+  }
+  expect(await stored(project)).toBe(30); // the first run's; the spool holds the others
+});
