@@ -76,7 +76,7 @@ async function drain(t: Flushable, when: string): Promise<void> {
       spooled = (await t.flush(AFTER_ABANDON_MS)).spooled;
     }
     const hint = t.exitNotes?.spoolHint;
-    if (hint && spooled > 0) diag.warn(`${spooled} event(s) not sent: ${why ?? `the server did not take them ${when}`}; they are ${hint}`);
+    if (hint && spooled > 0) diag.warn(`${spooled} event(s) not sent: ${why ?? 'they were spooled while the server was away, and not replayed yet'}; they are ${hint}`);
   } catch (err) {
     diag.warn(`flush ${when} failed: ${safeMessage(err)}`);
   } finally {
