@@ -185,7 +185,7 @@ export const INIT_OPTIONS = {
     type: 'string | false',
     schema: z.union([z.string().min(1, 'must not be empty'), z.literal(false)], expected('a directory or false')).optional(),
     default: undefined,
-    noDefault: 'given: a directory computed per `baseUrl` and `project`, `<tmpdir>/weft-spool-<uid>/<host>_<port>-<entity>_<project>-<hash>`',
+    noDefault: 'so one computed per `baseUrl` and `project`: `<tmpdir>/weft-spool-<uid>/<host>_<port>-<entity>_<project>-<hash>`',
     env: { name: 'WEFT_SPOOL_DIR', read: (v) => (v ? (/^(off|false|0|no)$/i.test(v) ? false : v) : undefined), note: '`off` (or `false`, `0`, `no`) turns it off' },
   }),
   spoolMaxBytes: num({

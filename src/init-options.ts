@@ -133,7 +133,7 @@ export interface InitOptions {
    * the runtime has no `node:fs` (Vercel Edge), said once. Feedback is never spooled.
    *
    * Env: `WEFT_SPOOL_DIR` (`off` (or `false`, `0`, `no`) turns it off).
-   * @defaultValue none (given: a directory computed per `baseUrl` and `project`, `<tmpdir>/weft-spool-<uid>/<host>_<port>-<entity>_<project>-<hash>`)
+   * @defaultValue none (so one computed per `baseUrl` and `project`: `<tmpdir>/weft-spool-<uid>/<host>_<port>-<entity>_<project>-<hash>`)
    */
   spoolDir?: string | false;
   /**
