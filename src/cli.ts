@@ -1,6 +1,6 @@
 /**
  * The `weft` command line: `weft serve` runs the local reference server; `weft calls ...` and
- * `weft feedback stats` read and move data on any server. Errors print as one line (the stack with
+ * `weft feedback stats` read and move data on any server; `weft spool flush` sends a traced program's disk spool. Errors print as one line (the stack with
  * `--verbose`); exit codes in `cli/connection.ts` (`EXIT`).
  * @module
  */
@@ -18,6 +18,7 @@ import { serveCommand } from './cli/serve-command.js';
 import { evalCommand } from './cli/eval-commands.js';
 import { datasetsCommand } from './cli/datasets-commands.js';
 import { trajectoriesExportCommand } from './cli/trajectories-export.js';
+import { spoolFlushCommand } from './cli/spool-flush.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -37,6 +38,7 @@ function buildProgram(): Command {
         .addCommand(importCommand()),
     )
     .addCommand(new Command('feedback').description('feedback of a project').addCommand(feedbackStatsCommand()))
+    .addCommand(new Command('spool').description('events traced programs could not send, kept on disk').addCommand(spoolFlushCommand()))
     .addCommand(new Command('trajectories').description("a model's logged trajectories").addCommand(trajectoriesExportCommand()))
     .addCommand(evalCommand())
     .addCommand(datasetsCommand());

@@ -181,23 +181,23 @@ export const INIT_OPTIONS = {
   }),
   spoolDir: option({
     purpose:
-      'Directory of the disk spool: call events that memory cannot hold, and batches still unsent after the retry budget, are appended there (JSONL segment files) and replayed in order once the server answers, also by the next process using the same directory. Feedback is never spooled.',
-    type: 'string',
-    schema: z.string().min(1, 'must not be empty').optional(),
+      'Directory of the disk spool: call events that memory cannot hold, batches still unsent after the retry budget, and what is unsent at exit are appended there (JSONL segment files) and replayed in order once the server answers, by this process, the next one using the same directory, or `weft spool flush`. By default a directory under the OS temp directory keyed by `baseUrl` and `project`, created (mode 0700) only when something is written; `false` turns the spool off (such events are then dropped). Off where the runtime has no `node:fs` (Vercel Edge), said once. Feedback is never spooled.',
+    type: 'string | false',
+    schema: z.union([z.string().min(1, 'must not be empty'), z.literal(false)], expected('a directory or false')).optional(),
     default: undefined,
-    noDefault: 'no spool: such events are dropped',
-    env: text('WEFT_SPOOL_DIR'),
+    noDefault: 'so one computed per `baseUrl` and `project`: `<tmpdir>/weft-spool-<uid>/<host>_<port>-<entity>_<project>-<hash>`',
+    env: { name: 'WEFT_SPOOL_DIR', read: (v) => (v ? (/^(off|false|0|no)$/i.test(v) ? false : v) : undefined), note: '`off` (or `false`, `0`, `no`) turns it off' },
   }),
   spoolMaxBytes: num({
     purpose: 'Size cap of the spool directory; beyond it new events are dropped as `spool_full`.',
     unit: 'bytes',
     min: 1024,
-    default: 256 * 1024 * 1024,
+    default: 64 * 1024 * 1024,
     env: numeric('WEFT_SPOOL_MAX_BYTES'),
   }),
   exitTimeoutMs: num({
     purpose:
-      'Longest wait for unsent events when the process is about to exit (`beforeExit`, or a signal with `handleSignals`); then requests in flight are aborted and their events spooled, or dropped with a warning, so the process can exit. Not waited for when every connection so far was refused (nothing listens at `baseUrl`): then that happens at once.',
+      'Longest wait for unsent events when the process is about to exit (`beforeExit`, or a signal with `handleSignals`), e.g. for a server that is restarting; then requests in flight are aborted and their events spooled (or dropped with the spool off), one line saying where, so the process can exit. Not waited for when no connection to `baseUrl` was ever answered, by this process or (a marker in the spool directory says so) an earlier one: then the events are spooled at once.',
     unit: 'ms',
     min: 0,
     default: 10_000,

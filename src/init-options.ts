@@ -125,26 +125,30 @@ export interface InitOptions {
    */
   retryBudgetMs?: number;
   /**
-   * Directory of the disk spool: call events that memory cannot hold, and batches still unsent after the
-   * retry budget, are appended there (JSONL segment files) and replayed in order once the server answers,
-   * also by the next process using the same directory. Feedback is never spooled.
+   * Directory of the disk spool: call events that memory cannot hold, batches still unsent after the retry
+   * budget, and what is unsent at exit are appended there (JSONL segment files) and replayed in order once
+   * the server answers, by this process, the next one using the same directory, or `weft spool flush`. By
+   * default a directory under the OS temp directory keyed by `baseUrl` and `project`, created (mode 0700)
+   * only when something is written; `false` turns the spool off (such events are then dropped). Off where
+   * the runtime has no `node:fs` (Vercel Edge), said once. Feedback is never spooled.
    *
-   * Env: `WEFT_SPOOL_DIR`.
-   * @defaultValue none (no spool: such events are dropped)
+   * Env: `WEFT_SPOOL_DIR` (`off` (or `false`, `0`, `no`) turns it off).
+   * @defaultValue none (so one computed per `baseUrl` and `project`: `<tmpdir>/weft-spool-<uid>/<host>_<port>-<entity>_<project>-<hash>`)
    */
-  spoolDir?: string;
+  spoolDir?: string | false;
   /**
    * Size cap of the spool directory; beyond it new events are dropped as `spool_full`.
    *
    * Unit: bytes. Range: min 1024. Env: `WEFT_SPOOL_MAX_BYTES`.
-   * @defaultValue `268435456` (256 MiB)
+   * @defaultValue `67108864` (64 MiB)
    */
   spoolMaxBytes?: number;
   /**
    * Longest wait for unsent events when the process is about to exit (`beforeExit`, or a signal with
-   * `handleSignals`); then requests in flight are aborted and their events spooled, or dropped with a
-   * warning, so the process can exit. Not waited for when every connection so far was refused (nothing
-   * listens at `baseUrl`): then that happens at once.
+   * `handleSignals`), e.g. for a server that is restarting; then requests in flight are aborted and their
+   * events spooled (or dropped with the spool off), one line saying where, so the process can exit. Not
+   * waited for when no connection to `baseUrl` was ever answered, by this process or (a marker in the spool
+   * directory says so) an earlier one: then the events are spooled at once.
    *
    * Unit: ms. Range: min 0. Env: `WEFT_EXIT_TIMEOUT_MS`.
    * @defaultValue `10000`

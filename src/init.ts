@@ -9,6 +9,7 @@ import { serializeConfig } from './instrument/serialize.js';
 import { setTraceSettings } from './instrument/trace-settings.js';
 import { CallExporter } from './export/exporter.js';
 import { flushOnExit } from './export/lifecycle.js';
+import { resolveSpoolDir } from './export/spool-location.js';
 import { ViewerLinkNotice } from './export/viewer-link-notice.js';
 import type { InitOptions } from './init-options.js';
 import { resolveSettings } from './settings.js';
@@ -40,7 +41,9 @@ export function init(options: InitOptions = {}): Client {
   const predecessor = previous instanceof CallExporter ? previous : undefined;
   if (previous && !predecessor) void previous.shutdown().catch(() => undefined);
   const exportClient = new Client(clientOptions);
-  const exporter = new CallExporter({ client: exportClient, projectId: settings.project, userId: settings.userId, options: settings, predecessor });
+  const spoolDir = resolveSpoolDir(settings.spoolDir, settings.baseUrl, settings.project);
+  const exportOptions = { ...settings, spoolDir };
+  const exporter = new CallExporter({ client: exportClient, projectId: settings.project, userId: settings.userId, options: exportOptions, predecessor });
   exporter.connection = clientOptions;
   if (settings.printViewerLink) {
     const notice = new ViewerLinkNotice(exportClient.baseUrl, settings.project, exportClient.transport.authHeader('/server_info'));

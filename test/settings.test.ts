@@ -35,7 +35,7 @@ it('export pipeline options: defaults, env fallbacks and clear errors', () => {
     retryMaxDelayMs: 8000,
     retryBudgetMs: 30_000,
     spoolDir: undefined,
-    spoolMaxBytes: 256 * 1024 * 1024,
+    spoolMaxBytes: 64 * 1024 * 1024,
     handleSignals: false,
     flushMode: 'batch',
     waitUntil: undefined,
@@ -56,6 +56,9 @@ it('export pipeline options: defaults, env fallbacks and clear errors', () => {
     handleSignals: true,
     flushMode: 'immediate',
   });
+  for (const off of ['off', 'OFF', 'false', '0', 'no']) expect(resolveSettings({ project: 'a/b' }, { WEFT_SPOOL_DIR: off }).spoolDir).toBe(false);
+  expect(resolveSettings({ project: 'a/b', spoolDir: false }, { WEFT_SPOOL_DIR: '/tmp/spool' }).spoolDir).toBe(false);
+  expect(() => resolveSettings({ project: 'a/b', spoolDir: true as unknown as string }, {})).toThrowError(/spoolDir: expected a directory or false, got true \(boolean\)/);
   expect(() => resolveSettings({ project: 'a/b' }, { WEFT_FLUSH_MODE: 'later' })).toThrowError(/flushMode: expected "batch" or "immediate", got "later"/);
   expect(() => resolveSettings({ project: 'a/b', maxBatchBytes: 10 }, {})).toThrowError(/maxBatchBytes/);
   expect(() => resolveSettings({ project: 'a/b', waitUntil: 'x' as never }, {})).toThrowError(/waitUntil: expected a function/);

@@ -58,7 +58,7 @@ export class Delivery implements BatchDelivery {
       };
       const { slots, sender, tally } = this;
       this.replayer = new SpoolReplayer({ spool: this.spool, sender, slots, signal: this.abort.signal, tally, limits: options, onDrained });
-      void this.replayer.kick(); // events left by an earlier process
+      if (this.spool.bytes > 0) void this.replayer.kick(); // events left by an earlier process
     }
   }
 

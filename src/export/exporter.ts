@@ -14,8 +14,9 @@ import { CallIntake } from './call-intake.js';
 import { Delivery } from './delivery.js';
 import { DEFAULT_EXPORT_OPTIONS, type ExportOptions } from './export-options.js';
 import { FeedbackQueue } from './feedback-queue.js';
-import { Reachability, type Refusal } from './reachability.js';
+import type { Reachability, Refusal } from './reachability.js';
 import { stats, warnUnreportedDrops } from './export-stats.js';
+import { ServiceNotes } from './service-notes.js';
 
 /**
  * Events staged (handed over, not yet serialized) at which they are serialized and queued on the
@@ -74,6 +75,8 @@ export class CallExporter implements CallSink {
   private predecessor: CallExporter | undefined;
   /** What the senders saw of the service: the first-failure warning, refusals. */
   private readonly reach: Reachability;
+  /** The service's marker in the spool directory, and what the exit says about the spool (`lifecycle.ts`). */
+  readonly exitNotes: ServiceNotes;
   private closed = false;
   private openCalls = 0;
   /** Root calls that started here and have not ended (tracked only for `flushMode`/`waitUntil`). */
@@ -102,8 +105,8 @@ export class CallExporter implements CallSink {
     this.userId = userId;
     this.predecessor = predecessor;
     this.options = { ...DEFAULT_EXPORT_OPTIONS, ...options };
-    const spoolDir = this.options.spoolDir;
-    this.reach = new Reachability(client.baseUrl, spoolDir ? `written to the spool in ${spoolDir}, which a later process with the same spoolDir sends` : 'dropped (set spoolDir or WEFT_SPOOL_DIR to keep them on disk)');
+    this.exitNotes = new ServiceNotes(client.baseUrl, projectId, this.options.spoolDir || undefined);
+    this.reach = this.exitNotes.reach;
     this.delivery = new Delivery({ client, options: this.options, reach: this.reach, spill: true });
     this.batcher = new Batcher(this.delivery, this.options, { keepCallOrder: true });
     this.feedbackQueue = new FeedbackQueue(client, this.options, this.reach);
@@ -266,11 +269,6 @@ export class CallExporter implements CallSink {
     return this.reach.whenRefused();
   }
 
-  /** The disk spool's directory, when there is one. */
-  get spoolDir(): string | undefined {
-    return this.delivery.spoolDir;
-  }
-
   private get tracksRoots(): boolean {
     return this.options.flushMode === 'immediate' || this.options.waitUntil !== undefined;
   }
@@ -296,3 +294,4 @@ export class CallExporter implements CallSink {
     void p.client.close().catch(() => undefined);
   }
 }
+

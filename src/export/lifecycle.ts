@@ -11,12 +11,12 @@ import type { Refusal } from './reachability.js';
 /** Something that can be flushed, knows whether it holds events, and can give up on them. */
 export interface Flushable {
   readonly pendingCount: number;
-  /** The disk spool's directory, when there is one. */
-  readonly spoolDir?: string;
   flush(timeoutMs?: number): Promise<{ pending: number; spooled: number }>;
   abandon(reason?: string): void;
-  /** Resolves once every send so far was refused its connection (nothing listens at the URL). */
+  /** Resolves once every send so far was refused its connection and the service never answered (nothing listens at the URL). */
   whenRefused?(): Promise<Refusal>;
+  /** The spool's exit line (where the unsent events are, how to send them) and the service's marker. */
+  readonly exitNotes?: { readonly spoolHint: string | undefined; forgetServer(): void };
 }
 
 /** Time given to aborted requests to hand their events to the spool after the deadline, in ms. */
@@ -52,40 +52,36 @@ export function flushOnExit(target: Flushable | undefined, timeoutMs = deadlineM
 }
 
 /**
- * Flushes `t` within the deadline; then aborts what is left and waits briefly for it to be spooled.
- * When every connection was refused (nothing listens at the URL), gives up at once instead of waiting
- * for the deadline, saying how many events were not sent and where they went. Keeps the process alive
- * meanwhile (the exporter's own retry waits do not). Never rejects.
+ * Flushes `t` within the deadline (a server that answered before and refuses now may be restarting); then
+ * aborts what is left and waits briefly for it to be spooled. When the service never answered (every
+ * connection refused, here and, by the spool's marker, in earlier processes), gives up at once instead.
+ * One line says how many events were not sent, why, where they are and how to send them now (or, with the
+ * spool off, the drop warning says why). Keeps the process alive meanwhile (the exporter's own retry waits
+ * do not). Never rejects.
  */
 async function drain(t: Flushable, when: string): Promise<void> {
   const keepAlive = setTimeout(() => undefined, deadlineMs + AFTER_ABANDON_MS);
   try {
     const refused = t.whenRefused?.() ?? new Promise<never>(() => undefined);
     const first = await Promise.race([t.flush(deadlineMs), refused]);
-    if ('url' in first) return await giveUpRefused(t, when, first);
-    if (first.pending === 0 && t.pendingCount === 0) return;
-    diag.warn(`gave up on ${t.pendingCount} unsent event(s) ${when} after ${deadlineMs} ms (exitTimeoutMs)`);
-    t.abandon();
-    await t.flush(AFTER_ABANDON_MS);
+    let why: string | undefined;
+    if ('url' in first) why = `every connection to ${first.url} was refused ${when} (${first.cause}), so weft did not wait exitTimeoutMs`;
+    else if (first.pending > 0 || t.pendingCount > 0) {
+      why = `the server did not take them ${when} within ${deadlineMs} ms (exitTimeoutMs)`;
+      t.exitNotes?.forgetServer();
+    }
+    let spooled = 'url' in first ? 0 : first.spooled;
+    if (why !== undefined) {
+      t.abandon(why);
+      spooled = (await t.flush(AFTER_ABANDON_MS)).spooled;
+    }
+    const hint = t.exitNotes?.spoolHint;
+    if (hint && spooled > 0) diag.warn(`${spooled} event(s) not sent: ${why ?? 'they were spooled while the server was away, and not replayed yet'}; they are ${hint}`);
   } catch (err) {
     diag.warn(`flush ${when} failed: ${safeMessage(err)}`);
   } finally {
     clearTimeout(keepAlive);
   }
-}
-
-/**
- * Gives up on what `t` holds without waiting for the exit deadline: nothing listens at the URL, so no
- * retry can succeed. Events go to the spool (then one line says so) or are dropped (the drop warning
- * says so, with this reason).
- */
-async function giveUpRefused(t: Flushable, when: string, refusal: Refusal): Promise<void> {
-  const unsent = t.pendingCount;
-  if (unsent === 0) return;
-  const why = `every connection to ${refusal.url} was refused ${when} (${refusal.cause}), so weft did not wait exitTimeoutMs`;
-  t.abandon(why);
-  const report = await t.flush(AFTER_ABANDON_MS);
-  if (t.spoolDir && report.spooled > 0) diag.warn(`${unsent} event(s) not sent: ${why}; they are in the spool ${t.spoolDir}, sent by the next process with the same spoolDir`);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * What the exporter has seen of its service: the one warning at the first failed send (URL, cause, hint), and whether every connection so far was refused.
+ * What the exporter has seen of its service: the one warning at the first failed send (URL, cause, hint), whether it ever answered (here or, by the spool's marker, in an earlier process), and whether every connection so far was refused.
  * @module
  */
 import { APIConnectionError, APIError, APIUserAbortError } from '../api/core/api-errors.js';
@@ -7,7 +7,7 @@ import { isRetryableError } from '../api/core/retry.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 
-/** Why the exporter gives up at exit without waiting: the URL that refused every connection, and the error it gave. */
+/** Why the exporter gives up at exit without waiting: the URL that refused every connection (and never answered an earlier process), and the error it gave. */
 export interface Refusal {
   /** The service's base URL. */
   readonly url: string;
@@ -32,19 +32,27 @@ export class Reachability {
   /**
    * @param url - the service's base URL.
    * @param after - what becomes of events the retry budget gave up on, for the warning (e.g. `dropped`).
+   * @param known - the service answered an earlier process (the spool's marker): refusals are a restart, so
+   *   {@link whenRefused} never resolves and the exit waits for it.
+   * @param onFirstAnswer - runs once, at the first HTTP answer of this process (writes the marker).
    */
-  constructor(readonly url: string, private readonly after: string) {}
+  constructor(
+    readonly url: string,
+    private readonly after: string,
+    readonly known = false,
+    private readonly onFirstAnswer?: () => void,
+  ) {}
 
   /** An attempt got a 2xx answer. */
   succeeded(): void {
-    this.answered = true;
+    if (!this.answered) this.answer();
   }
 
   /** An attempt failed with `err` (a retry may follow). A user abort (exit deadline) tells nothing. */
   failed(err: unknown): void {
     if (err instanceof APIUserAbortError) return;
-    if (err instanceof APIError && err.status !== undefined) this.answered = true;
-    if (isRefused(err) && !this.answered) {
+    if (err instanceof APIError && err.status !== undefined && !this.answered) this.answer();
+    if (isRefused(err) && !this.answered && !this.known) {
       this.refusal = { url: this.url, cause: safeMessage(err) };
       for (const resolve of this.waiters.splice(0)) resolve(this.refusal);
     }
@@ -52,17 +60,27 @@ export class Reachability {
   }
 
   /**
-   * The refusal, when every attempt so far was refused (no HTTP answer ever, at least one `ECONNREFUSED`);
-   * else `undefined`.
+   * The refusal, when every attempt so far was refused (no HTTP answer ever, here or in an earlier process;
+   * at least one `ECONNREFUSED`); else `undefined`.
    */
   get refused(): Refusal | undefined {
     return this.answered ? undefined : this.refusal;
   }
 
-  /** Resolves once every attempt so far was refused (at once if already so); never rejects. */
+  /** Whether the service ever answered this process. */
+  get everAnswered(): boolean {
+    return this.answered;
+  }
+
+  /** Resolves once every attempt so far was refused and no earlier process got an answer (at once if already so); never rejects. */
   whenRefused(): Promise<Refusal> {
     const now = this.refused;
     return now ? Promise.resolve(now) : new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private answer(): void {
+    this.answered = true;
+    this.onFirstAnswer?.();
   }
 
   private warnOnce(err: unknown): void {

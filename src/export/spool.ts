@@ -54,7 +54,8 @@ export interface ClaimedSegment {
 
 /**
  * One spool directory, as seen from this process (its size cap counts what was there at construction
- * plus this process's writes). The constructor throws when the directory cannot be created or read;
+ * plus this process's writes). The directory is created (mode 0700: events hold user data) when the first
+ * segment is written, not before. The constructor throws when the directory exists but cannot be read;
  * methods never throw (failures show in return values and drop counters).
  */
 export class Spool {
@@ -74,8 +75,7 @@ export class Spool {
 
   constructor(readonly dir: string, private readonly maxBytes: number) {
     this.prefix = `${process.pid}-${String(instances++).padStart(4, '0')}`;
-    fs.mkdirSync(dir, { recursive: true });
-    for (const name of fs.readdirSync(dir)) if (NAME.test(name)) this.totalBytes += sizeOf(path.join(dir, name));
+    for (const name of listDir(dir)) if (NAME.test(name)) this.totalBytes += sizeOf(path.join(dir, name));
   }
 
   /** Bytes in the directory's segments, as far as this process knows. */
@@ -204,6 +204,7 @@ export class Spool {
     if (this.fd !== undefined) return this.fd;
     const file = path.join(this.dir, `${String(Date.now()).padStart(15, '0')}-${this.prefix}${String(this.seq++).padStart(8, '0')}.open`);
     try {
+      fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       this.fd = fs.openSync(file, 'a');
     } catch {
       return undefined;
@@ -237,6 +238,16 @@ export function isAlive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The names in `dir`; none when it does not exist yet. */
+function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
   }
 }
 

@@ -8,6 +8,7 @@ import type * as AsyncHooks from 'node:async_hooks';
 import type * as Crypto from 'node:crypto';
 import type * as Fs from 'node:fs';
 import type * as Module from 'node:module';
+import type * as Os from 'node:os';
 import type * as Path from 'node:path';
 
 /** The builtins the SDK may use, by specifier. */
@@ -16,6 +17,7 @@ interface Builtins {
   'node:crypto': typeof Crypto;
   'node:fs': typeof Fs;
   'node:module': typeof Module;
+  'node:os': typeof Os;
   'node:path': typeof Path;
 }
 

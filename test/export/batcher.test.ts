@@ -36,7 +36,7 @@ it('reports what it sent and counts events it could not deliver as dropped', asy
   for (let i = 0; i < 3; i++) h();
   const first = await flush();
   expect(first).toEqual({ sent: 6, dropped: 0, spooled: 0, pending: 0 });
-  init({ project, baseUrl: 'http://127.0.0.1:9', maxRetries: 0, flushIntervalMs: 600_000 }); // nothing listens on port 9
+  init({ project, baseUrl: 'http://127.0.0.1:9', maxRetries: 0, flushIntervalMs: 600_000, spoolDir: false }); // nothing listens on port 9
   h();
   const report = await flush();
   expect(report).toEqual({ sent: 0, dropped: 2, spooled: 0, pending: 0 });

@@ -52,7 +52,7 @@ it('drops a batch refused with 403, not retried, with one warning naming the sta
 it('a run failing every way (500s past the budget, resets, 401) never logs the API key and never throws', async () => {
   captureDiagnostics();
   const before = getExportStats();
-  init({ project: uniqueProject('no-key'), baseUrl: proxy.url, printViewerLink: false, apiKey: API_KEY, retryInitialDelayMs: 5, retryMaxDelayMs: 20, retryBudgetMs: 200 });
+  init({ project: uniqueProject('no-key'), baseUrl: proxy.url, printViewerLink: false, apiKey: API_KEY, retryInitialDelayMs: 5, retryMaxDelayMs: 20, retryBudgetMs: 200, spoolDir: false });
   for (const fault of [{ kind: 'status', status: 500 }, { kind: 'reset' }, { kind: 'status', status: 401 }] as const) {
     proxy.inject(fault);
     traceSome(5);

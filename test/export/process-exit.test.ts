@@ -1,6 +1,6 @@
 // Child processes lose nothing: SIGTERM with handleSignals flushes first; an exit during an outage spools; SIGKILL while spooling loses at most unwritten events, the next process replays the rest; calls still running at exit end as WeftInterrupted.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
 import { spawnTracked } from '../helpers/child-processes.js';
 import { bundled } from '../helpers/ts-bundle.js';
+import { callIdsInSpool, segmentsIn } from '../helpers/spool-files.js';
 
 const run = promisify(execFile);
 const server = useTestServer();
@@ -76,7 +77,7 @@ it('SIGKILL while spooling loses at most the unwritten events; the next process 
   expect(report.dropped).toBe(0);
   const stored = new Set((await readCalls(server().url, project)).map((r) => r.id));
   for (const id of written) expect(stored.has(id)).toBe(true);
-  expect(readdirSync(spoolDir)).toEqual([]); // every segment replayed and deleted
+  expect(segmentsIn(spoolDir)).toEqual([]); // every segment replayed and deleted
 });
 
 it('a process that ends normally while the server is down exits within exitTimeoutMs, its events spooled; the next one sends them', async () => {
@@ -100,20 +101,6 @@ it('a process that ends normally while the server is down exits within exitTimeo
     expectIsoUtc(r.ended_at);
   }
 });
-
-/** Ids of the calls whose start event is in a complete line of a spool file. */
-function callIdsInSpool(dir: string): Set<string> {
-  const ids = new Set<string>();
-  for (const name of readdirSync(dir)) {
-    const text = readFileSync(path.join(dir, name), 'utf8');
-    for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
-      if (!line) continue;
-      const item = JSON.parse(line) as { mode: string; req: { start?: { id: string } } };
-      if (item.mode === 'start' && item.req.start) ids.add(item.req.start.id);
-    }
-  }
-  return ids;
-}
 
 describe('calls still running when the process exits end as WeftInterrupted (issue 11 item 10)', () => {
   const OPEN = 'test/fixtures/open-calls-at-exit.ts';

@@ -1,6 +1,6 @@
 // The disk spool: an outage past the retry budget turns drops into spooled events that are replayed in order once the server answers; segments are claimed once.
 import { execFile } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { expectIsoUtc, expectUuidv7 } from '../helpers/shapes.js';
 import { bundled } from '../helpers/ts-bundle.js';
+import { segmentsIn } from '../helpers/spool-files.js';
 
 const run = promisify(execFile);
 const server = useTestServer();
@@ -58,7 +59,7 @@ it('an outage longer than the retry budget spools instead of dropping; the event
     expectUuidv7(r.id);
     expectIsoUtc(r.ended_at);
   }
-  expect(readdirSync(spoolDir)).toEqual([]);
+  expect(segmentsIn(spoolDir)).toEqual([]);
 });
 
 it('skips a torn last line and replays the complete ones', () => {
@@ -75,7 +76,8 @@ it('skips a torn last line and replays the complete ones', () => {
 it('a failed spool write counts its events as dropped instead of losing them silently', () => {
   const dir = newDir();
   const spool = new Spool(dir, 1 << 20);
-  rmSync(dir, { recursive: true }); // the directory vanishes under the writer
+  rmSync(dir, { recursive: true }); // the directory vanishes under the writer, and a file takes its name
+  writeFileSync(dir, '');
   const before = getExportStats().dropped.abandoned;
   expect(spool.append('{"n":1}')).toBe(true);
   spool.sync();
@@ -112,7 +114,7 @@ it('two processes replaying the same spool directory replay each event once betw
   const replayed = outs.map(({ stdout }) => (JSON.parse(stdout) as { stats: { replayed: number } }).stats.replayed);
   expect(replayed[0]! + replayed[1]!).toBe(EVENTS);
   expect(await server().store.countRows(project)).toBe(EVENTS);
-  expect(readdirSync(dir)).toEqual([]);
+  expect(segmentsIn(dir)).toEqual([]);
 });
 
 it('a replay cut off mid-segment goes on after the batches the server took: each event is sent and counted once', async () => {
@@ -130,12 +132,12 @@ it('a replay cut off mid-segment goes on after the batches the server took: each
   proxy.inject({ kind: 'status', status: 503 }, { ratio: 0.5 }); // every other request fails
   init({ project, baseUrl: proxy.url, printViewerLink: false, spoolDir, maxBatchItems: 250, maxRetries: 0, retryMaxDelayMs: 20, flushIntervalMs: 20 });
   const deadline = Date.now() + 20_000;
-  while (readdirSync(spoolDir).length > 0 && Date.now() < deadline) {
+  while (segmentsIn(spoolDir).length > 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
     await flush();
   }
   proxy.clear();
-  expect(readdirSync(spoolDir)).toEqual([]);
+  expect(segmentsIn(spoolDir)).toEqual([]);
   expect(proxy.counts.faulted).toBeGreaterThan(0);
   expect(getExportStats().replayed - before.replayed).toBe(N); // not more: taken batches were not sent again
   expect(await server().store.countRows(project)).toBe(N);
