@@ -1,7 +1,8 @@
 /**
  * Vitest global setup: the Chromium the browser tests drive (`WEFT_CHROMIUM`, chromium.ts), a directory where tests
- * record the pids they spawn, and a teardown that fails the run, naming them, when any of those process groups is
- * still alive.
+ * record the pids they spawn, a temp directory of the run's own (`TMPDIR`, so the SDK's default disk spools and
+ * answered-markers under the OS temp directory neither outlive the run nor meet another run's on a reused port), and
+ * a teardown that fails the run, naming them, when any of those process groups is still alive.
  * @module
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +26,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env[CHROMIUM_ENV] = await resolveChromium();
   const dir = mkdtempSync(path.join(tmpdir(), 'weft-test-pids-'));
   process.env[PID_DIR_ENV] = dir;
+  const tmp = mkdtempSync(path.join(tmpdir(), 'weft-test-tmp-'));
+  process.env.TMPDIR = tmp; // os.tmpdir() of the workers and of every process they start
   return async function teardown() {
+    rmSync(tmp, { recursive: true, force: true });
     const recorded = readdirSync(dir).flatMap((f) =>
       readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((line) => {
         const [pid, what] = line.split('\t');
