@@ -7,7 +7,7 @@ import { diag } from '../internal/diag.js';
 import { startProgress } from '../internal/progress.js';
 import { getSink } from '../instrument/sink.js';
 import { op } from '../instrument/op.js';
-import { Dataset, type DatasetRow, type PublishedDataset } from './dataset.js';
+import { Dataset, type DatasetRow } from './dataset.js';
 import { contentKey, publishOnce } from './publish-cache.js';
 import type { EvaluateOptions, EvaluationResult, EvaluationRow } from './evaluate-options.js';
 import { objectRef, weaveClass } from './refs.js';
@@ -43,23 +43,16 @@ interface Published {
 /** Publishes the dataset and the `Evaluation` object; on failure warns once and goes on without refs. */
 async function publish(client: Client, project: string, dataset: Dataset, name: string, scorers: readonly PreparedScorer[], trials: number, metadata: Record<string, unknown> | undefined): Promise<Published> {
   try {
-    const ds = dataset.published ?? (await publishRows(client, project, dataset));
+    const ds = dataset.published ?? (await dataset.publish(client, project));
     const val = { ...weaveClass('Evaluation'), name, description: null, dataset: ds.ref, scorers: scorers.map((s) => s.name), trials, metadata: metadata ?? null };
     const id = objectIdOf(name);
     const create = async (): Promise<string> => (await client.objects.create({ obj: { project_id: project, object_id: id, val } })).digest;
-    const key = contentKey('evaluation', project, { id, val });
-    const digest = key === undefined ? await create() : await publishOnce(client, key, create);
+    const digest = await publishOnce(client, contentKey('object', project, { id, val }), create);
     return { evaluationRef: objectRef(project, id, digest) };
   } catch (e) {
     diag.warn(`evaluate: the dataset and evaluation objects were not published (${e instanceof Error ? e.message : String(e)}); the run is recorded without them`);
     return { evaluationRef: undefined };
   }
-}
-
-/** Publishes a dataset not published yet; the same name, description and rows published through `client` before are not sent again. */
-async function publishRows(client: Client, project: string, dataset: Dataset): Promise<PublishedDataset> {
-  const key = contentKey('dataset', project, { name: dataset.name, description: dataset.description, rows: dataset.rows });
-  return (dataset.published = key === undefined ? await dataset.publish(client, project) : await publishOnce(client, key, () => dataset.publish(client, project)));
 }
 
 /**
@@ -74,8 +67,8 @@ async function publishRows(client: Client, project: string, dataset: Dataset): P
  * Weave's shape), one `Evaluation.predict_and_score` call per row (inputs `self`, `model`, `example`: the row;
  * output `{output, scores, model_latency}`) with the task's and scorers' calls beneath it, and an
  * `Evaluation.summarize` call. Each score is also feedback on the task's call (`feedback_type`
- * `wandb.runnable.<scorer>`, payload `{output: <score>}`), so `/feedback/stats` charts it over time. The dataset
- * and the `Evaluation` object are sent once per client and content: a run repeating them reuses their refs.
+ * `wandb.runnable.<scorer>`, payload `{output: <score>}`), so `/feedback/stats` charts it over time. The rows, the
+ * dataset and the `Evaluation` object are sent once per client and content: a run repeating one reuses its digest.
  * Without `init()` (or with tracing disabled) the run is not recorded and `id` is `''`.
  *
  * @returns `{ id, summary, rows }`: `id` the root call id, `summary` per score the mean (booleans: the true

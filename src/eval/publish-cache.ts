@@ -1,5 +1,5 @@
 /**
- * What this process already published through a client (a dataset given as rows, an `Evaluation` object), by content: a run repeated with the same rows and settings reuses the digests the server answered (it would answer the same ones again) instead of sending and validating them again.
+ * What this process already published through a client (a table of rows, an object version), by content: publishing the same again reuses the digests the server answered (it would answer the same ones) instead of sending and validating it again.
  * @module
  */
 import type { Client } from '../api/client.js';
@@ -11,10 +11,12 @@ const published = new WeakMap<Client, Map<string, unknown>>();
 
 /**
  * `publish()`'s result, made once per client and `key` (a text naming the project and the whole content, such as
- * its JSON): a repeated key answers what the first publication answered. A failed publication is not kept.
+ * {@link contentKey}'s): a repeated key answers what the first publication answered. A failed publication is not
+ * kept; without a key (content with no JSON) nothing is reused.
  * @throws whatever `publish()` throws.
  */
-export async function publishOnce<T>(client: Client, key: string, publish: () => Promise<T>): Promise<T> {
+export async function publishOnce<T>(client: Client, key: string | undefined, publish: () => Promise<T>): Promise<T> {
+  if (key === undefined) return publish();
   let byKey = published.get(client);
   if (!byKey) published.set(client, (byKey = new Map()));
   if (byKey.has(key)) return byKey.get(key) as T;
@@ -24,7 +26,7 @@ export async function publishOnce<T>(client: Client, key: string, publish: () =>
   return result;
 }
 
-/** The JSON of `value` as a cache key, or `undefined` when it has none (a BigInt, a cycle): then nothing is reused. */
+/** `kind`, `project` and the JSON of `value`, as a key of {@link publishOnce}; `undefined` when `value` has no JSON (a BigInt, a cycle). */
 export function contentKey(kind: string, project: string, value: unknown): string | undefined {
   try {
     return `${kind}\n${project}\n${JSON.stringify(value)}`;
