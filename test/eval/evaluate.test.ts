@@ -124,7 +124,7 @@ describe('evaluate() against weft serve', () => {
     const res = await evaluate({
       name: 'sync', client, progress: false,
       dataset: [{ x: 1, expected: 2 }, { x: 2, expected: 5 }],
-      task: function twice(row: { x: number }) {
+      task: function twice(row: { x: number; expected: number }) {
         return row.x * 2;
       },
       scorers: [
