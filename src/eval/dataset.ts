@@ -4,6 +4,7 @@
  */
 import type { Client } from '../api/client.js';
 import { ObjectId } from '../schema/objects.js';
+import { contentKey, publishOnce } from './publish-cache.js';
 import { objectRef, parseObjectRef, parseTableRef, tableRef, weaveClass } from './refs.js';
 
 /** A dataset row: any JSON object; `expected` (when present) is what scorers receive as `expected`. */
@@ -66,13 +67,15 @@ export class Dataset<R extends DatasetRow = DatasetRow> {
 
   /**
    * Publishes the rows (`POST /table/create`) and the `Dataset` object (`POST /obj/create`) in `project`.
-   * Publishing the same rows again answers the same digests (no new version).
+   * Publishing the same rows again answers the same digests (no new version); through the same `client`, what was
+   * published before (the rows, the object) is not sent again.
    * @throws {APIError} (or a subclass) when the server refuses or is unreachable.
    */
   async publish(client: Client, project: string): Promise<PublishedDataset> {
-    const table = await client.tables.create({ project_id: project, rows: [...this.rows] });
+    const table = await publishOnce(client, contentKey('table', project, this.rows), () => client.tables.create({ project_id: project, rows: [...this.rows] }));
     const val = { ...weaveClass('Dataset'), name: this.name, description: this.description ?? null, rows: tableRef(project, table.digest) };
-    const { digest } = await client.objects.create({ obj: { project_id: project, object_id: this.name, val } });
+    const create = async (): Promise<string> => (await client.objects.create({ obj: { project_id: project, object_id: this.name, val } })).digest;
+    const digest = await publishOnce(client, contentKey('object', project, { id: this.name, val }), create);
     this.published = { ref: objectRef(project, this.name, digest), digest, tableDigest: table.digest, rowDigests: table.row_digests };
     return this.published;
   }

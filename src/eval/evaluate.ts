@@ -8,8 +8,10 @@ import { startProgress } from '../internal/progress.js';
 import { getSink } from '../instrument/sink.js';
 import { op } from '../instrument/op.js';
 import { Dataset, type DatasetRow } from './dataset.js';
+import { contentKey, publishOnce } from './publish-cache.js';
 import type { EvaluateOptions, EvaluationResult, EvaluationRow } from './evaluate-options.js';
 import { objectRef, weaveClass } from './refs.js';
+import { thenOf } from '../instrument/thenable.js';
 import { asOp, prepareScorers, runRow, type PreparedScorer, type RowOutcome } from './row-runner.js';
 import { summarize, weaveSummary, type EvaluationSummary } from './summary.js';
 import { readUsage } from './usage-readback.js';
@@ -17,6 +19,11 @@ import { EVAL_OP_NAMES } from './runs/run-records.js';
 
 /** Op names of an evaluation's calls, as Weave's Python SDK names them. */
 const EVAL_OPS = { evaluate: EVAL_OP_NAMES.evaluate[0], predictAndScore: EVAL_OP_NAMES.predictAndScore[0], summarize: EVAL_OP_NAMES.summarize[0] } as const;
+
+/** A row's outcome beside what its `Evaluation.predict_and_score` call records as output (`{output, scores, model_latency}`). */
+function scored(outcome: RowOutcome): { outcome: RowOutcome & { callId?: string }; weave: Record<string, unknown> } {
+  return { outcome, weave: { output: outcome.output ?? null, scores: outcome.results, model_latency: outcome.latencyMs / 1000 } };
+}
 
 function checkInt(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
@@ -39,7 +46,8 @@ async function publish(client: Client, project: string, dataset: Dataset, name: 
     const ds = dataset.published ?? (await dataset.publish(client, project));
     const val = { ...weaveClass('Evaluation'), name, description: null, dataset: ds.ref, scorers: scorers.map((s) => s.name), trials, metadata: metadata ?? null };
     const id = objectIdOf(name);
-    const { digest } = await client.objects.create({ obj: { project_id: project, object_id: id, val } });
+    const create = async (): Promise<string> => (await client.objects.create({ obj: { project_id: project, object_id: id, val } })).digest;
+    const digest = await publishOnce(client, contentKey('object', project, { id, val }), create);
     return { evaluationRef: objectRef(project, id, digest) };
   } catch (e) {
     diag.warn(`evaluate: the dataset and evaluation objects were not published (${e instanceof Error ? e.message : String(e)}); the run is recorded without them`);
@@ -59,7 +67,8 @@ async function publish(client: Client, project: string, dataset: Dataset, name: 
  * Weave's shape), one `Evaluation.predict_and_score` call per row (inputs `self`, `model`, `example`: the row;
  * output `{output, scores, model_latency}`) with the task's and scorers' calls beneath it, and an
  * `Evaluation.summarize` call. Each score is also feedback on the task's call (`feedback_type`
- * `wandb.runnable.<scorer>`, payload `{output: <score>}`), so `/feedback/stats` charts it over time.
+ * `wandb.runnable.<scorer>`, payload `{output: <score>}`), so `/feedback/stats` charts it over time. The rows, the
+ * dataset and the `Evaluation` object are sent once per client and content: a run repeating one reuses its digest.
  * Without `init()` (or with tracing disabled) the run is not recorded and `id` is `''`.
  *
  * @returns `{ id, summary, rows }`: `id` the root call id, `summary` per score the mean (booleans: the true
@@ -106,9 +115,10 @@ export async function evaluate<Row extends DatasetRow = DatasetRow, Output = unk
     stop();
   };
 
-  const predictAndScore = op(async (_self: string, _model: string, example: Row) => {
-    const outcome = await runRow(example, task, scorers);
-    return { ...outcome, weave: { output: outcome.output ?? null, scores: outcome.results, model_latency: outcome.latencyMs / 1000 } };
+  // synchronous when the task and scorers are (no promise per row); its output as Weave records it, the outcome kept for the summary
+  const predictAndScore = op((_self: string, _model: string, example: Row) => {
+    const ran = runRow(example, task, scorers);
+    return thenOf(ran) ? (ran as Promise<RowOutcome>).then(scored) : scored(ran as RowOutcome);
   }, { name: EVAL_OPS.predictAndScore, parameterNames: ['self', 'model', 'example'], postprocessOutput: (o) => o.weave });
   const summarizeOp = op((_self: string, _table: { rows: number }, summary: EvaluationSummary, scorerOf: Map<string, string>) => weaveSummary(summary, scorerOf), {
     name: EVAL_OPS.summarize, parameterNames: ['self', 'eval_table'], postprocessInputs: ({ self: s, eval_table }) => ({ self: s, eval_table }),
@@ -122,8 +132,9 @@ export async function evaluate<Row extends DatasetRow = DatasetRow, Output = unk
     const worker = async (): Promise<void> => {
       while (!interrupted && next < total) {
         const k = next++;
-        const [outcome, call] = await predictAndScore.invoke(self, model, dataset.rows[k % dataset.length]!);
-        outcomes[k] = call ? { ...outcome, callId: call.id } : outcome;
+        const [{ outcome }, call] = await predictAndScore.invoke(self, model, dataset.rows[k % dataset.length]!);
+        if (call) outcome.callId = call.id;
+        outcomes[k] = outcome;
         progress.update(++done);
       }
     };
@@ -135,7 +146,7 @@ export async function evaluate<Row extends DatasetRow = DatasetRow, Output = unk
     }
     const ran = outcomes.filter((o) => o !== undefined);
     const scorerOf = new Map<string, string>();
-    for (const o of ran) for (const key of Object.keys(o.scores)) scorerOf.set(key, scorers.find((s) => key === s.name || key.startsWith(`${s.name}.`))?.name ?? key);
+    for (const o of ran) for (const key in o.scores) if (!scorerOf.has(key)) scorerOf.set(key, scorers.find((s) => key === s.name || key.startsWith(`${s.name}.`))?.name ?? key);
     const summary = summarize(ran.map((o) => ({ scores: o.scores, taskFailed: o.taskError !== undefined, scorerErrors: o.scorerErrors, latencyMs: o.latencyMs })), scorerOf, scorers.map((s) => s.name), interrupted);
     return { summary, weave: summarizeOp(self, { rows: ran.length }, summary, scorerOf) };
   }, {

@@ -10,6 +10,7 @@ import { checkRequest } from '../schema/check.js';
 import { FeedbackCreateReq } from '../schema/feedback.js';
 import { getSink } from '../instrument/sink.js';
 import { newId } from '../internal/ids.js';
+import { thenOf } from '../instrument/thenable.js';
 import { isOp } from '../instrument/wrap.js';
 import { op } from '../instrument/op.js';
 import type { Op } from '../instrument/wrap.js';
@@ -25,6 +26,8 @@ export interface PreparedScorer {
   op: Invokable;
   /** sha256 of the function's source text, base64url with `-`→`X`, `_`→`Y`, no `=`: the `<digest>` of its op ref. */
   digest: string;
+  /** `wandb.runnable.<name>`: the `feedback_type` of its scores. */
+  feedbackType: string;
 }
 
 /**
@@ -73,7 +76,8 @@ export function prepareScorers(scorers: ReadonlyArray<Scorer<never, never>>): Pr
     const base = (fn.name || `scorer_${i}`).replace(/[/:\s]/g, '_');
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
-    return { name: n === 1 ? base : `${base}_${n}`, op: asOp(fn as AnyFn, base, true), digest: sourceDigest(fn as AnyFn) };
+    const name = n === 1 ? base : `${base}_${n}`;
+    return { name, op: asOp(fn as AnyFn, base, true), digest: sourceDigest(fn as AnyFn), feedbackType: `wandb.runnable.${name}` };
   });
 }
 
@@ -87,11 +91,11 @@ function scoreFeedback(taskCallId: string, scorerCallId: string, scorer: Prepare
   try {
     const sink = getSink();
     if (!sink) return;
-    const runnableRef = `svc:///${sink.projectId}/op/${scorer.name}:${scorer.digest}`;
-    const callRef = `svc:///${sink.projectId}/call/${scorerCallId}`;
-    const feedbackType = `wandb.runnable.${scorer.name}`;
-    const svcRef = `svc:///${sink.projectId}/call/${taskCallId}`;
-    const item = { id: newId(), project_id: sink.projectId, svc_ref: svcRef, call_ref: callRef, runnable_ref: runnableRef, feedback_type: feedbackType, payload: { output: result }, svc_user_id: sink.userId };
+    const project = sink.projectId;
+    const item = {
+      id: newId(), project_id: project, svc_ref: `svc:///${project}/call/${taskCallId}`, call_ref: `svc:///${project}/call/${scorerCallId}`,
+      runnable_ref: `svc:///${project}/op/${scorer.name}:${scorer.digest}`, feedback_type: scorer.feedbackType, payload: { output: result }, svc_user_id: sink.userId,
+    };
     const scalar = typeof result === 'boolean' || (typeof result === 'number' && Number.isFinite(result));
     sink.feedback(scalar ? item : checkRequest(FeedbackCreateReq, { ...item, payload: captureFeedbackPayload(item.payload, getTraceSettings()) }, 'feedback'));
   } catch (e) {
@@ -103,36 +107,66 @@ function message(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
-/** Runs the task on `row`, then the scorers (in parallel); never throws. */
-export async function runRow(row: Record<string, unknown>, task: Invokable, scorers: readonly PreparedScorer[]): Promise<RowOutcome> {
+/** What a row produced so far: the row, its task's output and call (or the task's error), and when it started. */
+interface TaskDone {
+  row: Record<string, unknown>;
+  output: unknown;
+  taskCall: CurrentCall | undefined;
+  taskError: string | undefined;
+  started: number;
+}
+
+/**
+ * Runs the task on `row`, then the scorers (all started at once); never throws. Synchronous all the way (no
+ * promise made) when the task and every scorer return synchronously, as evaluate()'s per-row cost is mostly
+ * promise machinery otherwise; a promise when any of them returns one.
+ */
+export function runRow(row: Record<string, unknown>, task: Invokable, scorers: readonly PreparedScorer[]): RowOutcome | Promise<RowOutcome> {
   const started = performance.now();
-  let output: unknown;
-  let taskCall: CurrentCall | undefined;
-  let taskError: string | undefined;
+  let invoked: unknown;
   try {
-    [output, taskCall] = await task.invoke(row);
+    invoked = task.invoke(row);
   } catch (e) {
-    taskError = message(e);
+    return score({ row, output: undefined, taskCall: undefined, taskError: message(e), started }, scorers);
   }
-  const latencyMs = performance.now() - started;
-  const scores: Record<string, ScoreValue> = {};
-  const results: Record<string, unknown> = {};
-  let scorerErrors: Record<string, string> | undefined;
-  if (taskError === undefined) {
-    const args = { row, output, expected: row['expected'] };
-    await Promise.all(scorers.map(async (s) => {
-      let scorerCall: CurrentCall | undefined;
-      try {
-        let result: unknown;
-        [result, scorerCall] = await s.op.invoke(args);
-        results[s.name] = result;
-        Object.assign(scores, scoresOf(s.name, result));
-      } catch (e) {
-        (scorerErrors ??= {})[s.name] = message(e);
-        return;
-      }
-      if (taskCall && scorerCall) scoreFeedback(taskCall.id, scorerCall.id, s, results[s.name]);
-    }));
+  if (!thenOf(invoked)) {
+    const [output, taskCall] = invoked as [unknown, CurrentCall | undefined];
+    return score({ row, output, taskCall, taskError: undefined, started }, scorers);
   }
-  return { output, taskError, scores, results, scorerErrors, latencyMs };
+  return (invoked as Promise<[unknown, CurrentCall | undefined]>).then(
+    ([output, taskCall]) => score({ row, output, taskCall, taskError: undefined, started }, scorers),
+    (e: unknown) => score({ row, output: undefined, taskCall: undefined, taskError: message(e), started }, scorers),
+  );
+}
+
+/** Runs the scorers on what the task returned (none when it threw); each result is taken as it settles. */
+function score(task: TaskDone, scorers: readonly PreparedScorer[]): RowOutcome | Promise<RowOutcome> {
+  const outcome: RowOutcome = { output: task.output, taskError: task.taskError, scores: {}, results: {}, scorerErrors: undefined, latencyMs: performance.now() - task.started };
+  if (task.taskError !== undefined) return outcome;
+  const args = { row: task.row, output: task.output, expected: task.row['expected'] };
+  let pending: Array<Promise<void>> | undefined;
+  for (const s of scorers) {
+    let invoked: unknown;
+    try {
+      invoked = s.op.invoke(args);
+    } catch (e) {
+      (outcome.scorerErrors ??= {})[s.name] = message(e);
+      continue;
+    }
+    if (!thenOf(invoked)) take(outcome, task.taskCall, s, invoked as [unknown, CurrentCall | undefined]);
+    else {
+      (pending ??= []).push((invoked as Promise<[unknown, CurrentCall | undefined]>).then(
+        (done) => take(outcome, task.taskCall, s, done),
+        (e: unknown) => void ((outcome.scorerErrors ??= {})[s.name] = message(e)),
+      ));
+    }
+  }
+  return pending ? Promise.all(pending).then(() => outcome) : outcome;
+}
+
+/** Takes one scorer's result into the row's outcome and stores its score as feedback. */
+function take(outcome: RowOutcome, taskCall: CurrentCall | undefined, s: PreparedScorer, [result, scorerCall]: [unknown, CurrentCall | undefined]): void {
+  outcome.results[s.name] = result;
+  Object.assign(outcome.scores, scoresOf(s.name, result));
+  if (taskCall && scorerCall) scoreFeedback(taskCall.id, scorerCall.id, s, result);
 }

@@ -120,6 +120,35 @@ describe('evaluate() against weft serve', () => {
     expect(recorded.find((c) => c.id === res.id)!.output).toMatchObject({ numeric_closeness: { close: { true_count: 6 }, abs_error: { mean: expect.any(Number) } } });
   });
 
+  it('records a synchronous task and scorers (no promise per row) as it records async ones, async scorers beside them', async () => {
+    const res = await evaluate({
+      name: 'sync', client, progress: false,
+      dataset: [{ x: 1, expected: 2 }, { x: 2, expected: 5 }],
+      task: function twice(row: { x: number; expected: number }) {
+        return row.x * 2;
+      },
+      scorers: [
+        function same({ output, expected }: { output: number; expected: number }) {
+          return output === expected;
+        },
+        async function later({ output }: { output: number }) {
+          return output / 10;
+        },
+        async function broken(): Promise<number> {
+          throw new Error('judge down');
+        },
+      ],
+    });
+    expect(res.rows.map((r) => [r.output, r.scores, r.scorerErrors])).toEqual([[2, { same: true, later: 0.2 }, { broken: 'Error: judge down' }], [4, { same: false, later: 0.4 }, { broken: 'Error: judge down' }]]);
+    await flush();
+    const recorded = await readCalls(server().url, project, { filter: { trace_ids: [res.id] }, include_feedback: true });
+    const row = recorded.find((c) => c.op_name === 'Evaluation.predict_and_score' && (c.inputs!['example'] as { x: number }).x === 2)!;
+    expect(row.output).toMatchObject({ output: 4, scores: { same: false, later: 0.4 } });
+    const task = recorded.find((c) => c.op_name === 'twice' && c.parent_id === row.id)!;
+    const feedback = (task.summary as { feedback?: Array<{ feedback_type: string; payload: unknown }> }).feedback ?? [];
+    expect(feedback.map((f) => [f.feedback_type, f.payload]).sort()).toEqual([['wandb.runnable.later', { output: 0.4 }], ['wandb.runnable.same', { output: false }]]);
+  });
+
   it('stops on abort with what was scored summarized', async () => {
     const controller = new AbortController();
     const res = await evaluate({
