@@ -264,6 +264,16 @@ export class CallExporter implements CallSink {
     this.feedbackQueue.abandon(reason);
   }
 
+  /**
+   * Starts the spool courier for what the exit just spooled (unless `spoolCourier` is off): it sends the spool
+   * until it is empty or `deadlineAt` (epoch ms). See `lifecycle.ts`.
+   * @returns the courier's pid, or `undefined` when none was started.
+   */
+  handOff(deadlineAt: number): number | undefined {
+    if (!this.options.spoolCourier) return undefined;
+    return this.exitNotes.handOff(deadlineAt, this.connection?.apiKey);
+  }
+
   /** Resolves once every export request so far was refused its connection (at once if already so); never rejects. */
   whenRefused(): Promise<Refusal> {
     return this.reach.whenRefused();
