@@ -105,7 +105,7 @@ export class CallExporter implements CallSink {
     this.userId = userId;
     this.predecessor = predecessor;
     this.options = { ...DEFAULT_EXPORT_OPTIONS, ...options };
-    this.exitNotes = new ServiceNotes(client.baseUrl, projectId, this.options.spoolDir || undefined);
+    this.exitNotes = new ServiceNotes(client.baseUrl, projectId, this.options.spoolDir || undefined, this.options.spoolCourier);
     this.reach = this.exitNotes.reach;
     this.delivery = new Delivery({ client, options: this.options, reach: this.reach, spill: true });
     this.batcher = new Batcher(this.delivery, this.options, { keepCallOrder: true });
@@ -262,16 +262,6 @@ export class CallExporter implements CallSink {
     this.predecessor?.abandon(reason);
     this.batcher.abandon(reason);
     this.feedbackQueue.abandon(reason);
-  }
-
-  /**
-   * Starts the spool courier for what the exit just spooled (unless `spoolCourier` is off): it sends the spool
-   * until it is empty or `deadlineAt` (epoch ms). See `lifecycle.ts`.
-   * @returns the courier's pid, or `undefined` when none was started.
-   */
-  handOff(deadlineAt: number): number | undefined {
-    if (!this.options.spoolCourier) return undefined;
-    return this.exitNotes.handOff(deadlineAt, this.connection?.apiKey);
   }
 
   /** Resolves once every export request so far was refused its connection (at once if already so); never rejects. */

@@ -15,10 +15,13 @@ export interface Flushable {
   abandon(reason?: string): void;
   /** Resolves once every send so far was refused its connection and the service never answered (nothing listens at the URL). */
   whenRefused?(): Promise<Refusal>;
-  /** The spool's exit line (where the unsent events are, how to send them) and the service's marker. */
-  readonly exitNotes?: { readonly spoolHint: string | undefined; forgetServer(): void };
-  /** Starts the spool courier, which sends what was spooled until `deadlineAt` (epoch ms); its pid, or `undefined`. */
-  handOff?(deadlineAt: number): number | undefined;
+  /**
+   * The spool's exit line (where the unsent events are, how to send them), the service's marker, and the spool
+   * courier, which sends what was spooled until `deadlineAt` (epoch ms): its pid, or `undefined`.
+   */
+  readonly exitNotes?: { readonly spoolHint: string | undefined; forgetServer(): void; handOff(deadlineAt: number, apiKey: string | undefined): number | undefined };
+  /** The API key the courier sends with (`init()` sets it). */
+  readonly connection?: { readonly apiKey: string | undefined } | undefined;
 }
 
 /** Time given to aborted requests to hand their events to the spool after the deadline, in ms. */
@@ -82,7 +85,7 @@ async function drain(t: Flushable, when: string): Promise<void> {
     const hint = t.exitNotes?.spoolHint;
     if (!hint || spooled === 0) return;
     // gave up at once: a server starting now is still sent everything, by a courier, within exitTimeoutMs
-    const courier = 'url' in first ? t.handOff?.(exitAt + deadlineMs) : undefined;
+    const courier = 'url' in first ? t.exitNotes?.handOff(exitAt + deadlineMs, t.connection?.apiKey) : undefined;
     const meanwhile = courier === undefined ? '' : `; meanwhile a background process (weft's spool courier, pid ${courier}) tries to send them for up to ${deadlineMs} ms (exitTimeoutMs)`;
     diag.warn(`${spooled} event(s) not sent: ${why ?? 'they were spooled while the server was away, and not replayed yet'}; they are ${hint}${meanwhile}`);
   } catch (err) {

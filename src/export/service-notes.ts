@@ -19,11 +19,13 @@ export class ServiceNotes {
   /**
    * With a spool, reads the marker (one `stat`) and writes it at this process's first answer when it was missing.
    * @param spoolDir - the spool's directory; `undefined` when the spool is off.
+   * @param courier - whether {@link handOff} starts the spool courier (`spoolCourier`).
    */
   constructor(
     private readonly url: string,
     project: string,
     private readonly spoolDir: string | undefined,
+    private readonly courier = true,
   ) {
     if (!spoolDir) {
       this.reach = new Reachability(url, 'dropped (the spool is off: spoolDir false or WEFT_SPOOL_DIR=off)');
@@ -46,10 +48,10 @@ export class ServiceNotes {
   /**
    * Hands the spool to the spool courier (`courier-launch.ts`) until `deadlineAt` (epoch ms): for an exit that
    * gave up at once on a service that never answered.
-   * @returns the courier's pid, or `undefined` when none sends the spool (no spool, or no courier here).
+   * @returns the courier's pid, or `undefined` when none sends the spool (no spool, `spoolCourier` off, or no courier here).
    */
   handOff(deadlineAt: number, apiKey: string | undefined): number | undefined {
-    if (!this.spoolDir || !this.markerDir) return undefined;
+    if (!this.spoolDir || !this.markerDir || !this.courier) return undefined;
     return startCourier({ dir: this.spoolDir, baseUrl: this.url, apiKey, markerDir: this.markerDir, deadlineAt });
   }
 }
