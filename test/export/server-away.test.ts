@@ -23,6 +23,7 @@ const dirs: string[] = [];
 
 beforeAll(async () => {
   proxy = await startFaultProxy(server().url);
+  await Promise.all([bundled(APP), bundled(BUILT_APP)]); // not inside a test's 3 s outage
 });
 afterAll(async () => {
   await proxy.close();
