@@ -1,6 +1,7 @@
 // Build config: two packages from the one `src/` (docs/packaging.md).
 // - weft-trace (the SDK, `dist/`): `.`, `/schema`, `/otel` in ESM and CommonJS, zod bundled in (the install stays
-//   small: zod alone installs 8 MB; build/finish.mjs vendors its declarations); the `weft` bin forwards to
+//   small: zod alone installs 8 MB; build/finish.mjs vendors its declarations); `spool-courier.js`, the process the
+//   exit starts to send a spool (both builds spawn this one ESM file, found beside them); the `weft` bin forwards to
 //   weft-server's CLI; `/server` (a forwarder to weft-server) is written by build/finish.mjs.
 // - weft-server (`packages/server/dist/`): the server (`startServer`, ...), the `weft` CLI and the viewer (copied
 //   from `dist/ui` by build/finish.mjs after Vite).
@@ -28,9 +29,12 @@ const serverPkg = JSON.parse(readFileSync('packages/server/package.json', 'utf8'
 const serverExternal = [...external, ...Object.keys(serverPkg.dependencies).filter((d) => !esmOnly.includes(d))];
 
 export default defineConfig([
-  { ...common, entry: sdk, format: ['esm'], clean: true, external, noExternal: sdkBundled },
-  // splitting: zod once in a shared chunk, not once per entry
-  { ...common, entry: sdk, format: ['cjs'], splitting: true, external, noExternal: [...esmOnly, ...sdkBundled] },
+  // with the spool courier (src/export/courier-launch.ts spawns it from beside the SDK's module; not an export): it
+  // shares the SDK's chunks instead of a copy of its own (zod and the export path, 0.9 MB)
+  { ...common, entry: { ...sdk, 'spool-courier': 'src/spool-courier.ts' }, format: ['esm'], clean: true, external, noExternal: sdkBundled },
+  // splitting: zod once in a shared chunk, not once per entry; shims: `import.meta.url` (courier-launch.ts finds the
+  // courier beside the module) becomes the file's URL, which esbuild leaves alone in a split CommonJS build
+  { ...common, entry: sdk, format: ['cjs'], splitting: true, shims: true, external, noExternal: [...esmOnly, ...sdkBundled] },
   // the declarations of both formats (.d.ts, .d.cts) from one TypeScript program, not one per format
   { ...common, entry: sdk, format: ['esm', 'cjs'], dts: { only: true }, external },
   // the SDK's `weft` bin: runs weft-server's CLI when it is installed, else says how to get it

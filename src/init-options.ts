@@ -155,6 +155,18 @@ export interface InitOptions {
    */
   exitTimeoutMs?: number;
   /**
+   * When the exit spooled its events at once because no connection to `baseUrl` was ever answered, start a
+   * short-lived detached process (the spool courier, `dist/spool-courier.js`) that keeps sending that spool
+   * until it is empty or `exitTimeoutMs` after the exit, then exits; the app itself exits as before. So a
+   * server that comes up within `exitTimeoutMs` gets every event, and a missing one costs no wait. At most
+   * one per spool; none where the SDK is bundled into the app or the runtime cannot start processes. What it
+   * could not send stays in the spool.
+   *
+   * Env: `WEFT_SPOOL_COURIER` (`off` (or `false`, `0`, `no`) turns it off).
+   * @defaultValue `true`
+   */
+  spoolCourier?: boolean;
+  /**
    * Print the trace viewer's link to the first trace of the process on standard error (once per process),
    * when `baseUrl` is a `weft serve` (its `GET /server_info` says so); other services print nothing.
    *

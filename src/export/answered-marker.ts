@@ -29,11 +29,11 @@ export class AnsweredMarker {
     return this.file !== undefined && fs !== undefined && fs.existsSync(this.file);
   }
 
-  /** Writes the marker (and its directory) in the background; failures are ignored (the marker is a hint). */
-  write(): void {
+  /** Writes the marker (and its directory) in the background; failures are ignored (the marker is a hint). Never rejects. */
+  write(): Promise<void> {
     const { file } = this;
-    if (file === undefined || fs === undefined) return;
-    void fs.promises
+    if (file === undefined || fs === undefined) return Promise.resolve();
+    return fs.promises
       .mkdir(this.dir, { recursive: true, mode: 0o700 })
       .then(() => fs.promises.writeFile(file, `${new Date().toISOString()}\n`))
       .catch(() => undefined);

@@ -7,8 +7,8 @@ import type { InitOptions } from '../init-options.js';
 
 /** The options that decide when a batch is cut, how many requests fly at once and how much may wait. */
 const BATCHER_OPTIONS = ['maxBatchItems', 'maxBatchBytes', 'flushIntervalMs', 'maxConcurrentRequests', 'maxQueueItems', 'maxQueueBytes'] as const;
-/** The other options of the call exporter: retries, disk spool, serverless flushing. */
-const EXPORTER_OPTIONS = ['maxRetries', 'retryInitialDelayMs', 'retryMaxDelayMs', 'retryBudgetMs', 'spoolMaxBytes', 'flushMode'] as const;
+/** The other options of the call exporter: retries, disk spool (and its courier at exit), serverless flushing. */
+const EXPORTER_OPTIONS = ['maxRetries', 'retryInitialDelayMs', 'retryMaxDelayMs', 'retryBudgetMs', 'spoolMaxBytes', 'spoolCourier', 'flushMode'] as const;
 /** Options of the call exporter that have no default. */
 const UNSET_OPTIONS = ['spoolDir', 'waitUntil'] as const;
 

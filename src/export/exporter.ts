@@ -105,7 +105,7 @@ export class CallExporter implements CallSink {
     this.userId = userId;
     this.predecessor = predecessor;
     this.options = { ...DEFAULT_EXPORT_OPTIONS, ...options };
-    this.exitNotes = new ServiceNotes(client.baseUrl, projectId, this.options.spoolDir || undefined);
+    this.exitNotes = new ServiceNotes(client.baseUrl, projectId, this.options.spoolDir || undefined, this.options.spoolCourier);
     this.reach = this.exitNotes.reach;
     this.delivery = new Delivery({ client, options: this.options, reach: this.reach, spill: true });
     this.batcher = new Batcher(this.delivery, this.options, { keepCallOrder: true });

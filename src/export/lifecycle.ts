@@ -15,8 +15,13 @@ export interface Flushable {
   abandon(reason?: string): void;
   /** Resolves once every send so far was refused its connection and the service never answered (nothing listens at the URL). */
   whenRefused?(): Promise<Refusal>;
-  /** The spool's exit line (where the unsent events are, how to send them) and the service's marker. */
-  readonly exitNotes?: { readonly spoolHint: string | undefined; forgetServer(): void };
+  /**
+   * The spool's exit line (where the unsent events are, how to send them), the service's marker, and the spool
+   * courier, which sends what was spooled until `deadlineAt` (epoch ms): its pid, or `undefined`.
+   */
+  readonly exitNotes?: { readonly spoolHint: string | undefined; forgetServer(): void; handOff(deadlineAt: number, apiKey: string | undefined): number | undefined };
+  /** The API key the courier sends with (`init()` sets it). */
+  readonly connection?: { readonly apiKey: string | undefined } | undefined;
 }
 
 /** Time given to aborted requests to hand their events to the spool after the deadline, in ms. */
@@ -54,12 +59,14 @@ export function flushOnExit(target: Flushable | undefined, timeoutMs = deadlineM
 /**
  * Flushes `t` within the deadline (a server that answered before and refuses now may be restarting); then
  * aborts what is left and waits briefly for it to be spooled. When the service never answered (every
- * connection refused, here and, by the spool's marker, in earlier processes), gives up at once instead.
+ * connection refused, here and, by the spool's marker, in earlier processes), gives up at once instead and
+ * hands the spool to the spool courier, which keeps sending it until the same deadline (`courier-launch.ts`).
  * One line says how many events were not sent, why, where they are and how to send them now (or, with the
  * spool off, the drop warning says why). Keeps the process alive meanwhile (the exporter's own retry waits
  * do not). Never rejects.
  */
 async function drain(t: Flushable, when: string): Promise<void> {
+  const exitAt = Date.now();
   const keepAlive = setTimeout(() => undefined, deadlineMs + AFTER_ABANDON_MS);
   try {
     const refused = t.whenRefused?.() ?? new Promise<never>(() => undefined);
@@ -76,7 +83,11 @@ async function drain(t: Flushable, when: string): Promise<void> {
       spooled = (await t.flush(AFTER_ABANDON_MS)).spooled;
     }
     const hint = t.exitNotes?.spoolHint;
-    if (hint && spooled > 0) diag.warn(`${spooled} event(s) not sent: ${why ?? 'they were spooled while the server was away, and not replayed yet'}; they are ${hint}`);
+    if (!hint || spooled === 0) return;
+    // gave up at once: a server starting now is still sent everything, by a courier, within exitTimeoutMs
+    const courier = 'url' in first ? t.exitNotes?.handOff(exitAt + deadlineMs, t.connection?.apiKey) : undefined;
+    const meanwhile = courier === undefined ? '' : `; meanwhile a background process (weft's spool courier, pid ${courier}) tries to send them for up to ${deadlineMs} ms (exitTimeoutMs)`;
+    diag.warn(`${spooled} event(s) not sent: ${why ?? 'they were spooled while the server was away, and not replayed yet'}; they are ${hint}${meanwhile}`);
   } catch (err) {
     diag.warn(`flush ${when} failed: ${safeMessage(err)}`);
   } finally {

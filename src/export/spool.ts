@@ -231,13 +231,20 @@ function completeLines(text: string): string[] {
   return end < 0 ? [] : text.slice(0, end).split('\n').filter((l) => l.length > 0);
 }
 
-/** Whether a process with this id runs (one of another user counts: signalling it is refused with EPERM). */
+/**
+ * Whether a process with this id runs (one of another user counts: signalling it is refused with EPERM). A zombie
+ * (exited, not yet reaped: a container's init may never reap a detached process) does not, where `/proc` says so.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return !/^\d+ \(.*\) Z /s.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (macOS, Windows)
   }
 }
 

@@ -5,20 +5,24 @@
  * @module
  */
 import type * as AsyncHooks from 'node:async_hooks';
+import type * as ChildProcess from 'node:child_process';
 import type * as Crypto from 'node:crypto';
 import type * as Fs from 'node:fs';
 import type * as Module from 'node:module';
 import type * as Os from 'node:os';
 import type * as Path from 'node:path';
+import type * as Url from 'node:url';
 
 /** The builtins the SDK may use, by specifier. */
 interface Builtins {
   'node:async_hooks': typeof AsyncHooks;
+  'node:child_process': typeof ChildProcess;
   'node:crypto': typeof Crypto;
   'node:fs': typeof Fs;
   'node:module': typeof Module;
   'node:os': typeof Os;
   'node:path': typeof Path;
+  'node:url': typeof Url;
 }
 
 type Host = { process?: { getBuiltinModule?: (id: string) => unknown; env?: Record<string, string | undefined> } };

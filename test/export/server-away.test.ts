@@ -1,17 +1,19 @@
-// Issue 37 point 3: nothing lost when the server is away for a while, and still no hang when there is none. A traced app of 1,206 calls runs as a child process against a real server behind a loopback fault proxy that is down 3 s then up, never up, or up then down at exit; the spool is the default one (under the child's TMPDIR), sent by the next run or `weft spool flush`.
+// Issue 37 point 3: nothing lost when the server is away for a while, and still no hang when there is none. A traced app of 1,206 calls runs as a child process against a real server behind a loopback fault proxy that is down 3 s then up, never up, or up then down at exit; the spool is the default one (under the child's TMPDIR), sent by the spool courier (the built SDK, after `npm run build`), the next run or `weft spool flush`.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { useTestServer } from '../helpers/server.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { spawnTracked } from '../helpers/child-processes.js';
+import { spawnTracked, trackPid, whenGone } from '../helpers/child-processes.js';
 import { bundled } from '../helpers/ts-bundle.js';
 import { callIdsInSpool, segmentsIn } from '../helpers/spool-files.js';
 
+/** The SDK bundled into the app (no spool courier beside it), and the built package as installed (`npm run build` first). */
 const APP = 'test/fixtures/server-away-app.ts';
+const BUILT_APP = 'test/fixtures/server-away-app-built.ts';
 const CALLS = 1_206;
 /** Longer than any wait of these tests: a proxy "never up" stays down for the test. */
 const FOREVER_MS = 600_000;
@@ -21,6 +23,7 @@ const dirs: string[] = [];
 
 beforeAll(async () => {
   proxy = await startFaultProxy(server().url);
+  await Promise.all([bundled(APP), bundled(BUILT_APP)]); // not inside a test's 3 s outage
 });
 afterAll(async () => {
   await proxy.close();
@@ -51,12 +54,12 @@ function newTmp(): string {
 }
 
 /** Starts the app against the proxy; `env` adds WEFT_PROJECT, TMPDIR and the like. */
-async function startApp(env: Record<string, string>): Promise<ChildProcess> {
-  return spawnTracked(process.execPath, [await bundled(APP)], { env: { ...process.env, WEFT_BASE_URL: proxy.url, WEFT_LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+async function startApp(env: Record<string, string>, app = APP): Promise<ChildProcess> {
+  return spawnTracked(process.execPath, [await bundled(app)], { env: { ...process.env, WEFT_BASE_URL: proxy.url, WEFT_LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
-async function runApp(env: Record<string, string>): Promise<Exit> {
-  const child = await startApp(env);
+async function runApp(env: Record<string, string>, app = APP): Promise<Exit> {
+  const child = await startApp(env, app);
   child.stdin!.end();
   return finished(child);
 }
@@ -71,10 +74,12 @@ async function spoolFlush(env: Record<string, string>, args: string[] = []): Pro
  * Runs the app with a fresh project each time, until a run exits within 1 s of its last line (at most 3 runs: a
  * loaded machine can stretch one; an exit that waits for exitTimeoutMs, 10 s, fails all three). Returns the runs.
  */
-async function runsUntilQuickExit(env: Record<string, string>): Promise<Exit[]> {
+async function runsUntilQuickExit(env: Record<string, string>, app = APP, after?: (run: Exit) => Promise<void>): Promise<Exit[]> {
   const runs: Exit[] = [];
-  do runs.push(await runApp({ ...env, WEFT_PROJECT: runs.length === 0 ? env.WEFT_PROJECT! : uniqueProject('again') }));
-  while (runs.length < 3 && runs.at(-1)!.exitAt - runs.at(-1)!.doneAt >= 1_000);
+  do {
+    runs.push(await runApp({ ...env, WEFT_PROJECT: runs.length === 0 ? env.WEFT_PROJECT! : uniqueProject('again') }, app));
+    await after?.(runs.at(-1)!); // e.g. waits for the run's courier, so it does not slow the next run
+  } while (runs.length < 3 && runs.at(-1)!.exitAt - runs.at(-1)!.doneAt >= 1_000);
   return runs;
 }
 
@@ -100,7 +105,7 @@ it('down 3 s then up, for a server that answered an earlier run (a restart): the
   expect(await stored(project)).toBe(3 + CALLS);
 });
 
-it('down 3 s then up, for a server no run ever reached: the app exits without waiting for it, its events spooled; the next run sends all 1,206', async () => {
+it('down 3 s then up, for a server no run ever reached, the SDK bundled into the app (no courier): the app exits without waiting for it, its events spooled; the next run sends all 1,206', async () => {
   const project = uniqueProject('first-outage');
   const env = { WEFT_PROJECT: project, TMPDIR: newTmp() };
   proxy.inject({ kind: 'refuse' }, { forMs: 3_000 });
@@ -109,6 +114,7 @@ it('down 3 s then up, for a server no run ever reached: the app exits without wa
   // no wait for the server: the 1 s bound is the never-up test's (the same exit path)
   const [line, ...more] = warnings(r).filter((l) => l.includes(`${2 * CALLS} event(s) not sent: every connection to ${proxy.url} was refused at exit`));
   expect(line).toContain('so weft did not wait exitTimeoutMs');
+  expect(line).not.toContain('spool courier');
   expect(more).toEqual([]);
   expect(callIdsInSpool(spoolNamed(line!)).size).toBe(CALLS);
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, r.exitAt + 3_100 - Date.now()))); // the proxy is up again
@@ -205,4 +211,88 @@ it('a known server that stays down: the first exit waits exitTimeoutMs in vain a
     proxy.clear();
   }
   expect(await stored(project)).toBe(30); // the first run's; the spool holds the others
+});
+
+// ---- the spool courier: the built SDK hands a spool it gave up on at once to a detached process, for exitTimeoutMs
+
+/** The pid of the spool courier the exit line names (recorded for the teardown), or `undefined`. */
+function courierOf(line: string): number | undefined {
+  const pid = Number(/spool courier, pid (\d+)\)/.exec(line)?.[1]);
+  if (!pid) return undefined;
+  trackPid(pid, `spool courier of ${spoolNamed(line)}`);
+  return pid;
+}
+
+it('courier: down 3 s then up, for a server no run ever reached: the app exits at once, and within exitTimeoutMs the courier sends all 1,206 and remembers the server, with no next run', async () => {
+  const project = uniqueProject('courier-outage');
+  const env = { WEFT_PROJECT: project, TMPDIR: newTmp() };
+  proxy.inject({ kind: 'refuse' }, { forMs: 3_000 });
+  const upAt = Date.now() + 3_000;
+  const r = await runApp(env, BUILT_APP);
+  expect(r.code).toBe(0);
+  const [line, ...more] = warnings(r).filter((l) => l.includes('not sent'));
+  expect(more).toEqual([]);
+  expect(line).toContain(`${2 * CALLS} event(s) not sent: every connection to ${proxy.url} was refused at exit`);
+  expect(line).toContain('so weft did not wait exitTimeoutMs');
+  expect(line).toContain('tries to send them for up to 10000 ms (exitTimeoutMs)');
+  expect(r.exitAt - r.doneAt).toBeLessThan(3_000); // no wait for the server (the 1 s bound: the never-up test's)
+  const courier = courierOf(line!)!;
+  expect(courier).toBeGreaterThan(0);
+  const goneAt = await whenGone(courier, 15_000);
+  expect(goneAt).toBeGreaterThan(upAt); // it outlived the outage
+  expect(goneAt - r.exitAt).toBeLessThan(10_000 + 2_000); // and ended within exitTimeoutMs (and a margin)
+  expect(await stored(project)).toBe(CALLS);
+  const dir = spoolNamed(line!);
+  expect(segmentsIn(dir)).toEqual([]); // sent, and the lock is gone
+  expect(readdirSync(path.dirname(dir)).filter((n) => n.startsWith('answered-'))).toHaveLength(1);
+});
+
+it('courier: never up: the app exits within 1 s of its last line, the courier gives up at the deadline and leaves every event in the spool, and `weft spool flush` sends them', async () => {
+  const project = uniqueProject('courier-never');
+  const env = { WEFT_PROJECT: project, TMPDIR: newTmp(), WEFT_EXIT_TIMEOUT_MS: '2000' };
+  proxy.inject({ kind: 'refuse' }, { forMs: FOREVER_MS });
+  try {
+    const lines: string[] = [];
+    const gone: number[] = [];
+    const runs = await runsUntilQuickExit(env, BUILT_APP, async (run) => {
+      lines.push(warnings(run).find((l) => l.includes('not sent'))!);
+      gone.push(await whenGone(courierOf(lines.at(-1)!)!, 10_000));
+    });
+    expect(quickest(runs)).toBeLessThan(1_000);
+    expect(gone[0]! - runs[0]!.exitAt).toBeLessThan(2_000 + 2_000); // exitTimeoutMs from the exit, and a margin
+    const dir = spoolNamed(lines[0]!);
+    expect(callIdsInSpool(dir).size).toBe(CALLS);
+    expect(segmentsIn(dir).every((n) => n.endsWith('.jsonl'))).toBe(true); // released, not left claimed; no lock
+    expect(readdirSync(path.dirname(dir)).filter((n) => n.startsWith('answered-'))).toEqual([]);
+  } finally {
+    proxy.clear();
+  }
+  const up = await spoolFlush(env, ['--project', project]);
+  expect(up.code).toBe(0);
+  expect(await stored(project)).toBe(CALLS);
+});
+
+it('courier: not started when the server answered during the run (then down at exit: the exit waits for it instead), nor with WEFT_SPOOL_COURIER=off', async () => {
+  const project = uniqueProject('courier-known');
+  const env = { WEFT_PROJECT: project, TMPDIR: newTmp(), PAUSE: '1', WEFT_EXIT_TIMEOUT_MS: '1500' };
+  const child = await startApp(env, BUILT_APP);
+  const exited = finished(child);
+  await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('half') && resolve()));
+  proxy.inject({ kind: 'refuse' }, { forMs: FOREVER_MS });
+  try {
+    child.stdin!.end();
+    const r = await exited;
+    const [line] = warnings(r).filter((l) => l.includes('not sent'));
+    expect(line).toContain('the server did not take them at exit within 1500 ms (exitTimeoutMs)');
+    expect(line).not.toContain('spool courier');
+    expect(existsSync(path.join(spoolNamed(line!), 'courier.pid'))).toBe(false);
+
+    const off = await runApp({ WEFT_PROJECT: uniqueProject('courier-off'), TMPDIR: newTmp(), WEFT_SPOOL_COURIER: 'off' }, BUILT_APP);
+    const [offLine] = warnings(off).filter((l) => l.includes('not sent'));
+    expect(offLine).toContain('so weft did not wait exitTimeoutMs');
+    expect(offLine).not.toContain('spool courier');
+    expect(existsSync(path.join(spoolNamed(offLine!), 'courier.pid'))).toBe(false);
+  } finally {
+    proxy.clear();
+  }
 });

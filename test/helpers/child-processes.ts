@@ -5,6 +5,7 @@
 import { appendFileSync } from 'node:fs';
 import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
 import path from 'node:path';
+import { isAlive } from '../../src/export/spool.js';
 
 /** Environment variable naming the directory where spawned pids are recorded (set by `global-setup.ts`). */
 export const PID_DIR_ENV = 'WEFT_TEST_PID_DIR';
@@ -38,5 +39,21 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL
     process.kill(-child.pid, signal);
   } catch {
     // ESRCH: nothing left in the group
+  }
+}
+
+/** Records `pid`, a process the code under test started (the spool courier), so the teardown fails when it outlives the suite. */
+export function trackPid(pid: number, what: string): void {
+  const dir = process.env[PID_DIR_ENV];
+  if (dir) appendFileSync(path.join(dir, `${process.pid}.pids`), `${pid}\t${what}\n`);
+}
+
+/** Resolves with the time (epoch ms) process `pid` was seen gone (a zombie counts as gone), polling every 50 ms; rejects after `timeoutMs`. */
+export async function whenGone(pid: number, timeoutMs: number): Promise<number> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (!isAlive(pid)) return Date.now();
+    if (Date.now() > until) throw new Error(`process ${pid} still runs after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

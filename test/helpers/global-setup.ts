@@ -11,14 +11,30 @@ import path from 'node:path';
 import { PID_DIR_ENV } from './child-processes.js';
 import { CHROMIUM_ENV, resolveChromium } from './chromium.js';
 
-/** Whether any process of the group led by `pid` is alive. */
+/**
+ * Whether any process of the group led by `pid` is alive. Where `/proc` lists them, zombies (exited, left unreaped
+ * by a container's init: a detached spool courier's parent is gone) do not count.
+ */
 function groupAlive(pid: number): boolean {
   try {
     process.kill(-pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  let procs: string[];
+  try {
+    procs = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return true; // no /proc (macOS)
+  }
+  return procs.some((n) => {
+    try {
+      const [state, , pgrp] = readFileSync(`/proc/${n}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+      return Number(pgrp) === pid && state !== 'Z';
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
 }
 
 /** Records `WEFT_CHROMIUM` and `WEFT_TEST_PID_DIR` for the test workers; returns the teardown. */
