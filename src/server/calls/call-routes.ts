@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { CallUpdateReq, CallsDeleteReq } from '../../schema/call-edits.js';
 import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from '../../schema/calls.js';
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
-import { parseJsonText, postJson, readJsonBody, validateBody } from '../http/request-body.js';
+import { parseJsonText, postJson, readJsonBody, readText, validateBody } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';
 import { formatFromAccept, pageSize, recordStream } from './record-stream.js';
 import { TurnQueue } from './turn-queue.js';
@@ -43,7 +43,7 @@ export function callRoutes(calls: CallStore, log: (line: string) => void): Hono 
   });
 
   app.post(ENDPOINTS.callUpsertBatch, async (c) => {
-    const text = await c.req.text();
+    const text = await readText(c);
     const res = await turns.run(() => {
       const data = parseJsonText(text);
       const body = fastParseUpsertBatch(data) ?? validateBody(CallUpsertBatchReq, data);
