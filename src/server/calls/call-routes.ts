@@ -29,8 +29,11 @@ const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } a
  */
 export function callRoutes(calls: CallStore, log: (line: string) => void): Hono {
   const app = new Hono();
-  /** Batch writes and stream pages take turns, one per event-loop turn, in arrival order (issue 11, item 6). */
-  const turns = new TurnQueue();
+  /**
+   * Batch writes and stream pages take turns, one per event-loop turn, in arrival order (issue 11, item 6); batches
+   * queued back to back share a turn and one commit (issue 37).
+   */
+  const turns = new TurnQueue((writes) => calls.together(writes));
 
   postJson(app, ENDPOINTS.callStart, CallStartReq, (body) => calls.startCall(body.start));
   postJson(app, WEAVE_ENDPOINTS.callUpdate, CallUpdateReq, async (body) => {
@@ -44,7 +47,7 @@ export function callRoutes(calls: CallStore, log: (line: string) => void): Hono 
 
   app.post(ENDPOINTS.callUpsertBatch, async (c) => {
     const text = await readText(c);
-    const res = await turns.run(() => {
+    const res = await turns.runGrouped(() => {
       const data = parseJsonText(text);
       const body = fastParseUpsertBatch(data) ?? validateBody(CallUpsertBatchReq, data);
       return calls.upsertBatch(body.batch);
