@@ -51,7 +51,7 @@ export function callRoutes(calls: CallStore, log: (line: string) => void): Hono 
       const data = parseJsonText(text);
       const body = fastParseUpsertBatch(data) ?? validateBody(CallUpsertBatchReq, data);
       return calls.upsertBatch(body.batch);
-    });
+    }, text.length);
     return c.json({ res });
   });
 

@@ -4,16 +4,19 @@
  * @module
  */
 
-/** Consecutive groupable jobs run together in one turn, at most this many (a turn stays bounded). */
-export const MAX_GROUP = 8;
+/**
+ * Consecutive groupable jobs run together in one turn while their sizes add up to at most this (a turn stays bounded):
+ * 1 MiB of request body, about 8 batches of 250 calls as the SDK sends them; a batch this big or bigger runs alone.
+ */
+export const MAX_GROUP_SIZE = 1024 * 1024;
 
 interface Job {
   /** Runs the job; answers what it returns, throws what it throws. */
   run: () => unknown;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
-  /** May run in one group with its groupable neighbours ({@link TurnQueue.runGrouped}). */
-  grouped: boolean;
+  /** Its size when it may run in one group with its groupable neighbours ({@link TurnQueue.runGrouped}), else undefined. */
+  size?: number;
 }
 
 /** What a job of a group did: returned a value or threw. */
@@ -47,16 +50,18 @@ export class TurnQueue {
    * @param job - synchronous work; keep it bounded (one batch, one page).
    */
   run<T>(job: () => T): Promise<T> {
-    return this.queue(job, false);
+    return this.queue(job);
   }
 
   /**
-   * As {@link run}, but the job may share its turn with up to {@link MAX_GROUP} groupable jobs queued right after it,
-   * run inside `together`. It resolves once the whole group is done (with SQLite: committed).
+   * As {@link run}, but the job may share its turn with the groupable jobs queued right after it, as long as their
+   * sizes add up to at most {@link MAX_GROUP_SIZE}, all run inside `together`. It resolves once the whole group is done
+   * (with SQLite: committed).
    * @param job - a write that stays all-or-nothing on its own when nested (a store transaction).
+   * @param size - what it weighs against {@link MAX_GROUP_SIZE}: its request body's length.
    */
-  runGrouped<T>(job: () => T): Promise<T> {
-    return this.queue(job, true);
+  runGrouped<T>(job: () => T, size: number): Promise<T> {
+    return this.queue(job, size);
   }
 
   /** Jobs waiting (the running one excluded). */
@@ -64,9 +69,9 @@ export class TurnQueue {
     return this.jobs.length;
   }
 
-  private queue<T>(run: () => T, grouped: boolean): Promise<T> {
+  private queue<T>(run: () => T, size?: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.jobs.push({ run, resolve: resolve as (value: unknown) => void, reject, grouped });
+      this.jobs.push({ run, resolve: resolve as (value: unknown) => void, reject, size });
       this.schedule();
     });
   }
@@ -82,7 +87,11 @@ export class TurnQueue {
     const first = this.jobs.shift();
     if (first) {
       const group = [first];
-      while (first.grouped && group.length < MAX_GROUP && this.jobs[0]?.grouped) group.push(this.jobs.shift() as Job);
+      let size = first.size ?? Infinity;
+      for (let next = this.jobs[0]; next?.size !== undefined && size + next.size <= MAX_GROUP_SIZE; next = this.jobs[0]) {
+        size += next.size;
+        group.push(this.jobs.shift() as Job);
+      }
       if (group.length === 1) settle(first, attempt(first));
       else runGroup(group, this.together);
     }
