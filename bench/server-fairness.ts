@@ -1,11 +1,11 @@
 // Server side: write latency p50/p99 of upsert batches at 8, 32 and 128 concurrent writers, and while a 1M-call stream_query is read.
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
-import { callBatchItems } from './lib/call-batches.js';
+import { request } from 'undici';
 import { callsDatabase, QUERY_PROJECT } from './lib/calls-db.js';
 import { contextLine } from './lib/context-line.js';
 import { benchTempDir, startChildServer } from './lib/server.js';
+import { batchBody, quantile, runWriters, type Writers } from './lib/writers.js';
 import { num, printTable, QUICK, ratio, verdict } from './lib/table.js';
 
 /** Calls per upsert batch: 250 starts and 250 ends, the SDK's default batch of 500 events. */
@@ -22,61 +22,10 @@ const STREAM_MAX_BATCHES = QUICK ? 300 : 1_200;
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-/** One upsert_batch body of `n` complete calls in `project`, shaped like what op() sends. */
-const batchBody = (project: string, n: number): string => JSON.stringify({ batch: callBatchItems(project, n) });
-
 /** Up to `n` bodies of `project`, made as they are asked for. */
 function counted(n: number, project: string): () => string | undefined {
   let left = n;
   return () => (left-- > 0 ? batchBody(project, CALLS_PER_BATCH) : undefined);
-}
-
-/** Latencies in ms, sorted, and the value at quantile `q`. */
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-}
-
-interface Writers {
-  /** Sorted latencies of the requests answered 200, ms. */
-  latencies: number[];
-  /** Requests not answered 200: status or error code, and when. */
-  failures: string[];
-  seconds: number;
-}
-
-/**
- * Runs `writers` loops, each sending upsert batches one after another (one connection each) until `nextBody()`
- * has no more or `stop()` says so; `onReady` runs once every connection is open, before the timed part.
- */
-async function runWriters(url: string, writers: number, nextBody: () => string | undefined, stop: () => boolean = () => false, onReady = (): void => {}): Promise<Writers> {
-  const agent = new Agent({ connections: writers, pipelining: 1 });
-  const latencies: number[] = [];
-  const failures: string[] = [];
-  // Opens every writer's connection first (one small batch each, not timed): a load generator opening 128
-  // connections at once waits seconds for some of them, which is not the server's fairness.
-  const warm = batchBody('bench/fair-warm', 1);
-  await Promise.all(Array.from({ length: writers }, async () => (await request(`${url}/call/upsert_batch`, { method: 'POST', body: warm, headers: JSON_TYPE, dispatcher: agent })).body.dump()));
-  onReady();
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: writers }, async () => {
-      for (let body = nextBody(); body !== undefined && !stop(); body = nextBody()) {
-        const t = performance.now();
-        try {
-          const res = await request(`${url}/call/upsert_batch`, { method: 'POST', body, headers: JSON_TYPE, dispatcher: agent });
-          await res.body.dump();
-          if (res.statusCode === 200) latencies.push(performance.now() - t);
-          else failures.push(`${res.statusCode} after ${num(performance.now() - t)} ms`);
-        } catch (err) {
-          // e.g. ECONNRESET: a server whose loop was held past its headers timeout drops waiting requests.
-          failures.push(`${(err as { code?: string }).code ?? String(err)} after ${num(performance.now() - t)} ms`);
-        }
-      }
-    }),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  await agent.close();
-  return { latencies: latencies.sort((a, b) => a - b), failures, seconds };
 }
 
 const rows: string[][] = [];

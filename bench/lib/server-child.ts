@@ -1,5 +1,5 @@
 // Child-process entry: runs the local weft server on a given SQLite file (or a postgres:// URL) and reports its URL to the parent over IPC.
-import { weftServer } from './weft.js';
+import { weftServer } from './weft-server.js';
 
 const dbPath = process.argv[2] ?? ':memory:';
 const where = /^postgres(ql)?:\/\//.test(dbPath) ? { db: dbPath } : { dbPath };

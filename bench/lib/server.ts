@@ -25,11 +25,12 @@ export function benchTempDir(): string {
  * Starts the equivalent of `weft serve` (startServer on port 0) in a child process over `dbPath`.
  * @param dbPath - SQLite file; created and migrated when missing. Default: a new file in a temp dir
  *   that `close()` deletes again.
+ * @param dist - the tsup build the child runs (a `buildForBench` dir); default: this process's WEFT_BENCH_DIST.
  */
-export function startChildServer(dbPath?: string): Promise<ChildServer> {
+export function startChildServer(dbPath?: string, dist?: string): Promise<ChildServer> {
   const tempDir = dbPath ? undefined : benchTempDir();
   const file = dbPath ?? join(tempDir ?? '', 'calls.db');
-  return spawnServer(file, () => tempDir && rmSync(tempDir, { recursive: true, force: true }));
+  return spawnServer(file, () => tempDir && rmSync(tempDir, { recursive: true, force: true }), './server-child.ts', dist ? { WEFT_BENCH_DIST: dist } : undefined);
 }
 
 /**
@@ -43,10 +44,10 @@ export function startHttpFloor(pgUrl?: string): Promise<ChildServer> {
   return spawnServer(join(tempDir, 'floor.db'), () => rmSync(tempDir, { recursive: true, force: true }), './http-floor-child.ts');
 }
 
-function spawnServer(dbPath: string, cleanup: () => void, entry = './server-child.ts'): Promise<ChildServer> {
+function spawnServer(dbPath: string, cleanup: () => void, entry = './server-child.ts', env?: Record<string, string>): Promise<ChildServer> {
   // WEFT_BENCH_SERVER_PROF=<dir>: the server child writes a V8 CPU profile there when it stops (node --cpu-prof)
   const profDir = process.env.WEFT_BENCH_SERVER_PROF;
-  const child = forkTs(new URL(entry, import.meta.url), [dbPath], profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
+  const child = forkTs(new URL(entry, import.meta.url), [dbPath], profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [], env);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);

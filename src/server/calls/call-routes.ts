@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { CallUpdateReq, CallsDeleteReq } from '../../schema/call-edits.js';
 import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from '../../schema/calls.js';
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
-import { parseJsonText, postJson, readJsonBody, validateBody } from '../http/request-body.js';
+import { parseJsonText, postJson, readJsonBody, readText, validateBody } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';
 import { formatFromAccept, pageSize, recordStream } from './record-stream.js';
 import { TurnQueue } from './turn-queue.js';
@@ -29,8 +29,11 @@ const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } a
  */
 export function callRoutes(calls: CallStore, log: (line: string) => void): Hono {
   const app = new Hono();
-  /** Batch writes and stream pages take turns, one per event-loop turn, in arrival order (issue 11, item 6). */
-  const turns = new TurnQueue();
+  /**
+   * Batch writes and stream pages take turns, one per event-loop turn, in arrival order (issue 11, item 6); batches
+   * queued back to back share a turn and one commit (issue 37).
+   */
+  const turns = new TurnQueue((writes) => calls.together(writes));
 
   postJson(app, ENDPOINTS.callStart, CallStartReq, (body) => calls.startCall(body.start));
   postJson(app, WEAVE_ENDPOINTS.callUpdate, CallUpdateReq, async (body) => {
@@ -43,12 +46,12 @@ export function callRoutes(calls: CallStore, log: (line: string) => void): Hono 
   });
 
   app.post(ENDPOINTS.callUpsertBatch, async (c) => {
-    const text = await c.req.text();
-    const res = await turns.run(() => {
+    const text = await readText(c);
+    const res = await turns.runGrouped(() => {
       const data = parseJsonText(text);
       const body = fastParseUpsertBatch(data) ?? validateBody(CallUpsertBatchReq, data);
       return calls.upsertBatch(body.batch);
-    });
+    }, text.length);
     return c.json({ res });
   });
 

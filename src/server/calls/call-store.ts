@@ -155,6 +155,15 @@ export class CallStore<W extends Wait = Wait> {
     }) as Out<W, (CallStartRes | CallEndRes)[]>;
   }
 
+  /**
+   * Runs `writes` (calls of {@link upsertBatch}) as one unit: on SQLite one transaction with one commit, each batch
+   * still all-or-nothing on its own (`SqlRunner.together`).
+   * @throws what the commit throws (none of the batches is stored then).
+   */
+  together(writes: () => void): void {
+    this.sql.together(writes);
+  }
+
   /** Stores a call start (upsert on project_id + id); `id` and `trace_id` generated (UUIDv7) when absent. */
   startCall(start: StartInput): Out<W, CallStartRes> {
     const answers = this.upsertBatch([{ mode: 'start', req: { start } }]);

@@ -85,12 +85,21 @@ function summaryOf(v: unknown): Obj {
   return loose(s, SUMMARY_KEYS, out);
 }
 
+/** The last project id accepted: a batch's items nearly always share one, checked once then. */
+let knownProject: unknown;
+
+function projectOf(v: unknown): unknown {
+  if (v === knownProject) return v;
+  if (!isProjectId(v)) fail();
+  return (knownProject = v);
+}
+
 /**
  * Each field kind of call-fields.ts checked as zod checks it: the value zod outputs (undefined: the key is left out),
  * else {@link fail}. A kind added there without a check here fails the build.
  */
 const CHECKS: Record<FieldKind, (v: unknown) => unknown> = {
-  'project': (v) => (isProjectId(v) ? v : fail()),
+  'project': projectOf,
   'key': (v) => str(v, 1),
   'key?': optStr,
   'name': (v) => str(v, 1),
@@ -105,12 +114,18 @@ const CHECKS: Record<FieldKind, (v: unknown) => unknown> = {
   'summary': summaryOf,
 };
 
+/** A shape's fields in its order, each with its check (looked up once, not per item). */
+type Checked = readonly (readonly [key: string, check: (v: unknown) => unknown])[];
+const checked = (fields: Readonly<Record<string, FieldKind>>): Checked => Object.entries(fields).map(([k, kind]) => [k, CHECKS[kind]] as const);
+const START_CHECKS = checked(START_FIELDS);
+const END_CHECKS = checked(END_FIELDS);
+
 /** A zod object's output for `v`, its fields checked by kind: unknown keys dropped, the others in the shape's order. */
-function fieldsOf(v: unknown, fields: Readonly<Record<string, FieldKind>>): Obj {
+function fieldsOf(v: unknown, fields: Checked): Obj {
   const from = obj(v);
   const out: Obj = {};
-  for (const k in fields) {
-    const value = CHECKS[fields[k] as FieldKind](from[k]);
+  for (const [k, check] of fields) {
+    const value = check(from[k]);
     if (value !== undefined) out[k] = value;
   }
   return out;
@@ -119,8 +134,8 @@ function fieldsOf(v: unknown, fields: Readonly<Record<string, FieldKind>>): Obj 
 function itemOf(v: unknown): Obj {
   const item = obj(v);
   const req = obj(item['req']);
-  if (item['mode'] === 'start') return { mode: 'start', req: { start: fieldsOf(req['start'], START_FIELDS) } };
-  if (item['mode'] === 'end') return { mode: 'end', req: { end: fieldsOf(req['end'], END_FIELDS) } };
+  if (item['mode'] === 'start') return { mode: 'start', req: { start: fieldsOf(req['start'], START_CHECKS) } };
+  if (item['mode'] === 'end') return { mode: 'end', req: { end: fieldsOf(req['end'], END_CHECKS) } };
   return fail();
 }
 

@@ -30,6 +30,12 @@ export interface SqlRunner<W extends Wait = Wait> {
   transaction<A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): Out<W, T>;
   /** Runs a long read: on PostgreSQL, on the long-read pool, whose `statement_timeout` bounds it. */
   longRead<A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): Out<W, T>;
+  /**
+   * Runs `jobs` (store calls) as one unit where that saves work: SQLite runs them in one transaction, inside which each
+   * of their own transactions is a savepoint (its writes stay all-or-nothing; the unit pays one commit); PostgreSQL
+   * runs them as they are. @throws what the commit throws (none of the jobs' writes are stored then).
+   */
+  together(jobs: () => void): void;
 }
 
 /** `INSERT INTO <table> (<columns>)` of a bulk insert: the fixed columns first. */
@@ -77,10 +83,12 @@ export function sqliteRunner(db: Database.Database): SqlRunner<'sync'> {
   const drive = <T>(steps: Steps<T>): T => sqliteSteps(prepare, steps);
   const inTransaction = db.transaction((steps: Steps<unknown>) => drive(steps));
   const run = <A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): T => drive(method(SQLITE_DIALECT, ...args));
+  const together = db.transaction((jobs: () => void) => jobs());
   return {
     run,
     transaction: <A extends unknown[], T>(method: StepsOf<A, T>, ...args: A): T => inTransaction(method(SQLITE_DIALECT, ...args)) as T,
     longRead: run,
+    together: (jobs) => together(jobs),
   };
 }
 
@@ -122,5 +130,6 @@ export function pgRunner(db: PgDatabase): SqlRunner<'async'> {
     run: (method, ...args) => pgSteps(db.pool, method(PG_DIALECT, ...args)),
     transaction: (method, ...args) => db.transaction((client) => pgSteps(client, method(PG_DIALECT, ...args))),
     longRead: (method, ...args) => pgSteps(db.cursorPool, method(PG_DIALECT, ...args)),
+    together: (jobs) => jobs(),
   };
 }

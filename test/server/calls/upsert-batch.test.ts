@@ -75,6 +75,17 @@ describe('POST /call/upsert_batch', () => {
     expect(await server.store.countRows(PROJECT)).toBe(0);
   });
 
+  it('batches sent at once (written in groups, one commit each) are each stored or refused whole', async () => {
+    const bodies = Array.from({ length: 12 }, (_, i) => ({
+      batch: [startItem(start({ id: `c${i}` })), i === 5 ? startItem(start({ id: 'bad', started_at: 'yesterday' })) : endItem(end(`c${i}`))],
+    }));
+    const statuses = await Promise.all(bodies.map(async (body) => (await post(server, '/call/upsert_batch', body)).status));
+    expect(statuses).toEqual(bodies.map((_, i) => (i === 5 ? 422 : 200)));
+    const stored = ids(await query(server)).sort();
+    expect(stored).toEqual(bodies.map((_, i) => `c${i}`).filter((id) => id !== 'c5').sort());
+    expect(await server.store.countRows(PROJECT)).toBe(11);
+  });
+
   it('accepts an empty batch', async () => {
     expect(await batch(server, [])).toEqual([]);
   });
