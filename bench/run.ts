@@ -15,6 +15,17 @@ function runScript(file: string): Promise<number> {
 }
 
 const t0 = performance.now();
+// `npm run bench -- --guard <base>`: only the guard (guard.ts), HEAD against that base; exits 1 when HEAD is worse.
+const guardAt = process.argv.indexOf('--guard');
+if (guardAt !== -1) {
+  const baseRev = process.argv[guardAt + 1];
+  if (!baseRev) {
+    console.error('bench: --guard needs a base revision, e.g. npm run bench -- --guard main~3');
+    process.exit(2);
+  }
+  const { guard } = await import('./guard.js');
+  process.exit(await guard(baseRev));
+}
 const built = await buildForBench(process.env.BENCH_SOURCE ?? 'HEAD');
 process.env.WEFT_BENCH_DIST = built.dir;
 process.env.WEFT_BENCH_LABEL = built.label;

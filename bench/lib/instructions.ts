@@ -14,6 +14,10 @@ const V8_FLAGS = ['--predictable'];
 export const INSTRUCTION_WORKLOADS = {
   /** one traced sync call with its serialization and batching (no HTTP); sizes in calls */
   sync: { small: 0, large: 20_000, callsPer: 1 },
+  /** what the caller's stack pays for one traced sync call (its events only staged); sizes in calls */
+  inline: { small: 0, large: 5_000, callsPer: 1 },
+  /** the same for an OpenTelemetry span (BatchSpanProcessor, discarding exporter); the dist is not used */
+  otel: { small: 0, large: 5_000, callsPer: 1 },
   /** one exported call of the nested workload, all in (3 calls per root); sizes in roots */
   nested: { small: 0, large: 2_000, callsPer: 3 },
 } as const;
