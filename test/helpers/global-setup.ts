@@ -5,7 +5,7 @@
  * a teardown that fails the run, naming them, when any of those process groups is still alive.
  * @module
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PID_DIR_ENV } from './child-processes.js';
@@ -37,15 +37,46 @@ function groupAlive(pid: number): boolean {
   });
 }
 
+/** The run's own temp directory, the OS one it is in, and how many setups of the run (one per vitest project) use it. */
+const TEST_TMP_ENV = 'WEFT_TEST_TMPDIR';
+const OS_TMP_ENV = 'WEFT_TEST_OS_TMPDIR';
+const TMP_USERS_ENV = 'WEFT_TEST_TMPDIR_USERS';
+
+/**
+ * Makes the run's temp directory the `TMPDIR` of the workers and of every process they start (the first setup of the
+ * run creates it: world-writable and sticky like /tmp, for the PostgreSQL cluster's own user); returns it.
+ */
+function useRunTmpDir(): string {
+  let tmp = process.env[TEST_TMP_ENV];
+  if (!tmp) {
+    process.env[OS_TMP_ENV] = tmpdir();
+    tmp = mkdtempSync(path.join(tmpdir(), 'weft-test-tmp-'));
+    chmodSync(tmp, 0o1777);
+    process.env[TEST_TMP_ENV] = tmp;
+    process.env.TMPDIR = tmp;
+  }
+  process.env[TMP_USERS_ENV] = String(Number(process.env[TMP_USERS_ENV] ?? 0) + 1);
+  return tmp;
+}
+
+/** The last setup of the run to tear down removes the run's temp directory (the PostgreSQL cluster lives in it). */
+function releaseRunTmpDir(tmp: string): void {
+  const users = Number(process.env[TMP_USERS_ENV] ?? 1) - 1;
+  process.env[TMP_USERS_ENV] = String(users);
+  if (users > 0) return;
+  rmSync(tmp, { recursive: true, force: true });
+  process.env.TMPDIR = process.env[OS_TMP_ENV] ?? tmpdir();
+  delete process.env[TEST_TMP_ENV];
+}
+
 /** Records `WEFT_CHROMIUM` and `WEFT_TEST_PID_DIR` for the test workers; returns the teardown. */
 export default async function setup(): Promise<() => Promise<void>> {
   process.env[CHROMIUM_ENV] = await resolveChromium();
-  const dir = mkdtempSync(path.join(tmpdir(), 'weft-test-pids-'));
+  const dir = mkdtempSync(path.join(process.env[OS_TMP_ENV] ?? tmpdir(), 'weft-test-pids-'));
   process.env[PID_DIR_ENV] = dir;
-  const tmp = mkdtempSync(path.join(tmpdir(), 'weft-test-tmp-'));
-  process.env.TMPDIR = tmp; // os.tmpdir() of the workers and of every process they start
+  const tmp = useRunTmpDir();
   return async function teardown() {
-    rmSync(tmp, { recursive: true, force: true });
+    releaseRunTmpDir(tmp);
     const recorded = readdirSync(dir).flatMap((f) =>
       readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((line) => {
         const [pid, what] = line.split('\t');
