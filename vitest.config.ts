@@ -71,6 +71,9 @@ const runtimeOnly = process.env['WEFT_TEST_SCOPE'] === 'runtime';
  * make the run's tail. A file missing here that turns slow only starts later; keep the list to the slowest ~25.
  */
 const SLOW_FILES: Record<string, number> = {
+  'test/export/server-away.test.ts': 32,
+  'test/package/quick-start.test.ts': 30,
+  'test/export/server-away-courier.test.ts': 22,
   'test/export/call-order.test.ts': 37,
   'test/server/db/pg-rest-parity.test.ts': 37,
   'test/export/faults.test.ts': 30,
@@ -82,7 +85,6 @@ const SLOW_FILES: Record<string, number> = {
   'test/export/process-exit.test.ts': 14,
   'test/examples/rl-training.test.ts': 12,
   'test/instrument/decorators.test.ts': 11,
-  'test/package/quick-start.test.ts': 10,
   'test/build.test.ts': 10,
   'test/server/http/hostile-input-property.test.ts': 10,
   'test/api/resources/calls-pagination.test.ts': 9,

@@ -1,0 +1,113 @@
+// Shared by the server-away tests (issue 37 point 3): a traced app of 1,206 calls run as a child process against a real server behind a loopback fault proxy, its exit, and `weft spool flush`.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { useTestServer } from './server.js';
+import { readCalls, uniqueProject } from './calls.js';
+import { startFaultProxy, type FaultProxy } from './fault-proxy.js';
+import { spawnTracked, trackPid } from './child-processes.js';
+import { bundled } from './ts-bundle.js';
+/** The SDK bundled into the app (no spool courier beside it), and the built package as installed (`npm run build` first). */
+export const APP = 'test/fixtures/server-away-app.ts';
+export const BUILT_APP = 'test/fixtures/server-away-app-built.ts';
+export const CALLS = 1_206;
+/** Longer than any wait of these tests: a proxy "never up" stays down for the test. */
+export const FOREVER_MS = 600_000;
+let server: () => { url: string };
+let current: FaultProxy | undefined;
+const dirs: string[] = [];
+
+/** The fault proxy in front of the file's server (started by {@link useServerAway}'s `beforeAll`). */
+export const proxy = {
+  get url(): string {
+    return current!.url;
+  },
+  inject: (...args: Parameters<FaultProxy['inject']>) => current!.inject(...args),
+  clear: () => current!.clear(),
+};
+
+/**
+ * Call once at the top of a test file: a server of the file's own, the fault proxy in front of it, the apps bundled
+ * before the first test (not inside a test's 3 s outage), and the temp dirs of {@link newTmp} removed after.
+ */
+export function useServerAway(): void {
+  server = useTestServer();
+  beforeAll(async () => {
+    current = await startFaultProxy(server().url);
+    await Promise.all([bundled(APP), bundled(BUILT_APP)]);
+  });
+  afterAll(async () => {
+    await current?.close();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+}
+
+export interface Exit { code: number | null; stdout: string; stderr: string; doneAt: number; exitAt: number }
+
+/** Collects a child's output and the time it exited (this process's clock, as the app's `done <ms>`). */
+export function finished(child: ChildProcess): Promise<Exit> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      const exitAt = Date.now();
+      child.once('close', () => resolve({ code, stdout, stderr, exitAt, doneAt: Number(/done (\d+)/.exec(stdout)?.[1] ?? NaN) }));
+    }),
+  );
+}
+
+/** A test's own TMPDIR, so the default spool and the answered-marker start empty and are removed after. */
+export function newTmp(): string {
+  const d = mkdtempSync(path.join(tmpdir(), 'weft-away-'));
+  dirs.push(d);
+  return d;
+}
+
+/** Starts the app against the proxy; `env` adds WEFT_PROJECT, TMPDIR and the like. */
+export async function startApp(env: Record<string, string>, app = APP): Promise<ChildProcess> {
+  return spawnTracked(process.execPath, [await bundled(app)], { env: { ...process.env, WEFT_BASE_URL: proxy.url, WEFT_LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+export async function runApp(env: Record<string, string>, app = APP): Promise<Exit> {
+  const child = await startApp(env, app);
+  child.stdin!.end();
+  return finished(child);
+}
+
+/** Runs `weft spool flush` (the CLI from the sources) with `args`. */
+export async function spoolFlush(env: Record<string, string>, args: string[] = []): Promise<Exit> {
+  const child = spawnTracked(process.execPath, [await bundled('src/cli.ts'), 'spool', 'flush', '--base-url', proxy.url, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return finished(child);
+}
+
+/**
+ * Runs the app with a fresh project each time, until a run exits within 1 s of its last line (at most 3 runs: a
+ * loaded machine can stretch one; an exit that waits for exitTimeoutMs, 10 s, fails all three). Returns the runs.
+ */
+export async function runsUntilQuickExit(env: Record<string, string>, app = APP, after?: (run: Exit) => Promise<void>): Promise<Exit[]> {
+  const runs: Exit[] = [];
+  do {
+    runs.push(await runApp({ ...env, WEFT_PROJECT: runs.length === 0 ? env.WEFT_PROJECT! : uniqueProject('again') }, app));
+    await after?.(runs.at(-1)!); // e.g. waits for the run's courier, so it does not slow the next run
+  } while (runs.length < 3 && runs.at(-1)!.exitAt - runs.at(-1)!.doneAt >= 1_000);
+  return runs;
+}
+
+export const quickest = (runs: Exit[]) => Math.min(...runs.map((r) => r.exitAt - r.doneAt));
+
+export const stored = async (project: string) => (await readCalls(server().url, project)).length;
+export const warnings = (r: Exit) => r.stderr.split('\n').filter((l) => l.startsWith('[weft] warn'));
+/** The spool directory the exit line names. */
+export const spoolNamed = (line: string) => /in the spool (\S+): send them now/.exec(line)?.[1] as string;
+
+/** The pid of the spool courier the exit line names (recorded for the teardown), or `undefined`. */
+export function courierOf(line: string): number | undefined {
+  const pid = Number(/spool courier, pid (\d+)\)/.exec(line)?.[1]);
+  if (!pid) return undefined;
+  trackPid(pid, `spool courier of ${spoolNamed(line)}`);
+  return pid;
+}
