@@ -294,4 +294,3 @@ export class CallExporter implements CallSink {
     void p.client.close().catch(() => undefined);
   }
 }
-
