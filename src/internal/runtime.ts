@@ -8,6 +8,8 @@ import type * as AsyncHooks from 'node:async_hooks';
 import type * as ChildProcess from 'node:child_process';
 import type * as Crypto from 'node:crypto';
 import type * as Fs from 'node:fs';
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
 import type * as Module from 'node:module';
 import type * as Os from 'node:os';
 import type * as Path from 'node:path';
@@ -19,6 +21,8 @@ interface Builtins {
   'node:child_process': typeof ChildProcess;
   'node:crypto': typeof Crypto;
   'node:fs': typeof Fs;
+  'node:http': typeof Http;
+  'node:https': typeof Https;
   'node:module': typeof Module;
   'node:os': typeof Os;
   'node:path': typeof Path;

@@ -1,51 +1,27 @@
 /**
- * The one HTTP request the transport makes, on every runtime: undici (keep-alive pool, header and body timeouts)
- * on Node.js and Deno; the runtime's global `fetch` where undici cannot load or is a stub (Bun ships its own partial
- * `undici`; Cloudflare Workers and Vercel Edge have no sockets for it). undici is imported lazily (an `import()`
- * when the first transport is made, on those two runtimes only), so loading the SDK never reaches it (nor its `node:` imports)
- * on a runtime that uses `fetch`.
+ * The one HTTP request the transport makes, per runtime: on Node.js, `node:http` with a keep-alive Agent
+ * (`node-http-client.ts`: no module to load at the first request); on Deno, undici (keep-alive pool, header and
+ * body timeouts), imported lazily when the first transport is made; elsewhere the runtime's global `fetch` (Bun
+ * ships its own partial `undici`; Cloudflare Workers and Vercel Edge have no sockets for it), also where undici fails
+ * to load. Loading the SDK never reaches undici nor a `node:` import on a runtime that uses `fetch`.
  * @module
  */
 import type { Readable } from 'node:stream';
+import { HttpTimeoutError, type HttpClient, type HttpRequest, type HttpResponse } from './http-client-types.js';
+import { NodeHttpClient, nodeHttpUsable } from './node-http-client.js';
 
-/** One answer, read once: as text, discarded, or as a stream of byte chunks. */
-export interface HttpResponse {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  text(): Promise<string>;
-  dump(): Promise<void>;
-  /** The body as chunks (`for await`), with `destroy()` to stop reading. */
-  stream(): Readable;
-}
+export { HttpTimeoutError, type HttpClient, type HttpRequest, type HttpResponse };
 
-/** What a request carries; `timeoutMs` bounds the wait for the headers and between body chunks. */
-export interface HttpRequest {
-  headers: Record<string, string>;
-  body: string | Uint8Array;
-  signal: AbortSignal | undefined;
-  timeoutMs: number;
-}
-
-/** A keep-alive connection pool (undici) or the runtime's `fetch`. */
-export interface HttpClient {
-  post(url: string, req: HttpRequest): Promise<HttpResponse>;
-  close(): Promise<void>;
-}
-
-/** Raised when the headers or a body chunk did not come within `timeoutMs` (mapped to `APIConnectionTimeoutError`). */
-export class HttpTimeoutError extends Error {
-  override readonly name = 'HttpTimeoutError';
-}
-
-/** Whether the runtime is one where undici works (Node.js, Deno): not Bun, Cloudflare Workers or Vercel Edge. */
+/** Whether the runtime is one where undici works (Deno, and Node.js): not Bun, Cloudflare Workers or Vercel Edge. */
 export function undiciUsable(): boolean {
   const g = globalThis as { process?: { versions?: Record<string, string | undefined> }; Bun?: unknown; EdgeRuntime?: unknown; navigator?: { userAgent?: string } };
   if (g.Bun !== undefined || g.EdgeRuntime !== undefined || g.navigator?.userAgent === 'Cloudflare-Workers') return false;
   return typeof g.process?.versions?.node === 'string';
 }
 
-/** The client for this runtime: undici where usable (falling back to `fetch` if it fails to load), else `fetch`. */
+/** The client for this runtime: `node:http` on Node.js, undici on Deno (falling back to `fetch` if it fails to load), else `fetch`. */
 export function createHttpClient(): HttpClient {
+  if (nodeHttpUsable()) return new NodeHttpClient();
   return undiciUsable() ? new UndiciClient() : new FetchClient();
 }
 

@@ -12,8 +12,10 @@ import { startFaultProxy } from '../../helpers/fault-proxy.js';
 
 let stalling: Server | undefined;
 afterEach(async () => {
-  stalling?.closeAllConnections();
+  if (!stalling) return;
+  stalling.closeAllConnections();
   await new Promise((r) => stalling?.close(r));
+  stalling = undefined;
 });
 
 /** A server that answers 200, writes `head` of the body, then never finishes. Counts requests. */
@@ -162,4 +164,26 @@ it('classes errors as retryable by status unless x-should-retry says otherwise (
   expect(isRetryableError(new APIError({ status: 400, body: {}, message: 'later', headers: { 'x-should-retry': 'true' } }))).toBe(true);
   expect(isRetryableError(new APIError({ status: 503, body: {}, message: 'never', headers: { 'x-should-retry': 'false' } }))).toBe(false);
   expect(isRetryableError(new APIUserAbortError())).toBe(false);
+});
+
+it('takes a 413 the server sends before reading a large body, and never lets the unwritten rest crash the process', async () => {
+  // the server answers at once and closes; the rest of the write fails (EPIPE, ECONNRESET) after the request let go
+  // of its socket (node:http would throw that socket's error into the process without a listener of ours)
+  const small = await startTestServer({ maxBodyBytes: 64 * 1024 });
+  try {
+    const client = new Client({ baseUrl: small.url, maxRetries: 0 });
+    const outcomes = new Map<string, number>();
+    for (const bytes of [100_000, 5_000_000]) {
+      for (let i = 0; i < 6; i++) {
+        const err = await client.transport.postUnread('/call/upsert_batch', `"${'x'.repeat(bytes)}"`).catch((e: unknown) => e);
+        const key = err instanceof APIError && err.status !== undefined ? String(err.status) : err instanceof APIError ? 'connection' : String(err);
+        outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+      }
+    }
+    expect([...outcomes.keys()].filter((k) => k !== '413' && k !== 'connection')).toEqual([]);
+    expect(outcomes.get('413')).toBeGreaterThan(7); // the answer is read when it came first (most of the time)
+    await new Promise((r) => setTimeout(r, 100)); // late socket errors would surface here, failing the file
+  } finally {
+    await small.close();
+  }
 });

@@ -1,10 +1,11 @@
 /**
  * A call's feedback on its detail: the records so far, thumbs up / down (a second click takes one's thumb back),
  * a note, a named numeric score; each stored at once and shown at once. One's own records (this browser's
- * creator name) carry a button that takes them back.
+ * creator name) carry a button that takes them back. A note or score entered while an earlier one is being stored
+ * is stored after it (queued), not dropped: a form whose only submit button is disabled ignores Enter.
  * @module
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { time } from '../time';
 import { createFeedback, purgeFeedback, uuid7, viewerName } from './feedback-api';
 import { type FeedbackRecord, feedbackItem, payloadText, type Reaction, thumbOf } from './feedback-items';
@@ -23,19 +24,25 @@ export function FeedbackPanel({ project, callId, initial, onError }: FeedbackPan
   const [scoreName, setScoreName] = useState('quality');
   const [scoreValue, setScoreValue] = useState('');
   const [busy, setBusy] = useState(false);
+  const queue = useRef<Promise<void>>(Promise.resolve());
   const me = viewerName();
   const mine = items.filter((f) => f.creator === me);
   const myThumb = mine.find((f) => thumbOf(f) !== undefined);
 
-  const run = async (work: () => Promise<void>): Promise<void> => {
-    setBusy(true);
-    try {
-      await work();
-    } catch (e) {
-      onError(e);
-    } finally {
-      setBusy(false);
-    }
+  /** Runs `work` after whatever is still being stored, one at a time. */
+  const run = (work: () => Promise<void>): Promise<void> => {
+    const next = queue.current.then(async () => {
+      setBusy(true);
+      try {
+        await work();
+      } catch (e) {
+        onError(e);
+      } finally {
+        setBusy(false);
+      }
+    });
+    queue.current = next;
+    return next;
   };
   const add = async (r: Reaction): Promise<void> => {
     const item = feedbackItem(project, callId, r, me, uuid7());
@@ -57,18 +64,27 @@ export function FeedbackPanel({ project, callId, initial, onError }: FeedbackPan
       <div class="fb-actions">
         <button class={`fb-thumb ${myThumb && thumbOf(myThumb) ? 'on' : ''}`} aria-label="thumbs up" aria-pressed={Boolean(myThumb && thumbOf(myThumb))} disabled={busy} onClick={() => void thumb(true)}>▲</button>
         <button class={`fb-thumb ${myThumb && thumbOf(myThumb) === false ? 'on' : ''}`} aria-label="thumbs down" aria-pressed={myThumb !== undefined && thumbOf(myThumb) === false} disabled={busy} onClick={() => void thumb(false)}>▼</button>
-        <form class="fb-form" onSubmit={(e) => { e.preventDefault(); if (note.trim()) void run(() => add({ kind: 'note', note: note.trim() })).then(() => setNote('')); }}>
+        <form class="fb-form" onSubmit={(e) => {
+          e.preventDefault();
+          const text = note.trim();
+          if (!text) return;
+          setNote(''); // cleared now, so what is typed while it is stored stays; put back if storing it failed
+          void run(() => add({ kind: 'note', note: text }).catch((err: unknown) => { setNote((now) => now || text); throw err; }));
+        }}>
           <input aria-label="note" placeholder="note" value={note} onInput={(e) => setNote((e.target as HTMLInputElement).value)} />
-          <button type="submit" disabled={busy || !note.trim()}>Add note</button>
+          <button type="submit" disabled={!note.trim()}>Add note</button>
         </form>
         <form class="fb-form" onSubmit={(e) => {
           e.preventDefault();
-          const value = Number(scoreValue);
-          if (scoreName.trim() && scoreValue.trim() !== '' && Number.isFinite(value)) void run(() => add({ kind: 'score', name: scoreName.trim(), value })).then(() => setScoreValue(''));
+          const typed = scoreValue;
+          const value = Number(typed);
+          if (!scoreName.trim() || typed.trim() === '' || !Number.isFinite(value)) return;
+          setScoreValue('');
+          void run(() => add({ kind: 'score', name: scoreName.trim(), value }).catch((err: unknown) => { setScoreValue((now) => now || typed); throw err; }));
         }}>
           <input aria-label="score name" class="fb-name" value={scoreName} onInput={(e) => setScoreName((e.target as HTMLInputElement).value)} />
           <input aria-label="score value" class="fb-value" type="number" step="any" placeholder="0.8" value={scoreValue} onInput={(e) => setScoreValue((e.target as HTMLInputElement).value)} />
-          <button type="submit" disabled={busy}>Add score</button>
+          <button type="submit">Add score</button>
         </form>
       </div>
       {items.length === 0 ? <p class="muted">none</p> : (
