@@ -3,6 +3,7 @@ import { GoogleGenAI } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { op, wrapGoogleGenAI } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
+import { chatOfCall } from '../../ui/src/chat/chat-of-call.js';
 import { readCalls } from '../helpers/calls.js';
 import { collect } from '../helpers/fake-llm.js';
 import { REPLY, THOUGHT, useFakeGemini } from '../helpers/fake-gemini.js';
@@ -145,6 +146,15 @@ describe('wrapGoogleGenAI: chats', () => {
     expect(send.inputs).toMatchObject({ model: MODEL, contents: [{ role: 'user', parts: [{ text: 'Hello' }] }], config: { systemInstruction: 'Be brief.' } });
     expect((stream.inputs as { contents: { role: string }[] }).contents.map((x) => x.role)).toEqual(['user', 'model', 'user']);
     expect(send.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat' });
+    // the viewer's chat view reads the turn as recorded: the system instruction, the conversation sent, the reply
+    const chat = chatOfCall(stream);
+    expect(chat?.messages.map((m) => `${m.reply ? '>' : ''}${m.role}: ${m.parts.map((p) => (p.kind === 'text' ? p.text : p.kind)).join(' | ')}`)).toEqual([
+      'system: Be brief.',
+      'user: Hello',
+      `assistant: ${REPLY.join('')} (Hello)`,
+      'user: And why?',
+      `>assistant: ${REPLY.join('')}`,
+    ]);
     const twice = Object.fromEntries(Object.entries(USAGE).map(([k, v]) => [k, 2 * v]));
     expect(root.summary).toMatchObject({ usage: { [MODEL]: twice } });
     expect((await costsOf(root.project_id, root.id))[MODEL]).toMatchObject({ requests: 2, total_cost: 2 * COST });
