@@ -146,15 +146,17 @@ describe('chatOfCall', () => {
       ] },
       output: { candidates: [{ content: { role: 'model', parts: [{ text: 'Sun is out.', thought: true }, { text: 'Sunny.' }, { executableCode: { language: 'PYTHON', code: 'print(1)' } }] }, finishReason: 'STOP', index: 0 }], modelVersion: 'gemini-2.5-flash' },
     });
-    expect(chat?.format).toBe('gemini');
-    expect(brief(chat!.messages)).toEqual([
-      'system: text "Be brief."',
-      'user: text "Weather here?" | media image image/jpeg 6 | media file application/pdf gs://bucket/forecast.pdf',
-      'assistant: tool_call get_weather {"city":"Paris"}',
-      'tool: tool_result fc1 {"output":"sunny"}',
-      '>assistant: reasoning "Sun is out." | text "Sunny." | json {"executableCode":{"language":"PYTHON","code":"print(1)"}}',
-    ]);
-    expect(chat!.messages.at(-1)!.finishReason).toBe('STOP');
+    expect({ format: chat?.format, messages: brief(chat!.messages), finishReason: chat!.messages.at(-1)!.finishReason }).toEqual({
+      format: 'gemini',
+      messages: [
+        'system: text "Be brief."',
+        'user: text "Weather here?" | media image image/jpeg 6 | media file application/pdf gs://bucket/forecast.pdf',
+        'assistant: tool_call get_weather {"city":"Paris"}',
+        'tool: tool_result fc1 {"output":"sunny"}',
+        '>assistant: reasoning "Sun is out." | text "Sunny." | json {"executableCode":{"language":"PYTHON","code":"print(1)"}}',
+      ],
+      finishReason: 'STOP',
+    });
     // contents as a string or a list of parts is one user turn; a running call has the request only
     const running = chatOfCall({ op_name: 'google_genai.models.generateContent', inputs: { model: 'gemini-2.5-flash', contents: ['Hi', { text: 'there' }] }, output: null, ended_at: null });
     expect(brief(running!.messages)).toEqual(['user: text "Hi" | text "there"']);
