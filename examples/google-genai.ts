@@ -1,0 +1,45 @@
+// Gemini through @google/genai, traced with wrapGoogleGenAI: a generateContent, a stream and a chat turn under one op, usage per model and the cost at the root.
+// Runs against a loopback fake of the Gemini API (test/helpers/fake-gemini.ts) unless GEMINI_API_KEY is set.
+import { GoogleGenAI } from '@google/genai';
+import { Client, init, op, shutdown, wrapGoogleGenAI } from '../src/index.js';
+import { renderTrees } from '../src/cli/trace-tree.js';
+import { startFakeGemini } from '../test/helpers/fake-gemini.js';
+import { connectServer } from './local-server.js';
+
+const PROJECT = process.env['WEFT_PROJECT'] ?? 'local/google-genai';
+const MODEL = process.env['GEMINI_MODEL'] ?? 'gemini-2.5-flash';
+
+async function main(): Promise<void> {
+  const server = await connectServer();
+  const apiKey = process.env['GEMINI_API_KEY'];
+  const fake = apiKey ? undefined : await startFakeGemini();
+  init({ project: PROJECT, baseUrl: server.url, printViewerLink: false });
+  const ai = wrapGoogleGenAI(new GoogleGenAI({ apiKey: apiKey ?? 'fake-key', ...(fake ? { httpOptions: { baseUrl: fake.url } } : {}) }));
+
+  const explain = op(async function explain(question: string): Promise<string> {
+    const first = await ai.models.generateContent({ model: MODEL, contents: question, config: { thinkingConfig: { includeThoughts: true } } });
+    let streamed = '';
+    for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents: `In one line: ${question}` })) streamed += chunk.text ?? '';
+    const chat = ai.chats.create({ model: MODEL, config: { systemInstruction: 'Answer in one sentence.' } });
+    const turn = await chat.sendMessage({ message: 'And at sunset?' });
+    return [first.text, streamed, turn.text].join('\n');
+  });
+
+  const [answer, call] = await explain.invoke('Why is the sky blue?');
+  console.log(`answer:\n${answer}\n`);
+  await shutdown();
+  const client = new Client({ baseUrl: server.url });
+  const records = await client.calls.streamQuery({ project_id: PROJECT, filter: { trace_ids: [call!.traceId] }, include_costs: true }).toArray();
+  console.log(renderTrees(records));
+  const root = records.find((r) => r.id === call!.id)!;
+  for (const [model, usage] of Object.entries(root.summary?.usage ?? {})) {
+    console.log(`usage ${model}: ${JSON.stringify(usage)}`);
+    const cost = root.summary?.costs?.[model];
+    if (cost) console.log(`cost ${model}: $${cost.total_cost.toFixed(6)} (prompt $${cost.prompt_tokens_total_cost.toFixed(6)}, cached part $${cost.cache_read_input_tokens_total_cost.toFixed(6)}, completion $${cost.completion_tokens_total_cost.toFixed(6)})`);
+  }
+  await client.close();
+  await fake?.close();
+  await server.close();
+}
+
+await main();
