@@ -1,10 +1,10 @@
 // Gemini through @google/genai, traced with wrapGoogleGenAI: a generateContent, a stream and a chat turn under one op, usage per model and the cost at the root.
 // Runs against a loopback fake of the Gemini API (test/helpers/fake-gemini.ts) unless GEMINI_API_KEY is set.
 import { GoogleGenAI } from '@google/genai';
-import { Client, init, op, shutdown, wrapGoogleGenAI } from '../src/index.js';
-import { renderTrees } from '../src/cli/trace-tree.js';
+import { init, op, shutdown, wrapGoogleGenAI } from '../src/index.js';
 import { startFakeGemini } from '../test/helpers/fake-gemini.js';
 import { connectServer } from './local-server.js';
+import { printTraceCost } from './trace-cost.js';
 
 const PROJECT = process.env['WEFT_PROJECT'] ?? 'local/google-genai';
 const MODEL = process.env['GEMINI_MODEL'] ?? 'gemini-2.5-flash';
@@ -28,16 +28,7 @@ async function main(): Promise<void> {
   const [answer, call] = await explain.invoke('Why is the sky blue?');
   console.log(`answer:\n${answer}\n`);
   await shutdown();
-  const client = new Client({ baseUrl: server.url });
-  const records = await client.calls.streamQuery({ project_id: PROJECT, filter: { trace_ids: [call!.traceId] }, include_costs: true }).toArray();
-  console.log(renderTrees(records));
-  const root = records.find((r) => r.id === call!.id)!;
-  for (const [model, usage] of Object.entries(root.summary?.usage ?? {})) {
-    console.log(`usage ${model}: ${JSON.stringify(usage)}`);
-    const cost = root.summary?.costs?.[model];
-    if (cost) console.log(`cost ${model}: $${cost.total_cost.toFixed(6)} (prompt $${cost.prompt_tokens_total_cost.toFixed(6)}, cached part $${cost.cache_read_input_tokens_total_cost.toFixed(6)}, completion $${cost.completion_tokens_total_cost.toFixed(6)})`);
-  }
-  await client.close();
+  await printTraceCost(server.url, PROJECT, call!);
   await fake?.close();
   await server.close();
 }
