@@ -103,6 +103,21 @@ describe('MCP client and server in one process', () => {
     expect(handler.parent_id).toBe(caller.id);
     expect(caller.summary?.status_counts).toMatchObject({ error: 2 });
   });
+
+  it('a handler replaced by update({ callback, name }) after wrapping is traced under its new name; a sampled-out traceparent records nothing', async () => {
+    const s = wrapMCPServer(new McpServer({ name: 'tools', version: '1.0.0' }));
+    s.registerTool('old', {}, async () => text('old')).update({ name: 'renamed', callback: async () => text('new') });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await s.connect(serverSide);
+    const client = new Client({ name: 'plain', version: '1.0.0' });
+    await client.connect(clientSide);
+    const calls = await traced(server(), 'mcp-update', async () => {
+      expect(await client.callTool({ name: 'renamed' })).toEqual(text('new'));
+      await client.callTool({ name: 'renamed', _meta: { traceparent: `00-${'1'.repeat(32)}-${'2'.repeat(16)}-00` } });
+    });
+    await client.close();
+    expect(calls.map((c) => [c.display_name, c.output])).toEqual([['mcp.server.callTool renamed', text('new')]]);
+  });
 });
 
 it('two processes on stdio: the agent\'s tool call and the child server\'s handler are one tree', async () => {

@@ -5,7 +5,7 @@
 import { diag } from '../../internal/diag.js';
 import { safeMessage } from '../../internal/safe-message.js';
 import { parseTraceparent } from '../../internal/traceparent.js';
-import { runMcpCall } from './mcp-call.js';
+import { runMcpCall, type McpCallSpec } from './mcp-call.js';
 
 type Obj = Record<string, unknown>;
 type AnyFn = (...args: unknown[]) => unknown;
@@ -52,7 +52,7 @@ function describe(kind: HandlerKind, name: string, args: unknown[]): { inputs: O
 /** `handler` run as a call of `kind` named by `state.name` (read at each call: `update({ name })` renames). */
 function tracedHandler(kind: HandlerKind, state: { name: string }, handler: AnyFn): AnyFn {
   return function tracedMcpHandler(this: unknown, ...args: unknown[]): unknown {
-    let spec;
+    let spec: McpCallSpec;
     try {
       const { inputs, attributes, extra } = describe(kind, state.name, args);
       const meta = (extra['_meta'] ?? undefined) as Obj | undefined;
