@@ -1,5 +1,5 @@
 /**
- * weft's public API (`weft-trace`): init, op, flush/shutdown, current-call helpers, the LLM SDK wrappers,
+ * weft's public API (`weft-trace`): init, op, flush/shutdown, current-call helpers, the LLM SDK wrappers, the MCP wrappers,
  * the typed Client, its errors and the wire types. Everything a user may import is listed here by name;
  * the zod schemas themselves are in `weft-trace/schema`, the OTel bridge in `weft-trace/otel`.
  * @module
@@ -28,6 +28,10 @@ export { wrapAnthropic } from './integrations/anthropic.js';
 export { wrapAISDK } from './integrations/ai-sdk.js';
 export { wrapGoogleGenAI } from './integrations/google-genai.js';
 export type { TokenUsage } from './instrument/usage-model.js';
+
+// framework integrations
+export { wrapMCPClient } from './integrations/mcp/client.js';
+export { wrapMCPServer } from './integrations/mcp/server.js';
 
 // the typed client
 export { Client } from './api/client.js';

@@ -44,7 +44,11 @@ export function useServerAway(): void {
   });
 }
 
-export interface Exit { code: number | null; stdout: string; stderr: string; doneAt: number; exitAt: number }
+/**
+ * A finished app: `doneAt` (its last line) and `exitingAt` (its last `exit` listener) on the app's clock, `exitAt`
+ * when this process saw it exit (which a loaded machine delays by this process's own event-loop lag).
+ */
+export interface Exit { code: number | null; stdout: string; stderr: string; doneAt: number; exitingAt: number; exitAt: number }
 
 /** Collects a child's output and the time it exited (this process's clock, as the app's `done <ms>`). */
 export function finished(child: ChildProcess): Promise<Exit> {
@@ -55,7 +59,8 @@ export function finished(child: ChildProcess): Promise<Exit> {
   return new Promise((resolve) =>
     child.once('exit', (code) => {
       const exitAt = Date.now();
-      child.once('close', () => resolve({ code, stdout, stderr, exitAt, doneAt: Number(/done (\d+)/.exec(stdout)?.[1] ?? NaN) }));
+      const at = (what: string) => Number(new RegExp(`${what} (\\d+)`).exec(stdout)?.[1] ?? NaN);
+      child.once('close', () => resolve({ code, stdout, stderr, exitAt, doneAt: at('done'), exitingAt: at('exiting') }));
     }),
   );
 }
@@ -85,19 +90,26 @@ export async function spoolFlush(env: Record<string, string>, args: string[] = [
 }
 
 /**
- * Runs the app with a fresh project each time, until a run exits within 1 s of its last line (at most 3 runs: a
- * loaded machine can stretch one; an exit that waits for exitTimeoutMs, 10 s, fails all three). Returns the runs.
+ * How long after its last line the app exited, on its own clock: what the README's "exits within 1 s of its last
+ * line" is about; the test runner's own lag (a loaded machine) is not the app's.
  */
-export async function runsUntilQuickExit(env: Record<string, string>, app = APP, after?: (run: Exit) => Promise<void>): Promise<Exit[]> {
+export const exitDelay = (r: Exit) => r.exitingAt - r.doneAt;
+
+/**
+ * Runs the app with a fresh project each time, until a run exits within 1 s of its last line ({@link exitDelay}; at
+ * most 5 runs: a loaded machine can stretch one; an exit that waits for exitTimeoutMs, 10 s, fails all of them).
+ * `after` is given each run and whether it is the first (e.g. to wait for or end the run's courier). Returns the runs.
+ */
+export async function runsUntilQuickExit(env: Record<string, string>, app = APP, after?: (run: Exit, first: boolean) => Promise<void>): Promise<Exit[]> {
   const runs: Exit[] = [];
   do {
     runs.push(await runApp({ ...env, WEFT_PROJECT: runs.length === 0 ? env.WEFT_PROJECT! : uniqueProject('again') }, app));
-    await after?.(runs.at(-1)!); // e.g. waits for the run's courier, so it does not slow the next run
-  } while (runs.length < 3 && runs.at(-1)!.exitAt - runs.at(-1)!.doneAt >= 1_000);
+    await after?.(runs.at(-1)!, runs.length === 1);
+  } while (runs.length < 5 && !(exitDelay(runs.at(-1)!) < 1_000));
   return runs;
 }
 
-export const quickest = (runs: Exit[]) => Math.min(...runs.map((r) => r.exitAt - r.doneAt));
+export const quickest = (runs: Exit[]) => Math.min(...runs.map(exitDelay));
 
 export const stored = async (project: string) => (await readCalls(server().url, project)).length;
 export const warnings = (r: Exit) => r.stderr.split('\n').filter((l) => l.startsWith('[weft] warn'));

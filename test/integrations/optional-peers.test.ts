@@ -1,25 +1,25 @@
-// The SDKs are optional peers: the built weft (ESM and CJS) loads and exports the wrappers with openai, @anthropic-ai/sdk, ai and @google/genai unresolvable.
+// The SDKs are optional peers: the built weft (ESM and CJS) loads and exports the wrappers with openai, @anthropic-ai/sdk, ai, @modelcontextprotocol/sdk and @google/genai unresolvable.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const SDKS = ['openai', '@anthropic-ai/sdk', 'ai', '@google/genai'];
+const SDKS = ['openai', '@anthropic-ai/sdk', 'ai', '@modelcontextprotocol/sdk', '@google/genai'];
 
 it('require()s the CommonJS build and gets the wrappers while the SDKs cannot be resolved', async () => {
   const script = `const Module = require('module'); const resolve = Module._resolveFilename;
-    Module._resolveFilename = function (name, ...rest) { if (${JSON.stringify(SDKS)}.includes(name)) throw new Error('blocked ' + name); return resolve.call(this, name, ...rest); };
-    const w = require('weft-trace'); console.log([typeof w.wrapOpenAI, typeof w.wrapAnthropic, typeof w.wrapAISDK, typeof w.wrapGoogleGenAI].join(','));`;
+    Module._resolveFilename = function (name, ...rest) { if (${JSON.stringify(SDKS)}.some((s) => name === s || name.startsWith(s + '/'))) throw new Error('blocked ' + name); return resolve.call(this, name, ...rest); };
+    const w = require('weft-trace'); console.log([typeof w.wrapOpenAI, typeof w.wrapAnthropic, typeof w.wrapAISDK, typeof w.wrapMCPClient, typeof w.wrapMCPServer, typeof w.wrapGoogleGenAI].join(','));`;
   const { stdout } = await run(process.execPath, ['-e', script], { timeout: 30_000 });
-  expect(stdout.trim()).toBe('function,function,function,function');
+  expect(stdout.trim()).toBe('function,function,function,function,function,function');
 });
 
 it('the ESM and CJS builds import no SDK', async () => {
   for (const file of ['dist/index.js', 'dist/index.cjs']) {
     const code = await readFile(file, 'utf8');
     for (const sdk of SDKS) {
-      expect(code).not.toMatch(new RegExp(`(from|import\\(|require\\()\\s*["']${sdk.replace('/', '\\/')}["']`));
+      expect(code).not.toMatch(new RegExp(`(from|import\\(|require\\()\\s*["']${sdk.replace('/', '\\/')}(\\/[^"']*)?["']`));
     }
   }
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "const w = await import('weft-trace'); console.log(typeof w.wrapOpenAI);"], { timeout: 30_000 });
