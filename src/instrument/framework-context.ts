@@ -25,14 +25,6 @@ export function addContextResolver(resolver: ContextResolver): void {
   compose();
 }
 
-/** Removes a resolver added by {@link addContextResolver}. */
-export function removeContextResolver(resolver: ContextResolver): void {
-  const i = resolvers.indexOf(resolver);
-  if (i < 0) return;
-  resolvers.splice(i, 1);
-  compose();
-}
-
 /** `resolve`: none, the one resolver, or each in turn. */
 function compose(): void {
   resolve = resolvers.length <= 1 ? resolvers[0] : (ctx, model) => resolvers.reduce((c, r) => r(c, model), ctx);

@@ -31,8 +31,3 @@ export function noteProviderRequest(parent: Call | undefined): void {
 export function countedByProvider(call: Call): boolean {
   return (frameworkModelCalls.get(call)?.requests ?? 0) > 0;
 }
-
-/** Whether `call` is a framework's model run (see {@link markFrameworkModelCall}). */
-export function isFrameworkModelCall(call: Call | undefined): boolean {
-  return call !== undefined && frameworkModelCalls.has(call);
-}

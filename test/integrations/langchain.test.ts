@@ -10,7 +10,7 @@ import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { op, wrapOpenAI } from '../../src/index.js';
+import { getCurrentCall, op, wrapOpenAI } from '../../src/index.js';
 import { registerWeftTracer, WeftTracer } from '../../src/integrations/langchain/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { chatOfCall } from '../../ui/src/chat/chat-of-call.js';
@@ -94,8 +94,10 @@ describe('WeftTracer', () => {
 
   it('a tool-calling agent loop: tool calls in the OpenAI shape, op() and a wrapped client inside the tool nest under it, an error recorded', async () => {
     const openai = wrapOpenAI(new OpenAI({ apiKey: 'sk-test', baseURL: fake().openaiURL, maxRetries: 0 }));
+    let current: string | undefined;
     const add = tool(
       async ({ a, b }: { a: number; b: number }) => {
+        current = getCurrentCall()?.opName;
         await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'check' }] });
         return op(function sum(x: number, y: number) { return x + y; })(a, b);
       },
@@ -117,6 +119,7 @@ describe('WeftTracer', () => {
       })(),
     );
     expect(answer).toBe('2 + 2 = 4');
+    expect(current).toBe('langchain.tool.add');
     expect((thrown as Error).message).toBe('no such city');
     expect(tree(calls)).toEqual([
       'agent <- (root)',
@@ -128,6 +131,7 @@ describe('WeftTracer', () => {
       'langchain.tool.weather <- agent',
     ]);
     const toolCalls = [{ id: 'call_1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":2}' } }];
+    expect(one(calls, 'langchain.chat_model.FakeStreamingChatModel').inputs).toMatchObject({ tools: [{ type: 'function', function: { name: 'add', description: 'Adds two numbers' } }] });
     expect(one(calls, 'langchain.chat_model.FakeStreamingChatModel').output).toMatchObject({ choices: [{ message: { role: 'assistant', content: 'Let me add.', tool_calls: toolCalls } }] });
     const addCall = one(calls, 'langchain.tool.add');
     expect(addCall.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'add', 'gen_ai.tool.call.id': 'call_1' });

@@ -44,10 +44,15 @@ export function runOpName(run: Run): string {
   return `langchain.${isChatRun(run) ? 'chat_model' : run.run_type}.${run.name}`;
 }
 
-/** The requested model (`ls_model_name`, else the invocation params' `model`) and provider (`ls_provider`). */
+/**
+ * The requested model (`ls_model_name`, else the invocation params' `model`), provider (`ls_provider`) and params: the
+ * invocation params, with the call options' `tools` and `tool_choice` (bound tools) when they have none.
+ */
 function requestOf(run: Run): { model?: string | undefined; provider?: string | undefined; params: Obj } {
   const md = obj(run.extra?.['metadata']);
-  const params = obj(run.extra?.['invocation_params']);
+  const options = obj(run.extra?.['options']);
+  const params: Obj = { ...obj(run.extra?.['invocation_params']) };
+  for (const k of ['tools', 'tool_choice']) if (params[k] === undefined && options[k] !== undefined) params[k] = options[k];
   return { model: str(md['ls_model_name']) ?? str(params['model']) ?? str(params['model_name']) ?? str(params['modelName']), provider: str(md['ls_provider']), params };
 }
 
