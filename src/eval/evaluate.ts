@@ -71,7 +71,7 @@ export async function evaluate<Row extends DatasetRow = DatasetRow, Output = unk
       host?.off?.('SIGINT', onSigint);
       options.signal?.removeEventListener('abort', stop);
     }
-  }, () => interrupted);
+  }, { interrupted: () => interrupted });
   const { summary } = result;
   progress.stop(`Evaluated ${summary.rows}/${total} rows${interrupted ? ' (interrupted)' : ''}: ${summary.failures.task} task failures`);
   return result;

@@ -103,14 +103,17 @@ export class RunRecorder<Row extends DatasetRow = DatasetRow, Output = unknown> 
   }
 
   /**
-   * Records the run: `body` runs as the root call `Evaluation.evaluate` and scores rows with the `scoreRow` it is
-   * given (each an `Evaluation.predict_and_score` call beneath the root, wherever it is called from); when `body`
+   * Records the run: `body` runs as the root call `Evaluation.evaluate` (its ids given as `root`, `undefined` when
+   * nothing is recorded) and scores rows with the `scoreRow` it is given (each an `Evaluation.predict_and_score`
+   * call beneath the root, wherever it is called from); when `body`
    * settles, the rows scored are summarized (`Evaluation.summarize`), the calls flushed and the run's tokens and cost
    * read back. Resolves with the run's id (`''` when nothing was recorded), summary and rows; rejects only when
    * `body` does.
-   * @param interrupted - read once `body` settled: whether the run was stopped early.
+   * @param when - `interrupted`, read once `body` settled: whether the run was stopped early (default: no);
+   *   `flushTimeoutMs`: how long the flush before the read-back may wait (default: no limit; when it runs out, tokens
+   *   and cost stay `null`).
    */
-  async record(body: (scoreRow: ScoreRow) => Promise<void>, interrupted: () => boolean): Promise<EvaluationResult<Row, Output>> {
+  async record(body: (scoreRow: ScoreRow, root: { id: string; traceId: string } | undefined) => Promise<void>, when: { interrupted?: () => boolean; flushTimeoutMs?: number } = {}): Promise<EvaluationResult<Row, Output>> {
     const { dataset, scorers, task, self } = this;
     const model = task.name || 'task';
     const outcomes: Array<ScoredRow | undefined> = new Array(this.total);
@@ -131,11 +134,12 @@ export class RunRecorder<Row extends DatasetRow = DatasetRow, Output = unknown> 
         if (call) outcome.callId = call.id;
         return (outcomes[k] = outcome);
       };
-      await body(scoreRow);
+      const call = rootCtx?.call;
+      await body(scoreRow, call ? { id: call.id, traceId: call.traceId } : undefined);
       const ran = outcomes.filter((o) => o !== undefined);
       const scorerOf = new Map<string, string>();
       for (const o of ran) for (const key in o.scores) if (!scorerOf.has(key)) scorerOf.set(key, scorers.find((s) => key === s.name || key.startsWith(`${s.name}.`))?.name ?? key);
-      const summary = summarize(ran.map((o) => ({ scores: o.scores, taskFailed: o.taskError !== undefined, scorerErrors: o.scorerErrors, latencyMs: o.latencyMs })), scorerOf, scorers.map((s) => s.name), interrupted());
+      const summary = summarize(ran.map((o) => ({ scores: o.scores, taskFailed: o.taskError !== undefined, scorerErrors: o.scorerErrors, latencyMs: o.latencyMs })), scorerOf, scorers.map((s) => s.name), when.interrupted?.() ?? false);
       return { summary, weave: summarizeOp(self, { rows: ran.length }, summary, scorerOf) };
     }, {
       name: EVAL_OPS.evaluate,
@@ -146,7 +150,7 @@ export class RunRecorder<Row extends DatasetRow = DatasetRow, Output = unknown> 
     });
 
     const [{ summary }, rootCall] = await root.invoke(self, model);
-    if (rootCall && this.client && this.sink) Object.assign(summary, await readUsage(this.client, this.sink.projectId, rootCall.id));
+    if (rootCall && this.client && this.sink) Object.assign(summary, await readUsage(this.client, this.sink.projectId, rootCall.id, when.flushTimeoutMs));
     const rows: Array<EvaluationRow<Row, Output>> = [];
     outcomes.forEach((o, k) => {
       if (!o) return;

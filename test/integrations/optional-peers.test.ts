@@ -1,11 +1,11 @@
-// The SDKs are optional peers: the built weft (ESM and CJS) loads and exports the wrappers with openai, @anthropic-ai/sdk and ai unresolvable.
+// The SDKs and vitest are optional peers: the built weft (ESM and CJS) loads and exports the wrappers with openai, @anthropic-ai/sdk, ai and vitest unresolvable.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const SDKS = ['openai', '@anthropic-ai/sdk', 'ai'];
+const SDKS = ['openai', '@anthropic-ai/sdk', 'ai', 'vitest'];
 
 it('require()s the CommonJS build and gets the wrappers while the SDKs cannot be resolved', async () => {
   const script = `const Module = require('module'); const resolve = Module._resolveFilename;
