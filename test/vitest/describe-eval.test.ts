@@ -9,11 +9,13 @@ import { Client } from '../../src/index.js';
 import { listRuns, loadRun } from '../../src/eval/runs/load-runs.js';
 import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { spawnTracked } from '../helpers/child-processes.js';
+import { useFakeLlm } from '../helpers/fake-llm.js';
 import { useTestServer } from '../helpers/server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = path.join(ROOT, 'test/fixtures/vitest-evals');
 const server = useTestServer();
+const llm = useFakeLlm();
 
 /** Runs the fixture's suites in a child vitest (the built `weft-trace/vitest`) with `env`; resolves with its exit code and output. */
 function childVitest(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; out: string }> {
@@ -30,13 +32,14 @@ function childVitest(env: Record<string, string>, args: string[] = []): Promise<
 describe('describeEval in a child vitest', () => {
   it('records each file as one evaluation run: rows beneath one root, scores as feedback, a summary line with the link', async () => {
     const project = uniqueProject('vitest-eval');
-    const { code, out } = await childVitest({ WEFT_PROJECT: project, CAPITALS_THRESHOLD: '0' });
+    const { code, out } = await childVitest({ WEFT_PROJECT: project, CAPITALS_THRESHOLD: '0', FAKE_OPENAI_URL: llm().openaiURL });
     expect(code, out).toBe(0);
     const client = new Client({ baseUrl: server().url });
     onTestFinished(() => client.close());
     const runs = await listRuns(client, project);
     expect(runs.map((r) => [r.name, r.dataset, r.scores]).sort()).toEqual([
       ['capitals', 'capitals-dataset', { exact_match: 2 / 3 }],
+      ['one-liners', 'one-liners-dataset', { said: 1 }],
       ['ticket-triage', 'ticket-triage-dataset', { exact_match: 1, routing: 1 }],
     ]);
     const capitals = runs.find((r) => r.name === 'capitals')!;
@@ -54,12 +57,16 @@ describe('describeEval in a child vitest', () => {
     const link = (id: string): string => `${server().url}/#/p/${encodeURIComponent(project)}/trace/${id}`;
     expect(out).toContain(`weft eval "capitals": 3 rows, exact_match 0.667, ${link(capitals.id)}\n`);
     expect(out).toContain(`weft eval "ticket-triage": 4 rows, exact_match 1, routing 1, ${link(runs.find((r) => r.name === 'ticket-triage')!.id)}\n`);
+    // the model calls of a suite's task: 2 requests of 1,200 + 80 tokens, priced by the server
+    const oneLiners = runs.find((r) => r.name === 'one-liners')!;
+    expect(oneLiners.costUsd).toBeGreaterThan(0);
+    expect(out).toContain(`weft eval "one-liners": 2 rows, said 1, 2560 tokens, $${oneLiners.costUsd!.toFixed(4)}, ${link(oneLiners.id)}\n`);
     expect(out).not.toContain('weft: trace viewer:'); // the first-trace notice would repeat the run's link
   });
 
   it('fails the row below the threshold, naming it, its score and its call, and the file exits non-zero', async () => {
     const project = uniqueProject('vitest-eval-fail');
-    const { code, out } = await childVitest({ WEFT_PROJECT: project, CAPITALS_THRESHOLD: '1' }, ['--project', 'fixture']);
+    const { code, out } = await childVitest({ WEFT_PROJECT: project, CAPITALS_THRESHOLD: '1' }, ['--project', 'fixture', 'capitals']);
     expect(code, out).toBe(1);
     expect(out).toMatch(/FAIL .*capitals\.eval\.test\.ts > capitals > Peru/);
     expect(out).toContain('Error: Peru: exact_match = false < 1; output: "Cusco"');
