@@ -1,12 +1,12 @@
-// The SDKs and frameworks are optional peers: the built weft (ESM and CJS) loads and exports the wrappers with openai, @anthropic-ai/sdk, ai,
-// @modelcontextprotocol/sdk and @google/genai unresolvable, imports no framework, and the framework entry points (weft-trace/langchain) import theirs (not bundled).
+// The SDKs, frameworks and vitest are optional peers: the built weft (ESM and CJS) loads and exports the wrappers with openai, @anthropic-ai/sdk, ai,
+// @modelcontextprotocol/sdk, @google/genai and vitest unresolvable, imports no framework, and the framework entry points (weft-trace/langchain) import theirs (not bundled).
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const SDKS = ['openai', '@anthropic-ai/sdk', 'ai', '@modelcontextprotocol/sdk', '@langchain/core', '@google/genai'];
+const SDKS = ['openai', '@anthropic-ai/sdk', 'ai', '@modelcontextprotocol/sdk', '@langchain/core', '@google/genai', 'vitest'];
 
 it('require()s the CommonJS build and gets the wrappers while the SDKs cannot be resolved', async () => {
   const script = `const Module = require('module'); const resolve = Module._resolveFilename;
