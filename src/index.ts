@@ -26,6 +26,7 @@ export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 export { wrapOpenAI } from './integrations/openai.js';
 export { wrapAnthropic } from './integrations/anthropic.js';
 export { wrapAISDK } from './integrations/ai-sdk.js';
+export { aiSDKTelemetry, type AISDKTelemetry } from './integrations/ai-sdk-telemetry.js';
 export type { TokenUsage } from './instrument/usage-model.js';
 
 // the typed client
