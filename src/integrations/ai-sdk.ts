@@ -111,14 +111,15 @@ const PROMISES = ['generateText', 'generateObject', 'embed', 'embedMany'] as con
 const STREAMS = ['streamText', 'streamObject'] as const;
 
 /**
- * Returns the AI SDK module (`import * as ai from 'ai'`, version 6) with `generateText`, `streamText`,
+ * Returns the AI SDK module (`import * as ai from 'ai'`; tested with 6.x and 7.x) with `generateText`, `streamText`,
  * `generateObject`, `streamObject`, `embed` and `embedMany` traced as ops `ai.<name>`; everything else is the
  * module's own. Each call records its options (the model as its id, callbacks left out), the
  * result (text, object, tool calls and results, finish reason; embeddings as their dimensions), and
  * `summary.usage[model]` over all steps (see `aiSdkUsage`), with `requests` = the number of steps. Tool
  * `execute` functions run as child calls `ai.tool.<name>`. Streamed calls end in the SDK's `onFinish` /
  * `onError` / `onAbort` callbacks (the caller's own still run) and record `time_to_first_token_ms`.
- * The `ai` package is not imported: weft works without it.
+ * On `ai` 7, `aiSDKTelemetry()` records the same calls without wrapping; with both, an operation called through the
+ * wrapper is recorded once, by the wrapper. The `ai` package is not imported: weft works without it.
  * @example const { generateText, streamText } = wrapAISDK(ai);
  * @see https://ai-sdk.dev/docs/reference/ai-sdk-core
  */
