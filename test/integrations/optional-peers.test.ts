@@ -1,4 +1,4 @@
-// The SDKs are optional peers: the built weft (ESM and CJS) loads and exports the wrappers with openai, @anthropic-ai/sdk and ai unresolvable.
+// The SDKs are optional peers: the built weft (ESM and CJS) loads and exports the wrappers (and the ai 7 telemetry integration) with openai, @anthropic-ai/sdk and ai unresolvable.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -10,9 +10,9 @@ const SDKS = ['openai', '@anthropic-ai/sdk', 'ai'];
 it('require()s the CommonJS build and gets the wrappers while the SDKs cannot be resolved', async () => {
   const script = `const Module = require('module'); const resolve = Module._resolveFilename;
     Module._resolveFilename = function (name, ...rest) { if (${JSON.stringify(SDKS)}.includes(name)) throw new Error('blocked ' + name); return resolve.call(this, name, ...rest); };
-    const w = require('weft-trace'); console.log([typeof w.wrapOpenAI, typeof w.wrapAnthropic, typeof w.wrapAISDK].join(','));`;
+    const w = require('weft-trace'); console.log([typeof w.wrapOpenAI, typeof w.wrapAnthropic, typeof w.wrapAISDK, typeof w.aiSDKTelemetry().onStart].join(','));`;
   const { stdout } = await run(process.execPath, ['-e', script], { timeout: 30_000 });
-  expect(stdout.trim()).toBe('function,function,function');
+  expect(stdout.trim()).toBe('function,function,function,function');
 });
 
 it('the ESM and CJS builds import no SDK', async () => {
