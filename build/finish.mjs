@@ -62,7 +62,8 @@ function vendorZodTypes() {
     let rel = path.relative(path.dirname(file), 'dist/zod/index').split(path.sep).join('/');
     if (!rel.startsWith('.')) rel = `./${rel}`;
     const to = `${rel}${file.endsWith('.d.cts') ? '.cjs' : '.js'}`;
-    const out = text.replace(/from ['"]zod['"]/g, `from '${to}'`);
+    // `from 'zod'`, a bare `import 'zod'` (a declaration chunk's side-effect import) and `import("zod")`
+    const out = text.replace(/(from\s*|import\s*\(?\s*)['"]zod['"]/g, (_, head) => `${head}'${to}'`);
     if (out !== text) writeFileSync(file, out);
   }
 }
