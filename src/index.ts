@@ -1,5 +1,5 @@
 /**
- * weft's public API (`weft-trace`): init, op, flush/shutdown, current-call helpers, the LLM SDK wrappers,
+ * weft's public API (`weft-trace`): init, op, flush/shutdown, current-call helpers, the LLM SDK wrappers and framework integrations,
  * the typed Client, its errors and the wire types. Everything a user may import is listed here by name;
  * the zod schemas themselves are in `weft-trace/schema`, the OTel bridge in `weft-trace/otel`.
  * @module
@@ -26,6 +26,9 @@ export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 export { wrapOpenAI } from './integrations/openai.js';
 export { wrapAnthropic } from './integrations/anthropic.js';
 export { wrapAISDK } from './integrations/ai-sdk.js';
+
+// framework integrations
+export { WeftTracingProcessor, type AgentsSpan, type AgentsTrace } from './integrations/openai-agents.js';
 export type { TokenUsage } from './instrument/usage-model.js';
 
 // the typed client

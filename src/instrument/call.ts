@@ -25,11 +25,13 @@ export interface CallInit {
   context: TraceContext | undefined;
   /** Id, trace id and parent id to use (an OTel parent span). @defaultValue a new UUIDv7, the parent's trace and id */
   ids?: CallIds | undefined;
+  /** When the call started, in ms since the epoch (a framework's span that began before weft heard of it). @defaultValue now */
+  startedAtMs?: number | undefined;
 }
 
 /** One traced invocation of an op. */
 export class Call {
-  readonly startedAtMs: number = Date.now();
+  readonly startedAtMs: number;
   readonly id: string;
   readonly traceId: string;
   readonly parentId: string | undefined;
@@ -52,7 +54,8 @@ export class Call {
   private readonly parent: Call | undefined;
   private readonly context: TraceContext | undefined;
 
-  constructor({ projectId, opName, context, ids }: CallInit) {
+  constructor({ projectId, opName, context, ids, startedAtMs }: CallInit) {
+    this.startedAtMs = startedAtMs ?? Date.now();
     this.projectId = projectId;
     this.opName = opName;
     const parent = context?.call;
@@ -64,6 +67,17 @@ export class Call {
     const threadId = context?.threadId;
     this.threadId = threadId;
     this.turnId = threadId === undefined ? undefined : (context?.turnId ?? (parent?.threadId === threadId ? parent.turnId : this.id));
+  }
+
+  /** Whether `ancestor` is this call's parent, or its parent's, and so on up the weft calls it started under. */
+  descendsFrom(ancestor: Call): boolean {
+    for (let p = this.parent; p !== undefined; p = p.parent) if (p === ancestor) return true;
+    return false;
+  }
+
+  /** Whether a call below this one has ended with usage (merged into this call's summary while it runs). */
+  get hasChildUsage(): boolean {
+    return this.ownSummary?.usage !== undefined;
   }
 
   /** The start item body (`StartedCallSchemaForInsert`), with what the call records besides ids, op name and time. */

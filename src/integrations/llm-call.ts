@@ -71,15 +71,17 @@ export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function):
   };
 }
 
-/** Starts a call as `op()` would (sampling, the running context), or `undefined` when nothing is recorded. */
-export function startRecorded(op: OpDefinition, args: unknown[]): ActiveCall | undefined {
+/**
+ * Starts a call as `op()` would (sampling, the running context, or `parent` when given), or `undefined` when nothing
+ * is recorded; `startedAtMs` dates its start (default now).
+ */
+export function startRecorded(op: OpDefinition, args: unknown[], parent = activeContext(), startedAtMs?: number): ActiveCall | undefined {
   const sink = getSink();
   if (sink == null) return undefined;
-  const parent = activeContext();
   if (parent?.unsampled) return undefined;
   const settings = getTraceSettings();
   if (parent?.call === undefined && !sampled(settings.sampleRate)) return undefined;
-  return startCall(op, args, sink, settings, parent);
+  return startCall(op, args, sink, settings, parent, undefined, startedAtMs);
 }
 
 function inputsOf(inputs: Record<string, unknown>): Record<string, unknown> {
