@@ -1,5 +1,5 @@
 // Build config: two packages from the one `src/` (docs/packaging.md).
-// - weft-trace (the SDK, `dist/`): `.`, `/schema`, `/otel` in ESM and CommonJS, zod bundled in (the install stays
+// - weft-trace (the SDK, `dist/`): `.`, `/schema`, `/otel`, `/langchain` in ESM and CommonJS, zod bundled in (the install stays
 //   small: zod alone installs 8 MB; build/finish.mjs vendors its declarations); `spool-courier.js`, the process the
 //   exit starts to send a spool (both builds spawn this one ESM file, found beside them); the `weft` bin forwards to
 //   weft-server's CLI; `/server` (a forwarder to weft-server) is written by build/finish.mjs.
@@ -17,7 +17,7 @@ const external = ['better-sqlite3'];
 const common = { target: 'node20', removeNodeProtocol: false } as const;
 
 // ---- weft-trace: the SDK
-const sdk = { index: 'src/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts' };
+const sdk = { index: 'src/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts', 'langchain/index': 'src/integrations/langchain/index.ts' };
 // bundled into the SDK (not dependencies): zod, which the SDK uses only through its own schemas
 const sdkBundled = ['zod'];
 

@@ -127,10 +127,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // one module graph per worker, not one per file: every file imports the SDK and the server (~0.5-0.9 s of module
-    // evaluation each, 216 files); measured on the whole suite, 37% less user CPU. Files share a worker's globals, so
-    // a file restores what it changes (env, diag level, OTel globals) and starts its own server and init().
-    isolate: false,
     // most files wait on child processes, sockets and timers, not the CPU: more workers than cores (vitest's default
     // is cores - 1, one worker on a 2-core machine) overlap the waits
     maxWorkers: 4,

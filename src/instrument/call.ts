@@ -51,7 +51,8 @@ export class Call {
 
   readonly projectId: string;
   readonly opName: string;
-  private readonly parent: Call | undefined;
+  /** The weft call this one started under (its context's call), whether or not it is the stored parent. */
+  readonly parent: Call | undefined;
   private readonly context: TraceContext | undefined;
 
   constructor({ projectId, opName, context, ids, startedAtMs }: CallInit) {
@@ -67,17 +68,6 @@ export class Call {
     const threadId = context?.threadId;
     this.threadId = threadId;
     this.turnId = threadId === undefined ? undefined : (context?.turnId ?? (parent?.threadId === threadId ? parent.turnId : this.id));
-  }
-
-  /** Whether `ancestor` is this call's parent, or its parent's, and so on up the weft calls it started under. */
-  descendsFrom(ancestor: Call): boolean {
-    for (let p = this.parent; p !== undefined; p = p.parent) if (p === ancestor) return true;
-    return false;
-  }
-
-  /** Whether a call below this one has ended with usage (merged into this call's summary while it runs). */
-  get hasChildUsage(): boolean {
-    return this.ownSummary?.usage !== undefined;
   }
 
   /** The start item body (`StartedCallSchemaForInsert`), with what the call records besides ids, op name and time. */

@@ -34,40 +34,11 @@ export interface ExchangeRecorder {
   exchange(format: string, request: Readonly<Record<string, unknown>>, response: unknown): void;
 }
 
-/**
- * Given the context the running code's `AsyncLocalStorage` holds (`own`), the context calls should start in: a
- * deeper one when a framework that keeps its own context is inside a span weft records as a call (the OpenAI Agents
- * SDK's current span, integrations/openai-agents-tree.ts), else `own`. Never throws.
- */
-export type ContextBridge = (own: TraceContext | undefined) => TraceContext | undefined;
+const storage = getGlobal().storage;
 
-const g = getGlobal();
-const storage = g.storage;
-
-/** The context of the running code, or `undefined` outside any op (through the {@link ContextBridge} when one is set). */
+/** The context of the running code, or `undefined` outside any op. */
 export function activeContext(): TraceContext | undefined {
-  const own = storage.getStore();
-  const bridge = g.contextBridge;
-  return bridge === undefined ? own : bridge(own);
-}
-
-/** The context the running code's `AsyncLocalStorage` holds, without the {@link ContextBridge}. */
-export function storedContext(): TraceContext | undefined {
   return storage.getStore();
-}
-
-/**
- * Adds `bridge` after the one already set (another copy of weft may have set its own): each sees what the one before
- * it returned. `false` when the registry has no slot for it (made by an older copy of weft).
- */
-export function addContextBridge(bridge: ContextBridge): boolean {
-  const before = g.contextBridge;
-  try {
-    g.contextBridge = before === undefined ? bridge : (own) => bridge(before(own));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Runs `fn` with `ctx` as the active context. */

@@ -127,6 +127,31 @@ export function aiSdkUsage(raw: unknown): TokenUsage | undefined {
   });
 }
 
+/**
+ * LangChain.js `UsageMetadata` (`AIMessage.usage_metadata`; a stream's chunks add up to it). Rule: `input_tokens`
+ * is the total, `input_token_details.cache_read` / `cache_creation` / `audio` are parts of it (LangChain's
+ * providers add Anthropic's cache counts in); `output_tokens` includes `output_token_details.reasoning` and `audio`.
+ * @see https://v03.api.js.langchain.com/types/_langchain_core.messages.UsageMetadata.html
+ */
+export function langChainUsage(raw: unknown): TokenUsage | undefined {
+  const u = obj(raw);
+  if (!u) return undefined;
+  const id = obj(u['input_token_details']);
+  const od = obj(u['output_token_details']);
+  return usageOf(num(u['input_tokens']), num(u['output_tokens']), num(u['total_tokens']), {
+    cache_read_input_tokens: num(id?.['cache_read']),
+    cache_creation_input_tokens: num(id?.['cache_creation']),
+    input_audio_tokens: num(id?.['audio']),
+    reasoning_tokens: num(od?.['reasoning']),
+    output_audio_tokens: num(od?.['audio']),
+  });
+}
+
+/** A request whose usage the provider did not report (yet): it still counts as one request, with no tokens. */
+export function unreportedUsage(): TokenUsage {
+  return usageOf(0, 0, undefined, {});
+}
+
 /** `summary.usage` for one model request: `{[model]: usage}`, or `undefined` without a model or usage. */
 export function usageByModel(model: unknown, usage: TokenUsage | undefined): Record<string, TokenUsage> | undefined {
   if (typeof model !== 'string' || model === '' || usage === undefined) return undefined;

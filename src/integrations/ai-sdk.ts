@@ -9,7 +9,7 @@ import type { OpDefinition } from '../instrument/op-definition.js';
 import { op } from '../instrument/op.js';
 import { runBody } from '../instrument/trace-call.js';
 import { aiSdkUsage, usageByModel } from '../instrument/usage-model.js';
-import { startRecorded } from './llm-call.js';
+import { startRecorded } from './start-recorded.js';
 import { exchangeReporter } from './rollout-hook.js';
 
 type Obj = Record<string, unknown>;

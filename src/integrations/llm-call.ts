@@ -2,19 +2,17 @@
  * One traced model request of an SDK built on `APIPromise` (OpenAI, Anthropic): the call, its promise, its stream, usage and time to first token.
  * @module
  */
-import { startCall, type ActiveCall } from '../instrument/active-call.js';
-import { activeContext, runInContext } from '../instrument/context.js';
+import type { ActiveCall } from '../instrument/active-call.js';
+import { runInContext } from '../instrument/context.js';
 import { InputKeys } from '../instrument/input-keys.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
-import { getSink } from '../instrument/sink.js';
 import { SKIP } from '../instrument/iterators.js';
 import { streamKind, wrapStream, type StreamObserver } from '../instrument/streams.js';
 import { thenOf } from '../instrument/thenable.js';
-import { sampled } from '../instrument/trace-call.js';
-import { getTraceSettings } from '../instrument/trace-settings.js';
-import { usageByModel, type TokenUsage } from '../instrument/usage-model.js';
+import { unreportedUsage, usageByModel, type TokenUsage } from '../instrument/usage-model.js';
 import { exchangeReporter } from './rollout-hook.js';
 import { withTracedReadable } from './sdk-stream.js';
+import { startRecorded } from './start-recorded.js';
 
 /** What a wrapper knows about one SDK method. */
 export interface LlmMethod {
@@ -69,19 +67,6 @@ export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function):
     if (!thenOf(result)) return call.settle(active, result, undefined);
     return proxyApiPromise(result as PromiseLike<unknown> & object, call, active);
   };
-}
-
-/**
- * Starts a call as `op()` would (sampling, the running context, or `parent` when given), or `undefined` when nothing
- * is recorded; `startedAtMs` dates its start (default now).
- */
-export function startRecorded(op: OpDefinition, args: unknown[], parent = activeContext(), startedAtMs?: number): ActiveCall | undefined {
-  const sink = getSink();
-  if (sink == null) return undefined;
-  if (parent?.unsampled) return undefined;
-  const settings = getTraceSettings();
-  if (parent?.call === undefined && !sampled(settings.sampleRate)) return undefined;
-  return startCall(op, args, sink, settings, parent, undefined, startedAtMs);
 }
 
 function inputsOf(inputs: Record<string, unknown>): Record<string, unknown> {
@@ -200,7 +185,7 @@ class LlmCall implements StreamObserver {
     const spec = this.spec;
     const o = (out ?? {}) as { model?: unknown; id?: unknown };
     const model = typeof o.model === 'string' ? o.model : this.body['model'];
-    const usage = spec.usage(out) ?? spec.usage(this.hidden) ?? zeroUsage();
+    const usage = spec.usage(out) ?? spec.usage(this.hidden) ?? unreportedUsage();
     const extra: Record<string, unknown> = { usage: usageByModel(model, usage) };
     if (this.timeToFirstTokenMs !== undefined) extra['time_to_first_token_ms'] = this.timeToFirstTokenMs;
     const reasons = spec.finishReasons(out);
@@ -210,11 +195,6 @@ class LlmCall implements StreamObserver {
     if (this.requestId) extra['request_id'] = this.requestId;
     return extra;
   }
-}
-
-/** A request whose usage the provider did not report (yet): it still counts as one request. */
-function zeroUsage(): TokenUsage {
-  return { prompt_tokens: 0, input_tokens: 0, completion_tokens: 0, output_tokens: 0, total_tokens: 0, requests: 1 };
 }
 
 type ResponseLike = { headers: { get(name: string): string | null }; status: number; clone(): { json(): Promise<unknown> } };

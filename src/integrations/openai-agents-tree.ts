@@ -1,13 +1,13 @@
 /**
  * The OpenAI Agents SDK's traces and spans as one tree of weft calls: which call is whose parent, when each starts and
- * ends (a span never ends before the spans inside it), and the bridge that starts weft calls inside the SDK's current span.
+ * ends (a span never ends before the spans inside it), and the context resolver that starts weft calls inside the SDK's current span.
  * @module
  */
 import type { ActiveCall } from '../instrument/active-call.js';
-import { addContextBridge, storedContext, type TraceContext } from '../instrument/context.js';
-import { diag } from '../internal/diag.js';
-import { safeMessage } from '../internal/safe-message.js';
-import { startRecorded } from './llm-call.js';
+import { activeContext, type TraceContext } from '../instrument/context.js';
+import { addContextResolver, isWithin, parentContext } from '../instrument/framework-context.js';
+import { countedByProvider, markFrameworkModelCall } from './model-request-once.js';
+import { startUnder } from './start-recorded.js';
 import { isModelSpan, spanEnd, spanError, spanStart, startsAtOnce, traceStart, type AgentsSpan, type AgentsTrace } from './openai-agents-spans.js';
 
 /** A trace or span the processor was told of, until its call ends. */
@@ -17,13 +17,11 @@ interface Node {
   /** The node of its parent span, else of its trace; `undefined` for a trace. */
   readonly parent: Node | undefined;
   readonly span: AgentsSpan | undefined;
-  /** The weft context of the code that started the span (its own AsyncLocalStorage's, not the bridge's). */
+  /** The weft context of the code that started the span (weft's own AsyncLocalStorage's, not a resolver's). */
   readonly own: TraceContext | undefined;
   readonly startedAtMs: number;
   /** Its call, once started; `null` when it cannot be (its trace is not recorded). */
   active: ActiveCall | null | undefined;
-  /** A model span whose call started before it ended: a call inside it needed it as parent (see `spanEnd`). */
-  early: boolean;
   /** Nodes below it whose calls have not ended. */
   open: number;
   /** Set when the trace or span ended while nodes below it were still open: its call ends after theirs. */
@@ -50,18 +48,16 @@ function agentsStore(): AgentsStore | undefined {
 
 /** `own` when its call is `ctx`'s call or below it (code that already runs inside the span's call), else `ctx`. */
 function deeper(own: TraceContext | undefined, ctx: TraceContext): TraceContext {
-  const call = own?.call;
-  const at = ctx.call;
-  return call !== undefined && at !== undefined && (call === at || call.descendsFrom(at)) ? own! : ctx;
+  return ctx.call !== undefined && isWithin(own?.call, ctx.call) ? own! : ctx;
 }
 
 /** Starts the root call of `trace` under the running weft call (nothing when the trace is not sampled or weft is not set up). */
 export function openTrace(trace: AgentsTrace): void {
   if (nodes.has(trace.traceId)) return;
   const { op, inputs } = traceStart(trace);
-  const active = startRecorded(op, [inputs]);
+  const active = startUnder(op, [inputs], parentContext());
   if (active === undefined) return;
-  nodes.set(trace.traceId, { key: trace.traceId, parent: undefined, span: undefined, own: undefined, startedAtMs: active.call.startedAtMs, active, early: false, open: 0, ended: false });
+  nodes.set(trace.traceId, { key: trace.traceId, parent: undefined, span: undefined, own: undefined, startedAtMs: active.call.startedAtMs, active, open: 0, ended: false });
 }
 
 /** Notes `span` (its call starts now when its data is complete, else later); `undefined` when its trace is not recorded. */
@@ -76,7 +72,7 @@ function register(span: AgentsSpan): Node | undefined {
   const parent = (span.parentId !== null ? nodes.get(span.parentId) : undefined) ?? nodes.get(span.traceId);
   if (parent === undefined) return undefined;
   const at = span.startedAt === null ? NaN : Date.parse(span.startedAt);
-  const node: Node = { key: span.spanId, parent, span, own: storedContext(), startedAtMs: Number.isFinite(at) ? at : Date.now(), active: undefined, early: false, open: 0, ended: false };
+  const node: Node = { key: span.spanId, parent, span, own: activeContext(), startedAtMs: Number.isFinite(at) ? at : Date.now(), active: undefined, open: 0, ended: false };
   parent.open++;
   nodes.set(span.spanId, node);
   return node;
@@ -92,10 +88,12 @@ function started(node: Node, beforeEnd = true): ActiveCall | undefined {
     return undefined;
   }
   const model = isModelSpan(span);
-  node.early = model && beforeEnd;
   const { op, inputs } = spanStart(span, model && !beforeEnd, () => summaryAtEnd.get(node) ?? {});
-  node.active = startRecorded(op, [inputs], deeper(node.own, parent.ctx), node.startedAtMs) ?? null;
-  return node.active ?? undefined;
+  const active = startUnder(op, [inputs], deeper(node.own, parent.ctx), node.startedAtMs);
+  // a model span started before its end: a call inside it needs it as parent, maybe a wrapped client's request
+  if (active !== undefined && model && beforeEnd) markFrameworkModelCall(active.call);
+  node.active = active ?? null;
+  return active;
 }
 
 /** The summary each ending call's op reads (set just before the call ends). */
@@ -117,7 +115,7 @@ function finish(node: Node): void {
     if (span === undefined) active.succeed(undefined);
     else if (span.error) active.fail(spanError(span.error));
     else {
-      const { output, summary } = spanEnd(span, node.early && active.call.hasChildUsage);
+      const { output, summary } = spanEnd(span, countedByProvider(active.call));
       summaryAtEnd.set(node, summary);
       active.succeed(output);
     }
@@ -137,30 +135,21 @@ export function finishEnded(): void {
 }
 
 /**
- * The bridge (instrument/context.ts): inside the Agents SDK's current span (or trace), the call of that span is the
- * context new weft calls start in, unless the running code is already inside it (an op in a tool).
+ * The context resolver (instrument/framework-context.ts): inside the Agents SDK's current span (or trace), the call of
+ * that span is the context new weft calls start in, unless the running code is already inside it (an op in a tool).
  */
-function bridge(own: TraceContext | undefined): TraceContext | undefined {
+function resolve(own: TraceContext | undefined): TraceContext | undefined {
   if (nodes.size === 0) return own;
-  try {
-    const store = agentsStore();
-    if (store === undefined) return own;
-    const span = store.span;
-    let node = span !== undefined ? register(span) : undefined;
-    node ??= store.trace !== undefined ? nodes.get(store.trace.traceId) : undefined;
-    const active = node === undefined ? undefined : started(node);
-    return active === undefined ? own : deeper(own, active.ctx);
-  } catch (err) {
-    diag.once('openai-agents-bridge', 'warn', `could not read the OpenAI Agents SDK's current span (calls nest under the running op instead): ${safeMessage(err)}`);
-    return own;
-  }
+  const store = agentsStore();
+  if (store === undefined) return own;
+  const span = store.span;
+  let node = span !== undefined ? register(span) : undefined;
+  node ??= store.trace !== undefined ? nodes.get(store.trace.traceId) : undefined;
+  const active = node === undefined ? undefined : started(node);
+  return active === undefined ? own : deeper(own, active.ctx);
 }
 
-let bridged = false;
-
-/** Sets the bridge once per copy of weft. */
-export function installBridge(): void {
-  if (bridged) return;
-  bridged = true;
-  if (!addContextBridge(bridge)) diag.warn('another copy of weft made the shared registry without the context bridge: calls inside Agents spans nest under the running op');
+/** Adds the resolver (once). */
+export function installResolver(): void {
+  addContextResolver(resolve);
 }

@@ -5,7 +5,7 @@
 import { getSink } from '../instrument/sink.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
-import { closeNode, finishEnded, installBridge, openSpan, openTrace } from './openai-agents-tree.js';
+import { closeNode, finishEnded, installResolver, openSpan, openTrace } from './openai-agents-tree.js';
 import type { AgentsSpan, AgentsTrace } from './openai-agents-spans.js';
 
 export type { AgentsSpan, AgentsTrace } from './openai-agents-spans.js';
@@ -85,7 +85,7 @@ function guarded(what: string, run: () => void): Promise<void> {
  */
 export class WeftTracingProcessor {
   constructor() {
-    installBridge();
+    installResolver();
   }
 
   /** Nothing to start: calls are queued by weft's own exporter. */

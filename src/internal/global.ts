@@ -4,7 +4,7 @@
  */
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { ExportStats } from '../export/export-stats.js';
-import type { ContextBridge, TraceContext } from '../instrument/context.js';
+import type { TraceContext } from '../instrument/context.js';
 import type { CallSink } from '../instrument/sink.js';
 import type { TraceSettings } from '../instrument/trace-settings.js';
 import { diag } from './diag.js';
@@ -29,8 +29,6 @@ export interface WeftGlobal {
   settings: TraceSettings | undefined;
   /** The export counters behind `getExportStats()` (export/), made by the first copy that loads them. */
   exportStats: ExportStats | undefined;
-  /** A framework's current span as a deeper context than the running code's own (instrument/context.ts); `undefined` without one. */
-  contextBridge: ContextBridge | undefined;
 }
 
 type GlobalHost = typeof globalThis & { [KEY]?: WeftGlobal };
@@ -46,7 +44,7 @@ export function getGlobal(): WeftGlobal {
   const host = globalThis as GlobalHost;
   let g = host[KEY];
   if (!g) {
-    g = Object.seal<WeftGlobal>({ version: VERSION, storage: newLocalStorage<TraceContext>(), runtime: undefined, settings: undefined, exportStats: undefined, contextBridge: undefined });
+    g = Object.seal<WeftGlobal>({ version: VERSION, storage: newLocalStorage<TraceContext>(), runtime: undefined, settings: undefined, exportStats: undefined });
     Object.defineProperty(host, KEY, { value: g, enumerable: false, configurable: true, writable: false });
   } else if (g.version !== VERSION) {
     diag.once('global-version', 'debug', `sharing weft's global with version ${g.version} (this copy is ${VERSION})`);

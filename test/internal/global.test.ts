@@ -17,7 +17,7 @@ it('is one sealed object under Symbol.for("weft.global.v<major>") with the slots
   expect(host[KEY]).toBe(g);
   expect(Object.isSealed(g)).toBe(true);
   // The slot names are the shape shared with other copies (sealed): renaming one needs a new major.
-  expect(Object.keys(g).sort()).toEqual(['contextBridge', 'exportStats', 'runtime', 'settings', 'storage', 'version']);
+  expect(Object.keys(g).sort()).toEqual(['exportStats', 'runtime', 'settings', 'storage', 'version']);
   expect(g.version).toBe(VERSION);
 });
 
