@@ -26,6 +26,7 @@ export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 export { wrapOpenAI } from './integrations/openai.js';
 export { wrapAnthropic } from './integrations/anthropic.js';
 export { wrapAISDK } from './integrations/ai-sdk.js';
+export { wrapGoogleGenAI } from './integrations/google-genai.js';
 export type { TokenUsage } from './instrument/usage-model.js';
 
 // framework integrations

@@ -22,8 +22,8 @@ export interface LlmMethod {
   readonly provider: string;
   /** `gen_ai.operation.name`: `chat`, `embeddings`, ... */
   readonly operation: string;
-  /** Response header with the provider's request id. */
-  readonly requestIdHeader: string;
+  /** Response header with the provider's request id (read from `withResponse()` / `asResponse()`), when the SDK gives headers. */
+  readonly requestIdHeader?: string;
   /**
    * The request actually sent when it differs from the caller's (e.g. asking for stream usage), with
    * `pass`: what the caller's iterator yields for a chunk of the stream: the chunk, the same chunk
@@ -39,6 +39,24 @@ export interface LlmMethod {
   usage(response: unknown): TokenUsage | undefined;
   /** `gen_ai.response.finish_reasons`. */
   finishReasons(response: unknown): string[] | undefined;
+  /**
+   * The model and id the response names (`gen_ai.response.model`, `gen_ai.response.id`), and the model its usage
+   * is keyed by when it names none. @defaultValue the response's `model` and `id`, else the request's `model`
+   */
+  responseFacts?(response: unknown, body: Record<string, unknown>): ResponseFacts;
+}
+
+/** What a response says of itself (see {@link LlmMethod.responseFacts}). */
+export interface ResponseFacts {
+  model?: string | undefined;
+  id?: string | undefined;
+  /** The model `summary.usage` is keyed by when `model` is absent. */
+  requestModel?: unknown;
+}
+
+function defaultFacts(out: unknown, body: Record<string, unknown>): ResponseFacts {
+  const o = (out ?? {}) as { model?: unknown; id?: unknown };
+  return { model: typeof o.model === 'string' ? o.model : undefined, id: typeof o.id === 'string' ? o.id : undefined, requestModel: body['model'] };
 }
 
 const KEYS = new InputKeys(['body', 'options']);
@@ -154,7 +172,7 @@ class LlmCall implements StreamObserver {
     if (this.settled) return value === this.first ? this.handedOn : value;
     this.settled = true;
     this.first = value;
-    this.requestId = requestIdOf(value) ?? response?.headers.get(this.spec.requestIdHeader) ?? undefined;
+    this.requestId = requestIdOf(value) ?? this.header(response);
     if (streamKind(value) === 'asyncIterable') {
       if (this.requestId === undefined) this.readRequestId();
       this.handedOn = withTracedReadable(wrapStream('asyncIterable', value, this) as object, value as object);
@@ -176,22 +194,28 @@ class LlmCall implements StreamObserver {
     void Promise.resolve()
       .then(() => asResponse.call(source) as Promise<ResponseLike | undefined>)
       .then((r) => {
-        this.requestId ??= r?.headers.get(this.spec.requestIdHeader) ?? undefined;
+        this.requestId ??= this.header(r);
       }, () => undefined);
+  }
+
+  /** The request id header of `response`, when the method names one. */
+  private header(response: { headers: { get(name: string): string | null } } | undefined): string | undefined {
+    const name = this.spec.requestIdHeader;
+    return name === undefined ? undefined : response?.headers.get(name) ?? undefined;
   }
 
   /** Summary fields: usage by model, time to first token, finish reasons, response model and request id. */
   private summary(out: unknown): Record<string, unknown> {
     const spec = this.spec;
-    const o = (out ?? {}) as { model?: unknown; id?: unknown };
-    const model = typeof o.model === 'string' ? o.model : this.body['model'];
+    const o = (spec.responseFacts ?? defaultFacts)(out, this.body);
+    const model = o.model ?? o.requestModel;
     const usage = spec.usage(out) ?? spec.usage(this.hidden) ?? unreportedUsage();
     const extra: Record<string, unknown> = { usage: usageByModel(model, usage) };
     if (this.timeToFirstTokenMs !== undefined) extra['time_to_first_token_ms'] = this.timeToFirstTokenMs;
     const reasons = spec.finishReasons(out);
     if (reasons?.length) extra['gen_ai.response.finish_reasons'] = reasons;
-    if (typeof o.model === 'string') extra['gen_ai.response.model'] = o.model;
-    if (typeof o.id === 'string') extra['gen_ai.response.id'] = o.id;
+    if (o.model !== undefined) extra['gen_ai.response.model'] = o.model;
+    if (o.id !== undefined) extra['gen_ai.response.id'] = o.id;
     if (this.requestId) extra['request_id'] = this.requestId;
     return extra;
   }
