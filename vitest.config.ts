@@ -88,6 +88,7 @@ const SLOW_FILES: Record<string, number> = {
   'test/export/limits.test.ts': 18,
   'test/export/process-exit.test.ts': 14,
   'test/examples/rl-training.test.ts': 12,
+  'test/vitest/describe-eval.test.ts': 12,
   'test/instrument/decorators.test.ts': 11,
   'test/build.test.ts': 10,
   'test/server/http/hostile-input-property.test.ts': 10,
@@ -141,7 +142,8 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: runtimeOnly ? RUNTIME_SQLITE : ['test/**/*.test.ts'],
-          exclude: ['test/server/db/pg-*.test.ts'],
+          // test/fixtures: sample projects that child processes run (a child vitest runs test/fixtures/vitest-evals)
+          exclude: ['test/server/db/pg-*.test.ts', 'test/fixtures/**'],
         },
       },
       {

@@ -1,5 +1,5 @@
-// The SDKs and frameworks are optional peers: the built weft (ESM and CJS) loads and exports the wrappers with openai, @anthropic-ai/sdk, ai,
-// @modelcontextprotocol/sdk, @google/genai and the OpenAI Agents SDK unresolvable, imports no framework, and the framework entry points
+// The SDKs, frameworks and vitest are optional peers: the built weft (ESM and CJS) loads and exports the wrappers with openai, @anthropic-ai/sdk, ai,
+// @modelcontextprotocol/sdk, @google/genai, the OpenAI Agents SDK and vitest unresolvable, imports no framework, and the framework entry points
 // (weft-trace/langchain) import theirs (not bundled).
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const SDKS = ['openai', '@anthropic-ai/sdk', 'ai', '@modelcontextprotocol/sdk', '@langchain/core', '@google/genai', '@openai/agents', '@openai/agents-core', '@openai/agents-openai'];
+const SDKS = ['openai', '@anthropic-ai/sdk', 'ai', '@modelcontextprotocol/sdk', '@langchain/core', '@google/genai', 'vitest', '@openai/agents', '@openai/agents-core', '@openai/agents-openai'];
 
 it('require()s the CommonJS build and gets the wrappers and integrations while the SDKs cannot be resolved', async () => {
   const script = `const Module = require('module'); const resolve = Module._resolveFilename;
