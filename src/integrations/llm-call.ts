@@ -260,11 +260,31 @@ function proxyApiPromise(p: PromiseLike<unknown> & object, call: LlmCall, active
           return () => target.withResponse().then((r) => ({ ...r, data: call.settle(active, r.data, r.response) }), fail);
         case 'asResponse':
           return () => target.asResponse().then((r) => (recordRaw(call, active, r), r), fail);
+        case '_thenUnwrap':
+          return typeof Reflect.get(t, prop) === 'function' ? thenUnwrapTraced(target as unknown as Unwrappable, call, active) : undefined;
       }
       const v: unknown = Reflect.get(t, prop, t);
       return typeof v === 'function' && prop !== 'constructor' ? v.bind(t) : v;
     },
   });
+}
+
+/** The SDK-internal `APIPromise._thenUnwrap(transform)`: a new `APIPromise` of `transform(parsed value, {response, ...})`. */
+interface Unwrappable {
+  _thenUnwrap(transform: (data: unknown, props: { response?: ResponseLike }) => unknown): PromiseLike<unknown>;
+}
+
+/**
+ * `_thenUnwrap()`, which the SDK's own helpers call on the request they made (openai 7's `responses.stream()`
+ * reads the request's metadata so): the transform is handed the traced value (the traced stream), so the call ends
+ * as with `then`, and a failed request is recorded. The SDK's result is returned unchanged.
+ */
+function thenUnwrapTraced(target: Unwrappable, call: LlmCall, active: ActiveCall): Unwrappable['_thenUnwrap'] {
+  return (transform) => {
+    const next = target._thenUnwrap((data, props) => transform(call.settle(active, data, props?.response), props));
+    next.then(undefined, (err: unknown) => active.fail(err));
+    return next;
+  };
 }
 
 /** `asResponse()`: the caller reads the body; the call records the JSON of a clone (an event stream is not read). */
