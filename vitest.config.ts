@@ -55,6 +55,8 @@ const NEEDS_NODE_22 = ['test/integrations/ai-sdk-telemetry.test.ts'];
 const RUNTIME_SQLITE = [
   'test/instrument/**/*.test.ts',
   'test/internal/*.test.ts',
+  // context through the OpenAI Agents SDK's own AsyncLocalStorage (the bridge of integrations/openai-agents-tree.ts)
+  'test/integrations/openai-agents.test.ts',
   'test/otel/otel-context.test.ts',
   'test/export/exit.test.ts',
   'test/export/process-exit.test.ts',
@@ -107,6 +109,7 @@ const SLOW_FILES: Record<string, number> = {
   'test/export/exporter.test.ts': 8,
   'test/otel/otel-examples.test.ts': 7,
   'test/examples/table-query.test.ts': 7,
+  'test/examples/openai-agents.test.ts': 7,
   'test/server/http/auth.test.ts': 7,
   'test/export/spool.test.ts': 7,
   'test/ui/demo-store.test.ts': 6,

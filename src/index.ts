@@ -1,5 +1,5 @@
 /**
- * weft's public API (`weft-trace`): init, op, flush/shutdown, current-call helpers, the LLM SDK wrappers, the MCP wrappers,
+ * weft's public API (`weft-trace`): init, op, flush/shutdown, current-call helpers, the LLM SDK wrappers, the framework integrations,
  * the typed Client, its errors and the wire types. Everything a user may import is listed here by name;
  * the zod schemas themselves are in `weft-trace/schema`, the OTel bridge in `weft-trace/otel`.
  * @module
@@ -33,6 +33,7 @@ export type { TokenUsage } from './instrument/usage-model.js';
 // framework integrations
 export { wrapMCPClient } from './integrations/mcp/client.js';
 export { wrapMCPServer } from './integrations/mcp/server.js';
+export { WeftTracingProcessor, type AgentsSpan, type AgentsTrace } from './integrations/openai-agents.js';
 
 // the typed client
 export { Client } from './api/client.js';

@@ -30,11 +30,21 @@ const UNRESOLVED = Symbol('unresolved');
 /**
  * Starts a call of `op` with `args` in the context `parent` (thread, turn, run and parent call come from
  * it): makes the call and queues its start event. `undefined` if anything in tracing failed. With `otelCtx`
- * (a context manager is registered: the active OTel context) the ids come from it (`bridgedIds`).
+ * (a context manager is registered: the active OTel context) the ids come from it (`bridgedIds`); `startedAtMs`
+ * dates the call's start (a framework span already running), else now.
  */
-export function startCall(op: OpDefinition, args: unknown[], sink: CallSink, settings: TraceSettings, parent: TraceContext | undefined, otelCtx?: OtelContext): ActiveCall | undefined {
+export function startCall(
+  op: OpDefinition,
+  args: unknown[],
+  sink: CallSink,
+  settings: TraceSettings,
+  parent: TraceContext | undefined,
+  otelCtx?: OtelContext,
+  startedAtMs?: number,
+): ActiveCall | undefined {
   try {
-    const call = new Call({ projectId: sink.projectId, opName: op.name, context: parent, ids: otelCtx ? bridgedIds(otelCtx, parent?.call, Date.now()) : undefined });
+    const ids = otelCtx ? bridgedIds(otelCtx, parent?.call, Date.now()) : undefined;
+    const call = new Call({ projectId: sink.projectId, opName: op.name, context: parent, ids, startedAtMs });
     const inputs = captureInputs(op, args, settings);
     const attributes = captureAttributes(op, parent?.attributes, settings);
     sink.start(call.startEvent(inputs, attributes, captureDisplayName(op, args), sink.userId));

@@ -25,11 +25,13 @@ export interface CallInit {
   context: TraceContext | undefined;
   /** Id, trace id and parent id to use (an OTel parent span). @defaultValue a new UUIDv7, the parent's trace and id */
   ids?: CallIds | undefined;
+  /** When the call started, in ms since the epoch (a framework's span that began before weft heard of it). @defaultValue now */
+  startedAtMs?: number | undefined;
 }
 
 /** One traced invocation of an op. */
 export class Call {
-  readonly startedAtMs: number = Date.now();
+  readonly startedAtMs: number;
   readonly id: string;
   readonly traceId: string;
   readonly parentId: string | undefined;
@@ -53,7 +55,8 @@ export class Call {
   readonly parent: Call | undefined;
   private readonly context: TraceContext | undefined;
 
-  constructor({ projectId, opName, context, ids }: CallInit) {
+  constructor({ projectId, opName, context, ids, startedAtMs }: CallInit) {
+    this.startedAtMs = startedAtMs ?? Date.now();
     this.projectId = projectId;
     this.opName = opName;
     const parent = context?.call;

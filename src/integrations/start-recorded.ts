@@ -13,15 +13,16 @@ import { noteProviderRequest } from './model-request-once.js';
 
 /**
  * Starts a call of `op` under `parent` (sampling as `op()` does), or returns `undefined` when nothing is recorded
- * (before `init()`, tracing disabled, an unsampled trace, or a root left out by sampling).
+ * (before `init()`, tracing disabled, an unsampled trace, or a root left out by sampling). `startedAtMs` dates its
+ * start (a framework span that began before weft was told of it), else now.
  */
-export function startUnder(op: OpDefinition, args: unknown[], parent: TraceContext | undefined): ActiveCall | undefined {
+export function startUnder(op: OpDefinition, args: unknown[], parent: TraceContext | undefined, startedAtMs?: number): ActiveCall | undefined {
   const sink = getSink();
   if (sink == null) return undefined;
   if (parent?.unsampled) return undefined;
   const settings = getTraceSettings();
   if (parent?.call === undefined && !sampled(settings.sampleRate)) return undefined;
-  return startCall(op, args, sink, settings, parent);
+  return startCall(op, args, sink, settings, parent, undefined, startedAtMs);
 }
 
 /**
