@@ -43,6 +43,13 @@ const STORELESS = [
 ];
 
 /**
+ * Files whose packages need Node.js >= 22 (`engines`): they run in the runtime matrix (Node 22 and 24), and in the
+ * main run only when it is on Node >= 22. @mastra/core and @mastra/observability 1.x need >= 22.13.
+ */
+const NODE22_ONLY = ['test/integrations/mastra.test.ts'];
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+
+/**
  * What can differ by Node.js major (WEFT_TEST_SCOPE=runtime): the native SQLite module, context propagation
  * through every async shape, process exit hooks, packaging (ESM and CommonJS builds, the packed tarball), the CLI,
  * and a server smoke on both stores. The rest is plain TypeScript the main run already covers.
@@ -59,6 +66,7 @@ const RUNTIME_SQLITE = [
   'test/server/db/file-db.test.ts',
   'test/server/calls/upsert-batch.test.ts',
   'test/server/calls/stream-query.test.ts',
+  ...NODE22_ONLY,
 ];
 const RUNTIME_POSTGRES = ['test/server/calls/upsert-batch.test.ts', 'test/server/calls/stream-query.test.ts'];
 
@@ -140,7 +148,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: runtimeOnly ? RUNTIME_SQLITE : ['test/**/*.test.ts'],
-          exclude: ['test/server/db/pg-*.test.ts'],
+          exclude: ['test/server/db/pg-*.test.ts', ...(nodeMajor < 22 ? NODE22_ONLY : [])],
         },
       },
       {

@@ -26,6 +26,9 @@ export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 export { wrapOpenAI } from './integrations/openai.js';
 export { wrapAnthropic } from './integrations/anthropic.js';
 export { wrapAISDK } from './integrations/ai-sdk.js';
+
+// framework integrations
+export { WeftExporter, type MastraTracingEvent, type MastraExportedSpan } from './integrations/mastra/weft-exporter.js';
 export type { TokenUsage } from './instrument/usage-model.js';
 
 // the typed client

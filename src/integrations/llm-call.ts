@@ -3,7 +3,7 @@
  * @module
  */
 import { startCall, type ActiveCall } from '../instrument/active-call.js';
-import { activeContext, runInContext } from '../instrument/context.js';
+import { activeContext, runInContext, type TraceContext } from '../instrument/context.js';
 import { InputKeys } from '../instrument/input-keys.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
 import { getSink } from '../instrument/sink.js';
@@ -12,7 +12,8 @@ import { streamKind, wrapStream, type StreamObserver } from '../instrument/strea
 import { thenOf } from '../instrument/thenable.js';
 import { sampled } from '../instrument/trace-call.js';
 import { getTraceSettings } from '../instrument/trace-settings.js';
-import { usageByModel, type TokenUsage } from '../instrument/usage-model.js';
+import { unreportedUsage, usageByModel, type TokenUsage } from '../instrument/usage-model.js';
+import { noteProviderRequest } from './model-request-once.js';
 import { exchangeReporter } from './rollout-hook.js';
 import { withTracedReadable } from './sdk-stream.js';
 
@@ -71,11 +72,24 @@ export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function):
   };
 }
 
-/** Starts a call as `op()` would (sampling, the running context), or `undefined` when nothing is recorded. */
+/**
+ * Starts a provider wrapper's model request as `op()` would (sampling, the running context), or `undefined` when
+ * nothing is recorded; a framework's model call it runs under learns of it (`model-request-once.ts`).
+ */
 export function startRecorded(op: OpDefinition, args: unknown[]): ActiveCall | undefined {
+  const parent = activeContext();
+  const active = startUnder(op, args, parent);
+  if (active !== undefined) noteProviderRequest(parent?.call);
+  return active;
+}
+
+/**
+ * Starts a call of `op` in the context `parent` with `op()`'s sampling, or returns `undefined` when nothing is
+ * recorded (before `init()`, tracing disabled, inside an unsampled trace, or a root that sampling left out).
+ */
+export function startUnder(op: OpDefinition, args: unknown[], parent: TraceContext | undefined): ActiveCall | undefined {
   const sink = getSink();
   if (sink == null) return undefined;
-  const parent = activeContext();
   if (parent?.unsampled) return undefined;
   const settings = getTraceSettings();
   if (parent?.call === undefined && !sampled(settings.sampleRate)) return undefined;
@@ -198,7 +212,7 @@ class LlmCall implements StreamObserver {
     const spec = this.spec;
     const o = (out ?? {}) as { model?: unknown; id?: unknown };
     const model = typeof o.model === 'string' ? o.model : this.body['model'];
-    const usage = spec.usage(out) ?? spec.usage(this.hidden) ?? zeroUsage();
+    const usage = spec.usage(out) ?? spec.usage(this.hidden) ?? unreportedUsage();
     const extra: Record<string, unknown> = { usage: usageByModel(model, usage) };
     if (this.timeToFirstTokenMs !== undefined) extra['time_to_first_token_ms'] = this.timeToFirstTokenMs;
     const reasons = spec.finishReasons(out);
@@ -208,11 +222,6 @@ class LlmCall implements StreamObserver {
     if (this.requestId) extra['request_id'] = this.requestId;
     return extra;
   }
-}
-
-/** A request whose usage the provider did not report (yet): it still counts as one request. */
-function zeroUsage(): TokenUsage {
-  return { prompt_tokens: 0, input_tokens: 0, completion_tokens: 0, output_tokens: 0, total_tokens: 0, requests: 1 };
 }
 
 type ResponseLike = { headers: { get(name: string): string | null }; status: number; clone(): { json(): Promise<unknown> } };
