@@ -46,7 +46,7 @@ const STORELESS = [
  * Files whose packages need Node.js >= 22 (`engines`): they run in the runtime matrix (Node 22 and 24), and in the
  * main run only when it is on Node >= 22. @mastra/core and @mastra/observability 1.x need >= 22.13.
  */
-const NODE22_ONLY = ['test/integrations/mastra.test.ts'];
+const NODE22_ONLY = ['test/integrations/mastra.test.ts', 'test/examples/mastra.test.ts'];
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 
 /**

@@ -1,10 +1,10 @@
 // A small tool-calling agent on the OpenAI SDK, traced with wrapOpenAI: model calls, tool calls, usage per model and cost at the root.
 // Runs against a loopback fake of the OpenAI API (test/helpers/fake-llm.ts) unless OPENAI_API_KEY is set.
 import OpenAI from 'openai';
-import { Client, flush, init, op, shutdown, wrapOpenAI } from '../src/index.js';
+import { init, op, wrapOpenAI } from '../src/index.js';
 import { startFakeLlm } from '../test/helpers/fake-llm.js';
 import { connectServer } from './local-server.js';
-import { renderTrees } from '../src/cli/trace-tree.js';
+import { reportAndClose } from './trace-report.js';
 
 const PROJECT = process.env['WEFT_PROJECT'] ?? 'local/openai-agent';
 const MODEL = process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini';
@@ -56,21 +56,7 @@ async function main(): Promise<void> {
   });
 
   const [answer, call] = await agent.invoke('What is the weather in Paris?');
-  console.log(`answer: ${answer}\n`);
-  await flush();
-  const client = new Client({ baseUrl: server.url });
-  const records = await client.calls.streamQuery({ project_id: PROJECT, filter: { trace_ids: [call!.traceId] }, include_costs: true }).toArray();
-  console.log(renderTrees(records));
-  const root = records.find((r) => r.id === call!.id)!;
-  for (const [model, usage] of Object.entries(root.summary?.usage ?? {})) {
-    const cost = root.summary?.costs?.[model];
-    console.log(`usage ${model}: ${JSON.stringify(usage)}`);
-    if (cost) console.log(`cost ${model}: $${cost.total_cost.toFixed(6)} (prompt $${cost.prompt_tokens_total_cost.toFixed(6)}, cached part $${(cost.cache_read_input_tokens_total_cost ?? 0).toFixed(6)}, completion $${cost.completion_tokens_total_cost.toFixed(6)})`);
-  }
-  await client.close();
-  await shutdown();
-  await fake?.close();
-  await server.close();
+  await reportAndClose(answer, call!, PROJECT, server, fake);
 }
 
 await main();
