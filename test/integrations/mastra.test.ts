@@ -149,6 +149,20 @@ describe('WeftExporter', () => {
     expect(one(calls, 'mastra.workflow.math')).toMatchObject({ inputs: { x: 3 }, output: { x: 7 } });
   });
 
+  it("a failing model: the agent run records the error, the generation fails too, the caller's promise rejects as without weft", async () => {
+    const failing = new MockLanguageModelV3({ doGenerate: async () => Promise.reject(new Error('model down')), doStream: async () => Promise.reject(new Error('model down')) });
+    const mastra = mastraWith(failing, true);
+    let thrown: unknown;
+    const calls = await traced(server(), 'mastra-error', async () => {
+      thrown = await mastra.getAgent('agent').generate('Hi').then(() => undefined, (err: unknown) => err);
+    });
+    expect(String(thrown)).toContain('model down');
+    const exceptionOf = (name: string): string => String((one(calls, name).exception as { message?: unknown } | null)?.message);
+    expect(exceptionOf('mastra.agent.weather-agent')).toContain('model down');
+    // Mastra ends the generation with finish reason "error" and gives the error to the agent run only
+    expect(exceptionOf('mastra.model_generation')).toBe('the model generation ended with finish reason "error"');
+  });
+
   it('a model over a wrapped OpenAI client (bridge set): the wrapper\'s call is the model call, its usage counted once', async () => {
     const openai = wrapOpenAI(new OpenAI({ apiKey: 'sk-test', baseURL: fake().openaiURL, maxRetries: 0 }));
     const model = new MockLanguageModelV3({

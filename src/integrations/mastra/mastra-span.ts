@@ -143,10 +143,19 @@ export function spanOp(span: MastraExportedSpan, generation: GenerationState | u
   };
 }
 
-/** The error a failed span records (its `errorInfo`: message, name, stack). */
-export function spanError(info: NonNullable<MastraExportedSpan['errorInfo']>): Error {
-  const err = new Error(info.message);
-  if (info.name) err.name = info.name;
-  if (info.stack) err.stack = info.stack;
-  return err;
+/**
+ * The error a failed span records: its `errorInfo` (message, name, stack), or, for a model generation that ended with
+ * finish reason `error` and no `errorInfo` (Mastra ends it so when the model's request fails; the agent run above it
+ * holds the error), an `Error` saying so. `undefined` for a span that succeeded.
+ */
+export function spanError(span: MastraExportedSpan): Error | undefined {
+  const info = span.errorInfo;
+  if (info) {
+    const err = new Error(info.message);
+    if (info.name) err.name = info.name;
+    if (info.stack) err.stack = info.stack;
+    return err;
+  }
+  const reason = ((span.attributes ?? {}) as Obj)['finishReason'];
+  return span.type === 'model_generation' && reason === 'error' ? new Error('the model generation ended with finish reason "error"') : undefined;
 }

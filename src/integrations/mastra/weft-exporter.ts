@@ -170,7 +170,8 @@ export class WeftExporter {
     this.spans.delete(span.id);
     const active = entry?.active;
     if (active === undefined) return;
-    if (span.errorInfo) active.fail(spanError(span.errorInfo));
+    const error = spanError(span);
+    if (error) active.fail(error);
     else active.succeed(span);
   }
 }
