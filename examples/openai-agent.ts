@@ -1,10 +1,10 @@
 // A small tool-calling agent on the OpenAI SDK, traced with wrapOpenAI: model calls, tool calls, usage per model and cost at the root.
 // Runs against a loopback fake of the OpenAI API (test/helpers/fake-llm.ts) unless OPENAI_API_KEY is set.
 import OpenAI from 'openai';
-import { init, op, wrapOpenAI } from '../src/index.js';
+import { flush, init, op, shutdown, wrapOpenAI } from '../src/index.js';
 import { startFakeLlm } from '../test/helpers/fake-llm.js';
 import { connectServer } from './local-server.js';
-import { reportAndClose } from './trace-report.js';
+import { printTraceCost } from './trace-cost.js';
 
 const PROJECT = process.env['WEFT_PROJECT'] ?? 'local/openai-agent';
 const MODEL = process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini';
@@ -56,7 +56,12 @@ async function main(): Promise<void> {
   });
 
   const [answer, call] = await agent.invoke('What is the weather in Paris?');
-  await reportAndClose(answer, call!, PROJECT, server, fake);
+  console.log(`answer: ${answer}\n`);
+  await flush();
+  await printTraceCost(server.url, PROJECT, call!);
+  await shutdown();
+  await fake?.close();
+  await server.close();
 }
 
 await main();

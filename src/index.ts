@@ -1,5 +1,5 @@
 /**
- * weft's public API (`weft-trace`): init, op, flush/shutdown, current-call helpers, the LLM SDK wrappers,
+ * weft's public API (`weft-trace`): init, op, flush/shutdown, current-call helpers, the LLM SDK wrappers, the MCP wrappers,
  * the typed Client, its errors and the wire types. Everything a user may import is listed here by name;
  * the zod schemas themselves are in `weft-trace/schema`, the OTel bridge in `weft-trace/otel`.
  * @module
@@ -26,10 +26,14 @@ export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 export { wrapOpenAI } from './integrations/openai.js';
 export { wrapAnthropic } from './integrations/anthropic.js';
 export { wrapAISDK } from './integrations/ai-sdk.js';
+export { wrapGoogleGenAI } from './integrations/google-genai.js';
+export { aiSDKTelemetry, type AISDKTelemetry } from './integrations/ai-sdk-telemetry.js';
+export type { TokenUsage } from './instrument/usage-model.js';
 
 // framework integrations
+export { wrapMCPClient } from './integrations/mcp/client.js';
+export { wrapMCPServer } from './integrations/mcp/server.js';
 export { WeftExporter, type MastraTracingEvent, type MastraExportedSpan } from './integrations/mastra/weft-exporter.js';
-export type { TokenUsage } from './instrument/usage-model.js';
 
 // the typed client
 export { Client } from './api/client.js';

@@ -26,11 +26,12 @@ export function usageOf(summary: unknown): Pick<EvaluationSummary, 'tokens' | 'c
 
 /**
  * Flushes the run's calls, then reads its root call's usage and cost (one stream query). Never throws: on failure
- * (server unreachable) both stay `null`, with a debug line.
+ * (server unreachable) both stay `null`, with a debug line; so they do when the flush outlasts `flushTimeoutMs`.
  */
-export async function readUsage(client: Client, project: string, rootId: string): Promise<Pick<EvaluationSummary, 'tokens' | 'costUsd'>> {
+export async function readUsage(client: Client, project: string, rootId: string, flushTimeoutMs?: number): Promise<Pick<EvaluationSummary, 'tokens' | 'costUsd'>> {
   try {
-    await getSink()?.flush();
+    const flushed = await getSink()?.flush(flushTimeoutMs);
+    if (flushed && flushed.pending > 0) return { tokens: null, costUsd: null };
     for await (const rec of client.calls.streamQuery({ project_id: project, filter: { call_ids: [rootId] }, include_costs: true, limit: 1 })) {
       return usageOf(rec.summary);
     }

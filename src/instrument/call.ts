@@ -49,7 +49,8 @@ export class Call {
 
   readonly projectId: string;
   readonly opName: string;
-  private readonly parent: Call | undefined;
+  /** The weft call this one started under (its context's call), whether or not it is the stored parent. */
+  readonly parent: Call | undefined;
   private readonly context: TraceContext | undefined;
 
   constructor({ projectId, opName, context, ids }: CallInit) {

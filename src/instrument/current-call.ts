@@ -4,7 +4,7 @@
  */
 import { WeftError } from '../errors.js';
 import type { Call } from './call.js';
-import { activeContext } from './context.js';
+import { parentContext } from './framework-context.js';
 
 /** What user code may know of the running call. */
 export interface CurrentCall {
@@ -19,9 +19,12 @@ export function callView(call: Call): CurrentCall {
   return { id: call.id, traceId: call.traceId, parentId: call.parentId, opName: call.opName };
 }
 
-/** The running call, or `undefined` outside any traced op (or before `init()`, or in an unsampled trace). */
+/**
+ * The running call (inside a framework run's body, e.g. a LangChain tool, the run's call), or `undefined` outside any
+ * traced op (or before `init()`, or in an unsampled trace).
+ */
 export function getCurrentCall(): CurrentCall | undefined {
-  const call = activeContext()?.call;
+  const call = parentContext()?.call;
   return call ? callView(call) : undefined;
 }
 

@@ -4,7 +4,8 @@
  */
 import { startCall, type ActiveCall } from './active-call.js';
 import type { Call } from './call.js';
-import { activeContext, runInContext, type TraceContext } from './context.js';
+import { runInContext, type TraceContext } from './context.js';
+import { parentContext } from './framework-context.js';
 import { resolveName, type OpDefinition } from './op-definition.js';
 import { activeOtelContext, otelContextRegistered, runInOtelSpan } from './otel-hook.js';
 import type { CallSink } from './sink.js';
@@ -23,7 +24,7 @@ export type OnCall = (call: Call) => void;
  * `sampleRate`; a trace left out runs in an "unsampled" context so nothing below it is recorded either.
  */
 export function traceCall(fn: AnyFunction, op: OpDefinition, self: unknown, args: unknown[], sink: CallSink, onCall?: OnCall): unknown {
-  const parentCtx = activeContext();
+  const parentCtx = parentContext();
   if (parentCtx?.unsampled) return fn.apply(self, args);
   const settings = getTraceSettings();
   if (parentCtx?.call === undefined && !sampled(settings.sampleRate)) return runUnsampled(fn, self, args, parentCtx);

@@ -128,6 +128,56 @@ export function aiSdkUsage(raw: unknown): TokenUsage | undefined {
 }
 
 /**
+ * Google Gemini `usageMetadata` (`@google/genai`, the Gemini API and Vertex AI). Rule: `promptTokenCount` already
+ * **includes** `cachedContentTokenCount`; `toolUsePromptTokenCount` (tool results fed back to the model) comes **on
+ * top** of it, so the input total is their sum; `candidatesTokenCount` **excludes** `thoughtsTokenCount`, so the
+ * output total is their sum (thinking is billed as output); `totalTokenCount` is the sum of all four. Input audio
+ * is the `AUDIO` entry of `promptTokensDetails` (`promptTokenDetails` in an embeddings response). In a stream each
+ * chunk carries the running total of its request, so the last one is the request's usage (the SDK adds the hops of
+ * an automatic continuation up itself).
+ * @see https://ai.google.dev/api/generate-content#UsageMetadata and https://ai.google.dev/gemini-api/docs/pricing
+ */
+export function geminiUsage(raw: unknown): TokenUsage | undefined {
+  const u = obj(raw);
+  if (!u) return undefined;
+  const thoughts = num(u['thoughtsTokenCount']);
+  const input = num(u['promptTokenCount']) + num(u['toolUsePromptTokenCount']);
+  return usageOf(input, num(u['candidatesTokenCount']) + thoughts, num(u['totalTokenCount']), {
+    cache_read_input_tokens: num(u['cachedContentTokenCount']),
+    input_audio_tokens: modalityCount(u['promptTokensDetails'] ?? u['promptTokenDetails'], 'AUDIO'),
+    reasoning_tokens: thoughts,
+  });
+}
+
+/** The token count of `modality` in a Gemini `ModalityTokenCount[]` breakdown. */
+function modalityCount(details: unknown, modality: string): number {
+  if (!Array.isArray(details)) return 0;
+  let n = 0;
+  for (const d of details) if (obj(d)?.['modality'] === modality) n += num((d as Record<string, unknown>)['tokenCount']);
+  return n;
+}
+
+/**
+ * LangChain.js `UsageMetadata` (`AIMessage.usage_metadata`; a stream's chunks add up to it). Rule: `input_tokens`
+ * is the total, `input_token_details.cache_read` / `cache_creation` / `audio` are parts of it (LangChain's
+ * providers add Anthropic's cache counts in); `output_tokens` includes `output_token_details.reasoning` and `audio`.
+ * @see https://v03.api.js.langchain.com/types/_langchain_core.messages.UsageMetadata.html
+ */
+export function langChainUsage(raw: unknown): TokenUsage | undefined {
+  const u = obj(raw);
+  if (!u) return undefined;
+  const id = obj(u['input_token_details']);
+  const od = obj(u['output_token_details']);
+  return usageOf(num(u['input_tokens']), num(u['output_tokens']), num(u['total_tokens']), {
+    cache_read_input_tokens: num(id?.['cache_read']),
+    cache_creation_input_tokens: num(id?.['cache_creation']),
+    input_audio_tokens: num(id?.['audio']),
+    reasoning_tokens: num(od?.['reasoning']),
+    output_audio_tokens: num(od?.['audio']),
+  });
+}
+
+/**
  * Mastra `UsageStats` (the `usage` attribute of a model generation span). Rule: `inputTokens` is the total, the sum
  * of `inputDetails` (`cacheRead`, `cacheWrite`, `audio` are parts of it); `outputTokens` is the sum of
  * `outputDetails` (`reasoning`, `audio` are parts of it).

@@ -97,7 +97,7 @@ function tracedStream(owner: object, method: Function): Function {
 const SPEC = { messages: { create: (owner: object, method: Function) => wrapLlmMethod(CREATE, owner, method), stream: tracedStream } };
 
 /**
- * Returns `client` (an `Anthropic` instance of `@anthropic-ai/sdk`; tested with 1.x) with `messages.create` (streamed and
+ * Returns `client` (an `Anthropic` instance of `@anthropic-ai/sdk`; tested with 1.14) with `messages.create` (streamed and
  * not) and `messages.stream` traced as ops `anthropic.messages.create` / `anthropic.messages.stream`;
  * the client itself is not changed and the result keeps its type and every other method. What is
  * recorded is as for `wrapOpenAI`: the request, the message (a stream's events assembled into one

@@ -2,20 +2,17 @@
  * One traced model request of an SDK built on `APIPromise` (OpenAI, Anthropic): the call, its promise, its stream, usage and time to first token.
  * @module
  */
-import { startCall, type ActiveCall } from '../instrument/active-call.js';
-import { activeContext, runInContext, type TraceContext } from '../instrument/context.js';
+import type { ActiveCall } from '../instrument/active-call.js';
+import { runInContext } from '../instrument/context.js';
 import { InputKeys } from '../instrument/input-keys.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
-import { getSink } from '../instrument/sink.js';
 import { SKIP } from '../instrument/iterators.js';
 import { streamKind, wrapStream, type StreamObserver } from '../instrument/streams.js';
 import { thenOf } from '../instrument/thenable.js';
-import { sampled } from '../instrument/trace-call.js';
-import { getTraceSettings } from '../instrument/trace-settings.js';
 import { unreportedUsage, usageByModel, type TokenUsage } from '../instrument/usage-model.js';
-import { noteProviderRequest } from './model-request-once.js';
 import { exchangeReporter } from './rollout-hook.js';
 import { withTracedReadable } from './sdk-stream.js';
+import { startRecorded } from './start-recorded.js';
 
 /** What a wrapper knows about one SDK method. */
 export interface LlmMethod {
@@ -25,8 +22,8 @@ export interface LlmMethod {
   readonly provider: string;
   /** `gen_ai.operation.name`: `chat`, `embeddings`, ... */
   readonly operation: string;
-  /** Response header with the provider's request id. */
-  readonly requestIdHeader: string;
+  /** Response header with the provider's request id (read from `withResponse()` / `asResponse()`), when the SDK gives headers. */
+  readonly requestIdHeader?: string;
   /**
    * The request actually sent when it differs from the caller's (e.g. asking for stream usage), with
    * `pass`: what the caller's iterator yields for a chunk of the stream: the chunk, the same chunk
@@ -42,6 +39,24 @@ export interface LlmMethod {
   usage(response: unknown): TokenUsage | undefined;
   /** `gen_ai.response.finish_reasons`. */
   finishReasons(response: unknown): string[] | undefined;
+  /**
+   * The model and id the response names (`gen_ai.response.model`, `gen_ai.response.id`), and the model its usage
+   * is keyed by when it names none. @defaultValue the response's `model` and `id`, else the request's `model`
+   */
+  responseFacts?(response: unknown, body: Record<string, unknown>): ResponseFacts;
+}
+
+/** What a response says of itself (see {@link LlmMethod.responseFacts}). */
+export interface ResponseFacts {
+  model?: string | undefined;
+  id?: string | undefined;
+  /** The model `summary.usage` is keyed by when `model` is absent. */
+  requestModel?: unknown;
+}
+
+function defaultFacts(out: unknown, body: Record<string, unknown>): ResponseFacts {
+  const o = (out ?? {}) as { model?: unknown; id?: unknown };
+  return { model: typeof o.model === 'string' ? o.model : undefined, id: typeof o.id === 'string' ? o.id : undefined, requestModel: body['model'] };
 }
 
 const KEYS = new InputKeys(['body', 'options']);
@@ -70,30 +85,6 @@ export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function):
     if (!thenOf(result)) return call.settle(active, result, undefined);
     return proxyApiPromise(result as PromiseLike<unknown> & object, call, active);
   };
-}
-
-/**
- * Starts a provider wrapper's model request as `op()` would (sampling, the running context), or `undefined` when
- * nothing is recorded; a framework's model call it runs under learns of it (`model-request-once.ts`).
- */
-export function startRecorded(op: OpDefinition, args: unknown[]): ActiveCall | undefined {
-  const parent = activeContext();
-  const active = startUnder(op, args, parent);
-  if (active !== undefined) noteProviderRequest(parent?.call);
-  return active;
-}
-
-/**
- * Starts a call of `op` in the context `parent` with `op()`'s sampling, or returns `undefined` when nothing is
- * recorded (before `init()`, tracing disabled, inside an unsampled trace, or a root that sampling left out).
- */
-export function startUnder(op: OpDefinition, args: unknown[], parent: TraceContext | undefined): ActiveCall | undefined {
-  const sink = getSink();
-  if (sink == null) return undefined;
-  if (parent?.unsampled) return undefined;
-  const settings = getTraceSettings();
-  if (parent?.call === undefined && !sampled(settings.sampleRate)) return undefined;
-  return startCall(op, args, sink, settings, parent);
 }
 
 function inputsOf(inputs: Record<string, unknown>): Record<string, unknown> {
@@ -181,7 +172,7 @@ class LlmCall implements StreamObserver {
     if (this.settled) return value === this.first ? this.handedOn : value;
     this.settled = true;
     this.first = value;
-    this.requestId = requestIdOf(value) ?? response?.headers.get(this.spec.requestIdHeader) ?? undefined;
+    this.requestId = requestIdOf(value) ?? this.header(response);
     if (streamKind(value) === 'asyncIterable') {
       if (this.requestId === undefined) this.readRequestId();
       this.handedOn = withTracedReadable(wrapStream('asyncIterable', value, this) as object, value as object);
@@ -203,22 +194,28 @@ class LlmCall implements StreamObserver {
     void Promise.resolve()
       .then(() => asResponse.call(source) as Promise<ResponseLike | undefined>)
       .then((r) => {
-        this.requestId ??= r?.headers.get(this.spec.requestIdHeader) ?? undefined;
+        this.requestId ??= this.header(r);
       }, () => undefined);
+  }
+
+  /** The request id header of `response`, when the method names one. */
+  private header(response: { headers: { get(name: string): string | null } } | undefined): string | undefined {
+    const name = this.spec.requestIdHeader;
+    return name === undefined ? undefined : response?.headers.get(name) ?? undefined;
   }
 
   /** Summary fields: usage by model, time to first token, finish reasons, response model and request id. */
   private summary(out: unknown): Record<string, unknown> {
     const spec = this.spec;
-    const o = (out ?? {}) as { model?: unknown; id?: unknown };
-    const model = typeof o.model === 'string' ? o.model : this.body['model'];
+    const o = (spec.responseFacts ?? defaultFacts)(out, this.body);
+    const model = o.model ?? o.requestModel;
     const usage = spec.usage(out) ?? spec.usage(this.hidden) ?? unreportedUsage();
     const extra: Record<string, unknown> = { usage: usageByModel(model, usage) };
     if (this.timeToFirstTokenMs !== undefined) extra['time_to_first_token_ms'] = this.timeToFirstTokenMs;
     const reasons = spec.finishReasons(out);
     if (reasons?.length) extra['gen_ai.response.finish_reasons'] = reasons;
-    if (typeof o.model === 'string') extra['gen_ai.response.model'] = o.model;
-    if (typeof o.id === 'string') extra['gen_ai.response.id'] = o.id;
+    if (o.model !== undefined) extra['gen_ai.response.model'] = o.model;
+    if (o.id !== undefined) extra['gen_ai.response.id'] = o.id;
     if (this.requestId) extra['request_id'] = this.requestId;
     return extra;
   }
@@ -263,11 +260,31 @@ function proxyApiPromise(p: PromiseLike<unknown> & object, call: LlmCall, active
           return () => target.withResponse().then((r) => ({ ...r, data: call.settle(active, r.data, r.response) }), fail);
         case 'asResponse':
           return () => target.asResponse().then((r) => (recordRaw(call, active, r), r), fail);
+        case '_thenUnwrap':
+          return typeof Reflect.get(t, prop) === 'function' ? thenUnwrapTraced(target as unknown as Unwrappable, call, active) : undefined;
       }
       const v: unknown = Reflect.get(t, prop, t);
       return typeof v === 'function' && prop !== 'constructor' ? v.bind(t) : v;
     },
   });
+}
+
+/** The SDK-internal `APIPromise._thenUnwrap(transform)`: a new `APIPromise` of `transform(parsed value, {response, ...})`. */
+interface Unwrappable {
+  _thenUnwrap(transform: (data: unknown, props: { response?: ResponseLike }) => unknown): PromiseLike<unknown>;
+}
+
+/**
+ * `_thenUnwrap()`, which the SDK's own helpers call on the request they made (openai 7's `responses.stream()`
+ * reads the request's metadata so): the transform is handed the traced value (the traced stream), so the call ends
+ * as with `then`, and a failed request is recorded. The SDK's result is returned unchanged.
+ */
+function thenUnwrapTraced(target: Unwrappable, call: LlmCall, active: ActiveCall): Unwrappable['_thenUnwrap'] {
+  return (transform) => {
+    const next = target._thenUnwrap((data, props) => transform(call.settle(active, data, props?.response), props));
+    next.then(undefined, (err: unknown) => active.fail(err));
+    return next;
+  };
 }
 
 /** `asResponse()`: the caller reads the body; the call records the JSON of a clone (an event stream is not read). */

@@ -130,7 +130,7 @@ function specFor(client: object): PathSpec {
 }
 
 /**
- * Returns `client` (an `OpenAI` instance of the `openai` package; tested with 6.x) with its model calls traced; the
+ * Returns `client` (an `OpenAI` instance of the `openai` package; tested with 6.x and 7.x) with its model calls traced; the
  * client itself is not changed, and the result has its type and every other method. Each call of
  * `chat.completions.create`, `responses.create` and `embeddings.create` is an op (named so, prefixed
  * `openai.`) nested under the running call, and so is the request of the stream helpers

@@ -2,7 +2,7 @@
  * Test helper: a loopback node:http server answering as the OpenAI and Anthropic APIs do (JSON, SSE streams, errors), for the real SDKs via `baseURL`.
  * @module
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { anthropicMessage, anthropicStreamEvents } from './fake-llm-anthropic.js';
@@ -91,31 +91,30 @@ function answer(req: IncomingMessage, res: ServerResponse, path: string, body: R
   res.end(JSON.stringify({ error: { message: `no route ${path}` } }));
 }
 
-/** Starts the fake provider on 127.0.0.1, port 0. */
-export async function startFakeLlm(): Promise<FakeLlm> {
-  const requests: FakeLlm['requests'] = [];
-  const server = createServer((req, res) => {
+/** A request listener that reads the JSON body, then calls `handle` with the path, the query and the body (`undefined` when not JSON). */
+export function onJsonRequest(handle: (req: IncomingMessage, res: ServerResponse, path: string, query: string, body: Record<string, unknown> | undefined) => void): RequestListener {
+  return (req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (b: Buffer) => parts.push(b));
     req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0]!;
-      let body: Record<string, unknown> = {};
+      const [path = '', query = ''] = (req.url ?? '').split('?');
+      let body: Record<string, unknown> | undefined;
       try {
         body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>;
       } catch {
-        return sendError(res, 400, path.endsWith('/messages'));
+        body = undefined;
       }
-      requests.push({ path, body });
-      answer(req, res, path, body);
+      handle(req, res, path, query, body);
     });
-  });
+  };
+}
+
+/** Listens with `listener` on 127.0.0.1, port 0; `close()` ends the open connections too. */
+export async function listenLoopback(listener: RequestListener): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url,
-    openaiURL: `${url}/v1`,
-    anthropicURL: url,
-    requests,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -124,17 +123,35 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   };
 }
 
+/** Starts the fake provider on 127.0.0.1, port 0. */
+export async function startFakeLlm(): Promise<FakeLlm> {
+  const requests: FakeLlm['requests'] = [];
+  const { url, close } = await listenLoopback(
+    onJsonRequest((req, res, path, _query, body) => {
+      if (body === undefined) return sendError(res, 400, path.endsWith('/messages'));
+      requests.push({ path, body });
+      answer(req, res, path, body);
+    }),
+  );
+  return { url, openaiURL: `${url}/v1`, anthropicURL: url, requests, close };
+}
+
+/** Runs `start()` in `beforeAll` and closes what it started in `afterAll`; returns a getter, which throws outside a test. */
+export function useStarted<T extends { close(): unknown }>(name: string, start: () => Promise<T>): () => T {
+  let started: T | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(() => started?.close());
+  return () => {
+    if (!started) throw new Error(`${name}: it starts in beforeAll; read it inside a test`);
+    return started;
+  };
+}
+
 /** Starts the fake provider in `beforeAll` and closes it in `afterAll`; returns a getter. */
 export function useFakeLlm(): () => FakeLlm {
-  let fake: FakeLlm | undefined;
-  beforeAll(async () => {
-    fake = await startFakeLlm();
-  });
-  afterAll(() => fake?.close());
-  return () => {
-    if (!fake) throw new Error('useFakeLlm(): the fake starts in beforeAll; read it inside a test');
-    return fake;
-  };
+  return useStarted('useFakeLlm()', startFakeLlm);
 }
 
 /** Reads an async iterable to the end. */

@@ -146,6 +146,34 @@ describe('chatOfCall', () => {
     ]);
   });
 
+  it('reads Gemini (@google/genai): system instruction, Contents with function calls and responses, media, thoughts, candidates', () => {
+    const chat = chatOfCall({
+      op_name: 'google_genai.chats.sendMessage',
+      inputs: { model: 'gemini-2.5-flash', config: { systemInstruction: 'Be brief.', temperature: 0 }, contents: [
+        { role: 'user', parts: [{ text: 'Weather here?' }, { inlineData: { mimeType: 'image/jpeg', data: 'AAAAAAAA' } }, { fileData: { mimeType: 'application/pdf', fileUri: 'gs://bucket/forecast.pdf' } }] },
+        { role: 'model', parts: [{ functionCall: { id: 'fc1', name: 'get_weather', args: { city: 'Paris' } } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 'fc1', name: 'get_weather', response: { output: 'sunny' } } }] },
+      ] },
+      output: { candidates: [{ content: { role: 'model', parts: [{ text: 'Sun is out.', thought: true }, { text: 'Sunny.' }, { executableCode: { language: 'PYTHON', code: 'print(1)' } }] }, finishReason: 'STOP', index: 0 }], modelVersion: 'gemini-2.5-flash' },
+    });
+    expect({ format: chat?.format, messages: brief(chat!.messages), finishReason: chat!.messages.at(-1)!.finishReason }).toEqual({
+      format: 'gemini',
+      messages: [
+        'system: text "Be brief."',
+        'user: text "Weather here?" | media image image/jpeg 6 | media file application/pdf gs://bucket/forecast.pdf',
+        'assistant: tool_call get_weather {"city":"Paris"}',
+        'tool: tool_result fc1 {"output":"sunny"}',
+        '>assistant: reasoning "Sun is out." | text "Sunny." | json {"executableCode":{"language":"PYTHON","code":"print(1)"}}',
+      ],
+      finishReason: 'STOP',
+    });
+    // contents as a string or a list of parts is one user turn; a running call has the request only
+    const running = chatOfCall({ op_name: 'google_genai.models.generateContent', inputs: { model: 'gemini-2.5-flash', contents: ['Hi', { text: 'there' }] }, output: null, ended_at: null });
+    expect(brief(running!.messages)).toEqual(['user: text "Hi" | text "there"']);
+    expect(brief(chatOfCall({ op_name: 'google_genai.models.generateContentStream', inputs: { contents: 'Hi' }, output: { candidates: [{ content: { parts: [{ text: 'Hello' }] } }] } })!.messages)).toEqual(['user: text "Hi"', '>assistant: text "Hello"']);
+    expect(chatOfCall({ op_name: 'google_genai.models.embedContent', inputs: { model: 'gemini-embedding-001', contents: ['a'] }, output: { embeddings: [{ dimensions: 4 }] } })).toBeNull();
+  });
+
   it('answers null for a call that is not a conversation, and keeps unknown parts as JSON', () => {
     expect(chatOfCall({ op_name: 'add', inputs: { a: 1, b: 2 }, output: 3 })).toBeNull();
     expect(chatOfCall({ op_name: 'f', inputs: { messages: ['not', 'messages'] }, output: null })).toBeNull();

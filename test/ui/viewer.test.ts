@@ -221,6 +221,29 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     await page.screenshot({ path: path.join(shots(), 'evaluations.png') });
     expect(problems).toEqual([]);
   });
+
+  it('a compare link opened in a tab already on the page lists both runs checked and compares them (issue 41, point 4)', async () => {
+    const project = 'local/ui-evals-link';
+    const client = init({ project, baseUrl: url, flushIntervalMs: 50 });
+    const dataset = [{ q: 'a', expected: 'A' }, { q: 'b', expected: 'B' }];
+    const run = (name: string, task: (r: { q: string }) => string) => evaluate({ name, client, dataset, task, scorers: [exactMatch()], progress: false });
+    const cand = await run('cand', (r) => r.q);
+    await flush();
+    const { page, problems } = await openPage(url);
+    const evals = `${url}/#/p/${encodeURIComponent(project)}/evaluations`;
+    await page.goto(evals);
+    await page.locator(`tr[data-run="${cand.id}"]`).waitFor();
+    const base = await run('base', (r) => r.q.toUpperCase()); // recorded after the list was read
+    await flush();
+    await shutdown();
+
+    await page.goto(`${evals}/${base.id},${cand.id}`); // the same document: a hash change
+    await expect.poll(() => page.locator('.deltas tr[data-score="exact_match"]').textContent()).toBe('exact_match10 (-1)');
+    const rows = await page.locator('.evals tbody tr[data-run]').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-run'), tr.querySelector('input')!.checked]));
+    expect(rows).toEqual([[base.id, true], [cand.id, true]]);
+    expect(await page.locator('.compare .rows thead').textContent()).toBe('examplebasecand');
+    expect(problems).toEqual([]);
+  });
   it('prints the viewer link of the first trace once per process when the SDK sends to weft serve, not to another server', async () => {
     const lines: string[] = [];
     const start = (id: string, parent?: string) => ({ project_id: 'local/ui-link', id, trace_id: `trace-${id}`, op_name: 'f', started_at: new Date().toISOString(), attributes: {}, inputs: {}, ...(parent ? { parent_id: parent } : {}) });

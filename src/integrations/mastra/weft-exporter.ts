@@ -7,7 +7,7 @@ import type { ActiveCall } from '../../instrument/active-call.js';
 import { activeContext, runInContext, type TraceContext } from '../../instrument/context.js';
 import { diag } from '../../internal/diag.js';
 import { safeMessage } from '../../internal/safe-message.js';
-import { startUnder } from '../llm-call.js';
+import { startUnder } from '../start-recorded.js';
 import { countedByProvider, markFrameworkModelCall } from '../model-request-once.js';
 import { HIDDEN_SPAN_TYPES, spanError, spanOp, type GenerationState, type MastraExportedSpan } from './mastra-span.js';
 

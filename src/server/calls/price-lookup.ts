@@ -88,8 +88,9 @@ export function ratesFor(table: PriceTable, model: string, inputTokens: number):
   if (!g) return undefined;
   const at = (k: string): number | undefined => rateAt(g.prices[k], inputTokens);
   const input = at('input_mtok');
-  const output = at('output_mtok');
-  if (input === undefined || output === undefined) return undefined;
+  // an input-only price (embedding models such as gemini-embedding-001): such a model produces no output tokens
+  const output = at('output_mtok') ?? 0;
+  if (input === undefined) return undefined;
   return {
     input,
     output,

@@ -30,7 +30,10 @@ const PriceTableSchema = z.record(
 /**
  * Built-in overrides: none. Models are priced from `@pydantic/genai-prices` (a maintained table of
  * provider list prices with cache and tiered rates, bundled in the package and never fetched at run
- * time); `startServer({ prices })` or `weft serve --prices prices.json` add or replace models.
+ * time); `startServer({ prices })` or `weft serve --prices prices.json` add or replace models. Gemini models
+ * (`gemini-2.0-*`, `gemini-2.5-*`, `gemini-3-*` previews, `gemini-embedding-*`) are in that table with the rates
+ * Google publishes (https://ai.google.dev/gemini-api/docs/pricing: cache reads, audio input, the long-context tier
+ * above 200k input tokens), so none is repeated here: an override has one rate per kind and would drop the tiers.
  */
 export const DEFAULT_PRICES: PriceTable = Object.freeze({});
 

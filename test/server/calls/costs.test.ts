@@ -1,7 +1,7 @@
-// include_costs arithmetic: each kind of token at its own rate, checked against hand-computed cases for OpenAI and Anthropic usage.
+// include_costs arithmetic: each kind of token at its own rate, checked against hand-computed cases for OpenAI, Anthropic and Gemini usage.
 import { calcPrice } from '@pydantic/genai-prices';
 import { describe, expect, it } from 'vitest';
-import { aiSdkUsage, anthropicUsage, openAIChatUsage, openAIResponsesUsage } from '../../../src/instrument/usage-model.js';
+import { aiSdkUsage, anthropicUsage, geminiUsage, openAIChatUsage, openAIResponsesUsage } from '../../../src/instrument/usage-model.js';
 import { costsOf } from '../../../src/server/calls/prices.js';
 
 describe('usage model', () => {
@@ -34,6 +34,19 @@ describe('usage model', () => {
     expect(
       aiSdkUsage({ inputTokens: 1500, inputTokenDetails: { cacheReadTokens: 200, cacheWriteTokens: 300 }, outputTokens: 80, outputTokenDetails: { reasoningTokens: 30 }, totalTokens: 1580 }),
     ).toMatchObject({ prompt_tokens: 1500, cache_read_input_tokens: 200, cache_creation_input_tokens: 300, reasoning_tokens: 30, total_tokens: 1580 });
+  });
+
+  it('Gemini: cached tokens are part of the prompt, tool-use prompt and thoughts come on top, audio is a part of the input', () => {
+    const u = geminiUsage({
+      promptTokenCount: 1200,
+      cachedContentTokenCount: 200,
+      toolUsePromptTokenCount: 100,
+      candidatesTokenCount: 40,
+      thoughtsTokenCount: 30,
+      totalTokenCount: 1370,
+      promptTokensDetails: [{ modality: 'TEXT', tokenCount: 1100 }, { modality: 'AUDIO', tokenCount: 100 }],
+    });
+    expect(u).toEqual({ prompt_tokens: 1300, input_tokens: 1300, completion_tokens: 70, output_tokens: 70, total_tokens: 1370, requests: 1, cache_read_input_tokens: 200, input_audio_tokens: 100, reasoning_tokens: 30 });
   });
 });
 
@@ -87,5 +100,14 @@ describe('costsOf', () => {
     expect(acme.total_cost).toBeCloseTo((500 * 4 + 400 * 1 + 100 * 4 + 10 * 8) / 1e6, 12);
     expect(costs['gpt-4o-mini']).toMatchObject({ priced_as: 'gpt-4o-mini', price_source: 'genai-prices' });
     expect(costs).not.toHaveProperty('no-such-model-xyz');
+  });
+
+  it('Gemini gemini-2.5-flash: 1000 input at $0.30/M, 200 cached at $0.03/M, 70 output (30 of them thoughts) at $2.50/M; an embedding model has an input price only', () => {
+    const usage = { 'gemini-2.5-flash': geminiUsage({ promptTokenCount: 1200, cachedContentTokenCount: 200, candidatesTokenCount: 40, thoughtsTokenCount: 30 }) };
+    const c = costsOf(usage, {})['gemini-2.5-flash']!;
+    expect(c).toMatchObject({ priced_as: 'gemini-2.5-flash', price_source: 'genai-prices', cache_read_input_tokens_total_cost: 0.000006, total_cost: 0.000481 });
+    expect(c.total_cost).toBeCloseTo(calcPrice({ input_tokens: 1200, cache_read_tokens: 200, output_tokens: 70 }, 'gemini-2.5-flash')!.total_price, 12);
+    const e = costsOf({ 'gemini-embedding-001': geminiUsage({ promptTokenCount: 1000 }) }, {})['gemini-embedding-001']!;
+    expect(e).toMatchObject({ prompt_tokens_total_cost: 0.00015, completion_token_cost: 0, total_cost: 0.00015 });
   });
 });

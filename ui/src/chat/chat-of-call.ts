@@ -1,12 +1,13 @@
 /**
  * A call read as a conversation, when it is one: which format its inputs and output are in (OpenAI chat
- * completions or Responses, Anthropic messages, the Vercel AI SDK and Mastra, OTel GenAI messages), and its messages in
+ * completions or Responses, Anthropic messages, the Vercel AI SDK and Mastra, Gemini, OTel GenAI messages), and its messages in
  * order, request then reply. Pure, tested without a browser.
  * @module
  */
 import type { Chat, ChatFormat, ChatMessage } from './chat-message.js';
 import { messageList, messageOf, responseItems, systemMessage, toolCallOf } from './chat-messages.js';
 import { isObj, parseArgs, partsOf, str } from './chat-parts.js';
+import { geminiChat } from './gemini-chat.js';
 
 /** The fields of a call record the chat view reads. */
 export interface ChatCallFields {
@@ -34,6 +35,7 @@ export function chatFormat(call: ChatCallFields): ChatFormat | undefined {
   if ((o.type === 'message' && o.role === 'assistant') || (/^anthropic\./.test(op) && Array.isArray(i.messages))) return 'anthropic';
   // a Mastra model generation (weft's WeftExporter) records the AI SDK's messages and a result of the same shape
   if ((/^ai\.(generate|stream)(Text|Object)$/.test(op) || op === 'mastra.model_generation') && (i.prompt !== undefined || Array.isArray(i.messages))) return 'ai-sdk';
+  if (Array.isArray(o.candidates) || (/^google_genai\.(models\.generateContent|chats\.)/.test(op) && i.contents !== undefined)) return 'gemini';
   if (messageList(i.messages) || messageList(o.messages)) return 'otel-genai';
   return undefined;
 }
@@ -103,6 +105,7 @@ export function chatOfCall(call: ChatCallFields): Chat | null {
     : format === 'openai-responses' ? responses(i, o)
     : format === 'anthropic' ? anthropic(i, o)
     : format === 'ai-sdk' ? aiSdk(i, call.output)
+    : format === 'gemini' ? geminiChat(i, o)
     : otelGenAI(i, o);
   return messages.length > 0 ? { format, messages } : null;
 }

@@ -5,15 +5,15 @@
 import { streamQuery } from '../api';
 import { EVAL_OP_NAMES, opNamesFilter, rowOf, runOf, type EvalCallRecord, type EvalRow, type EvalRun } from '../../../src/eval/runs/run-records';
 
-/** The project's runs, newest first (at most 200). */
-export async function loadRuns(project: string, signal?: AbortSignal): Promise<EvalRun[]> {
-  const roots = await streamQuery({
-    project_id: project,
-    filter: { op_names: opNamesFilter(project, EVAL_OP_NAMES.evaluate) },
-    sort_by: [{ field: 'started_at', direction: 'desc' }],
-    limit: 200,
-    include_costs: true,
-  }, signal);
+/**
+ * The project's runs, newest first (at most 200), then any of `linked` (the runs a compare link names) the list left
+ * out (older than the 200 newest), so a linked run always has its row.
+ */
+export async function loadRuns(project: string, linked: readonly string[] = [], signal?: AbortSignal): Promise<EvalRun[]> {
+  const evaluate = opNamesFilter(project, EVAL_OP_NAMES.evaluate);
+  const roots = await streamQuery({ project_id: project, filter: { op_names: evaluate }, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 200, include_costs: true }, signal);
+  const missing = linked.filter((id) => !roots.some((r) => r.id === id));
+  if (missing.length > 0) roots.push(...await streamQuery({ project_id: project, filter: { op_names: evaluate, call_ids: missing }, include_costs: true }, signal));
   return roots.map((r) => runOf(r as unknown as EvalCallRecord));
 }
 

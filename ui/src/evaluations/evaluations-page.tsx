@@ -2,7 +2,7 @@
  * The Evaluations page: the project's runs (name, dataset, time, per-score means, cost); 2 to 4 selected are compared below.
  * @module
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { EvalRun } from '../../../src/eval/runs/run-records';
 import { usd } from '../format';
 import { href } from '../route';
@@ -20,16 +20,20 @@ export const fmt = (v: number | null | undefined): string => (v === null || v ==
 export function EvaluationsPage({ project, runIds, onError }: { project: string; runIds: string[]; onError: (e: unknown) => void }) {
   const [runs, setRuns] = useState<EvalRun[] | null>(null);
   const [picked, setPicked] = useState<string[]>(runIds);
+  const linked = runIds.join(',');
+  // read again at each link, not once per project: a compare link opened in the same tab (a hash change, the page
+  // stays mounted) names runs recorded since the list was read
   useEffect(() => {
     const ctl = new AbortController();
-    loadRuns(project, ctl.signal).then(setRuns, onError);
+    loadRuns(project, runIds, ctl.signal).then(setRuns, onError);
     return () => ctl.abort();
-  }, [project, onError]);
-  useEffect(() => setPicked(runIds), [runIds.join(',')]);
+  }, [project, linked, onError]);
+  useEffect(() => setPicked(runIds), [linked]);
 
   const toggle = (id: string): void => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : p.length >= MAX ? p : [...p, id]));
   const scoreNames = [...new Set((runs ?? []).flatMap((r) => Object.keys(r.scores)))].sort();
-  const compared = runIds.map((id) => runs?.find((r) => r.id === id)).filter((r): r is EvalRun => r !== undefined);
+  // one array per list read and link (the comparison reads its rows again when it changes, not at each render)
+  const compared = useMemo(() => runIds.map((id) => runs?.find((r) => r.id === id)).filter((r): r is EvalRun => r !== undefined), [runs, linked]);
   return (
     <div class="page evals">
       <div class="listhead">
@@ -45,7 +49,7 @@ export function EvaluationsPage({ project, runIds, onError }: { project: string;
             <thead><tr><th /><th>name</th><th>dataset</th><th>started</th>{scoreNames.map((s) => <th class="num">{s}</th>)}<th class="num">latency</th><th class="num">cost</th></tr></thead>
             <tbody>
               {runs.map((r) => (
-                <tr class={picked.includes(r.id) ? 'picked' : ''} data-run={r.id}>
+                <tr key={r.id} class={picked.includes(r.id) ? 'picked' : ''} data-run={r.id}>
                   <td><input type="checkbox" aria-label={`compare ${r.name}`} checked={picked.includes(r.id)} disabled={!picked.includes(r.id) && picked.length >= MAX} onChange={() => toggle(r.id)} /></td>
                   <td><a href={href({ view: 'trace', project, traceId: r.id })}>{r.name}</a>{r.sdk === 'weave' ? <span class="muted"> (weave)</span> : null}</td>
                   <td>{r.dataset ?? '—'}</td>

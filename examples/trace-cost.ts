@@ -1,0 +1,20 @@
+// Prints one trace of a model-calling example: its tree, then the root's usage per model and what it cost (the server's include_costs).
+import { Client } from '../src/index.js';
+import { renderTrees } from '../src/cli/trace-tree.js';
+
+/** Reads the trace of the call `root` (ids as `invoke()` gives them) from the server at `baseUrl` and prints it. */
+export async function printTraceCost(baseUrl: string, project: string, root: { id: string; traceId: string }): Promise<void> {
+  const client = new Client({ baseUrl });
+  try {
+    const records = await client.calls.streamQuery({ project_id: project, filter: { trace_ids: [root.traceId] }, include_costs: true }).toArray();
+    console.log(renderTrees(records));
+    const summary = records.find((r) => r.id === root.id)?.summary;
+    for (const [model, usage] of Object.entries(summary?.usage ?? {})) {
+      const cost = summary?.costs?.[model];
+      console.log(`usage ${model}: ${JSON.stringify(usage)}`);
+      if (cost) console.log(`cost ${model}: $${cost.total_cost.toFixed(6)} (prompt $${cost.prompt_tokens_total_cost.toFixed(6)}, cached part $${(cost.cache_read_input_tokens_total_cost ?? 0).toFixed(6)}, completion $${cost.completion_tokens_total_cost.toFixed(6)})`);
+    }
+  } finally {
+    await client.close();
+  }
+}

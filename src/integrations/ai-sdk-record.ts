@@ -1,0 +1,108 @@
+/**
+ * What a Vercel AI SDK operation records, whichever route sees it (wrapAISDK or the `ai` 7 telemetry integration): its op definition, inputs, output and summary, and the rule that records it once.
+ * @module
+ */
+import type { Call } from '../instrument/call.js';
+import { InputKeys } from '../instrument/input-keys.js';
+import type { OpDefinition } from '../instrument/op-definition.js';
+import { aiSdkUsage, usageByModel } from '../instrument/usage-model.js';
+
+type Obj = Record<string, unknown>;
+
+const KEYS = new InputKeys(['options']);
+
+/** `{provider, modelId}` of an AI SDK model (an object, or a gateway model id string). */
+export function modelOf(model: unknown): { provider?: string; modelId?: string } {
+  if (typeof model === 'string') return { modelId: model };
+  const m = (model ?? {}) as Obj;
+  return { provider: typeof m['provider'] === 'string' ? m['provider'] : undefined, modelId: typeof m['modelId'] === 'string' ? m['modelId'] : undefined };
+}
+
+/** The recorded inputs: the options with the model as its id and the callbacks left out. */
+function inputsOf(inputs: Obj): Obj {
+  const o = { ...((inputs['options'] ?? {}) as Obj) };
+  const model = modelOf(o['model']);
+  if (model.modelId) o['model'] = model.provider ? `${model.provider}:${model.modelId}` : model.modelId;
+  for (const k of Object.keys(o)) if (k.startsWith('on') || k.startsWith('experimental_on')) delete o[k];
+  return o;
+}
+
+/** What a result (or an `onFinish` / telemetry `onEnd` event) of a text or object call records: its getters read once. */
+function outputOf(r: unknown): unknown {
+  const o = (r ?? {}) as Obj;
+  if ('embedding' in o || 'embeddings' in o) {
+    const e = o['embedding'] ?? o['embeddings'];
+    return { dimensions: Array.isArray(e) ? (Array.isArray(e[0]) ? (e[0] as unknown[]).length : e.length) : undefined };
+  }
+  const out: Obj = {};
+  for (const k of ['text', 'object', 'reasoningText', 'toolCalls', 'toolResults', 'finishReason', 'error']) {
+    const v = o[k];
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) out[k] = v;
+  }
+  return out;
+}
+
+/** Summary of a result: usage by the responding model (all steps; `requests` = steps), finish reason, time to first token. */
+function summaryOf(r: unknown, requestModel: string | undefined, ttft: number | undefined): Obj {
+  const o = (r ?? {}) as Obj;
+  const response = (o['response'] ?? {}) as Obj;
+  const model = typeof response['modelId'] === 'string' ? response['modelId'] : requestModel;
+  const raw = (o['totalUsage'] ?? o['usage']) as Obj | undefined;
+  const tokens = raw?.['tokens'];
+  const usage =
+    typeof tokens === 'number'
+      ? { prompt_tokens: tokens, input_tokens: tokens, completion_tokens: 0, output_tokens: 0, total_tokens: tokens, requests: 1 }
+      : aiSdkUsage(raw);
+  const steps = o['steps'];
+  if (usage && Array.isArray(steps) && steps.length > 0) usage.requests = steps.length;
+  const extra: Obj = { usage: usageByModel(model, usage) };
+  if (typeof o['finishReason'] === 'string') extra['gen_ai.response.finish_reasons'] = [o['finishReason']];
+  if (typeof model === 'string') extra['gen_ai.response.model'] = model;
+  if (typeof response['id'] === 'string') extra['gen_ai.response.id'] = response['id'];
+  if (ttft !== undefined) extra['time_to_first_token_ms'] = ttft;
+  return extra;
+}
+
+/** What an AI SDK call's hooks share: time to first token, and the report to the rollout it runs in (`trajectory()`). */
+export interface AiCallState {
+  ttft?: number;
+  report?: ((result: unknown) => void) | undefined;
+}
+
+/**
+ * The op of one AI SDK operation `name` (`ai.generateText`, ...) on `model` (a model object or id), recording
+ * `[options]`: attributes `gen_ai.operation.name`, `gen_ai.provider.name`, `gen_ai.request.model`; hooks that read
+ * `state` when the call ends.
+ */
+export function defineAiCall(name: string, model: unknown, state: AiCallState): OpDefinition {
+  const { provider, modelId } = modelOf(model);
+  const attributes: Obj = { 'gen_ai.operation.name': name.includes('embed') ? 'embeddings' : 'chat' };
+  if (provider) attributes['gen_ai.provider.name'] = provider.split('.')[0];
+  if (modelId) attributes['gen_ai.request.model'] = modelId;
+  return {
+    name,
+    inputKeys: KEYS,
+    options: { attributes, postprocessInputs: inputsOf, postprocessOutput: outputOf, summarize: (r) => (state.report?.(r), summaryOf(r, modelId, state.ttft)) },
+  };
+}
+
+/** The operations wrapAISDK is recording whose telemetry `onStart` has not been seen yet (see {@link claimWrapped}). */
+const wrapped = new WeakMap<Call, string>();
+
+/** Marks `call` as wrapAISDK's recording of the operation `name`. */
+export function markWrapped(call: Call, name: string): void {
+  wrapped.set(call, name);
+}
+
+/**
+ * The rule that records an AI SDK operation once when both routes see it: wrapAISDK starts its call first (the
+ * operation then runs in that call's context), so the telemetry integration's `onStart` of an operation `name`
+ * whose current call is wrapAISDK's unclaimed call of the same name is that call's own operation: it claims it and
+ * the integration records nothing for it (its tools are wrapAISDK's too). A later operation run inside it (in a
+ * tool, say) finds it claimed and is recorded as usual.
+ */
+export function claimWrapped(current: Call | undefined, name: string): boolean {
+  if (current === undefined || wrapped.get(current) !== name) return false;
+  wrapped.delete(current);
+  return true;
+}
