@@ -34,6 +34,7 @@ export type { TokenUsage } from './instrument/usage-model.js';
 export { wrapMCPClient } from './integrations/mcp/client.js';
 export { wrapMCPServer } from './integrations/mcp/server.js';
 export { WeftTracingProcessor, type AgentsSpan, type AgentsTrace } from './integrations/openai-agents.js';
+export { WeftExporter, type MastraTracingEvent, type MastraExportedSpan } from './integrations/mastra/weft-exporter.js';
 
 // the typed client
 export { Client } from './api/client.js';

@@ -177,6 +177,26 @@ export function langChainUsage(raw: unknown): TokenUsage | undefined {
   });
 }
 
+/**
+ * Mastra `UsageStats` (the `usage` attribute of a model generation span). Rule: `inputTokens` is the total, the sum
+ * of `inputDetails` (`cacheRead`, `cacheWrite`, `audio` are parts of it); `outputTokens` is the sum of
+ * `outputDetails` (`reasoning`, `audio` are parts of it).
+ * @see https://mastra.ai/reference/observability/tracing/interfaces (UsageStats)
+ */
+export function mastraUsage(raw: unknown): TokenUsage | undefined {
+  const u = obj(raw);
+  if (!u || (u['inputTokens'] === undefined && u['outputTokens'] === undefined)) return undefined;
+  const id = obj(u['inputDetails']);
+  const od = obj(u['outputDetails']);
+  return usageOf(num(u['inputTokens']), num(u['outputTokens']), undefined, {
+    cache_read_input_tokens: num(id?.['cacheRead']),
+    cache_creation_input_tokens: num(id?.['cacheWrite']),
+    input_audio_tokens: num(id?.['audio']),
+    reasoning_tokens: num(od?.['reasoning']),
+    output_audio_tokens: num(od?.['audio']),
+  });
+}
+
 /** A request whose usage the provider did not report (yet): it still counts as one request, with no tokens. */
 export function unreportedUsage(): TokenUsage {
   return usageOf(0, 0, undefined, {});

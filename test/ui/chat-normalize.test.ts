@@ -114,6 +114,16 @@ describe('chatOfCall', () => {
       .toEqual(['user: text "Hi"', '>assistant: tool_call f {"a":1}', '>tool: tool_result x 2']);
   });
 
+  it('reads a Mastra model generation (WeftExporter): the messages sent and the text and tool calls of the result', () => {
+    const chat = chatOfCall({
+      op_name: 'mastra.model_generation',
+      inputs: { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?', providerOptions: {} }] }] },
+      output: { text: 'Sunny in Oslo', toolCalls: [{ toolCallId: 'c1', toolName: 'weather', args: { city: 'Oslo' } }] },
+    });
+    expect(chat?.format).toBe('ai-sdk');
+    expect(brief(chat!.messages)).toEqual(['system: text "Be brief."', 'user: text "Weather in Oslo?"', '>assistant: text "Sunny in Oslo" | tool_call weather {"city":"Oslo"}']);
+  });
+
   it('reads OTel GenAI messages as the span mapping stores them (parts, tool calls, responses, blobs, system instructions)', () => {
     const chat = chatOfCall({
       op_name: 'chat gpt-4o',

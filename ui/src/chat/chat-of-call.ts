@@ -1,6 +1,6 @@
 /**
  * A call read as a conversation, when it is one: which format its inputs and output are in (OpenAI chat
- * completions or Responses, Anthropic messages, the Vercel AI SDK, Gemini, OTel GenAI messages), and its messages in
+ * completions or Responses, Anthropic messages, the Vercel AI SDK and Mastra, Gemini, OTel GenAI messages), and its messages in
  * order, request then reply. Pure, tested without a browser.
  * @module
  */
@@ -33,7 +33,8 @@ export function chatFormat(call: ChatCallFields): ChatFormat | undefined {
   if (Array.isArray(o.choices) || (/openai\.chat\./.test(op) && Array.isArray(i.messages))) return 'openai-chat';
   if (o.object === 'response' || /openai\.responses\./.test(op) || (prov === 'openai' && 'input' in i)) return 'openai-responses';
   if ((o.type === 'message' && o.role === 'assistant') || (/^anthropic\./.test(op) && Array.isArray(i.messages))) return 'anthropic';
-  if (/^ai\.(generate|stream)(Text|Object)$/.test(op) && (i.prompt !== undefined || Array.isArray(i.messages))) return 'ai-sdk';
+  // a Mastra model generation (weft's WeftExporter) records the AI SDK's messages and a result of the same shape
+  if ((/^ai\.(generate|stream)(Text|Object)$/.test(op) || op === 'mastra.model_generation') && (i.prompt !== undefined || Array.isArray(i.messages))) return 'ai-sdk';
   if (Array.isArray(o.candidates) || (/^google_genai\.(models\.generateContent|chats\.)/.test(op) && i.contents !== undefined)) return 'gemini';
   if (messageList(i.messages) || messageList(o.messages)) return 'otel-genai';
   return undefined;
