@@ -88,6 +88,8 @@ const nodeMajor = Number(process.versions.node.split('.')[0]);
  */
 const SLOW_FILES: Record<string, number> = {
   'test/export/server-away.test.ts': 32,
+  'test/ui/viewer-frameworks.test.ts': 17,
+  'test/examples/mcp.test.ts': 12,
   'test/package/quick-start.test.ts': 30,
   'test/export/server-away-courier.test.ts': 22,
   'test/export/call-order.test.ts': 37,
