@@ -8,7 +8,8 @@
  */
 import type { Readable } from 'node:stream';
 import { HttpTimeoutError, type HttpClient, type HttpRequest, type HttpResponse } from './http-client-types.js';
-import { NodeHttpClient, nodeHttpUsable } from './node-http-client.js';
+import { nodeBuiltin } from '../../internal/runtime.js';
+import { NodeHttpClient } from './node-http-client.js';
 
 export { HttpTimeoutError, type HttpClient, type HttpRequest, type HttpResponse };
 
@@ -21,8 +22,9 @@ export function undiciUsable(): boolean {
 
 /** The client for this runtime: `node:http` on Node.js, undici on Deno (falling back to `fetch` if it fails to load), else `fetch`. */
 export function createHttpClient(): HttpClient {
-  if (nodeHttpUsable()) return new NodeHttpClient();
-  return undiciUsable() ? new UndiciClient() : new FetchClient();
+  if (!undiciUsable()) return new FetchClient();
+  // of the runtimes undici works on, Node.js (node:http from process.getBuiltinModule) and Deno
+  return !('Deno' in globalThis) && nodeBuiltin('node:http') !== undefined ? new NodeHttpClient() : new UndiciClient();
 }
 
 type Undici = typeof import('undici');

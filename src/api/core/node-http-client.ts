@@ -9,18 +9,11 @@
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { nodeBuiltin } from '../../internal/runtime.js';
+import { nodeBuiltin, utf8Length } from '../../internal/runtime.js';
 import { HttpTimeoutError, type HttpClient, type HttpRequest, type HttpResponse } from './http-client-types.js';
 
 /** What the client uses of `node:http` and `node:https` (the same shape for both). */
 type HttpModule = Pick<typeof import('node:http'), 'request' | 'Agent'>;
-
-/** Whether `node:http` is at hand through `process.getBuiltinModule` (Node.js >= 20.16; not Deno, Bun or workerd). */
-export function nodeHttpUsable(): boolean {
-  const g = globalThis as { process?: { versions?: Record<string, string | undefined>; getBuiltinModule?: unknown }; Deno?: unknown; Bun?: unknown; navigator?: { userAgent?: string } };
-  if (g.Deno !== undefined || g.Bun !== undefined || g.navigator?.userAgent === 'Cloudflare-Workers') return false;
-  return typeof g.process?.versions?.node === 'string' && typeof g.process.getBuiltinModule === 'function';
-}
 
 /**
  * Keep-alive pools of at most {@link MAX_SOCKETS} sockets per origin (as the undici Agent before it); idle sockets are
@@ -37,7 +30,7 @@ export class NodeHttpClient implements HttpClient {
     const target = new URL(url);
     const { mod, agent } = this.pool(target.protocol);
     const body = req.body;
-    const headers = { ...req.headers, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
+    const headers = { ...req.headers, 'content-length': String(typeof body === 'string' ? utf8Length(body) : body.byteLength) };
     const options: RequestOptions = { method: 'POST', agent, headers, signal: req.signal };
     return new Promise((resolve, reject) => {
       let request: ClientRequest;

@@ -50,6 +50,14 @@ export function FeedbackPanel({ project, callId, initial, onError }: FeedbackPan
     const record = { ...(item as unknown as FeedbackRecord), created_at };
     setItems((old) => [...old, record]);
   };
+  /** Stores `r` (queued); if that fails, puts `typed` back in its field (`setField`) unless something new was typed there. */
+  const submit = (r: Reaction, setField: (next: (now: string) => string) => void, typed: string): void => {
+    setField(() => ''); // cleared now, so what is typed while it is stored stays
+    void run(() => add(r).catch((err: unknown) => {
+      setField((now) => now || typed);
+      throw err;
+    }));
+  };
   const remove = async (ids: string[]): Promise<void> => {
     await purgeFeedback(project, ids);
     setItems((old) => old.filter((f) => !ids.includes(f.id)));
@@ -68,8 +76,7 @@ export function FeedbackPanel({ project, callId, initial, onError }: FeedbackPan
           e.preventDefault();
           const text = note.trim();
           if (!text) return;
-          setNote(''); // cleared now, so what is typed while it is stored stays; put back if storing it failed
-          void run(() => add({ kind: 'note', note: text }).catch((err: unknown) => { setNote((now) => now || text); throw err; }));
+          submit({ kind: 'note', note: text }, setNote, text);
         }}>
           <input aria-label="note" placeholder="note" value={note} onInput={(e) => setNote((e.target as HTMLInputElement).value)} />
           <button type="submit" disabled={!note.trim()}>Add note</button>
@@ -79,8 +86,7 @@ export function FeedbackPanel({ project, callId, initial, onError }: FeedbackPan
           const typed = scoreValue;
           const value = Number(typed);
           if (!scoreName.trim() || typed.trim() === '' || !Number.isFinite(value)) return;
-          setScoreValue('');
-          void run(() => add({ kind: 'score', name: scoreName.trim(), value }).catch((err: unknown) => { setScoreValue((now) => now || typed); throw err; }));
+          submit({ kind: 'score', name: scoreName.trim(), value }, setScoreValue, typed);
         }}>
           <input aria-label="score name" class="fb-name" value={scoreName} onInput={(e) => setScoreName((e.target as HTMLInputElement).value)} />
           <input aria-label="score value" class="fb-value" type="number" step="any" placeholder="0.8" value={scoreValue} onInput={(e) => setScoreValue((e.target as HTMLInputElement).value)} />
