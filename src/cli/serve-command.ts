@@ -24,6 +24,8 @@ interface ServeOptions {
   prices?: PriceTable;
   /** `--open`: open the server's page in the default browser once listening. */
   open?: boolean;
+  /** `--no-monitors` sets it false: the stored monitors are not run here. */
+  monitors: boolean;
 }
 
 /** Runs a parser, turning its error into commander's "invalid argument" message. */
@@ -118,7 +120,7 @@ async function serve(opts: ServeOptions): Promise<void> {
   try {
     // loaded here, not at the top: the other commands run without the server's native SQLite module
     const { startServer } = await loadServer();
-    server = await startServer({ port: opts.port, host: opts.host, ...where, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, log: (line) => console.error(line) });
+    server = await startServer({ port: opts.port, host: opts.host, ...where, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, monitors: opts.monitors, log: (line) => console.error(line) });
   } catch (err) {
     if (newFile) removeDatabase(newFile); // e.g. a busy port: no empty database left behind
     console.error(`weft serve: ${describeStartError(err, opts)}`);
@@ -178,5 +180,6 @@ export function serveCommand(): Command {
       (value: string) => argument(() => loadPriceFile(value)),
     )
     .option('--open', "open the server's page in the default browser once it listens", false)
+    .option('--no-monitors', 'do not run the stored monitors (online scoring) in this server; run them with weft monitors run instead')
     .action((opts: ServeOptions) => serve(opts));
 }

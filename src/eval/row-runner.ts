@@ -3,7 +3,6 @@
  * @module
  */
 import { diag } from '../internal/diag.js';
-import { nodeBuiltin } from '../internal/runtime.js';
 import { captureFeedbackPayload } from '../instrument/capture.js';
 import { getTraceSettings } from '../instrument/trace-settings.js';
 import { checkRequest } from '../schema/check.js';
@@ -16,6 +15,7 @@ import { op } from '../instrument/op.js';
 import type { Op } from '../instrument/wrap.js';
 import type { CurrentCall } from '../instrument/current-call.js';
 import { scoresOf, type Scorer, type ScoreValue } from './scorer.js';
+import { sourceDigest } from './source-digest.js';
 
 type AnyFn = (...args: never[]) => unknown;
 type Invokable = Op<(arg: unknown) => unknown>;
@@ -28,19 +28,6 @@ export interface PreparedScorer {
   digest: string;
   /** `wandb.runnable.<name>`: the `feedback_type` of its scores. */
   feedbackType: string;
-}
-
-/**
- * The digest of a scorer's source (weft publishes no op objects: the op ref's version is the code's hash): SHA-256
- * where the runtime has `node:crypto`, else (Vercel Edge) FNV-1a, 32 bits, in hex.
- */
-function sourceDigest(fn: AnyFn): string {
-  const source = Function.prototype.toString.call(fn);
-  const crypto = nodeBuiltin('node:crypto');
-  if (crypto) return crypto.createHash('sha256').update(source).digest('base64url').replace(/-/g, 'X').replace(/_/g, 'Y');
-  let h = 0x811c9dc5;
-  for (let i = 0; i < source.length; i++) h = Math.imul(h ^ source.charCodeAt(i), 0x01000193) >>> 0;
-  return h.toString(16).padStart(8, '0');
 }
 
 /** What one row produced. */

@@ -16,6 +16,7 @@ import type { StoredCallRecord } from './calls/records.js';
 import type { SqlRunner, Wait } from './db/sql-runner.js';
 import { andThen } from './db/store-api.js';
 import { FeedbackStore } from './feedback/feedback-store.js';
+import { MonitorStore } from './monitors/monitor-store.js';
 import { FileStore } from './objects/file-store.js';
 import { ObjectStore } from './objects/object-store.js';
 import { TableStore } from './tables/table-store.js';
@@ -32,6 +33,7 @@ export interface StoreParts {
   readonly training: TrainingStore;
   readonly objects: ObjectStore;
   readonly files: FileStore;
+  readonly monitors: MonitorStore;
   /** The SQLite connection (on SQLite). */
   readonly sqlite?: Database.Database;
   /** The PostgreSQL pools (on PostgreSQL). */
@@ -52,7 +54,7 @@ export function engineParts<W extends Wait>(
 ) {
   const stores = {
     feedback: new FeedbackStore(sql), tables: new TableStore(sql), objects: new ObjectStore(sql),
-    training: new TrainingStore(sql), files: new FileStore(sql),
+    training: new TrainingStore(sql), files: new FileStore(sql), monitors: new MonitorStore(sql),
   };
   return { calls: new CallStore(sql, calls, { ...deps, ...stores }), ...stores, ...connection };
 }

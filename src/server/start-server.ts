@@ -7,11 +7,13 @@ import { createAdaptorServer } from '@hono/node-server';
 import { type AppOptions, createApp } from './http/app.js';
 import { openStore } from './store.js';
 import { isPostgresUrl } from './db/pg-url.js';
-import type { ServerStore } from './server-store.js';
+import { type ServerStore, storeParts } from './server-store.js';
 import { parseApiKeys } from './http/api-keys.js';
 import { describeAccess } from './http/auth.js';
 import type { PriceTable } from './calls/prices.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
+import { MonitorLoop, type MonitorLoopOptions } from '../eval/monitors/monitor-loop.js';
+import { storePort } from './monitors/store-port.js';
 
 /** Options of {@link startServer}; `maxBodyBytes`, `log` and `now` as {@link AppOptions} (`createApp`) takes them. */
 export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'log' | 'now'> {
@@ -44,6 +46,12 @@ export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'l
   users?: Record<string, string>;
   /** A testing aid: refuse (422) an end whose call has no stored start; see `StoreOptions.strictOrder`. @defaultValue false */
   strictOrder?: boolean;
+  /**
+   * Runs the stored monitors (online scoring, `weft monitors add`) inside this server: `true` or the loop's options
+   * (`intervalMs` between passes, default 5000; `settleMs`, default 10000: calls that ended this long ago are read).
+   * `weft serve` turns it on unless `--no-monitors`. @defaultValue false (a worker, `weft monitors run`, may run them)
+   */
+  monitors?: boolean | MonitorLoopOptions;
 }
 
 /** A listening server. */
@@ -56,6 +64,8 @@ export interface RunningServer {
   store: ServerStore;
   /** How clients are admitted, for a start log line (e.g. `no API keys set: loopback clients only`); never the keys. */
   access: string;
+  /** The monitor loop, when `monitors` was set (its `runOnce()` runs a pass now). */
+  monitors?: MonitorLoop;
   /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -102,10 +112,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw err;
   }
   const bound = (server.address() as AddressInfo).port;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const loopOptions = options.monitors === true ? {} : options.monitors || undefined;
+  const monitors = loopOptions ? new MonitorLoop(storePort(storeParts(store)), { log, ...loopOptions }).start() : undefined;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
-      server.close(() => {
+      server.close(async () => {
+        await monitors?.stop();
         store.close().then(resolve, (err: unknown) => {
           (options.log ?? console.error)(`weft server: error while closing the database: ${String(err)}`);
           resolve();
@@ -115,5 +129,5 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     return closing;
   };
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, close };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, monitors, close };
 }

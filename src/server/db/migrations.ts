@@ -236,6 +236,26 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'run_step_end',
     sql: 'ALTER TABLE calls ADD COLUMN svc_run_step_end INTEGER;',
   },
+  {
+    // Monitors (server/monitors/monitor-store.ts): online scoring of an op's sampled calls; cursor_* is the progress
+    // over ended calls (ended_at, then id), so a restart resumes where the last pass stopped.
+    id: 10,
+    name: 'monitors',
+    sql: `
+      CREATE TABLE monitors (
+        project_id      TEXT NOT NULL,
+        id              TEXT NOT NULL,
+        op_name         TEXT NOT NULL,
+        scorer          TEXT NOT NULL,
+        sample_rate     REAL NOT NULL,
+        options         TEXT NOT NULL,
+        created_at      TEXT NOT NULL,
+        cursor_ended_at TEXT,
+        cursor_call_id  TEXT,
+        PRIMARY KEY (project_id, id)
+      );
+    `,
+  },
 ];
 
 /**

@@ -170,4 +170,23 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     name: 'run_step_end',
     sql: 'ALTER TABLE calls ADD COLUMN svc_run_step_end bigint;',
   },
+  {
+    // The twin of SQLite's migration 10: monitors and their progress.
+    id: 9,
+    name: 'monitors',
+    sql: `
+      CREATE TABLE monitors (
+        project_id      text COLLATE "C" NOT NULL,
+        id              text COLLATE "C" NOT NULL,
+        op_name         text COLLATE "C" NOT NULL,
+        scorer          text COLLATE "C" NOT NULL,
+        sample_rate     float8 NOT NULL,
+        options         text NOT NULL,
+        created_at      text COLLATE "C" NOT NULL,
+        cursor_ended_at text COLLATE "C",
+        cursor_call_id  text COLLATE "C",
+        PRIMARY KEY (project_id, id)
+      );
+    `,
+  },
 ];
