@@ -19,6 +19,7 @@ import { evalCommand } from './cli/eval-commands.js';
 import { datasetsCommand } from './cli/datasets-commands.js';
 import { trajectoriesExportCommand } from './cli/trajectories-export.js';
 import { spoolFlushCommand } from './cli/spool-flush.js';
+import { monitorsCommand } from './cli/monitors-commands.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -41,7 +42,8 @@ function buildProgram(): Command {
     .addCommand(new Command('spool').description('events traced programs could not send, kept on disk').addCommand(spoolFlushCommand()))
     .addCommand(new Command('trajectories').description("a model's logged trajectories").addCommand(trajectoriesExportCommand()))
     .addCommand(evalCommand())
-    .addCommand(datasetsCommand());
+    .addCommand(datasetsCommand())
+    .addCommand(monitorsCommand());
   configure(program);
   return program;
 }

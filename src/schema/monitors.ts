@@ -6,13 +6,7 @@
 import { z } from 'zod';
 import { ProjectId } from './project-id.js';
 
-/** Paths of the monitor routes (POST, JSON bodies). */
-export const MONITOR_PATHS = {
-  create: '/weft/monitors/create',
-  list: '/weft/monitors/list',
-  delete: '/weft/monitors/delete',
-  progress: '/weft/monitors/progress',
-} as const;
+export { MONITOR_PATHS, monitorMetric, monitorTriggerRef } from './monitor-refs.js';
 
 /** What a monitor scores with: a built-in scorer's name, or the path (or file URL) of a module exporting one. */
 const ScorerSpec = z.string().min(1, 'scorer must not be empty');
@@ -64,11 +58,3 @@ export const MonitorProgressReq = z.object({
 });
 /** Answer of `progress`: whether the monitor exists (false once removed). */
 export const MonitorProgressRes = z.object({ saved: z.boolean() });
-
-/**
- * The `trigger_ref` of a monitor's feedback: `svc:///<project>/object/weft_monitor:<monitor id>`;
- * `svc:///<project>/object/weft_monitor:*` selects every monitor's in `/feedback/stats`.
- */
-export function monitorTriggerRef(projectId: string, monitorId: string | '*'): string {
-  return `svc:///${projectId}/object/weft_monitor:${monitorId}`;
-}

@@ -9,6 +9,7 @@ import 'uplot/dist/uPlot.min.css';
 import { feedbackStats } from './api';
 import { JsonView } from './json-view';
 import { href } from './route';
+import { MonitorCharts } from './overview/monitor-charts';
 
 const AGGREGATIONS = ['avg', 'sum', 'min', 'max', 'count'];
 const WINDOWS: Record<string, number> = { 'last hour': 1, 'last 24 h': 24, 'last 7 days': 168, 'last 30 days': 720 };
@@ -68,6 +69,7 @@ export function FeedbackChart({ project, onError }: { project: string; onError: 
       </form>
       <div ref={box} class="chart" />
       {stats?.window_stats ? <><h3>Over the window</h3><JsonView value={stats.window_stats} /></> : null}
+      <MonitorCharts project={project} hours={WINDOWS[query.window] ?? 24} onError={onError} />
     </div>
   );
 }

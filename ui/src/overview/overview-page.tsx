@@ -9,6 +9,7 @@ import { duration, usd } from '../format';
 import { href } from '../route';
 import { loadOverview, type Overview, type OverviewBucket, type OverviewFigures, type Split, SPLITS, WINDOWS } from './overview-api';
 import { type ChartSeries, OverviewChart } from './overview-chart';
+import { MonitorCharts } from './monitor-charts';
 
 const SPLIT_NAMES: Record<Split, string> = { '': 'no split', op_name: 'by op', model: 'by model' };
 
@@ -90,6 +91,7 @@ export function OverviewPage({ project, q, onError }: { project: string; q?: Rec
             </table>
           ) : null}
           <div class="ov-charts">{charts.map((c) => <OverviewChart key={`${c.title}/${split}`} {...c} />)}</div>
+          <MonitorCharts project={project} hours={WINDOWS[window]!.hours} granularity={WINDOWS[window]!.granularity} onError={onError} />
         </div>
       )}
     </div>
