@@ -24,6 +24,7 @@ const BOTH_STORES = [
   'test/server/feedback/*.test.ts',
   'test/server/tables/tables.test.ts',
   'test/server/training/*.test.ts',
+  'test/server/monitors*.test.ts',
   'test/otel/otlp-ingest.test.ts',
   'test/otel/span-processor.test.ts',
   'test/weave/weave-sdk.test.ts',

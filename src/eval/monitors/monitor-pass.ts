@@ -1,7 +1,8 @@
 /**
  * One pass of online scoring: for each monitor, the calls of its op that ended after its progress, read in pages
  * (`ended_at`, then `id`), the sampled ones scored as evaluate() scores a row, each score stored as feedback on its
- * call (`wandb.runnable.<scorer>`, payload `{output}`, `trigger_ref` the monitor), then the progress saved.
+ * call (`wandb.runnable.<scorer>`, payload `{output}`, `runnable_ref` the scorer as an object ref, as Weave refers to
+ * a scorer object: no scorer call is traced, so no `call_ref`; `trigger_ref` the monitor), then the progress saved.
  * @module
  */
 import { setImmediate as turn } from 'node:timers/promises';
@@ -115,7 +116,7 @@ export class MonitorRunner {
     const p = m.project_id;
     return {
       id: monitorFeedbackId(m.id, call.id), project_id: p, svc_ref: `svc:///${p}/call/${call.id}`, feedback_type: `wandb.runnable.${s.name}`,
-      payload: { output }, runnable_ref: `svc:///${p}/op/${s.name}:${s.digest}`, trigger_ref: monitorTriggerRef(p, m.id), creator: 'weft monitor',
+      payload: { output }, runnable_ref: `svc:///${p}/object/${s.name}:${s.digest}`, trigger_ref: monitorTriggerRef(p, m.id), creator: 'weft monitor',
     };
   }
 
