@@ -40,11 +40,18 @@ export class MonitorLoop {
     }
   }
 
-  /** Stops the loop: no further pass; the one in progress ends after its page. Resolves when it has. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the loop: no further pass; the one in progress ends after its page. Resolves when it has, or after
+   * `waitMs` (a judge's requests may wait for the next minute of its rate limit): a page cut short saved no progress,
+   * so the next run scores it again, storing each score once.
+   * @param waitMs - the longest wait, in ms. @defaultValue 2000
+   */
+  async stop(waitMs = 2000): Promise<void> {
     this.#abort.abort();
     clearTimeout(this.#timer);
-    await this.#running;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#running, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
   }
 
   #schedule(ms: number): void {
