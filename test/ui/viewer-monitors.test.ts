@@ -33,7 +33,11 @@ afterAll(() => browser?.close());
 it("shows the monitor's chart on the overview", async () => {
   const url = server().url;
   const { page, problems } = await openCheckedPage(browser!, url);
+  // the chart's data: the page's stats request for this monitor's feedback (its trigger_ref)
+  const stats = page.waitForResponse((r) => r.url().endsWith('/feedback/stats') && (r.request().postData() ?? '').includes('weft_monitor:'));
   await page.goto(`${url}/#/p/${encodeURIComponent(project)}/overview`);
+  const { window_stats } = (await (await stats).json()) as { window_stats: Record<string, { avg: number; count: number }> };
+  expect(window_stats['output']).toEqual({ avg: 0.5, count: 20 }); // json_valid: every other output is JSON
   const chart = page.locator('[data-chart="monitor json_valid on extract (sample 1)"]');
   await chart.locator('canvas').waitFor();
   expect(await chart.locator('.u-legend').innerText()).toContain('avg output');
