@@ -40,18 +40,20 @@ describe('links of README.md and docs/*.md', () => {
     expect(files.flatMap((f) => brokenLinks(f, read(f), read))).toEqual([]);
   });
 
-  it('reports a missing file, a missing heading and a path out of the repository', () => {
+  it('reports a missing file, a missing heading and a path out of the repository, in links and reference definitions', () => {
     const md = [
       '# Guide', '## Same (twice)', '## Same (twice)',
       'See [a](#guide), [b](#same-twice-1), [c](#nope), [d](missing.md), [e](../README.md#quick-start),',
       '[f](../README.md#no-such-heading), [g](../../etc/passwd), [h](../src/index.ts#L3), `[i](#in-code)`.',
       '```md', '[j](#in-a-fence)', '```',
+      '[k]: missing-too.md',
     ].join('\n');
     expect(brokenLinks('docs/guide.md', md, read)).toEqual([
       'docs/guide.md:4 #nope (no heading #nope in docs/guide.md)',
       'docs/guide.md:4 missing.md (no such file)',
       'docs/guide.md:5 ../README.md#no-such-heading (no heading #no-such-heading in README.md)',
       'docs/guide.md:5 ../../etc/passwd (outside the repository)',
+      'docs/guide.md:9 missing-too.md (no such file)',
     ]);
   });
 

@@ -78,15 +78,18 @@ export function anchors(markdown: string): Set<string> {
 /** A link of the prose to a file of this repository or an anchor: `[text](target)` or `![alt](target)`. */
 export interface Link { line: number; target: string }
 
-/** The relative links of `markdown`'s prose (code spans and fenced blocks skipped; URLs with a scheme left out). */
+/**
+ * The relative links of `markdown`'s prose: inline ones and reference definitions (`[name]: target`); code spans and
+ * fenced blocks skipped, URLs with a scheme left out.
+ */
 export function relativeLinks(markdown: string): Link[] {
   const found: Link[] = [];
   prose(markdown).forEach((line, i) => {
     const text = line.replace(/`[^`]*`/g, '');
-    for (const m of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-      const target = m[1]!;
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
-      found.push({ line: i + 1, target });
+    const inline = [...text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!);
+    const definition = /^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)/.exec(text)?.[1];
+    for (const target of definition ? [...inline, definition] : inline) {
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) found.push({ line: i + 1, target });
     }
   });
   return found;
