@@ -126,7 +126,7 @@ const SLOW_FILES: Record<string, number> = {
   'test/export/faults.test.ts': 30,
   'test/ui/viewer.test.ts': 28,
   'test/cli/calls-commands.test.ts': 27,
-  'test/docs/readme-snippets.test.ts': 25,
+  'test/docs/doc-snippets.test.ts': 25,
   'test/examples/op-examples.test.ts': 18,
   'test/export/limits.test.ts': 18,
   'test/export/process-exit.test.ts': 14,
