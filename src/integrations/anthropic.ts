@@ -5,6 +5,7 @@
 import { anthropicUsage } from '../instrument/usage-model.js';
 import { isWrappedClient, proxyPaths } from './client-proxy.js';
 import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
+import { cacheClientRequests } from './llm-cache/install.js';
 
 type Obj = Record<string, unknown>;
 type Block = Obj & { type?: string; text?: string; thinking?: string; partial_json?: string };
@@ -110,5 +111,6 @@ const SPEC = { messages: { create: (owner: object, method: Function) => wrapLlmM
  */
 export function wrapAnthropic<T extends object>(client: T): T {
   if (isWrappedClient(client)) return client;
+  cacheClientRequests(client);
   return proxyPaths(client, SPEC);
 }

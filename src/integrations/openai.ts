@@ -6,6 +6,7 @@ import { SKIP } from '../instrument/iterators.js';
 import { openAIChatUsage, openAIResponsesUsage } from '../instrument/usage-model.js';
 import { isWrappedClient, proxyPaths, type MethodWrapper, type PathSpec } from './client-proxy.js';
 import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
+import { cacheClientRequests } from './llm-cache/install.js';
 import { chatFinishReasons, embeddingsOutput, foldChatChunk, foldResponseEvent, responseFinishReasons } from './openai-folds.js';
 
 type Obj = Record<string, unknown>;
@@ -158,5 +159,6 @@ function specFor(client: object): PathSpec {
  */
 export function wrapOpenAI<T extends object>(client: T): T {
   if (isWrappedClient(client)) return client;
+  cacheClientRequests(client);
   return proxyPaths(client, specFor(client));
 }

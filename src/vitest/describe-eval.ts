@@ -2,11 +2,12 @@
  * describeEval() and evalTest(): an evaluation as a vitest suite, one test per row, the whole suite recorded as one evaluation run (as evaluate() records one).
  * @module
  */
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Dataset, type DatasetRow } from '../eval/dataset.js';
 import type { EvaluateOptions, EvaluationResult } from '../eval/evaluate-options.js';
 import { RunRecorder, type ScoreRow } from '../eval/run-recorder.js';
 import { init } from '../init.js';
+import { enterEvalFile } from '../integrations/llm-cache/scope.js';
 import { getSink } from '../instrument/sink.js';
 import { runtimeEnv } from '../internal/runtime.js';
 import { viewerLink } from '../internal/viewer-link.js';
@@ -104,6 +105,7 @@ export function describeEval<Row extends DatasetRow = DatasetRow, Output = unkno
   const { threshold } = options;
   const badThreshold = threshold !== undefined && typeof threshold !== 'number' && (threshold === null || typeof threshold !== 'object' || Object.values(threshold).some((v) => typeof v !== 'number'));
   if (badThreshold) throw new TypeError(`describeEval: threshold must be a number or an object of numbers by score name, got ${JSON.stringify(threshold)}`);
+  enterEvalFile(expect.getState().testPath);
   describe(name, () => {
     const own = options.dataset?.rows ?? options.rows ?? [];
     const suite = { rows: [...own] as DatasetRow[], names: own.map((row, i) => options.testName?.(row, i) ?? `row ${i}: ${preview(row)}`), fixed: options.dataset !== undefined };
