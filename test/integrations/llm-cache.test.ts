@@ -16,6 +16,8 @@ import { enterEvalFile } from '../../src/integrations/llm-cache/scope.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { collect, startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { useTestServer } from '../helpers/server.js';
+import { readCalls, uniqueProject } from '../helpers/calls.js';
+import { spawnTracked } from '../helpers/child-processes.js';
 import { traced } from '../helpers/traced-calls.js';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -126,6 +128,27 @@ describe('WEFT_LLM_CACHE', () => {
     expect(message).toContain('POST /v1/chat/completions (model gpt-4o-mini): "Say something else entirely"');
     expect(message).toContain(`key ${key}, in ${cassette}`);
     expect(message).toContain('Record it with: WEFT_LLM_CACHE=record npx vitest run test/integrations/llm-cache.test.ts');
+  });
+});
+
+describe('the example of docs/evaluations.md in a child vitest (the built weft-trace)', () => {
+  it('in CI a describeEval replays its committed cassette with no key and no network, and its model calls say so', async () => {
+    const root = join(dirname(THIS_FILE), '../../examples/llm-cache');
+    const project = uniqueProject('llm-cache-example');
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1', WEFT_PROJECT: project, WEFT_BASE_URL: server().url, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
+    for (const k of Object.keys(env)) if (k.startsWith('VITEST') || k === 'WEFT_LLM_CACHE' || k === 'WEFT_LLM_CACHE_DIR' || k === 'OPENAI_API_KEY') delete env[k];
+    const child = spawnTracked(process.execPath, [join(root, '../../node_modules/vitest/vitest.mjs'), 'run', '--root', root], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code, out).toBe(0);
+    expect(out).toContain('weft eval "cached-one-liners": 2 rows, said 1,');
+    const calls = (await readCalls(server().url, project)).filter((c) => c.op_name === 'openai.chat.completions.create');
+    expect(calls.map((c) => [(c.summary as Record<string, unknown>)['cache'], (c.output as { choices: { message: { content: string } }[] }).choices[0]!.message.content])).toEqual([
+      ['replay', 'w0 w1 w2 w3 w4'],
+      ['replay', 'w0 w1 w2 w3 w4'],
+    ]);
   });
 });
 
