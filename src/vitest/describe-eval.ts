@@ -83,6 +83,9 @@ function initFromEnv(): void {
  * Without either the tests still run and check thresholds; nothing is recorded. The calls are flushed when the
  * suite ends. Rows run one at a time, in order, as vitest runs a file's tests.
  *
+ * In CI (`CI` set) with `WEFT_LLM_CACHE` unset, the model requests of a file that uses describeEval replay from its
+ * cassette (`__llm_cache__/<file>.jsonl`, see `llmCacheFetch`): no key, no network, and a request not recorded fails.
+ *
  * Modeled on evaluate() (same options) and on vitest's `describe` / `test`
  * (https://vitest.dev/api/#describe); the run's shape follows Weave's `Evaluation.evaluate`.
  * @param name - the suite's name and the run's (the `Evaluation` object id: characters other than letters, digits, `-`, `_`, `.` become `-`).

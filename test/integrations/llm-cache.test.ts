@@ -132,8 +132,15 @@ describe('WEFT_LLM_CACHE', () => {
 });
 
 describe('the example of docs/evaluations.md in a child vitest (the built weft-trace)', () => {
+  const root = join(dirname(THIS_FILE), '../../examples/llm-cache');
+
+  it('docs/evaluations.md shows the example as it is (its code after the leading comment)', () => {
+    const code = readFileSync(join(root, 'one-liners.eval.test.ts'), 'utf8').replace(/^(\/\/.*\n)+/, '');
+    const docs = readFileSync(join(root, '../../docs/evaluations.md'), 'utf8');
+    expect(docs).toContain(`// examples/llm-cache/one-liners.eval.test.ts\n${code}`);
+  });
+
   it('in CI a describeEval replays its committed cassette with no key and no network, and its model calls say so', async () => {
-    const root = join(dirname(THIS_FILE), '../../examples/llm-cache');
     const project = uniqueProject('llm-cache-example');
     const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1', WEFT_PROJECT: project, WEFT_BASE_URL: server().url, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
     for (const k of Object.keys(env)) if (k.startsWith('VITEST') || k === 'WEFT_LLM_CACHE' || k === 'WEFT_LLM_CACHE_DIR' || k === 'OPENAI_API_KEY') delete env[k];
