@@ -1,5 +1,8 @@
 // Recorded model calls (WEFT_LLM_CACHE): the real openai, @anthropic-ai/sdk and ai SDKs record against the loopback fake, then replay with it closed.
 import Anthropic from '@anthropic-ai/sdk';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
 import { createOpenAI } from '@ai-sdk/openai';
 import * as ai from 'ai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,7 +11,8 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { wrapAISDK, wrapAnthropic, wrapOpenAI } from '../../src/index.js';
+import { llmCacheFetch, op, wrapAISDK, wrapAnthropic, wrapOpenAI } from '../../src/index.js';
+import { WeftTracer } from '../../src/integrations/langchain/index.js';
 import { cassettePath, forgetCassettes, type CassetteEntry } from '../../src/integrations/llm-cache/cassette.js';
 import { normalizeRequest, requestKey } from '../../src/integrations/llm-cache/key.js';
 import { llmCacheMode } from '../../src/integrations/llm-cache/mode.js';
@@ -128,6 +132,47 @@ describe('WEFT_LLM_CACHE', () => {
     expect(message).toContain('POST /v1/chat/completions (model gpt-4o-mini): "Say something else entirely"');
     expect(message).toContain(`key ${key}, in ${cassette}`);
     expect(message).toContain('Record it with: WEFT_LLM_CACHE=record npx vitest run test/integrations/llm-cache.test.ts');
+  });
+});
+
+/** A LangChain chat model over an unwrapped OpenAI client given `llmCacheFetch()` (as `ChatOpenAI`'s `configuration.fetch` would be). */
+class CachedChat extends BaseChatModel {
+  constructor(private readonly client: OpenAI) {
+    super({});
+  }
+  _llmType(): string {
+    return 'cached-chat';
+  }
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const res = await this.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: String(messages.at(-1)!.content) }] });
+    const text = res.choices[0]!.message.content ?? '';
+    return { generations: [{ text, message: new AIMessage(text) }] };
+  }
+}
+
+describe('llmCacheFetch() where no wrapper reaches: a LangChain model run', () => {
+  it('records, then replays with the fake closed; the model run says summary.cache', async () => {
+    vi.stubEnv('WEFT_LLM_CACHE_DIR', dir);
+    const run = async (mode: 'record' | 'replay', baseURL: string): Promise<[unknown, unknown]> => {
+      vi.stubEnv('WEFT_LLM_CACHE', mode);
+      const chat = new CachedChat(new OpenAI({ apiKey: 'sk-lc', baseURL, maxRetries: 0, fetch: llmCacheFetch() }));
+      let text: unknown;
+      const calls = await traced(server(), `llm-cache-lc-${mode}`, () =>
+        op(async function agent() {
+          text = (await chat.invoke('Say hi from LangChain', { callbacks: [new WeftTracer()] })).content;
+        })(),
+      );
+      return [text, (calls.find((c) => c.op_name === 'langchain.chat_model.CachedChat')!.summary as Record<string, unknown>)['cache']];
+    };
+    const fake = await startFakeLlm();
+    let recorded: [unknown, unknown];
+    try {
+      recorded = await run('record', fake.openaiURL);
+    } finally {
+      await fake.close();
+    }
+    expect(recorded[1]).toBe('record');
+    expect(await run('replay', 'http://127.0.0.1:9/v1')).toEqual([recorded[0], 'replay']);
   });
 });
 
