@@ -67,7 +67,8 @@ function markCall(mode: 'record' | 'replay'): void {
  *   request (method, path, model, an excerpt of its last message), its key, the cassette and the command that
  *   records it (`WEFT_LLM_CACHE=record npx vitest run <file>`); the SDK throws it as its own error (not retried).
  * - `off`: the request goes to `options.fetch` untouched.
- * The weft call running the request (the wrapper's model call) gets `summary.cache: "record"` or `"replay"`.
+ * The weft call running the request (the wrapper's model call; a framework's model run when it is the one running)
+ * gets `summary.cache: "record"` or `"replay"` (not on a request missing from the cassette).
  * A failure of the cache itself in `record` is logged and the request made live; it never throws.
  * Cassettes are JSONL, one exchange per line sorted by key, never holding an API key: commit them.
  * @param options - mode, cassette folder or file, and the live `fetch`; see {@link LlmCacheFetchOptions}.
@@ -95,11 +96,13 @@ export function llmCacheFetch(options: LlmCacheFetchOptions = {}): typeof fetch 
       return live(input, init);
     }
     if (key === undefined) return mode === 'replay' ? missResponse('weft LLM cache (replay): this runtime has no node:crypto') : live(input, init);
-    markCall(mode);
     if (mode === 'replay') {
       const hit = cassetteAt(file).get(key);
-      return hit ? replayResponse(hit.response) : missResponse(missMessage(req, key, file));
+      if (!hit) return missResponse(missMessage(req, key, file));
+      markCall(mode);
+      return replayResponse(hit.response);
     }
+    markCall(mode);
     const res = await live(input, init);
     if (!recordable(res.status)) return res;
     const k = key;
