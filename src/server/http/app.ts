@@ -19,6 +19,7 @@ import { objectRoutes } from '../objects/object-routes.js';
 import { WEAVE_BODY_TYPES } from '../../schema/weave-endpoints.js';
 import { serviceInfoRoutes } from './service-info-routes.js';
 import { overviewRoute } from '../calls/overview-route.js';
+import { retentionRoute } from '../calls/retention-route.js';
 import { projectRoutes, uiRoutes } from './ui-routes.js';
 
 /** Largest request body accepted by default: 32 MiB. */
@@ -84,6 +85,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', objectRoutes(store.objects, store.files, now));
   app.route('/', serviceInfoRoutes());
   app.route('/', overviewRoute(store.calls, now));
+  app.route('/', retentionRoute(store.calls, now));
   app.route('/', otlpRoutes(store.calls, maxBodyBytes));
   app.route('/', projectRoutes(store.calls));
   app.notFound(notFound);
