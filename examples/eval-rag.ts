@@ -18,9 +18,9 @@ const QUESTIONS = [
   { question: 'Does a sync function wrapped with op stay sync or return a promise?', expected: ['examples/notes/tracing.md'] },
   { question: 'What does op record when a traced function throws, and is the exception rethrown?', expected: ['examples/notes/tracing.md'] },
   { question: 'Which ids match a filter when written with or without dashes?', expected: ['docs/interface-notes.md'] },
-  { question: 'How is the digest of a table row computed?', expected: ['docs/interface-notes.md', 'README.md'] },
+  { question: 'How is the digest of a table row computed?', expected: ['docs/interface-notes.md', 'docs/server.md'] },
   { question: 'Which file holds the precedence table of OTel span attributes?', expected: ['docs/ARCHITECTURE.md'] },
-  { question: 'Where do call events go when memory is full or the service is away (the spool)?', expected: ['docs/ARCHITECTURE.md', 'README.md'] },
+  { question: 'Where do call events go when memory is full or the service is away (the spool)?', expected: ['docs/ARCHITECTURE.md', 'docs/tracing.md'] },
 ];
 type Row = (typeof QUESTIONS)[number];
 

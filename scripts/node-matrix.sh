@@ -11,7 +11,7 @@
 # SIGABRT (nodejs/node#65446; better-sqlite3 13 moved to Node-API but needs Node >= 22). The abort follows
 # the headers the addon is compiled against, not the runtime: compiled against 24.18.1's headers, the same
 # binary runs cleanly on the newest 24.x (same ABI, NODE_MODULE_VERSION 137). So Node 24 runs the newest
-# 24.x with the module compiled against HEADERS[24]; README "Node.js versions" says the same to users.
+# 24.x with the module compiled against HEADERS[24]; docs/runtimes.md ("Node.js versions") says the same to users.
 #
 # Node 26: its node_object_wrap.h has the same cleanup hook, yet the newest 26.x (26.12.1, 2026-11) runs this scope,
 # `weft serve` exiting on SIGTERM and the packaging tests cleanly with the module compiled against its own headers,

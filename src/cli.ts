@@ -12,6 +12,7 @@ import { showCommand } from './cli/calls-show.js';
 import { tailCommand } from './cli/calls-tail.js';
 import { exportCommand } from './cli/calls-export.js';
 import { importCommand } from './cli/calls-import.js';
+import { deleteCommand } from './cli/calls-delete.js';
 import { CliError, EXIT } from './cli/connection.js';
 import { feedbackStatsCommand } from './cli/feedback-stats.js';
 import { serveCommand } from './cli/serve-command.js';
@@ -31,12 +32,13 @@ function buildProgram(): Command {
     .addCommand(serveCommand())
     .addCommand(
       new Command('calls')
-        .description('list, follow, show, export and import calls')
+        .description('list, follow, show, export, import and delete calls')
         .addCommand(lsCommand())
         .addCommand(tailCommand())
         .addCommand(showCommand())
         .addCommand(exportCommand())
-        .addCommand(importCommand()),
+        .addCommand(importCommand())
+        .addCommand(deleteCommand()),
     )
     .addCommand(new Command('feedback').description('feedback of a project').addCommand(feedbackStatsCommand()))
     .addCommand(new Command('spool').description('events traced programs could not send, kept on disk').addCommand(spoolFlushCommand()))

@@ -28,6 +28,8 @@ export { wrapAnthropic } from './integrations/anthropic.js';
 export { wrapAISDK } from './integrations/ai-sdk.js';
 export { wrapGoogleGenAI } from './integrations/google-genai.js';
 export { aiSDKTelemetry, type AISDKTelemetry } from './integrations/ai-sdk-telemetry.js';
+export { llmCacheFetch, type LlmCacheFetchOptions } from './integrations/llm-cache/fetch.js';
+export type { LlmCacheMode } from './integrations/llm-cache/mode.js';
 export type { TokenUsage } from './instrument/usage-model.js';
 
 // framework integrations

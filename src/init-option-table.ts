@@ -1,5 +1,5 @@
 /**
- * Every `init()` option written once: purpose, type, unit, default, range, env var and the zod check; settings, the exporter's options, `InitOptions` and the README table derive from it.
+ * Every `init()` option written once: purpose, type, unit, default, range, env var and the zod check; settings, the exporter's options, `InitOptions` and the options table of docs/tracing.md derive from it.
  * @module
  */
 import { z } from 'zod';
@@ -22,7 +22,7 @@ export interface EnvVar {
 
 /** One option of `init()`. */
 export interface InitOption<S extends z.ZodType = z.ZodType, D = unknown> {
-  /** What the option does, in markdown: the TSDoc of `InitOptions` and the README's "meaning" column. */
+  /** What the option does, in markdown: the TSDoc of `InitOptions` and the "meaning" column of docs/tracing.md's table. */
   readonly purpose: string;
   /** Its TypeScript type, as `InitOptions` declares it (a type test checks it against `schema`). */
   readonly type: string;

@@ -1,8 +1,8 @@
-// The option table is the one source: InitOptions and the README's options table are what `npm run docs:options` makes of it, and its types and minimums are what resolveSettings checks.
+// The option table is the one source: InitOptions and the options table of docs/tracing.md are what `npm run docs:options` makes of it, and its types and minimums are what resolveSettings checks.
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import { INIT_OPTIONS_FILE, README_FILE, renderInitOptions, spliceReadme } from '../scripts/docs-options.js';
+import { INIT_OPTIONS_FILE, OPTIONS_DOC_FILE, renderInitOptions, spliceOptionsDoc } from '../scripts/docs-options.js';
 import { INIT_OPTIONS } from '../src/init-option-table.js';
 import type { InitOptions } from '../src/init-options.js';
 import { resolveSettings, type Settings, SettingsSchema } from '../src/settings.js';
@@ -15,9 +15,9 @@ it('src/init-options.ts is what the option table generates', () => {
   expect(readFileSync(INIT_OPTIONS_FILE, 'utf8'), FIX).toBe(renderInitOptions());
 });
 
-it("README.md's options table is what the option table generates", () => {
-  const readme = readFileSync(README_FILE, 'utf8');
-  expect(readme, FIX).toBe(spliceReadme(readme));
+it("docs/tracing.md's options table is what the option table generates", () => {
+  const doc = readFileSync(OPTIONS_DOC_FILE, 'utf8');
+  expect(doc, FIX).toBe(spliceOptionsDoc(doc));
 });
 
 it('InitOptions declares each option with the type its check accepts, and the exporter options are slices of the settings', () => {

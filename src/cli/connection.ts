@@ -8,7 +8,7 @@ import { Client } from '../api/client.js';
 import { DEFAULT_BASE_URL } from '../api/core/client-options.js';
 import { isProjectId, projectIdMessage } from '../schema/project-id.js';
 
-/** Exit codes of the `weft` command (README "Command line"). */
+/** Exit codes of the `weft` command (docs/cli.md). */
 export const EXIT = {
   /** The command did what was asked. */
   ok: 0,

@@ -26,6 +26,8 @@ interface ServeOptions {
   open?: boolean;
   /** `--no-monitors` sets it false: the stored monitors are not run here. */
   monitors: boolean;
+  /** `--retention-days`: keep calls this many days. */
+  retentionDays?: number;
 }
 
 /** Runs a parser, turning its error into commander's "invalid argument" message. */
@@ -35,6 +37,12 @@ function argument<T>(parse: () => T): T {
   } catch (err) {
     throw new InvalidArgumentError(err instanceof Error ? err.message : String(err));
   }
+}
+
+function parseDays(value: string): number {
+  const days = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(days > 0)) throw new InvalidArgumentError(`expected a number of days > 0 such as 30 or 0.5, got ${JSON.stringify(value)}`);
+  return days;
 }
 
 function parsePort(value: string): number {
@@ -120,7 +128,7 @@ async function serve(opts: ServeOptions): Promise<void> {
   try {
     // loaded here, not at the top: the other commands run without the server's native SQLite module
     const { startServer } = await loadServer();
-    server = await startServer({ port: opts.port, host: opts.host, ...where, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, monitors: opts.monitors, log: (line) => console.error(line) });
+    server = await startServer({ port: opts.port, host: opts.host, ...where, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, retentionDays: opts.retentionDays, monitors: opts.monitors, log: (line) => console.error(line) });
   } catch (err) {
     if (newFile) removeDatabase(newFile); // e.g. a busy port: no empty database left behind
     console.error(`weft serve: ${describeStartError(err, opts)}`);
@@ -128,6 +136,7 @@ async function serve(opts: ServeOptions): Promise<void> {
   }
   console.log(`weft server listening on ${server.url} (db: ${postgres ? redactUrl(dbPath) : dbPath}; ${server.access})`);
   console.log(`trace viewer: ${server.url}/`);
+  if (opts.retentionDays !== undefined) console.log(`retention: traces started more than ${opts.retentionDays} days ago are deleted now and every hour`);
   if (opts.open) await openBrowser(`${server.url}/`);
   let stopping = false;
   const stop = (signal: string): void => {
@@ -181,5 +190,11 @@ export function serveCommand(): Command {
     )
     .option('--open', "open the server's page in the default browser once it listens", false)
     .option('--no-monitors', 'do not run the stored monitors (online scoring) in this server; run them with weft monitors run instead')
+    .option(
+      '--retention-days <n>',
+      'keep calls n days: at start and every hour, delete the traces whose root started earlier, with their feedback, ' +
+        'in small batches between the writes (docs/scale.md); default: keep everything',
+      parseDays,
+    )
     .action((opts: ServeOptions) => serve(opts));
 }

@@ -99,6 +99,11 @@ export class Call {
     return ev;
   }
 
+  /** Sets `key` on this call's own summary as given (not merged into the parent's), while it runs (e.g. `cache`). */
+  setSummaryField(key: string, value: unknown): void {
+    if (!this.ended) this.summary[key] = value;
+  }
+
   /**
    * Ends the call once (later calls return `undefined`) with `outcome` and returns the end item body:
    * `output` or `exception`, and the summary (see {@link closeSummary}; `extra` holds the `summarize`

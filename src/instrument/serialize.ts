@@ -7,7 +7,7 @@ import { base64Of } from '../internal/runtime.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { KeyRedactor, REDACTED } from './redact.js';
 
-/** Limits of {@link serialize}. Every cut is marked in the output (see the README, "Serialization"). */
+/** Limits of {@link serialize}. Every cut is marked in the output (see docs/tracing.md, "Serialization"). */
 export interface SerializeLimits {
   /** Nesting depth kept; deeper objects become `"[MaxDepth]"`. @defaultValue 12 */
   maxDepth: number;

@@ -8,6 +8,8 @@ import type { OpDefinition } from '../instrument/op-definition.js';
 import { op } from '../instrument/op.js';
 import { runBody } from '../instrument/trace-call.js';
 import { defineAiCall, markWrapped, type AiCallState } from './ai-sdk-record.js';
+import { cachedModel } from './llm-cache/install.js';
+import { llmCacheMayApply } from './llm-cache/mode.js';
 import { startRecorded } from './start-recorded.js';
 import { exchangeReporter } from './rollout-hook.js';
 
@@ -62,10 +64,17 @@ function before(own: (...a: unknown[]) => void, theirs: unknown): AnyFn {
   };
 }
 
+/** `options` with its model's requests going through the LLM cache (`llm-cache/install.ts`), when the model is a provider's. */
+function withCachedModel(options: Obj): Obj {
+  const model = cachedModel(options['model']);
+  return model === options['model'] ? options : { ...options, model };
+}
+
 /** `generateText`, `generateObject`, `embed`: the call ends when the returned promise settles. */
-function tracedPromise(name: string, fn: AnyFn): AnyFn {
+function tracedPromise(name: string, fn: AnyFn, cache: boolean): AnyFn {
   return function traced(options: unknown, ...rest: unknown[]): unknown {
     if (options === null || typeof options !== 'object') return fn(options, ...rest);
+    if (cache) options = withCachedModel(options as Obj);
     const { op: def, state } = defineCall(name, options as Obj);
     const active = startWrapped(def, options);
     if (!active) return fn(options, ...rest);
@@ -80,9 +89,10 @@ function tracedPromise(name: string, fn: AnyFn): AnyFn {
  * `streamText`, `streamObject`: they return at once; the call ends in their `onFinish` (success),
  * `onError` (error) or `onAbort` (cancelled) callbacks, chained before the caller's own.
  */
-function tracedStream(name: string, fn: AnyFn): AnyFn {
+function tracedStream(name: string, fn: AnyFn, cache: boolean): AnyFn {
   return function traced(options: unknown, ...rest: unknown[]): unknown {
     if (options === null || typeof options !== 'object') return fn(options, ...rest);
+    if (cache) options = withCachedModel(options as Obj);
     const { op: def, state } = defineCall(name, options as Obj);
     const active = startWrapped(def, options);
     if (!active) return fn(options, ...rest);
@@ -120,13 +130,17 @@ const STREAMS = ['streamText', 'streamObject'] as const;
  * `onError` / `onAbort` callbacks (the caller's own still run) and record `time_to_first_token_ms`.
  * On `ai` 7, `aiSDKTelemetry()` records the same calls without wrapping; with both, an operation called through the
  * wrapper is recorded once, by the wrapper. The `ai` package is not imported: weft works without it.
+ * Recorded model calls: when `WEFT_LLM_CACHE` (or `CI`) is set at wrap time, a call's `model` of an `@ai-sdk/*`
+ * provider is replaced by a view of it whose `config.fetch` is `llmCacheFetch()` over its own (the model itself is not
+ * changed), so its requests are recorded or replayed and the call gets `summary.cache` (see `llmCacheFetch`).
  * @example const { generateText, streamText } = wrapAISDK(ai);
  * @see https://ai-sdk.dev/docs/reference/ai-sdk-core
  */
 export function wrapAISDK<T extends object>(ai: T): T {
   const out: Obj = { ...(ai as Obj) };
   const src = ai as Obj;
-  for (const k of PROMISES) if (typeof src[k] === 'function') out[k] = tracedPromise(`ai.${k}`, src[k] as AnyFn);
-  for (const k of STREAMS) if (typeof src[k] === 'function') out[k] = tracedStream(`ai.${k}`, src[k] as AnyFn);
+  const cache = llmCacheMayApply();
+  for (const k of PROMISES) if (typeof src[k] === 'function') out[k] = tracedPromise(`ai.${k}`, src[k] as AnyFn, cache);
+  for (const k of STREAMS) if (typeof src[k] === 'function') out[k] = tracedStream(`ai.${k}`, src[k] as AnyFn, cache);
   return out as T;
 }

@@ -5,6 +5,7 @@
 import { anthropicUsage } from '../instrument/usage-model.js';
 import { isWrappedClient, proxyPaths } from './client-proxy.js';
 import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
+import { cacheClientRequests } from './llm-cache/install.js';
 
 type Obj = Record<string, unknown>;
 type Block = Obj & { type?: string; text?: string; thinking?: string; partial_json?: string };
@@ -99,16 +100,19 @@ const SPEC = { messages: { create: (owner: object, method: Function) => wrapLlmM
 /**
  * Returns `client` (an `Anthropic` instance of `@anthropic-ai/sdk`; tested with 1.14) with `messages.create` (streamed and
  * not) and `messages.stream` traced as ops `anthropic.messages.create` / `anthropic.messages.stream`;
- * the client itself is not changed and the result keeps its type and every other method. What is
+ * the client itself is not changed (but for its `fetch` when recorded model calls may be on) and the result keeps its type and every other method. What is
  * recorded is as for `wrapOpenAI`: the request, the message (a stream's events assembled into one
  * message: text, tool-use input, thinking, stop reason), `summary.usage[model]` with Anthropic's cache
  * counts added to the input total (see `anthropicUsage`), `time_to_first_token_ms`, finish reasons,
  * `request_id` (the `request-id` header); errors are rethrown unchanged.
  * The SDK is not imported: weft works without it. Wrapping twice returns the same object.
+ * Recorded model calls: as for `wrapOpenAI`, the client's `fetch` becomes `llmCacheFetch()` over it when
+ * `WEFT_LLM_CACHE` (or `CI`) is set.
  * @example const anthropic = wrapAnthropic(new Anthropic());
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function wrapAnthropic<T extends object>(client: T): T {
   if (isWrappedClient(client)) return client;
+  cacheClientRequests(client);
   return proxyPaths(client, SPEC);
 }

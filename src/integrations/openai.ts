@@ -6,6 +6,7 @@ import { SKIP } from '../instrument/iterators.js';
 import { openAIChatUsage, openAIResponsesUsage } from '../instrument/usage-model.js';
 import { isWrappedClient, proxyPaths, type MethodWrapper, type PathSpec } from './client-proxy.js';
 import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
+import { cacheClientRequests } from './llm-cache/install.js';
 import { chatFinishReasons, embeddingsOutput, foldChatChunk, foldResponseEvent, responseFinishReasons } from './openai-folds.js';
 
 type Obj = Record<string, unknown>;
@@ -131,7 +132,7 @@ function specFor(client: object): PathSpec {
 
 /**
  * Returns `client` (an `OpenAI` instance of the `openai` package; tested with 6.x and 7.x) with its model calls traced; the
- * client itself is not changed, and the result has its type and every other method. Each call of
+ * client itself is not changed (but for its `fetch`, see below), and the result has its type and every other method. Each call of
  * `chat.completions.create`, `responses.create` and `embeddings.create` is an op (named so, prefixed
  * `openai.`) nested under the running call, and so is the request of the stream helpers
  * `chat.completions.stream` and `responses.stream` (ops `openai.chat.completions.stream`, `openai.responses.stream`):
@@ -153,10 +154,14 @@ function specFor(client: object): PathSpec {
  *   tokens it was not told of (the Responses API's `response.created` event carries no usage either);
  * - `tee()` of a stream splits the traced stream: the call ends when the shared source is read to its end.
  * The `openai` package is not imported: weft works without it. Wrapping twice returns the same object.
+ * Recorded model calls: when `WEFT_LLM_CACHE` is set (or `CI`, where a describeEval replays), the client's `fetch` is
+ * replaced, once, by `llmCacheFetch()` over it (the one change made to the client), so its requests are recorded or
+ * replayed and the call gets `summary.cache` (see `llmCacheFetch`).
  * @example const openai = wrapOpenAI(new OpenAI());
  * @see https://platform.openai.com/docs/api-reference
  */
 export function wrapOpenAI<T extends object>(client: T): T {
   if (isWrappedClient(client)) return client;
+  cacheClientRequests(client);
   return proxyPaths(client, specFor(client));
 }

@@ -2,7 +2,7 @@
  * Entry of the local reference server: `startServer()` plus the app, store and types it is built from.
  * @module
  */
-// The public surface (see README.md): the server, the two stores behind one base class (ServerStore), their inputs
+// The public surface (see docs/server.md): the server, the two stores behind one base class (ServerStore), their inputs
 // and answers, and the errors a caller may catch. No store internals (resource stores, connections, migrations, SQL).
 export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './http/app.js';
 export { openStore, Store, type StoreOptions } from './store.js';

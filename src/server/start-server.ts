@@ -7,13 +7,14 @@ import { createAdaptorServer } from '@hono/node-server';
 import { type AppOptions, createApp } from './http/app.js';
 import { openStore } from './store.js';
 import { isPostgresUrl } from './db/pg-url.js';
-import { type ServerStore, storeParts } from './server-store.js';
 import { parseApiKeys } from './http/api-keys.js';
 import { describeAccess } from './http/auth.js';
 import type { PriceTable } from './calls/prices.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 import { MonitorLoop, type MonitorLoopOptions } from '../eval/monitors/monitor-loop.js';
 import { storePort } from './monitors/store-port.js';
+import { type RetentionJob, startRetentionJob } from './calls/retention-job.js';
+import { type ServerStore, storeParts } from './server-store.js';
 
 /** Options of {@link startServer}; `maxBodyBytes`, `log` and `now` as {@link AppOptions} (`createApp`) takes them. */
 export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'log' | 'now'> {
@@ -52,6 +53,13 @@ export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'l
    * `weft serve` turns it on unless `--no-monitors`. @defaultValue false (a worker, `weft monitors run`, may run them)
    */
   monitors?: boolean | MonitorLoopOptions;
+  /**
+   * Retention: keep calls this many days (a positive number). Once listening, and then every hour, the server deletes
+   * the traces whose root started longer ago, with their feedback, in batches of 2,000 calls that take turns with the
+   * writes (see docs/scale.md, "Retention"). With several servers on one PostgreSQL database, one of them is enough.
+   * @defaultValue none (calls are kept)
+   */
+  retentionDays?: number;
 }
 
 /** A listening server. */
@@ -66,6 +74,8 @@ export interface RunningServer {
   access: string;
   /** The monitor loop, when `monitors` was set (its `runOnce()` runs a pass now). */
   monitors?: MonitorLoop;
+  /** The retention job, with `retentionDays` (its `runNow()` runs it once more at once). */
+  retention?: RetentionJob;
   /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -77,7 +87,8 @@ export interface RunningServer {
  * @returns once listening: the URL, port, store and a `close()`.
  * @throws the listen error (e.g. `code: 'EADDRINUSE'` when the port is busy; the store is closed again),
  *   or the SQLite / PostgreSQL error when the database cannot be opened or migrated, or a TypeError for a
- *   malformed `apiKeys` item or a `db` that is not a `postgres://` URL (before anything is opened).
+ *   malformed `apiKeys` item or a `db` that is not a `postgres://` URL (before anything is opened), or a TypeError
+ *   for a `retentionDays` that is not a positive number (the store is closed again).
  * @see service interface spec (spec/service-interface.md), "Endpoints"
  * @example
  * ```ts
@@ -99,6 +110,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     : openStore(dbPath, storeOptions);
   const app = createApp({ maxBodyBytes: options.maxBodyBytes, log: options.log, now: options.now, store, apiKeys });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
+  const log = options.log ?? console.error;
+  let retention: RetentionJob | undefined;
+  try {
+    if (options.retentionDays !== undefined) retention = startRetentionJob(storeParts(store).calls, { days: options.retentionDays, log, now: options.now });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -108,11 +127,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       });
     });
   } catch (err) {
+    await retention?.stop();
     await store.close();
     throw err;
   }
   const bound = (server.address() as AddressInfo).port;
-  const log = options.log ?? ((line: string) => console.error(line));
   const loopOptions = options.monitors === true ? {} : options.monitors || undefined;
   const monitors = loopOptions ? new MonitorLoop(storePort(storeParts(store)), { log, ...loopOptions }).start() : undefined;
   let closing: Promise<void> | undefined;
@@ -120,8 +139,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     closing ??= new Promise<void>((resolve) => {
       server.close(async () => {
         await monitors?.stop();
-        store.close().then(resolve, (err: unknown) => {
-          (options.log ?? console.error)(`weft server: error while closing the database: ${String(err)}`);
+        (retention?.stop() ?? Promise.resolve()).then(() => store.close()).then(resolve, (err: unknown) => {
+          log(`weft server: error while closing the database: ${String(err)}`);
           resolve();
         });
       });
@@ -129,5 +148,5 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     return closing;
   };
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, monitors, close };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, retention, monitors, close };
 }

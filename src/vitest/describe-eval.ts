@@ -2,11 +2,12 @@
  * describeEval() and evalTest(): an evaluation as a vitest suite, one test per row, the whole suite recorded as one evaluation run (as evaluate() records one).
  * @module
  */
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Dataset, type DatasetRow } from '../eval/dataset.js';
 import type { EvaluateOptions, EvaluationResult } from '../eval/evaluate-options.js';
 import { RunRecorder, type ScoreRow } from '../eval/run-recorder.js';
 import { init } from '../init.js';
+import { enterEvalFile } from '../integrations/llm-cache/scope.js';
 import { getSink } from '../instrument/sink.js';
 import { runtimeEnv } from '../internal/runtime.js';
 import { viewerLink } from '../internal/viewer-link.js';
@@ -82,6 +83,9 @@ function initFromEnv(): void {
  * Without either the tests still run and check thresholds; nothing is recorded. The calls are flushed when the
  * suite ends. Rows run one at a time, in order, as vitest runs a file's tests.
  *
+ * In CI (`CI` set) with `WEFT_LLM_CACHE` unset, the model requests of a file that uses describeEval replay from its
+ * cassette (`__llm_cache__/<file>.jsonl`, see `llmCacheFetch`): no key, no network, and a request not recorded fails.
+ *
  * Modeled on evaluate() (same options) and on vitest's `describe` / `test`
  * (https://vitest.dev/api/#describe); the run's shape follows Weave's `Evaluation.evaluate`.
  * @param name - the suite's name and the run's (the `Evaluation` object id: characters other than letters, digits, `-`, `_`, `.` become `-`).
@@ -104,6 +108,7 @@ export function describeEval<Row extends DatasetRow = DatasetRow, Output = unkno
   const { threshold } = options;
   const badThreshold = threshold !== undefined && typeof threshold !== 'number' && (threshold === null || typeof threshold !== 'object' || Object.values(threshold).some((v) => typeof v !== 'number'));
   if (badThreshold) throw new TypeError(`describeEval: threshold must be a number or an object of numbers by score name, got ${JSON.stringify(threshold)}`);
+  enterEvalFile(expect.getState().testPath);
   describe(name, () => {
     const own = options.dataset?.rows ?? options.rows ?? [];
     const suite = { rows: [...own] as DatasetRow[], names: own.map((row, i) => options.testName?.(row, i) ?? `row ${i}: ${preview(row)}`), fixed: options.dataset !== undefined };

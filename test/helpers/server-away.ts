@@ -90,7 +90,7 @@ export async function spoolFlush(env: Record<string, string>, args: string[] = [
 }
 
 /**
- * How long after its last line the app exited, on its own clock: what the README's "exits within 1 s of its last
+ * How long after its last line the app exited, on its own clock: what docs/tracing.md's "exits within 1 s of its last
  * line" is about; the test runner's own lag (a loaded machine) is not the app's.
  */
 export const exitDelay = (r: Exit) => r.exitingAt - r.doneAt;

@@ -17,11 +17,14 @@ const FIXTURE = path.join(ROOT, 'test/fixtures/vitest-evals');
 const server = useTestServer();
 const llm = useFakeLlm();
 
-/** Runs the fixture's suites in a child vitest (the built `weft-trace/vitest`) with `env`; resolves with its exit code and output. */
+/**
+ * Runs the fixture's suites in a child vitest (the built `weft-trace/vitest`) with `env`; resolves with its exit code and
+ * output. Recorded model calls off: in CI a describeEval would replay its model calls, and the fixture has no cassette.
+ */
 function childVitest(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; out: string }> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST')));
   const child = spawnTracked(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', FIXTURE, ...args], {
-    cwd: FIXTURE, env: { ...base, NO_COLOR: '1', FORCE_COLOR: '0', WEFT_BASE_URL: server().url, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: FIXTURE, env: { ...base, NO_COLOR: '1', FORCE_COLOR: '0', WEFT_LLM_CACHE: 'off', WEFT_BASE_URL: server().url, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));

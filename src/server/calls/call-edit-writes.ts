@@ -1,5 +1,6 @@
 /**
- * Call edits after the fact (Weave SDK compatibility): renaming a call, deleting calls with their descendants.
+ * Call edits after the fact (Weave SDK compatibility): renaming a call, deleting calls with their descendants (and the
+ * row deletion retention shares, `dropCallRows`).
  * @module
  */
 import type { Dialect } from '../db/dialect.js';
@@ -49,7 +50,16 @@ export function* applyPendingRenames(started: Iterable<{ projectId: string; id: 
  * @returns how many call rows were deleted.
  */
 export function* deleteSubtrees(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
-  const doomed = d.list((yield* all<{ id: string }>(`${subtree(d)} SELECT id FROM doomed`, [d.list(ids), projectId])).map((r) => r.id));
+  const doomed = (yield* all<{ id: string }>(`${subtree(d)} SELECT id FROM doomed`, [d.list(ids), projectId])).map((r) => r.id);
+  return yield* dropCallRows(d, projectId, doomed);
+}
+
+/**
+ * Deletes the given calls of a project with their stored refs and pending renames (not their feedback). Run in the
+ * caller's transaction. @returns how many call rows were deleted.
+ */
+export function* dropCallRows(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
+  const doomed = d.list(ids);
   yield* run(`DELETE FROM call_refs WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
   yield* run(`DELETE FROM call_renames WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
   return yield* run(`DELETE FROM calls WHERE project_id = ? AND ${d.inList('id')}`, [projectId, doomed]);

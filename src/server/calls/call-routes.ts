@@ -11,7 +11,7 @@ import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { parseJsonText, postJson, readJsonBody, readText, validateBody } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';
 import { formatFromAccept, pageSize, recordStream } from './record-stream.js';
-import { TurnQueue } from './turn-queue.js';
+import { callTurns } from './call-turns.js';
 import { fastParseUpsertBatch } from './upsert-batch-parse.js';
 
 const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } as const;
@@ -31,9 +31,9 @@ export function callRoutes(calls: CallStore, log: (line: string) => void): Hono 
   const app = new Hono();
   /**
    * Batch writes and stream pages take turns, one per event-loop turn, in arrival order (issue 11, item 6); batches
-   * queued back to back share a turn and one commit (issue 37).
+   * queued back to back share a turn and one commit (issue 37); retention's delete batches take turns in the same queue.
    */
-  const turns = new TurnQueue((writes) => calls.together(writes));
+  const turns = callTurns(calls);
 
   postJson(app, ENDPOINTS.callStart, CallStartReq, (body) => calls.startCall(body.start));
   postJson(app, WEAVE_ENDPOINTS.callUpdate, CallUpdateReq, async (body) => {

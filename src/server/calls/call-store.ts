@@ -16,6 +16,7 @@ import type { EndInput, StartInput, UpsertItem } from './call-fields.js';
 import { type CallCursorApi, mapCursor } from './call-cursor.js';
 import { deleteSubtrees, renameCall } from './call-edit-writes.js';
 import { startedCalls, writeBatch } from './call-writes.js';
+import { type DeletedBatch, deleteBatchBefore } from './retention-writes.js';
 import type { WireRecord } from './columns.js';
 import { endsBeforeStart } from './strict-order.js';
 import { HttpError } from '../http/http-error.js';
@@ -227,6 +228,17 @@ export class CallStore<W extends Wait = Wait> {
   /** Deletes calls with all their descendants, in one transaction; unknown ids are ignored. @returns how many. */
   deleteCalls(projectId: string, ids: readonly string[]): Out<W, number> {
     return this.sql.transaction(deleteSubtrees, projectId, ids);
+  }
+
+  /**
+   * Deletes ONE batch of a project's traces started before `cutoff`, with their feedback, in one transaction (the rule:
+   * `deleteBatchBefore`). Callers repeat it while `more` is true, each batch taking its turn (calls/retention.ts), so
+   * no write waits long. Retention's only deletion: aggregates kept per time bucket are adjusted there.
+   * @param cutoff - a normalized UTC timestamp (`normalizeTimestamp`).
+   * @param batchSize - calls per transaction (a trace larger than that is deleted whole, alone).
+   */
+  deleteCallsBefore(projectId: string, cutoff: string, batchSize: number): Out<W, DeletedBatch> {
+    return this.sql.transaction(deleteBatchBefore, projectId, cutoff, batchSize);
   }
 
   /**

@@ -10,7 +10,7 @@ export const MAX_BUCKETS = 10_000;
 
 const DAY_S = 86_400;
 const HOUR_S = 3_600;
-/** The default granularity rule (README, "Feedback"): range (s) up to which each granularity (s) is chosen; longer ranges get a day. */
+/** The default granularity rule (docs/interface-notes.md, "Feedback statistics"): range (s) up to which each granularity (s) is chosen; longer ranges get a day. */
 const AUTO: readonly (readonly [number, number])[] = [
   [2 * HOUR_S, 300],
   [12 * HOUR_S, HOUR_S],

@@ -41,7 +41,7 @@ function isOwnOrigin(origin: string, host: string): boolean {
  * - an `Origin` header is present and is not the server's own (`http://` + the `Host`): browsers send it on
  *   cross-origin requests, while the SDK, the typed client and the CLI send none.
  *
- * @see the README, server section, "Access"
+ * @see docs/server.md, "Auth"
  */
 export function keylessGuard(): MiddlewareHandler {
   return async function keylessOnlyLoopback(c, next) {
