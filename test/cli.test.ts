@@ -80,7 +80,8 @@ describe('weft serve', () => {
     proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     expect(await exited(proc)).toBe(0);
     expect(out).toContain('Usage: weft serve');
-    expect(out).toMatch(/--port <port>.*\(default: 6345\)/s);
+    // commander wraps the description to the terminal width: the default may sit on the next line
+    expect(out).toMatch(/--port <port>.*\(default:\s+6345\)/s);
     expect(out).toContain('--db <path|url>');
     expect(out).toContain('postgres://');
     expect(out).toContain('WEFT_DB_URL');
