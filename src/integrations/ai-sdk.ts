@@ -74,13 +74,14 @@ function withCachedModel(options: Obj): Obj {
 function tracedPromise(name: string, fn: AnyFn, cache: boolean): AnyFn {
   return function traced(options: unknown, ...rest: unknown[]): unknown {
     if (options === null || typeof options !== 'object') return fn(options, ...rest);
-    if (cache) options = withCachedModel(options as Obj);
-    const { op: def, state } = defineCall(name, options as Obj);
-    const active = startWrapped(def, options);
-    if (!active) return fn(options, ...rest);
+    // the call records the caller's options (its model as given); the SDK gets the model whose requests the cache sees
     const o = options as Obj;
+    const call = cache ? withCachedModel(o) : o;
+    const { op: def, state } = defineCall(name, o);
+    const active = startWrapped(def, o);
+    if (!active) return fn(call, ...rest);
     if (active.ctx.rollout !== undefined) state.report = exchangeReporter(active.ctx.rollout, name, o);
-    const sent = 'tools' in o ? { ...o, tools: tracedTools(o['tools']) } : o;
+    const sent = 'tools' in o ? { ...call, tools: tracedTools(o['tools']) } : call;
     return runInContext(active.ctx, runBody, fn as AnyFn, undefined, [sent, ...rest], active);
   };
 }
@@ -92,15 +93,15 @@ function tracedPromise(name: string, fn: AnyFn, cache: boolean): AnyFn {
 function tracedStream(name: string, fn: AnyFn, cache: boolean): AnyFn {
   return function traced(options: unknown, ...rest: unknown[]): unknown {
     if (options === null || typeof options !== 'object') return fn(options, ...rest);
-    if (cache) options = withCachedModel(options as Obj);
-    const { op: def, state } = defineCall(name, options as Obj);
-    const active = startWrapped(def, options);
-    if (!active) return fn(options, ...rest);
-    state.startedAtMs = active.call.startedAtMs;
     const o = options as Obj;
+    const call = cache ? withCachedModel(o) : o;
+    const { op: def, state } = defineCall(name, o);
+    const active = startWrapped(def, o);
+    if (!active) return fn(call, ...rest);
+    state.startedAtMs = active.call.startedAtMs;
     if (active.ctx.rollout !== undefined) state.report = exchangeReporter(active.ctx.rollout, name, o);
     const sent: Obj = {
-      ...o,
+      ...call,
       onChunk: before(() => (state.ttft ??= Date.now() - state.startedAtMs), o['onChunk']),
       onFinish: before((event) => active.succeed(event), o['onFinish']),
       onError: before((event) => active.fail((event as Obj | undefined)?.['error'] ?? event), o['onError']),

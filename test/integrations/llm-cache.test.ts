@@ -119,6 +119,10 @@ describe('WEFT_LLM_CACHE', () => {
     const chat = calls.find((c) => c.op_name === 'openai.chat.completions.create' && !(c.inputs as { stream?: boolean }).stream)!;
     expect(chat.output).toEqual(recorded!['chat']);
     expect((chat.summary as Record<string, unknown>)['request_id']).toMatch(/^req_/);
+    // the AI SDK calls record the caller's model (its id), not the view of it whose requests the cache sees
+    for (const op of ['ai.generateText', 'ai.streamText']) {
+      expect(calls.find((c) => c.op_name === op)!.inputs).toMatchObject({ model: 'gpt-4o-mini' });
+    }
   });
 
   it('replay: a request not recorded fails with its model, an excerpt, the key and the command that records it', async () => {
