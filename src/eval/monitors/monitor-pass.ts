@@ -8,6 +8,7 @@
 import { setImmediate as turn } from 'node:timers/promises';
 import type { FeedbackCreateReq } from '../../schema/feedback.js';
 import { monitorTriggerRef, type Monitor } from '../../schema/monitors.js';
+import { safeMessage } from '../../internal/safe-message.js';
 import type { Scorer } from '../scorer.js';
 import { sourceDigest } from '../source-digest.js';
 import type { EndedCall, MonitorPort } from './monitor-port.js';
@@ -67,7 +68,7 @@ export class MonitorRunner {
     try {
       monitors = await this.port.monitors();
     } catch (e) {
-      this.log(`monitors: cannot list the monitors: ${message(e)}`);
+      this.log(`monitors: cannot list the monitors: ${safeMessage(e)}`);
       return result;
     }
     for (const m of monitors) {
@@ -75,7 +76,7 @@ export class MonitorRunner {
       try {
         await this.runMonitor(m, result, signal);
       } catch (e) {
-        this.log(`monitor ${m.id} (${m.op_name}, ${m.scorer}): ${message(e)}`);
+        this.log(`monitor ${m.id} (${m.op_name}, ${m.scorer}): ${safeMessage(e)}`);
       }
     }
     return result;
@@ -109,7 +110,7 @@ export class MonitorRunner {
     try {
       output = await s.fn({ row: (call.inputs ?? {}) as Record<string, unknown>, output: call.output, expected: undefined });
     } catch (e) {
-      this.log(`monitor ${m.id}: the ${s.name} scorer failed on call ${call.id}: ${message(e)}`);
+      this.log(`monitor ${m.id}: the ${s.name} scorer failed on call ${call.id}: ${safeMessage(e)}`);
       return undefined;
     }
     if (output === undefined) return undefined;
@@ -134,8 +135,4 @@ export class MonitorRunner {
   private log(line: string): void {
     (this.options.log ?? ((l: string) => console.error(l)))(line);
   }
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

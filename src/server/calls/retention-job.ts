@@ -3,6 +3,7 @@
  * of every project started more than N days ago, in batches that take turns with the writes (calls/retention.ts).
  * @module
  */
+import { safeMessage } from '../../internal/safe-message.js';
 import { DEFAULT_DELETE_BATCH } from '../../schema/calls-retention.js';
 import type { CallStore } from './call-store.js';
 import { deleteBefore, type DeletedTotals } from './retention.js';
@@ -59,7 +60,7 @@ export function startRetentionJob(calls: CallStore, options: RetentionJobOptions
     return next;
   };
   const tick = (): void => {
-    queue().catch((err: unknown) => log(`weft server: retention run failed (next run in ${intervalMs} ms): ${err instanceof Error ? err.message : String(err)}`));
+    queue().catch((err: unknown) => log(`weft server: retention run failed (next run in ${intervalMs} ms): ${safeMessage(err)}`));
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();
