@@ -21,36 +21,36 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * (unit tests under test/server) run once, in `sqlite`.
  */
 const BOTH_STORES = [
-  'test/server/db/pg-*.test.ts',
-  'test/server/calls/*.test.ts',
-  'test/server/http/*.test.ts',
-  'test/server/feedback/*.test.ts',
-  'test/server/tables/tables.test.ts',
-  'test/server/training/*.test.ts',
-  'test/server/monitors*.test.ts',
-  'test/otel/otlp-ingest.test.ts',
-  'test/otel/span-processor.test.ts',
-  'test/weave/weave-sdk.test.ts',
-  'test/weave/weave-endpoints.test.ts',
-  'test/api/resources/*-resource.test.ts',
-  'test/api/resources/calls-pagination.test.ts',
-  'test/eval/evaluate.test.ts',
-  'test/ui/viewer-llm.test.ts',
+  'packages/weft-server/test/server/db/pg-*.test.ts',
+  'packages/weft-server/test/server/calls/*.test.ts',
+  'packages/weft-server/test/server/http/*.test.ts',
+  'packages/weft-server/test/server/feedback/*.test.ts',
+  'packages/weft-server/test/server/tables/tables.test.ts',
+  'packages/weft-server/test/server/training/*.test.ts',
+  'packages/weft-server/test/server/monitors*.test.ts',
+  'packages/weft-trace/test/otel/otlp-ingest.test.ts',
+  'packages/weft-trace/test/otel/span-processor.test.ts',
+  'packages/weft-server/test/weave/weave-sdk.test.ts',
+  'packages/weft-server/test/weave/weave-endpoints.test.ts',
+  'packages/weft-trace/test/api/resources/*-resource.test.ts',
+  'packages/weft-trace/test/api/resources/calls-pagination.test.ts',
+  'packages/weft-trace/test/eval/evaluate.test.ts',
+  'packages/weft-server/test/ui/viewer-llm.test.ts',
 ];
 /** Unit tests under the folders above that never open a server store. */
 const STORELESS = [
-  'test/server/calls/call-refs.test.ts',
-  'test/server/calls/costs.test.ts',
-  'test/server/calls/turn-queue.test.ts',
-  'test/server/calls/upsert-batch-parse.test.ts',
-  'test/server/feedback/quickselect.test.ts',
+  'packages/weft-server/test/server/calls/call-refs.test.ts',
+  'packages/weft-server/test/server/calls/costs.test.ts',
+  'packages/weft-server/test/server/calls/turn-queue.test.ts',
+  'packages/weft-server/test/server/calls/upsert-batch-parse.test.ts',
+  'packages/weft-server/test/server/feedback/quickselect.test.ts',
 ];
 
 /**
  * Files about an SDK major or a framework that only runs on Node >= 22 (`ai` 7's telemetry route; @mastra/core and
  * @mastra/observability 1.x need >= 22.13): left out of a run on Node 20.
  */
-const NEEDS_NODE_22 = ['test/integrations/ai-sdk-telemetry.test.ts', 'test/integrations/mastra.test.ts', 'test/examples/mastra.test.ts'];
+const NEEDS_NODE_22 = ['packages/weft-trace/test/integrations/ai-sdk-telemetry.test.ts', 'packages/weft-trace/test/integrations/mastra.test.ts', 'test/examples/mastra.test.ts'];
 
 /**
  * What can differ by Node.js major (WEFT_TEST_SCOPE=runtime): the native SQLite module, context propagation
@@ -60,26 +60,26 @@ const NEEDS_NODE_22 = ['test/integrations/ai-sdk-telemetry.test.ts', 'test/integ
  * test/helpers/sdk-majors.ts). The rest is plain TypeScript the main run already covers.
  */
 const RUNTIME_SQLITE = [
-  'test/instrument/**/*.test.ts',
-  'test/internal/*.test.ts',
+  'packages/weft-trace/test/instrument/**/*.test.ts',
+  'packages/weft-trace/test/internal/*.test.ts',
   // context through the OpenAI Agents SDK's own AsyncLocalStorage (the bridge of integrations/openai-agents-tree.ts)
-  'test/integrations/openai-agents.test.ts',
-  'test/otel/otel-context.test.ts',
-  'test/export/exit.test.ts',
-  'test/export/process-exit.test.ts',
+  'packages/weft-trace/test/integrations/openai-agents.test.ts',
+  'packages/weft-trace/test/otel/otel-context.test.ts',
+  'packages/weft-trace/test/export/exit.test.ts',
+  'packages/weft-trace/test/export/process-exit.test.ts',
   'test/build.test.ts',
-  'test/cli.test.ts',
+  'packages/weft-server/test/cli.test.ts',
   'test/package/*.test.ts',
-  'test/server/db/file-db.test.ts',
-  'test/server/calls/upsert-batch.test.ts',
-  'test/server/calls/stream-query.test.ts',
+  'packages/weft-server/test/server/db/file-db.test.ts',
+  'packages/weft-server/test/server/calls/upsert-batch.test.ts',
+  'packages/weft-server/test/server/calls/stream-query.test.ts',
   // @google/genai declares Node >= 22 (it loads and passes on 20 too, so it also runs in the main suite)
-  'test/integrations/google-genai.test.ts',
-  'test/integrations/openai.test.ts',
-  'test/integrations/ai-sdk.test.ts',
+  'packages/weft-trace/test/integrations/google-genai.test.ts',
+  'packages/weft-trace/test/integrations/openai.test.ts',
+  'packages/weft-trace/test/integrations/ai-sdk.test.ts',
   ...NEEDS_NODE_22,
 ];
-const RUNTIME_POSTGRES = ['test/server/calls/upsert-batch.test.ts', 'test/server/calls/stream-query.test.ts'];
+const RUNTIME_POSTGRES = ['packages/weft-server/test/server/calls/upsert-batch.test.ts', 'packages/weft-server/test/server/calls/stream-query.test.ts'];
 
 /**
  * Files that need a process of their own (isolate: true): they set the SDK's process-wide state (`init()`, the
@@ -90,21 +90,22 @@ const RUNTIME_POSTGRES = ['test/server/calls/upsert-batch.test.ts', 'test/server
  */
 const ISOLATED = [
   'test/*.test.ts',
-  'test/instrument/**/*.test.ts',
-  'test/export/**/*.test.ts',
-  'test/integrations/**/*.test.ts',
-  'test/otel/**/*.test.ts',
-  'test/eval/**/*.test.ts',
-  'test/vitest/**/*.test.ts',
-  'test/trajectories/**/*.test.ts',
-  'test/internal/**/*.test.ts',
-  'test/cli/calls-commands.test.ts',
+  'packages/*/test/*.test.ts',
+  'packages/weft-trace/test/instrument/**/*.test.ts',
+  'packages/weft-trace/test/export/**/*.test.ts',
+  'packages/weft-trace/test/integrations/**/*.test.ts',
+  'packages/weft-trace/test/otel/**/*.test.ts',
+  'packages/weft-trace/test/eval/**/*.test.ts',
+  'packages/weft-trace/test/vitest/**/*.test.ts',
+  'packages/weft-trace/test/trajectories/**/*.test.ts',
+  'packages/weft-trace/test/internal/**/*.test.ts',
+  'packages/weft-server/test/cli/calls-commands.test.ts',
   'test/examples/openai-agent.test.ts',
   'test/package/quick-start.test.ts',
-  'test/server/db/pg-statement-cancel.test.ts',
-  'test/server/http/keyless.test.ts',
-  'test/ui/viewer.test.ts',
-  'test/weave/weave-sdk.test.ts',
+  'packages/weft-server/test/server/db/pg-statement-cancel.test.ts',
+  'packages/weft-server/test/server/http/keyless.test.ts',
+  'packages/weft-server/test/ui/viewer.test.ts',
+  'packages/weft-server/test/weave/weave-sdk.test.ts',
 ];
 
 const runtimeOnly = process.env['WEFT_TEST_SCOPE'] === 'runtime';
@@ -117,37 +118,37 @@ const nodeMajor = Number(process.versions.node.split('.')[0]);
  * make the run's tail. A file missing here that turns slow only starts later; keep the list to the slowest ~25.
  */
 const SLOW_FILES: Record<string, number> = {
-  'test/export/server-away.test.ts': 32,
-  'test/ui/viewer-frameworks.test.ts': 17,
+  'packages/weft-trace/test/export/server-away.test.ts': 32,
+  'packages/weft-server/test/ui/viewer-frameworks.test.ts': 17,
   'test/examples/mcp.test.ts': 12,
   'test/package/quick-start.test.ts': 30,
-  'test/export/server-away-courier.test.ts': 22,
-  'test/export/call-order.test.ts': 37,
-  'test/server/db/pg-rest-parity.test.ts': 37,
-  'test/export/faults.test.ts': 30,
-  'test/ui/viewer.test.ts': 28,
-  'test/cli/calls-commands.test.ts': 27,
+  'packages/weft-trace/test/export/server-away-courier.test.ts': 22,
+  'packages/weft-trace/test/export/call-order.test.ts': 37,
+  'packages/weft-server/test/server/db/pg-rest-parity.test.ts': 37,
+  'packages/weft-trace/test/export/faults.test.ts': 30,
+  'packages/weft-server/test/ui/viewer.test.ts': 28,
+  'packages/weft-server/test/cli/calls-commands.test.ts': 27,
   'test/docs/doc-snippets.test.ts': 25,
   'test/examples/op-examples.test.ts': 18,
-  'test/export/limits.test.ts': 18,
-  'test/export/process-exit.test.ts': 14,
+  'packages/weft-trace/test/export/limits.test.ts': 18,
+  'packages/weft-trace/test/export/process-exit.test.ts': 14,
   'test/examples/rl-training.test.ts': 12,
-  'test/vitest/describe-eval.test.ts': 12,
-  'test/instrument/decorators.test.ts': 11,
+  'packages/weft-trace/test/vitest/describe-eval.test.ts': 12,
+  'packages/weft-trace/test/instrument/decorators.test.ts': 11,
   'test/build.test.ts': 10,
-  'test/server/http/hostile-input-property.test.ts': 10,
-  'test/api/resources/calls-pagination.test.ts': 9,
-  'test/cli/newcomer-errors.test.ts': 9,
-  'test/api/core/transport-faults.test.ts': 9,
-  'test/cli/calls-otel-ids.test.ts': 9,
-  'test/server/db/pg-batch-writes.test.ts': 9,
-  'test/export/exporter.test.ts': 8,
-  'test/otel/otel-examples.test.ts': 7,
+  'packages/weft-server/test/server/http/hostile-input-property.test.ts': 10,
+  'packages/weft-trace/test/api/resources/calls-pagination.test.ts': 9,
+  'packages/weft-server/test/cli/newcomer-errors.test.ts': 9,
+  'packages/weft-trace/test/api/core/transport-faults.test.ts': 9,
+  'packages/weft-server/test/cli/calls-otel-ids.test.ts': 9,
+  'packages/weft-server/test/server/db/pg-batch-writes.test.ts': 9,
+  'packages/weft-trace/test/export/exporter.test.ts': 8,
+  'packages/weft-trace/test/otel/otel-examples.test.ts': 7,
   'test/examples/table-query.test.ts': 7,
   'test/examples/openai-agents.test.ts': 7,
-  'test/server/http/auth.test.ts': 7,
-  'test/export/spool.test.ts': 7,
-  'test/ui/demo-store.test.ts': 6,
+  'packages/weft-server/test/server/http/auth.test.ts': 7,
+  'packages/weft-trace/test/export/spool.test.ts': 7,
+  'packages/weft-server/test/ui/demo-store.test.ts': 6,
 };
 
 /**
@@ -170,7 +171,7 @@ class LongestFirst extends BaseSequencer {
 }
 
 // test/fixtures: sample projects that child processes run (a child vitest runs test/fixtures/vitest-evals)
-const sqliteExclude = ['test/server/db/pg-*.test.ts', 'test/fixtures/**', ...(nodeMajor < 22 ? NEEDS_NODE_22 : [])];
+const sqliteExclude = ['packages/weft-server/test/server/db/pg-*.test.ts', 'test/fixtures/**', ...(nodeMajor < 22 ? NEEDS_NODE_22 : [])];
 
 // The simple globs of these lists (a star within a name, two stars and a slash for any folders) as a test of a path
 function globTest(glob: string): RegExp {
@@ -203,6 +204,8 @@ function storeProject(name: string, files: { include: string[]; exclude: string[
 }
 
 export default defineConfig({
+  // the packages' workspace names (`weft-trace/internal`, ...) resolve to their sources as tsconfig.json maps them
+  resolve: { tsconfigPaths: true },
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -219,7 +222,7 @@ export default defineConfig({
           storeProject('postgres', { include: RUNTIME_POSTGRES, exclude: STORELESS, isolate: true }),
         ]
       : [
-          storeProject('sqlite', { include: ['test/**/*.test.ts'], exclude: [...sqliteExclude, ...ISOLATED], isolate: false }),
+          storeProject('sqlite', { include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'], exclude: [...sqliteExclude, ...ISOLATED], isolate: false }),
           storeProject('sqlite-isolated', { include: ISOLATED, exclude: sqliteExclude, isolate: true }),
           storeProject('postgres', { include: BOTH_STORES, exclude: [...STORELESS, ...ISOLATED], isolate: false }),
           storeProject('postgres-isolated', { include: POSTGRES_ISOLATED, exclude: STORELESS, isolate: true }),

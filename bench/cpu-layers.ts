@@ -33,14 +33,14 @@ interface LayerResult {
 
 /** Child: one layer of one source tree; reports CPU per call. */
 async function child(srcDir: string, layer: Layer): Promise<void> {
-  const weft = (await import(join(srcDir, 'index.ts'))) as typeof import('../src/index.js');
+  const weft = (await import(join(srcDir, 'index.ts'))) as typeof import('../packages/weft-trace/src/index.js');
   const server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const url = await new Promise<string>((resolve) => server.once('message', (m) => resolve(String(m))));
   weft.init({ project: 'bench/layers', baseUrl: url });
   if (layer !== 'full') {
-    const { setSink } = (await import(join(srcDir, 'instrument/sink.ts'))) as typeof import('../src/instrument/sink.js');
+    const { setSink } = (await import(join(srcDir, 'instrument/sink.ts'))) as typeof import('../packages/weft-trace/src/instrument/sink.js');
     // only the layers that serialize load the serializers (a revision before them can still be measured on `discard`)
-    const { callEventEntry } = layer === 'entries' ? ((await import(join(srcDir, 'export/call-entry.ts'))) as typeof import('../src/export/call-entry.js')) : { callEventEntry: undefined };
+    const { callEventEntry } = layer === 'entries' ? ((await import(join(srcDir, 'export/call-entry.ts'))) as typeof import('../packages/weft-trace/src/export/call-entry.js')) : { callEventEntry: undefined };
     // the text layer: a revision's item text of an event, by hand (eventItemJson, until issue 31) or as JSON.stringify framed (itemText, since)
     type ItemText = (mode: 'start' | 'end', event: object) => unknown;
     const textModule = layer === 'text' ? ((await import(join(srcDir, 'export/event-json.ts'))) as { eventItemJson?: ItemText; itemText?: (mode: 'start' | 'end', body: string) => string }) : undefined;

@@ -23,7 +23,7 @@ interface Server {
 
 async function startServer(checkout: string): Promise<Server> {
   const dir = benchTempDir();
-  const child = spawn(process.execPath, ['--import', TSX, join(checkout, 'src/cli.ts'), 'serve', '--port', '0', '--db', join(dir, 'db.sqlite')], {
+  const child = spawn(process.execPath, ['--import', TSX, join(checkout, 'packages/weft-server/src/cli.ts'), 'serve', '--port', '0', '--db', join(dir, 'db.sqlite')], {
     cwd: checkout, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<string>((ok, fail) => {

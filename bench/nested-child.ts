@@ -81,7 +81,7 @@ async function timed(root: (i: number) => Promise<unknown>, flush: () => Promise
 async function weftRound(): Promise<NestedResult> {
   // the SDK entry alone, as an application loads it (bench/lib/weft.js also loads the server and the OTel bridge)
   const dist = process.env.WEFT_BENCH_DIST;
-  const weft = (await import(dist ? pathToFileURL(`${dist.replace(/\/?$/, '/')}index.js`).href : '../src/index.js')) as typeof import('../src/index.js');
+  const weft = (await import(dist ? pathToFileURL(`${dist.replace(/\/?$/, '/')}index.js`).href : '../packages/weft-trace/src/index.js')) as typeof import('../packages/weft-trace/src/index.js');
   const { url, received } = await startSink();
   weft.init({ project: 'bench/nested', baseUrl: url });
   const child = weft.op(leaf, { name: 'child' });
@@ -187,7 +187,7 @@ async function loopRound(traced: boolean): Promise<LoopResult> {
   const { monitorEventLoopDelay } = await import('node:perf_hooks');
   const { setTimeout: sleep } = await import('node:timers/promises');
   const dist = process.env.WEFT_BENCH_DIST;
-  const weft = (await import(dist ? pathToFileURL(`${dist.replace(/\/?$/, '/')}index.js`).href : '../src/index.js')) as typeof import('../src/index.js');
+  const weft = (await import(dist ? pathToFileURL(`${dist.replace(/\/?$/, '/')}index.js`).href : '../packages/weft-trace/src/index.js')) as typeof import('../packages/weft-trace/src/index.js');
   const { url, received } = await startSink();
   weft.init({ project: 'bench/nested-loop', baseUrl: url, enabled: traced });
   const child = weft.op(leaf, { name: 'child' });

@@ -1,5 +1,5 @@
 // Server side: stream_query time to the first record on a database of 1M calls (generated once, cached).
-import type { CallsQueryReq } from '../src/schema/calls.js';
+import type { CallsQueryReq } from '../packages/weft-trace/src/schema/calls.js';
 import { callsDatabase, QUERY_PROJECT } from './lib/calls-db.js';
 import { contextLine } from './lib/context-line.js';
 import { startChildServer } from './lib/server.js';

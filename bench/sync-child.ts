@@ -16,7 +16,7 @@ export interface SyncResult {
 }
 
 const dist = process.env.WEFT_BENCH_DIST;
-const weft = (await import(dist ? pathToFileURL(`${dist.replace(/\/?$/, '/')}index.js`).href : '../src/index.js')) as typeof import('../src/index.js');
+const weft = (await import(dist ? pathToFileURL(`${dist.replace(/\/?$/, '/')}index.js`).href : '../packages/weft-trace/src/index.js')) as typeof import('../packages/weft-trace/src/index.js');
 const sink = await startSink();
 weft.setDiagLevel?.('error');
 weft.init({ project: 'bench/sync', baseUrl: sink.url });

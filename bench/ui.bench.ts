@@ -17,9 +17,9 @@ const RUNS = QUICK ? 3 : 5;
 
 // the page as `npm run build` makes it (dist/ui, where the server finds it)
 await build({ configFile: join(ROOT, 'vite.ui.config.ts'), logLevel: 'warn' });
-const assets = join(ROOT, 'dist', 'ui', 'assets');
+const assets = join(ROOT, 'packages', 'weft-server', 'dist', 'ui', 'assets');
 const gz = readdirSync(assets).reduce((sum, f) => sum + gzipSync(readFileSync(join(assets, f))).length, 0)
-  + gzipSync(readFileSync(join(ROOT, 'dist', 'ui', 'index.html'))).length;
+  + gzipSync(readFileSync(join(ROOT, 'packages', 'weft-server', 'dist', 'ui', 'index.html'))).length;
 
 const db = uiDatabase(ROOTS);
 if (db.generatedSeconds !== undefined) console.log(`generated ${num(ROOTS)} roots + a ${num(BIG_TRACE_CALLS)}-call trace in ${num(db.generatedSeconds, 1)} s: ${db.path}\n`);

@@ -1,5 +1,5 @@
 // Context helpers: a chat thread with turns, an RL-style run with steps, attributes for a block of code, and invoke() + addFeedback().
-import { addFeedback, flush, getCurrentCall, op, setRunStep, withAttributes, withRun, withThread } from '../src/index.js';
+import { addFeedback, flush, getCurrentCall, op, setRunStep, withAttributes, withRun, withThread } from '../packages/weft-trace/src/index.js';
 import { runExample } from './run-example.js';
 
 const lookup = op(async function lookup(term: string) {

@@ -1,5 +1,5 @@
 // @op on class methods (TS 5 standard decorators): ops named Class.method, `this` kept, private and static methods traced.
-import { op } from '../src/index.js';
+import { op } from '../packages/weft-trace/src/index.js';
 import { runExample } from './run-example.js';
 
 class Librarian {

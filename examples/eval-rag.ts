@@ -1,8 +1,8 @@
 // Evaluations (`npx tsx examples/eval-rag.ts`): the demo's BM25 retrieval scored on questions about this repository's Markdown with expected sources, two retrieval settings compared.
 import { fileURLToPath } from 'node:url';
-import { Dataset, evaluate, init, shutdown, type EvaluationResult } from '../src/index.js';
-import { compareRuns } from '../src/eval/runs/compare.js';
-import { loadRun } from '../src/eval/runs/load-runs.js';
+import { Dataset, evaluate, init, shutdown, type EvaluationResult } from '../packages/weft-trace/src/index.js';
+import { compareRuns } from '../packages/weft-trace/src/eval/runs/compare.js';
+import { loadRun } from '../packages/weft-trace/src/eval/runs/load-runs.js';
 import { connectServer } from './local-server.js';
 import { chunkDocuments } from './rag/chunk.js';
 import { buildIndex, scoreChunks, type SearchIndex } from './rag/index.js';

@@ -1,7 +1,7 @@
 // Records user feedback on calls, then prints a time-bucketed feedback stats report (POST /feedback/stats).
 // Run: npx tsx examples/feedback-stats.ts [IANA time zone, default America/New_York]
-import { Client } from '../src/api/client.js';
-import type { FeedbackCreateReq, FeedbackStatsRes } from '../src/schema/feedback.js';
+import { Client } from '../packages/weft-trace/src/api/client.js';
+import type { FeedbackCreateReq, FeedbackStatsRes } from '../packages/weft-trace/src/schema/feedback.js';
 import { connectServer } from './local-server.js';
 
 const PROJECT = 'local/feedback-demo';

@@ -6,9 +6,9 @@ import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import OpenAI from 'openai';
-import { renderTrees } from '../src/cli/trace-tree.js';
-import { Client, flush, init, op, shutdown, wrapOpenAI } from '../src/index.js';
-import { registerWeftTracer } from '../src/integrations/langchain/index.js'; // in an app: 'weft-trace/langchain'
+import { renderTrees } from '../packages/weft-server/src/cli/trace-tree.js';
+import { Client, flush, init, op, shutdown, wrapOpenAI } from '../packages/weft-trace/src/index.js';
+import { registerWeftTracer } from '../packages/weft-trace/src/integrations/langchain/index.js'; // in an app: 'weft-trace/langchain'
 import { startFakeLlm } from '../test/helpers/fake-llm.js';
 import { connectServer } from './local-server.js';
 

@@ -1,5 +1,5 @@
 // The server the demo talks to: the one at WEFT_BASE_URL if set, else a local server started in-process.
-import { startServer } from '../src/server/index.js';
+import { startServer } from '../packages/weft-server/src/server/index.js';
 
 /** Where to send traces, and how to stop the server when the demo started it. */
 export interface DemoServer {

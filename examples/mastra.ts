@@ -6,7 +6,7 @@ import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { Observability } from '@mastra/observability';
 import { z } from 'zod';
-import { init, op, shutdown, WeftExporter } from '../src/index.js';
+import { init, op, shutdown, WeftExporter } from '../packages/weft-trace/src/index.js';
 import { startFakeLlm } from '../test/helpers/fake-llm.js';
 import { connectServer } from './local-server.js';
 import { printTraceCost } from './trace-cost.js';

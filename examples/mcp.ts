@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { init, op, wrapMCPClient, wrapMCPServer } from '../src/index.js';
+import { init, op, wrapMCPClient, wrapMCPServer } from '../packages/weft-trace/src/index.js';
 import { runExample } from './run-example.js';
 
 /** The server process (this file run with `serve`): one tool, traced to the agent's WEFT_BASE_URL and WEFT_PROJECT. */

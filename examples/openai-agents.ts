@@ -2,7 +2,7 @@
 // Runs against a loopback fake of the OpenAI API (test/helpers/fake-llm.ts) unless OPENAI_API_KEY is set (then OpenAI's own trace exporter runs too).
 import { Agent, OpenAIProvider, Runner, addTraceProcessor, setTraceProcessors, tool } from '@openai/agents';
 import { z } from 'zod';
-import { op, WeftTracingProcessor } from '../src/index.js';
+import { op, WeftTracingProcessor } from '../packages/weft-trace/src/index.js';
 import { startFakeLlm } from '../test/helpers/fake-llm.js';
 import { runExample } from './run-example.js';
 

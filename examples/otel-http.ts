@@ -5,8 +5,8 @@ import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import { op } from '../src/index.js';
-import { WeftSpanProcessor } from '../src/otel/index.js';
+import { op } from '../packages/weft-trace/src/index.js';
+import { WeftSpanProcessor } from '../packages/weft-trace/src/otel/index.js';
 import { runExample } from './run-example.js';
 
 // OTel as an app sets it up: a context manager, a provider whose spans go to weft, an HTTP client instrumentation.

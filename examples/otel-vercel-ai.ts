@@ -6,8 +6,8 @@ import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { generateText } from 'ai';
-import { op } from '../src/index.js';
-import { WeftSpanProcessor } from '../src/otel/index.js';
+import { op } from '../packages/weft-trace/src/index.js';
+import { WeftSpanProcessor } from '../packages/weft-trace/src/otel/index.js';
 import { runExample } from './run-example.js';
 
 // The AI SDK records spans with the global tracer provider; WeftSpanProcessor turns them into calls.

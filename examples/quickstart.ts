@@ -1,8 +1,8 @@
 // Quickstart (`npm run demo`): traces a small retrieval QA workload, then reads the traces back and prints them as trees.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { flush, init, shutdown } from '../src/index.js';
-import { renderTrees } from '../src/cli/trace-tree.js';
+import { flush, init, shutdown } from '../packages/weft-trace/src/index.js';
+import { renderTrees } from '../packages/weft-server/src/cli/trace-tree.js';
 import { readTraces } from './read-traces.js';
 import { createAnswerer, type Answer } from './rag/answer.js';
 import { defaultCorpusPaths } from './rag/load.js';

@@ -1,6 +1,6 @@
 // Reads back every call of the traces a run produced, using the client's streaming query and the `q` query builder.
-import { type Client, q } from '../src/index.js';
-import type { CallRecord } from '../src/schema/index.js';
+import { type Client, q } from '../packages/weft-trace/src/index.js';
+import type { CallRecord } from '../packages/weft-trace/src/schema/index.js';
 
 /**
  * All calls of the traces in `projectId` whose root started at or after `sinceMs`

@@ -1,5 +1,5 @@
 // Redaction and masking: secrets never leave the process, odd values are recorded safely, a failing mask withholds the value.
-import { DEFAULT_REDACT_KEYS, op } from '../src/index.js';
+import { DEFAULT_REDACT_KEYS, op } from '../packages/weft-trace/src/index.js';
 import { runExample } from './run-example.js';
 
 /** Masks e-mail addresses in recorded inputs and outputs; refuses (throws on) raw SQL, so that value is withheld. */

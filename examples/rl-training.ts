@@ -1,7 +1,7 @@
 // RL trajectory logging + training job: rolls out a toy arithmetic policy in groups, logs train and val
 // trajectories (the server answers their metrics), then creates a training job from the train groups.
 import { randomUUID } from 'node:crypto';
-import type { TrajectoryGroup, TrajectoryMetrics } from '../src/schema/index.js';
+import type { TrajectoryGroup, TrajectoryMetrics } from '../packages/weft-trace/src/schema/index.js';
 import { runWithClient } from './run-client.js';
 import { prng } from './prng.js';
 

@@ -1,5 +1,5 @@
 // Runs an example's body with a typed client for the demo server, then closes both; failures set exit code 1.
-import { Client } from '../src/index.js';
+import { Client } from '../packages/weft-trace/src/index.js';
 import { connectServer, type DemoServer } from './local-server.js';
 
 /**

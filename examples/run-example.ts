@@ -1,8 +1,8 @@
 // Scaffold of the small op() examples: a server, init(), the example's body, then its traces read back and printed as trees.
-import { flush, init, shutdown, type Client, type InitOptions } from '../src/index.js';
-import type { CallRecord } from '../src/schema/index.js';
+import { flush, init, shutdown, type Client, type InitOptions } from '../packages/weft-trace/src/index.js';
+import type { CallRecord } from '../packages/weft-trace/src/schema/index.js';
 import { connectServer } from './local-server.js';
-import { renderTrees } from '../src/cli/trace-tree.js';
+import { renderTrees } from '../packages/weft-server/src/cli/trace-tree.js';
 import { readTraces } from './read-traces.js';
 
 /** What an example's body gets. */

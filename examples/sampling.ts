@@ -1,5 +1,5 @@
 // Sampling and switches: init({ sampleRate }) keeps whole traces or none; init({ enabled: false }) makes op() a pass-through.
-import { flush, init, op } from '../src/index.js';
+import { flush, init, op } from '../packages/weft-trace/src/index.js';
 import { runExample } from './run-example.js';
 
 const retrieve = op(async function retrieve(query: string) {

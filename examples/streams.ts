@@ -1,5 +1,5 @@
 // Every function shape under op(): sync stays sync, async, an SDK-style thenable, generators and streams traced lazily.
-import { op } from '../src/index.js';
+import { op } from '../packages/weft-trace/src/index.js';
 import { runExample } from './run-example.js';
 
 /** An SDK-style promise with an extra method, like `client.chat.create(...).withResponse()`. */

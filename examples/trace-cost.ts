@@ -1,6 +1,6 @@
 // Prints one trace of a model-calling example: its tree, then the root's usage per model and what it cost (the server's include_costs).
-import { Client } from '../src/index.js';
-import { renderTrees } from '../src/cli/trace-tree.js';
+import { Client } from '../packages/weft-trace/src/index.js';
+import { renderTrees } from '../packages/weft-server/src/cli/trace-tree.js';
 
 /** Reads the trace of the call `root` (ids as `invoke()` gives them) from the server at `baseUrl` and prints it. */
 export async function printTraceCost(baseUrl: string, project: string, root: { id: string; traceId: string }): Promise<void> {

@@ -1,6 +1,6 @@
 // The demo's last lines: a stable trace-viewer link per trace (`<url>/#/p/<project>/trace/<trace_id>`).
-import type { CallRecord } from '../src/schema/index.js';
-import { viewerLink as traceLink } from '../src/cli/viewer-link.js';
+import type { CallRecord } from '../packages/weft-trace/src/schema/index.js';
+import { viewerLink as traceLink } from '../packages/weft-server/src/cli/viewer-link.js';
 
 /** One line per root call (op, status, link), with how to open them when no server is running
  * (`storedIn`: the database file the traces went to, null when a server received them). */

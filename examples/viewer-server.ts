@@ -1,7 +1,7 @@
 // Where `npm run demo` stores its traces so `weft serve` shows them: a `weft serve` already running on the
 // default address, else the default database file that `weft serve` opens (weft.db in the current folder).
 import path from 'node:path';
-import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '../src/server/index.js';
+import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '../packages/weft-server/src/server/index.js';
 import type { DemoServer } from './local-server.js';
 
 /** The trace viewer's address when `weft serve` runs with its defaults. */

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, expectTypeOf, it } from 'vitest';
-import { op, type CurrentCall, type Op } from '../src/index.js';
+import { op, type CurrentCall, type Op } from '../packages/weft-trace/src/index.js';
 import { useTestServer } from './helpers/server.js';
 import { readCalls, uniqueProject } from './helpers/calls.js';
 
@@ -49,9 +49,9 @@ it('shares one context between the ESM and CJS copies loaded in one process', as
 });
 
 it('ships a working `weft` bin: the SDK\'s forwards to weft-server\'s CLI, which weft-server ships as `weft-server`', async () => {
-  const { stdout } = await node(['dist/cli.js', '--help']);
+  const { stdout } = await node(['packages/weft-trace/dist/cli.js', '--help']);
   expect(stdout).toContain('serve');
-  const server = await node(['packages/server/dist/cli.js', '--help']);
+  const server = await node(['packages/weft-server/dist/cli.js', '--help']);
   expect(server.stdout).toBe(stdout);
 });
 

@@ -1,5 +1,5 @@
 // Upsert-batch items of complete calls shaped like what op() sends (UUIDv7 ids, small inputs and output, a summary), for the server benches.
-import { newId } from '../../src/internal/ids.js';
+import { newId } from '../../packages/weft-trace/src/internal/ids.js';
 
 /** Start time of the next generated call: calls start 1 ms apart, in id order, as a traced program's do. */
 let clock = Date.now() - 3_600_000;

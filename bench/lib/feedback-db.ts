@@ -1,7 +1,7 @@
 // Generates (once, cached under the temp dir) a server database holding many feedback rows, through the server's own insert code.
 import Database from 'better-sqlite3';
-import { sqliteRunner } from '../../src/server/db/sql-runner.js';
-import { FeedbackStore, type FeedbackInput } from '../../src/server/feedback/feedback-store.js';
+import { sqliteRunner } from '../../packages/weft-server/src/server/db/sql-runner.js';
+import { FeedbackStore, type FeedbackInput } from '../../packages/weft-server/src/server/feedback/feedback-store.js';
 import { cachedDatabase } from './cache-key.js';
 import { weftServer } from './weft.js';
 

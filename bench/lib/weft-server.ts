@@ -1,7 +1,7 @@
 // Loads weft's server module for a benchmark (the tsup build in WEFT_BENCH_DIST, else src/ through tsx) without the SDK, whose build of an old commit may not load in Node.
 import { pathToFileURL } from 'node:url';
 
-type ServerModule = typeof import('../../src/server/index.js');
+type ServerModule = typeof import('../../packages/weft-server/src/server/index.js');
 
 /** The tsup build under test (`npm run bench` sets it), or undefined for src/ through tsx. */
 export const dist = process.env.WEFT_BENCH_DIST;
@@ -13,4 +13,4 @@ export function load<T>(distEntry: string, srcEntry: string): Promise<T> {
 }
 
 /** The local server (`weft-trace/server`). */
-export const weftServer: ServerModule = await load<ServerModule>('server/index.js', '../../src/server/index.ts');
+export const weftServer: ServerModule = await load<ServerModule>('server/index.js', '../../packages/weft-server/src/server/index.ts');

@@ -4,15 +4,15 @@ import { dist, load } from './weft-server.js';
 
 export { weftServer } from './weft-server.js';
 
-type WeftModule = typeof import('../../src/index.js');
-type OtelModule = typeof import('../../src/otel/index.js');
+type WeftModule = typeof import('../../packages/weft-trace/src/index.js');
+type OtelModule = typeof import('../../packages/weft-trace/src/otel/index.js');
 
 /** Which code the figures are of (WEFT_BENCH_LABEL names the build, e.g. `tsup build of 8eea656`). */
 export const CODE_UNDER_TEST = dist ? (process.env.WEFT_BENCH_LABEL ?? `tsup build in ${dist}`) : 'src/ of the working tree through tsx';
 
 /** The public API (`weft`). */
-export const weft: WeftModule = await load<WeftModule>('index.js', '../../src/index.ts');
+export const weft: WeftModule = await load<WeftModule>('index.js', '../../packages/weft-trace/src/index.ts');
 /** The OTel bridge (`weft-trace/otel`); `undefined` in a build of a commit before it existed. */
 export const weftOtel: OtelModule | undefined = dist && !existsSync(`${dist.replace(/\/?$/, '/')}otel/index.js`)
   ? undefined
-  : await load<OtelModule>('otel/index.js', '../../src/otel/index.ts');
+  : await load<OtelModule>('otel/index.js', '../../packages/weft-trace/src/otel/index.ts');

@@ -1,5 +1,5 @@
 // Answers questions from a search index: retrieve the best chunks, then extract the sentences that match best.
-import { op } from '../../src/index.js';
+import { op } from '../../packages/weft-trace/src/index.js';
 import type { Chunk } from './chunk.js';
 import { scoreChunks, type ScoredChunk, type SearchIndex } from './index.js';
 import { splitSentences, tokenize } from './tokenize.js';

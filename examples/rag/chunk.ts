@@ -1,5 +1,5 @@
 // Splits documents into passages of prose (code blocks, tables and headings left out) of at most a given number of words.
-import { op } from '../../src/index.js';
+import { op } from '../../packages/weft-trace/src/index.js';
 import type { Doc } from './load.js';
 
 /** A retrievable passage of a document. */

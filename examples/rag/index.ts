@@ -1,6 +1,6 @@
 // BM25 index over chunks, backed by the `okapibm25` package.
 import bm25 from 'okapibm25';
-import { op } from '../../src/index.js';
+import { op } from '../../packages/weft-trace/src/index.js';
 import type { Chunk } from './chunk.js';
 import { tokenize } from './tokenize.js';
 

@@ -1,7 +1,7 @@
 // Loads the example corpus: the repository's own Markdown files, or the text files named on the command line.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { op } from '../../src/index.js';
+import { op } from '../../packages/weft-trace/src/index.js';
 
 /** One loaded text file. `path` is relative to the corpus root. */
 export interface Doc {

@@ -1,5 +1,5 @@
 // The indexing pipeline as one traced step: load the corpus, chunk it, build the BM25 index.
-import { op } from '../../src/index.js';
+import { op } from '../../packages/weft-trace/src/index.js';
 import { chunkDocuments } from './chunk.js';
 import { buildIndex, indexStats, type SearchIndex } from './index.js';
 import { loadCorpus } from './load.js';

@@ -44,7 +44,7 @@ describe('links of README.md and docs/*.md', () => {
     const md = [
       '# Guide', '## Same (twice)', '## Same (twice)',
       'See [a](#guide), [b](#same-twice-1), [c](#nope), [d](missing.md), [e](../README.md#quick-start),',
-      '[f](../README.md#no-such-heading), [g](../../etc/passwd), [h](../src/index.ts#L3), `[i](#in-code)`.',
+      '[f](../README.md#no-such-heading), [g](../../etc/passwd), [h](../packages/weft-trace/src/index.ts#L3), `[i](#in-code)`.',
       '```md', '[j](#in-a-fence)', '```',
       '[k]: missing-too.md',
     ].join('\n');

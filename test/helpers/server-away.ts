@@ -85,7 +85,7 @@ export async function runApp(env: Record<string, string>, app = APP): Promise<Ex
 
 /** Runs `weft spool flush` (the CLI from the sources) with `args`. */
 export async function spoolFlush(env: Record<string, string>, args: string[] = []): Promise<Exit> {
-  const child = spawnTracked(process.execPath, [await bundled('src/cli.ts'), 'spool', 'flush', '--base-url', proxy.url, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [await bundled('packages/weft-server/src/cli.ts'), 'spool', 'flush', '--base-url', proxy.url, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return finished(child);
 }
 

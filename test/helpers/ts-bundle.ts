@@ -2,14 +2,15 @@
  * Test helper: a TypeScript program (an example or a fixture) bundled once per test process into one ES module that
  * plain `node` runs, so a child process skips tsx's loader (about 1.5 s of CPU a run to load `src/` through it;
  * `node --import tsx` runs the same esbuild transform, module by module). Packages stay imports from node_modules;
- * the bundle is written to `.test-bundles/` at the repository root, one folder below it like `examples/` and
- * `src/`, so a `new URL('..', import.meta.url)` or a walk up to `dist/ui` finds what it finds from the sources.
+ * the bundle is written to a `.test-bundles/` folder at the depth of the file's own top folder (the repository root
+ * for `examples/` and `test/`, the package's folder for `packages/<name>/src/`), so a `new URL('..', import.meta.url)`
+ * or a walk up to the package's `dist/ui` finds what it finds from the sources.
  * @module
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { isAlive } from '../../src/export/spool.js';
+import { isAlive } from '../../packages/weft-trace/src/export/spool.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /**
@@ -17,7 +18,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  * them at exit; a process that ends without its exit handlers (vitest ends its workers so) leaves them to the next
  * one, which deletes the files of every process no longer running.
  */
-const OUT_DIR = path.join(ROOT, '.test-bundles');
+const outDirOf = (file: string): string => path.join(ROOT, /^packages\/[^/]+\//.exec(file)?.[0] ?? '', '.test-bundles');
 const built = new Map<string, Promise<string>>();
 const written: string[] = [];
 let cleanupHooked = false;
@@ -37,10 +38,11 @@ export function bundled(file: string): Promise<string> {
 
 async function bundle(file: string): Promise<string> {
   const name = `${path.basename(file).replace(/\.[cm]?tsx?$/, '')}-${process.pid}-${built.size}.mjs`;
-  const outfile = path.join(OUT_DIR, name);
+  const outDir = outDirOf(file);
+  const outfile = path.join(outDir, name);
+  sweepDeadProcesses(outDir);
   if (!cleanupHooked) {
     cleanupHooked = true;
-    sweepDeadProcesses();
     process.on('exit', () => {
       for (const f of written) rmSync(f, { force: true });
     });
@@ -61,12 +63,15 @@ async function bundle(file: string): Promise<string> {
   return outfile;
 }
 
-/** Deletes the bundles of test processes that are gone. */
-function sweepDeadProcesses(): void {
-  mkdirSync(OUT_DIR, { recursive: true });
-  for (const name of readdirSync(OUT_DIR)) {
+const swept = new Set<string>();
+/** Deletes the bundles of test processes that are gone from `outDir` (once a process). */
+function sweepDeadProcesses(outDir: string): void {
+  if (swept.has(outDir)) return;
+  swept.add(outDir);
+  mkdirSync(outDir, { recursive: true });
+  for (const name of readdirSync(outDir)) {
     const pid = Number(/-(\d+)-\d+\.mjs$/.exec(name)?.[1]);
     if (!pid || isAlive(pid)) continue;
-    rmSync(path.join(OUT_DIR, name), { force: true });
+    rmSync(path.join(outDir, name), { force: true });
   }
 }

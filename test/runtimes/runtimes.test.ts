@@ -18,7 +18,7 @@ import { readCalls, uniqueProject } from '../helpers/calls.js';
 import { killGroup, spawnTracked } from '../helpers/child-processes.js';
 import { useFakeLlm } from '../helpers/fake-llm.js';
 import { useTestServer } from '../helpers/server.js';
-import type { CallRecord } from '../../src/schema/calls.js';
+import type { CallRecord } from '../../packages/weft-trace/src/schema/calls.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -1,0 +1,75 @@
+/**
+ * `weft calls export`: every call of a project matching the filters, as JSONL (one record a line, in
+ * start order, each with its feedback in `summary.feedback`) to a file or stdout, with progress on stderr.
+ * @module
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { Command } from 'commander';
+import type { Client } from 'weft-trace/internal';
+import type { CallsQueryReq } from 'weft-trace/internal';
+import { queryFor, withFilters, type FilterOptions } from './call-filters.js';
+import { CliError, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { rateSummary, startProgress } from 'weft-trace/internal';
+import { cliBar } from './progress-bar.js';
+
+interface ExportOptions extends FilterOptions {
+  baseUrl: string;
+  apiKey?: string;
+  project?: string;
+  out?: string;
+}
+
+/** How many calls the query matches (reads ids only). */
+async function countCalls(client: Client, body: CallsQueryReq): Promise<number> {
+  let n = 0;
+  for await (const _ of client.calls.iterate({ ...body, columns: ['id'] }, { pageSize: 10_000 })) n++;
+  return n;
+}
+
+/** Writes one line, waiting when the stream's buffer is full. */
+async function writeLine(out: Writable, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, 'drain');
+}
+
+/** Exports the calls; returns how many were written. */
+export async function exportCalls(client: Client, body: CallsQueryReq, out: Writable, target: string): Promise<number> {
+  const started = Date.now();
+  const total = process.stderr.isTTY ? await countCalls(client, body) : undefined;
+  const progress = startProgress('exporting', total, { bar: cliBar });
+  let n = 0;
+  for await (const call of client.calls.iterate(body, { pageSize: 5000 })) {
+    await writeLine(out, `${JSON.stringify(call)}\n`);
+    n++;
+    if (n % 500 === 0) progress.update(n);
+  }
+  progress.update(n);
+  progress.stop(`exported ${rateSummary(n, started)} to ${target}`);
+  return n;
+}
+
+/** The `calls export` command. */
+export function exportCommand(): Command {
+  return withFilters(withConnection(new Command('export')))
+    .description('write every call of a project (with the filters) as JSONL, in start order')
+    .option('-o, --out <file>', 'file to write (default: stdout)')
+    .action(async (opts: ExportOptions) => {
+      const conn = connectionOf(opts);
+      const body = { ...queryFor(requireProject(conn), opts), include_feedback: true };
+      const client = clientFor(conn);
+      const out: Writable = opts.out ? createWriteStream(opts.out) : process.stdout;
+      if (opts.out) {
+        await new Promise<void>((resolve, reject) => {
+          out.once('open', () => resolve());
+          out.once('error', (err) => reject(new CliError(`cannot write ${opts.out}: ${err.message}`)));
+        });
+      }
+      try {
+        await exportCalls(client, body, out, opts.out ?? 'stdout');
+      } finally {
+        await client.close();
+        if (opts.out) await new Promise<void>((resolve) => out.end(resolve));
+      }
+    });
+}

@@ -1,0 +1,271 @@
+/**
+ * The calls of one database (spec endpoints 7, 5 and 3, the Weave-compat edits, OTLP ingest, the overview), for both
+ * engines: `CallStore`, whose reads, user table, edits and batch write (call-writes.ts) are written once as SQL steps
+ * (db/sql-steps.ts) run by the engine's runner, with the record pipeline's lookups; each engine's cursors
+ * are its `CallEngine` leaf (store.ts, pg-store.ts). SQLite answers values (a batch is written without
+ * yielding the event loop), PostgreSQL Promises; several servers may share a PostgreSQL database. The only code that
+ * runs SQL on `calls`, `call_refs`, `call_renames` and `users`.
+ * @module
+ */
+import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
+import type { Dialect } from '../db/dialect.js';
+import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
+import { andThen, type MaybePromise } from '../db/store-api.js';
+import { all, get, insert, type Steps } from '../db/sql-steps.js';
+import type { EndInput, StartInput, UpsertItem } from './call-fields.js';
+import { type CallCursorApi, mapCursor } from './call-cursor.js';
+import { deleteSubtrees, renameCall } from './call-edit-writes.js';
+import { startedCalls, writeBatch } from './call-writes.js';
+import { type DeletedBatch, deleteBatchBefore } from './retention-writes.js';
+import type { WireRecord } from './columns.js';
+import { endsBeforeStart } from './strict-order.js';
+import { HttpError } from '../http/http-error.js';
+import type { PriceTable } from './prices.js';
+import type { FeedbackStore } from '../feedback/feedback-store.js';
+import type { ObjectStore } from '../objects/object-store.js';
+import type { TableStore } from '../tables/table-store.js';
+import type { ObjectKey } from '../objects/object-vals.js';
+import { rowsQuery, rowVals } from './object-ref-reads.js';
+import { overviewOn, type OverviewResult } from './overview.js';
+import type { OverviewQuery } from './overview-sql.js';
+import type { CallsQuery } from './query-walk.js';
+import { type RecordPipeline, recordPipeline } from './record-pipeline.js';
+import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
+
+const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
+/** Distinct project ids by a loose index scan (one index seek per project, not a scan of every call). */
+const PROJECT_IDS = `WITH RECURSIVE p(id) AS (SELECT min(project_id) FROM calls
+  UNION ALL SELECT (SELECT min(project_id) FROM calls WHERE project_id > p.id) FROM p WHERE p.id IS NOT NULL)
+  SELECT id FROM p WHERE id IS NOT NULL`;
+
+/**
+ * The entries of a user table (user id → user name), checked.
+ * @throws TypeError naming the user id when an id or a name is empty.
+ */
+function checkedUsers(users: Readonly<Record<string, string>>): [string, string][] {
+  const entries = Object.entries(users);
+  for (const [id, name] of entries) {
+    if (!id || typeof name !== 'string' || name === '') {
+      throw new TypeError(`users: expected a non-empty user id and name, got ${JSON.stringify(id)} → ${JSON.stringify(name)}`);
+    }
+  }
+  return entries;
+}
+
+function* getCall(_: Dialect, projectId: string, id: string): Steps<StoredCallRecord | undefined> {
+  const row = yield* get<CallRow>(`${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`, [projectId, id]);
+  return row && rowToRecord(row);
+}
+
+function* countRows(_: Dialect, projectId: string): Steps<number> {
+  return (yield* get<{ n: number }>('SELECT count(*) AS n FROM calls WHERE project_id = ?', [projectId]))!.n;
+}
+
+function* projectIds(): Steps<string[]> {
+  return (yield* all<{ id: string }>(PROJECT_IDS)).map((r) => r.id);
+}
+
+function* setUsers(_: Dialect, users: Readonly<Record<string, string>>): Steps<void> {
+  yield* insert({ table: 'users', columns: { id: 'text', username: 'text' }, rows: checkedUsers(users), tail: 'ON CONFLICT (id) DO UPDATE SET username = excluded.username' });
+}
+
+/** Names of the user ids the users table knows (duplicates in `ids` are fine). */
+function* usernames(d: Dialect, ids: readonly string[]): Steps<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = yield* all<{ id: string; username: string }>(`SELECT id, username FROM users WHERE ${d.inList('id')}`, [d.list([...new Set(ids)])]);
+  return new Map(rows.map((r) => [r.id, r.username]));
+}
+
+/**
+ * The calls of `ids` in a project that have a descendant (by parent_id, any depth) with an exception; UNION, so a
+ * cycle of parent ids ends; reads the parent index. On SQLite, `CROSS JOIN` keeps the walk outermost: with a plain
+ * join its planner put `calls` outside and scanned the project's whole parent index per step (a 10,000-call trace in
+ * a 1,000,000-call project: 16 s instead of ms); PostgreSQL has no `CROSS JOIN ... ON` and plans it well.
+ */
+function* descendantFailed(d: Dialect, projectId: string, ids: readonly string[]): Steps<Set<string>> {
+  const join = d.engine === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+  const rows = yield* all<{ root: string }>(`WITH RECURSIVE below(root, id) AS (
+      SELECT value, value FROM (${d.listRows()}) l
+      UNION SELECT b.root, c.id FROM below b ${join} calls c ON c.project_id = ? AND c.parent_id = b.id
+    )
+    SELECT DISTINCT b.root AS root FROM below b ${join} calls e ON e.project_id = ? AND e.id = b.id
+    WHERE b.id <> b.root AND e.exception IS NOT NULL`, [d.list(ids), projectId, projectId]);
+  return new Set(rows.map((r) => r.root));
+}
+
+/** The started calls of one project with the given ids, as records (for `expand_columns`). */
+function* callsById(d: Dialect, projectId: string, ids: readonly string[]): Steps<StoredCallRecord[]> {
+  const rows = yield* all<CallRow>(`${SELECT_CALLS} WHERE project_id = ? AND ${d.inList('id')} AND started_at IS NOT NULL`, [projectId, d.list(ids)]);
+  return rows.map(rowToRecord);
+}
+
+/** What a call store reads besides its database: prices, and the other stores of the same database. */
+export interface CallStoreDeps<W extends Wait> {
+  /** Model prices for `include_costs`, already merged over `DEFAULT_PRICES`. */
+  prices: PriceTable;
+  /** The feedback of the same database, for `include_feedback`. */
+  feedback: Pick<FeedbackStore<W>, 'forCalls'>;
+  /** The objects and tables of the same database, for `expand_columns` of object refs. */
+  objects: Pick<ObjectStore<W>, 'readVals'>;
+  tables: Pick<TableStore<W>, 'query'>;
+  /** Refuse (422) a batch end whose call has no stored start (a testing aid, see `StoreOptions.strictOrder`). */
+  strictOrder?: boolean;
+}
+
+/** What calls do their own way on each engine: stream-query cursors. */
+export interface CallEngine<W extends Wait> {
+  /**
+   * Compiles a stream query, then answers the opener of its cursor; `onClose` runs once when that cursor closes (or
+   * fails to open), and `signal` cancels its running statement where statements run off the event loop (PostgreSQL).
+   * @throws QueryError for an unknown sort, query or column field, before any connection is taken.
+   */
+  cursor(query: CallsQuery): (onClose: () => void, signal?: AbortSignal) => Out<W, CallCursorApi<StoredCallRecord>>;
+}
+
+/**
+ * Calls of every project in one database, on either engine (`W`): SQLite's methods answer values, PostgreSQL's
+ * Promises; routes await them. The record pipeline's lookups are here too.
+ */
+export class CallStore<W extends Wait = Wait> {
+  /** Ends refused by `strictOrder` so far (each counted once per refused batch). */
+  orderRefusals = 0;
+  readonly #cursors = new Set<CallCursorApi<unknown>>();
+
+  /**
+   * @param sql - the engine's runner over the store's database.
+   * @param engine - the engine's cursors.
+   * @param deps - prices, the other stores of the same database, strictOrder.
+   */
+  constructor(
+    private readonly sql: SqlRunner<W>,
+    private readonly engine: CallEngine<W>,
+    private readonly deps: CallStoreDeps<W>,
+  ) {}
+
+  /**
+   * Applies a batch of starts and ends in one transaction, in order: all of it is stored or none.
+   * @throws HttpError 422 (`strictOrder`) naming each end whose call has no start, stored or earlier in the batch.
+   */
+  upsertBatch(items: readonly UpsertItem[]): Out<W, (CallStartRes | CallEndRes)[]> {
+    if (!this.deps.strictOrder) return this.sql.transaction(writeBatch, items);
+    return andThen(this.sql.run(startedCalls, items), (started) => {
+      const refused = endsBeforeStart(started, items);
+      this.orderRefusals += refused.length;
+      if (refused.length > 0) throw HttpError.validation(refused);
+      return this.sql.transaction(writeBatch, items);
+    }) as Out<W, (CallStartRes | CallEndRes)[]>;
+  }
+
+  /**
+   * Runs `writes` (calls of {@link upsertBatch}) as one unit: on SQLite one transaction with one commit, each batch
+   * still all-or-nothing on its own (`SqlRunner.together`).
+   * @throws what the commit throws (none of the batches is stored then).
+   */
+  together(writes: () => void): void {
+    this.sql.together(writes);
+  }
+
+  /** Stores a call start (upsert on project_id + id); `id` and `trace_id` generated (UUIDv7) when absent. */
+  startCall(start: StartInput): Out<W, CallStartRes> {
+    const answers = this.upsertBatch([{ mode: 'start', req: { start } }]);
+    return andThen(answers, (r) => r[0] as CallStartRes) as Out<W, CallStartRes>;
+  }
+
+  /** Stores a call end (upsert on project_id + id); works before the start has arrived. */
+  endCall(end: EndInput): Out<W, CallEndRes> {
+    const answers = this.upsertBatch([{ mode: 'end', req: { end } }]);
+    return andThen(answers, (r) => r[0] as CallEndRes) as Out<W, CallEndRes>;
+  }
+
+  /**
+   * Opens a cursor over the calls matching a stream query (SQLite: on a file, a snapshot with its own read
+   * connection; in memory, one LIMIT/OFFSET page per read. PostgreSQL: a server-side cursor in a snapshot).
+   * @param signal - aborts when nobody waits for the answer any more: PostgreSQL cancels the running statement.
+   * @throws QueryError for an unknown sort, query or column field (the app answers 422), before any row is read.
+   */
+  queryCalls(query: CallsQuery, signal?: AbortSignal): Out<W, CallCursorApi<WireRecord>> {
+    const open = this.engine.cursor(query);
+    const pipeline = this.pipeline(query);
+    // onClose may run before the cursor is open (a PostgreSQL cursor that failed to open): nothing to forget then
+    let inner: CallCursorApi<StoredCallRecord> | undefined;
+    return andThen(open(() => void (inner && this.#cursors.delete(inner)), signal), (cursor) => {
+      this.#cursors.add((inner = cursor));
+      return mapCursor(cursor, pipeline);
+    }) as Out<W, CallCursorApi<WireRecord>>;
+  }
+
+  /** One started call by id, or undefined (also while only its end has arrived). */
+  getCall(projectId: string, id: string): Out<W, StoredCallRecord | undefined> {
+    return this.sql.run(getCall, projectId, id);
+  }
+
+  /** Number of stored rows of a project, including ends still waiting for their start. */
+  countRows(projectId: string): Out<W, number> {
+    return this.sql.run(countRows, projectId);
+  }
+
+  /** The ids of the projects holding at least one call, sorted (for the trace viewer's project picker). */
+  projectIds(): Out<W, string[]> {
+    return this.sql.run(projectIds);
+  }
+
+  /**
+   * Stores (or renames) users, user id → user name, all or none. Ids are what calls carry in `svc_user_id`.
+   * @throws TypeError naming the user id when an id or a name is empty (nothing is stored then).
+   */
+  setUsers(users: Readonly<Record<string, string>>): Out<W, void> {
+    return this.sql.transaction(setUsers, users);
+  }
+
+  /**
+   * Sets the `display_name` of a call (`null` clears it); Weave SDK compatibility (`/call/update`). A call whose start
+   * has not arrived gets the name when it does.
+   */
+  updateCall(projectId: string, id: string, displayName: string | null): Out<W, void> {
+    return this.sql.transaction(renameCall, projectId, id, displayName);
+  }
+
+  /** Deletes calls with all their descendants, in one transaction; unknown ids are ignored. @returns how many. */
+  deleteCalls(projectId: string, ids: readonly string[]): Out<W, number> {
+    return this.sql.transaction(deleteSubtrees, projectId, ids);
+  }
+
+  /**
+   * Deletes ONE batch of a project's traces started before `cutoff`, with their feedback, in one transaction (the rule:
+   * `deleteBatchBefore`). Callers repeat it while `more` is true, each batch taking its turn (calls/retention.ts), so
+   * no write waits long. Retention's only deletion: aggregates kept per time bucket are adjusted there.
+   * @param cutoff - a normalized UTC timestamp (`normalizeTimestamp`).
+   * @param batchSize - calls per transaction (a trace larger than that is deleted whole, alone).
+   */
+  deleteCallsBefore(projectId: string, cutoff: string, batchSize: number): Out<W, DeletedBatch> {
+    return this.sql.transaction(deleteBatchBefore, projectId, cutoff, batchSize);
+  }
+
+  /**
+   * The overview of a window (`POST /weft/calls/overview`): trace roots counted per time bucket and series in SQL,
+   * their usage summed per model and priced (overview-sql.ts, overview.ts).
+   */
+  overview(query: OverviewQuery): Out<W, OverviewResult> {
+    return overviewOn(this.sql, query, this.deps.prices);
+  }
+
+  /** Closes the open cursors (before the connection or pool): SQLite's at once, PostgreSQL's together, errors skipped. */
+  close(): MaybePromise<void> {
+    const closing = [...this.#cursors].map((c) => c.close()).filter((c) => c instanceof Promise);
+    return closing.length > 0 ? Promise.allSettled(closing).then(() => {}) : undefined;
+  }
+
+  /** The record pipeline of a query over this store (`recordPipeline`), with its lookups through the other stores. */
+  private pipeline(query: CallsQuery): RecordPipeline {
+    const { prices, feedback, objects, tables } = this.deps;
+    return recordPipeline(query, {
+      prices,
+      feedbackFor: (projectId: string, callIds: readonly string[]) => feedback.forCalls(projectId, callIds),
+      objectVals: (projectId: string, keys: readonly ObjectKey[]) => objects.readVals(projectId, keys),
+      tableRows: (projectId: string, digest: string, rows: readonly string[]) => andThen(tables.query(rowsQuery(projectId, digest, rows)), rowVals),
+      usernames: (ids: readonly string[]) => this.sql.run(usernames, ids),
+      callsById: (projectId: string, ids: readonly string[]) => this.sql.run(callsById, projectId, ids),
+      descendantFailed: (projectId: string, ids: readonly string[]) => this.sql.run(descendantFailed, projectId, ids),
+    });
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Idempotent writes of call starts and ends (upserts keyed by project_id and id), written once as SQL steps for both
+ * engines: the stored trace ids a batch needs are read, the batch is staged (batch-staging.ts), its rollup traces
+ * found (rollup-writes.ts), and the engine's flush writes it (SQLite: sqlite-call-flush.ts, PostgreSQL:
+ * pg-call-writes.ts), inside one transaction the caller's runner opens.
+ * @module
+ */
+import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
+import type { Dialect } from '../db/dialect.js';
+import type { Steps } from '../db/sql-steps.js';
+import type { UpsertItem } from './call-fields.js';
+import { keyOf, stageItems, storedColumn } from './batch-staging.js';
+import { rollUpTraces, tracesToRollUp } from './rollup-writes.js';
+import { pgFlush, pgLockStartedProjects } from './pg-call-writes.js';
+import { sqliteFlush } from './sqlite-call-flush.js';
+
+export type { EndInput, StartInput, UpsertItem } from './call-fields.js';
+
+/**
+ * The calls with a stored start among the ends of `items` (for `strictOrder`).
+ * @returns a predicate over (project_id, id).
+ */
+export function* startedCalls(d: Dialect, items: readonly UpsertItem[]): Steps<(projectId: string, id: string) => boolean> {
+  const pairs = items.flatMap((item): [string, string][] => (item.mode === 'end' ? [[item.req.end.project_id, item.req.end.id]] : []));
+  const started = yield* storedColumn(d, pairs, 'started_at');
+  return (projectId, id) => started.has(keyOf(projectId, id));
+}
+
+/**
+ * Stores a batch of starts and ends with the effect of applying them one by one, in order: a start replaces the start
+ * fields of its call, an end the end fields (an end may come first; its row waits, invisible to queries, until the
+ * start lands). Each call is written once however many items it has, with `started_at` / `ended_at` normalized to
+ * UTC. Run it in one transaction (`SqlRunner.transaction`): SQLite's stays synchronous.
+ *
+ * `display_name` does not depend on batching or on the order starts and ends arrive in
+ * (docs/interface-notes.md, "Call starts and ends"):
+ * - an end's `display_name`, when given, replaces the call's name, whether its start is stored or not yet;
+ * - a start's `display_name` only fills a call without a name: a start never clears a name, nor replaces
+ *   an end's (an end carrying a name that arrives before its start keeps it) or an earlier start's;
+ * - a `/call/update` rename replaces the name (`renameCall` in call-edit-writes.ts); one for a call whose start is not
+ *   stored waits in `call_renames` and is applied after the start lands (by the engine's flush).
+ *
+ * @param items - validated batch items.
+ * @returns one result per item, in order: `{id, trace_id}` for a start (generated as UUIDv7 when absent;
+ *   a start without `trace_id` keeps its call's, else takes its parent's), `{}` (the wire `CallEndRes`) for an end.
+ */
+export function* writeBatch(d: Dialect, items: readonly UpsertItem[]): Steps<(CallStartRes | CallEndRes)[]> {
+  const starts = items.flatMap((item) => (item.mode === 'start' ? [item.req.start] : []));
+  // a pending rename of a call this batch starts is applied by the flush: lock out a concurrent /call/update of it first
+  if (d.engine === 'postgres') yield* pgLockStartedProjects(starts);
+  // trace ids a start without one may inherit: its own call's, else its parent's, as stored before the batch
+  const wanted = starts.flatMap((s): [string, string][] => (s.trace_id ? [] : [s.id, s.parent_id].flatMap((id) => (id ? [[s.project_id, id]] : []))));
+  const stored = yield* storedColumn(d, wanted, 'trace_id');
+  const { calls, answers } = stageItems(items, (projectId, id) => stored.get(keyOf(projectId, id)), d.json);
+  const traces = yield* tracesToRollUp(d, calls, new Set(starts.filter((s) => s.otel_dump).map((s) => s.project_id)));
+  yield* d.engine === 'postgres' ? pgFlush(calls) : sqliteFlush(calls);
+  yield* rollUpTraces(d, traces);
+  return answers;
+}

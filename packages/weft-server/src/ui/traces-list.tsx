@@ -1,0 +1,135 @@
+/**
+ * The traces list: one row per root call, newest first, filtered, loaded a page at a time as the user
+ * scrolls (a windowed list), and polled for new traces while live.
+ * @module
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { CALL_STATUSES } from 'weft-trace/viewer';
+import { type CallRecord, exceptionOf, streamQuery } from './api';
+import { callName, cost, duration, shortOp, statusOf, tokens, usd } from './format';
+import { time } from './time';
+import { href } from './route';
+import { filtersFromQuery, filtersToQuery, NO_FILTERS, type TraceFilters, tracesQuery } from './traces-query';
+import { VirtualRows } from './virtual-rows';
+import { feedbackBrief } from './feedback/feedback-items';
+import { modelsOf, preview } from './call-facts';
+
+const PAGE = 100;
+const ROW_HEIGHT = 34;
+const POLL_MS = 2000;
+
+function Filters({ value, onChange }: { value: TraceFilters; onChange: (f: TraceFilters) => void }) {
+  const [draft, setDraft] = useState(value);
+  const set = (k: keyof TraceFilters) => (e: Event) => setDraft({ ...draft, [k]: k === 'sinceMinutes' ? Number((e.target as HTMLInputElement).value) : (e.target as HTMLInputElement).value });
+  return (
+    <form class="filters" onSubmit={(e) => { e.preventDefault(); onChange(draft); }}>
+      <input placeholder="op name" value={draft.op} onInput={set('op')} aria-label="op name" />
+      <select value={draft.status} onChange={set('status')} aria-label="status">
+        <option value="">any status</option>
+        {CALL_STATUSES.map((s) => <option value={s}>{statusOf(s).word}</option>)}
+      </select>
+      <select value={draft.sinceMinutes} onChange={set('sinceMinutes')} aria-label="time range">
+        <option value={0}>any time</option>
+        <option value={15}>last 15 min</option>
+        <option value={60}>last hour</option>
+        <option value={1440}>last 24 h</option>
+        <option value={10080}>last 7 days</option>
+      </select>
+      <input placeholder="thread id" value={draft.threadId} onInput={set('threadId')} aria-label="thread id" />
+      <input placeholder="run id" value={draft.runId} onInput={set('runId')} aria-label="run id" />
+      <input placeholder="text in inputs / output" value={draft.text} onInput={set('text')} aria-label="text" />
+      <button type="submit">Filter</button>
+      <button type="button" onClick={() => { setDraft(NO_FILTERS); onChange(NO_FILTERS); }}>Clear</button>
+    </form>
+  );
+}
+
+function Row({ call, project }: { call: CallRecord; project: string }) {
+  const st = statusOf(call.summary.status);
+  const tok = tokens(call);
+  const usdCost = cost(call);
+  const exc = exceptionOf(call);
+  return (
+    <a class="trow" href={href({ view: 'trace', project, traceId: call.trace_id })} data-trace={call.trace_id}>
+      <span class={`status s-${call.summary.status}`} title={st.word}>{st.icon} {st.word}</span>
+      <span class="name" title={call.op_name}>{callName(call)}{call.display_name ? <span class="muted"> {shortOp(call.op_name)}</span> : null}</span>
+      <span class="preview" data-col="input" title={preview(call.inputs, 500)}>{preview(call.inputs)}</span>
+      <span class="preview" data-col="output" title={preview(call.output, 500)}>{exc ? `${exc.type ?? 'Error'}: ${exc.message ?? ''}` : preview(call.output)}</span>
+      <span class="model" data-col="model">{modelsOf(call)}</span>
+      <span class="when">{time(call.started_at)}</span>
+      <span class="num">{duration(call.summary.latency_ms)}</span>
+      <span class="num">{tok === null ? '' : `${tok} tok`}</span>
+      <span class="num">{usdCost === null ? '' : usd(usdCost)}</span>
+      <span class="num fb-col">{feedbackBrief(call.summary.feedback)}</span>
+    </a>
+  );
+}
+
+/** The list of traces of one project; its filters live in the URL (`q`, see traces-query.ts). */
+export function TracesList({ project, q, onError }: { project: string; q?: Record<string, string>; onError: (e: unknown) => void }) {
+  const qKey = JSON.stringify(q ?? {});
+  const filters = useMemo(() => filtersFromQuery(q), [qKey]); // keyed by the query text: a new object per render, the same filters
+  const setFilters = (f: TraceFilters): void => { location.hash = href({ view: 'traces', project, q: filtersToQuery(f) }); };
+  const [rows, setRows] = useState<CallRecord[]>([]);
+  const [done, setDone] = useState(false);
+  const [live, setLive] = useState(true);
+  const loading = useRef(false);
+  const generation = useRef(0);
+
+  const load = useCallback(async (offset: number, reset: boolean) => {
+    if (loading.current && !reset) return;
+    loading.current = true;
+    const gen = reset ? ++generation.current : generation.current;
+    try {
+      const page = await streamQuery(tracesQuery(project, filters, offset, PAGE));
+      if (gen !== generation.current) return;
+      setRows((old) => (reset ? page : [...old, ...page]));
+      setDone(page.length < PAGE);
+    } catch (e) {
+      onError(e);
+    } finally {
+      loading.current = false;
+    }
+  }, [project, filters, onError]);
+
+  useEffect(() => {
+    setRows([]);
+    setDone(false);
+    void load(0, true);
+  }, [load]);
+
+  // live: fetch the newest page again; new roots go on top, known ones are updated in place
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => {
+      const gen = generation.current;
+      streamQuery(tracesQuery(project, filters, 0, PAGE)).then((page) => {
+        if (gen !== generation.current) return;
+        setRows((old) => {
+          const fresh = new Map(page.map((c) => [c.id, c]));
+          const known = new Set(old.map((c) => c.id));
+          const added = page.filter((c) => !known.has(c.id));
+          return [...added, ...old.map((c) => fresh.get(c.id) ?? c)];
+        });
+      }, onError);
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [live, project, filters, onError]);
+
+  const onRange = useCallback((last: number) => {
+    if (!done && last >= rows.length - 20 && rows.length > 0) void load(rows.length, false);
+  }, [done, rows.length, load]);
+
+  return (
+    <div class="page traces">
+      <Filters key={qKey} value={filters} onChange={setFilters} />
+      <div class="listhead">
+        <span>{rows.length}{done ? '' : '+'} traces, newest first</span>
+        <label><input type="checkbox" checked={live} onChange={() => setLive(!live)} /> live</label>
+      </div>
+      <div class="trow thead"><span>status</span><span>op / name</span><span>input</span><span>output</span><span>model</span><span>started</span><span class="num">latency</span><span class="num">tokens</span><span class="num">cost</span><span class="num">feedback</span></div>
+      <VirtualRows class="tlist" count={rows.length} rowHeight={ROW_HEIGHT} onRange={onRange} row={(i) => <Row call={rows[i]!} project={project} />} />
+      {rows.length === 0 && done ? <p class="empty">No traces match in project {project}.</p> : null}
+    </div>
+  );
+}

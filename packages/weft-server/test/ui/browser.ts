@@ -1,0 +1,58 @@
+/**
+ * Test helper: Chromium (`WEFT_CHROMIUM`, chosen by ../helpers/chromium.ts) driven by playwright-core (headless, no network beyond loopback), and a
+ * `weft serve` child that prints its trace viewer URL.
+ * @module
+ */
+import type { ChildProcess } from 'node:child_process';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { killGroup, spawnCli } from '../../../../test/helpers/child-processes.js';
+import { chromiumLaunchOptions } from '../../../../test/helpers/chromium.js';
+
+/** Launches the run's Chromium (set by the global setup; resolved here when a file runs outside it). */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch(await chromiumLaunchOptions());
+}
+
+/** A `weft serve` child: its process, its output so far, and the viewer URL it printed. */
+export interface ServeChild {
+  proc: ChildProcess;
+  output: () => string;
+  viewerUrl: Promise<string>;
+}
+
+/** Spawns `node dist/cli.js serve ...args` and resolves `viewerUrl` from its `trace viewer: <url>/` line. */
+export function serveChild(args: readonly string[]): ServeChild {
+  const proc = spawnCli(['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const viewerUrl = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const m = /trace viewer: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m) resolve(m[1]!);
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`weft serve exited with ${code} before printing its URL:\n${out}`)));
+  });
+  return { proc, output: () => out, viewerUrl };
+}
+
+/** Kills the server's process group and waits until it has exited (so the suite's teardown finds nothing left). */
+export async function stopServe(server: ServeChild): Promise<void> {
+  const { proc } = server;
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  killGroup(proc);
+  await exited;
+}
+
+/** A page (1400 x 850) that records script errors and requests leaving `origin` in `problems` (a test expects it empty). */
+export async function openCheckedPage(browser: Browser, origin: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('request', (req) => {
+    if (!req.url().startsWith(`${origin}/`) && !req.url().startsWith('data:')) problems.push(`request off the server: ${req.url()}`);
+  });
+  return { page, problems };
+}

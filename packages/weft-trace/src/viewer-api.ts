@@ -1,0 +1,15 @@
+/**
+ * `weft-trace/viewer`: what the trace viewer (packages/weft-server/src/ui) takes from the SDK, by name: wire types,
+ * endpoint paths and pure helpers, none of which imports zod (the viewer's bundle stays small). A workspace-only entry,
+ * as `weft-trace/internal` is.
+ * @module
+ */
+export { jsonlLines } from './api/core/jsonl-lines.js';
+export { type RowComparison, type RunComparison, compareRuns } from './eval/runs/compare.js';
+export { EVAL_OP_NAMES, type EvalCallRecord, type EvalRow, type EvalRun, opNamesFilter, rowOf, runOf } from './eval/runs/run-records.js';
+export { CALL_STATUSES, type CallStatus } from './schema/call-status.js';
+export type { CallsOverviewRes, OverviewBucket, OverviewFigures } from './schema/calls-overview.js';
+export type { CallRecord } from './schema/calls.js';
+export { WEFT_PROJECTS_PATH } from './schema/endpoints.js';
+export { MONITOR_PATHS, monitorMetric, monitorTriggerRef } from './schema/monitor-refs.js';
+export type { Monitor } from './schema/monitors.js';

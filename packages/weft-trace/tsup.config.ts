@@ -1,0 +1,51 @@
+// Build config of weft-trace, the SDK (docs/packaging.md): `.`, `/schema`, `/otel`, `/langchain`, `/vitest` in ESM and
+// CommonJS, zod bundled in (the install stays small: zod alone installs 8 MB; build/finish.mjs vendors its
+// declarations); `spool-courier.js`, the process the exit starts to send a spool (both builds spawn this one ESM file,
+// found beside them); the `weft` bin, which forwards to weft-server's CLI; `/server` (a forwarder to weft-server) is
+// written by build/finish.mjs. weft-server (packages/weft-server) builds itself.
+import path from 'node:path';
+import type { Plugin } from 'esbuild';
+import { defineConfig } from 'tsup';
+
+// ESM-only dependencies are bundled into the CommonJS build so `require('weft-trace')` never hits ERR_REQUIRE_ESM.
+const esmOnly = ['p-queue', 'p-timeout', 'eventemitter3'];
+// the optional peers the SDK's subpaths import (`weft-trace/vitest` imports vitest): never bundled, never reached
+// from `.`; weft-server only through the `weft` bin's runtime import
+const sdkExternal = ['better-sqlite3', 'vitest', 'weft-server'];
+// `node:` stays on builtins (tsup strips it by default): Deno and workerd resolve `node:fs`, not always `fs`.
+const common = { target: 'node20', removeNodeProtocol: false } as const;
+
+const SRC = path.resolve('src');
+/**
+ * The package's boundary: a relative import from the SDK's sources that leaves `src/` (into weft-server's sources,
+ * say) fails the build. weft-server depends on weft-trace, never the other way round.
+ */
+const boundary: Plugin = {
+  name: 'weft-trace-boundary',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (!args.importer.startsWith(SRC + path.sep)) return undefined;
+      const target = path.resolve(args.resolveDir, args.path);
+      if (target.startsWith(SRC + path.sep)) return undefined;
+      return { errors: [{ text: `${path.relative(SRC, args.importer)} imports ${args.path}, outside weft-trace's src/ (the SDK never reaches weft-server)` }] };
+    });
+  },
+};
+const plugins = [boundary];
+
+const sdk = { index: 'src/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts', 'langchain/index': 'src/integrations/langchain/index.ts', 'vitest/index': 'src/vitest/index.ts' };
+// bundled into the SDK (not dependencies): zod, which the SDK uses only through its own schemas
+const sdkBundled = ['zod'];
+
+export default defineConfig([
+  // with the spool courier (src/export/courier-launch.ts spawns it from beside the SDK's module; not an export): it
+  // shares the SDK's chunks instead of a copy of its own (zod and the export path, 0.9 MB)
+  { ...common, entry: { ...sdk, 'spool-courier': 'src/spool-courier.ts' }, format: ['esm'], clean: true, external: sdkExternal, noExternal: sdkBundled, esbuildPlugins: plugins },
+  // splitting: zod once in a shared chunk, not once per entry; shims: `import.meta.url` (courier-launch.ts finds the
+  // courier beside the module) becomes the file's URL, which esbuild leaves alone in a split CommonJS build
+  { ...common, entry: sdk, format: ['cjs'], splitting: true, shims: true, external: sdkExternal, noExternal: [...esmOnly, ...sdkBundled], esbuildPlugins: plugins },
+  // the declarations of both formats (.d.ts, .d.cts) from one TypeScript program, not one per format
+  { ...common, entry: sdk, format: ['esm', 'cjs'], dts: { only: true }, external: sdkExternal },
+  // the SDK's `weft` bin: runs weft-server's CLI when it is installed, else says how to get it
+  { ...common, entry: { cli: 'src/cli-forward.ts' }, format: ['esm'], external: ['weft-server'], banner: { js: '#!/usr/bin/env node' }, esbuildPlugins: plugins },
+]);
