@@ -1,4 +1,4 @@
-// The SDK alone, as an app that only traces installs it: `npm pack` the root package, install the tarball into an
+// The SDK alone, as an app that only traces installs it: `npm pack` packages/weft-trace, install the tarball into an
 // empty project (offline: the npm cache holds its few dependencies), and check its size on disk (<= 10 MB, the
 // issue 30 budget) and that nothing of the server came with it. Then the SDK's `weft` bin and `weft-trace/server`,
 // without weft-server installed, each say in one line how to get it.
@@ -19,7 +19,7 @@ const SERVER_ONLY = ['hono', '@hono/node-server', 'pg', 'better-sqlite3', '@open
 
 beforeAll(async () => {
   app = mkdtempSync(path.join(tmpdir(), 'weft-sdk-'));
-  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
+  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', app], { cwd: path.join(ROOT, 'packages/weft-trace'), timeout: 120_000 });
   const tarball = path.join(app, stdout.trim().split('\n').pop()!);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module' }));
   await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: app, timeout: 240_000 });

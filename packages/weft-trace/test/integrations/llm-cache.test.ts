@@ -135,7 +135,7 @@ describe('WEFT_LLM_CACHE', () => {
     const message = (err as Error).message;
     expect(message).toContain('POST /v1/chat/completions (model gpt-4o-mini): "Say something else entirely"');
     expect(message).toContain(`key ${key}, in ${cassette}`);
-    expect(message).toContain('Record it with: WEFT_LLM_CACHE=record npx vitest run test/integrations/llm-cache.test.ts');
+    expect(message).toContain('Record it with: WEFT_LLM_CACHE=record npx vitest run packages/weft-trace/test/integrations/llm-cache.test.ts');
   });
 });
 
@@ -185,7 +185,7 @@ describe('the example of docs/evaluations.md in a child vitest (the built weft-t
 
   it('docs/evaluations.md shows the example as it is (its code after the leading comment)', () => {
     const code = readFileSync(join(root, 'one-liners.eval.test.ts'), 'utf8').replace(/^(\/\/.*\n)+/, '');
-    const docs = readFileSync(join(root, '../../../../docs/evaluations.md'), 'utf8');
+    const docs = readFileSync(join(root, '../../docs/evaluations.md'), 'utf8');
     expect(docs).toContain(`// examples/llm-cache/one-liners.eval.test.ts\n${code}`);
   });
 
