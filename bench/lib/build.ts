@@ -20,9 +20,15 @@ interface Layout {
   sdk: string;
   server: string;
   sdkPackageJson: string;
+  serverPackageJson: string;
 }
-const PACKAGES: Layout = { sdk: 'packages/weft-trace/src/', server: 'packages/weft-server/src/server/', sdkPackageJson: 'packages/weft-trace/package.json' };
-const ONE_SRC: Layout = { sdk: 'src/', server: 'src/server/', sdkPackageJson: 'package.json' };
+const PACKAGES: Layout = {
+  sdk: 'packages/weft-trace/src/',
+  server: 'packages/weft-server/src/server/',
+  sdkPackageJson: 'packages/weft-trace/package.json',
+  serverPackageJson: 'packages/weft-server/package.json',
+};
+const ONE_SRC: Layout = { sdk: 'src/', server: 'src/server/', sdkPackageJson: 'package.json', serverPackageJson: 'packages/server/package.json' };
 
 /** Extracts the sources (and package.json files) of `rev` into the cache (a folder per build name). */
 function checkout(rev: string, name: string): { dir: string; layout: Layout } {
@@ -30,18 +36,22 @@ function checkout(rev: string, name: string): { dir: string; layout: Layout } {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const packaged = execFileSync('git', ['ls-tree', '--name-only', rev, 'packages/weft-trace'], { cwd: ROOT }).toString().trim() !== '';
-  const paths = packaged ? ['packages/weft-trace/src', 'packages/weft-trace/package.json', 'packages/weft-server/src'] : ['src', 'package.json'];
+  const has = (p: string): boolean => execFileSync('git', ['ls-tree', '--name-only', rev, p], { cwd: ROOT }).toString().trim() !== '';
+  const paths = packaged
+    ? ['packages/weft-trace/src', 'packages/weft-trace/package.json', 'packages/weft-server/src', 'packages/weft-server/package.json']
+    : ['src', 'package.json', ...(has('packages/server/package.json') ? ['packages/server/package.json'] : [])];
   const tar = execFileSync('git', ['archive', '--format=tar', rev, ...paths], { cwd: ROOT, maxBuffer: 64 << 20 });
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   return { dir, layout: packaged ? PACKAGES : ONE_SRC };
 }
 
 /**
- * Bundles the SDK (`index`, `otel/index`) and the server (`server/index`) exactly like the ESM part of the SDK's
- * build, without touching `dist/` (others may be testing against it). Both layouts build alike: the SDK package's
- * dependencies and peers stay imports (what tsup does for the package it builds), the rest is bundled, and
- * weft-server's `weft-trace/internal` and `weft-trace/viewer` resolve to the extracted SDK's sources (not to the
- * working tree's, as the repository's tsconfig `paths` would).
+ * Bundles the SDK (`index`, `otel/index`) and the server (`server/index`) as the two packages ship them, without
+ * touching `dist/` (others may be testing against it): the SDK's entries in one build (its chunks are the shipped
+ * SDK's: the server's imports never move a module between them), the server in a build of its own with what it takes
+ * from the SDK bundled in. Every layout builds alike: each package's dependencies (and the SDK's peers) stay imports,
+ * the rest is bundled, and weft-server's `weft-trace/internal` and `weft-trace/viewer` resolve to the extracted SDK's
+ * sources (not to the working tree's, as the repository's tsconfig `paths` would).
  *
  * @param source - a git revision (default `HEAD`: committed code only, so half-done edits in the
  *   working tree are not measured) or `worktree` for the files as they are on disk.
@@ -50,25 +60,27 @@ function checkout(rev: string, name: string): { dir: string; layout: Layout } {
 export async function buildForBench(source = 'HEAD', name = 'dist'): Promise<BenchBuild> {
   const { dir: base, layout } = source === 'worktree' ? { dir: ROOT, layout: existsSync(`${ROOT}packages/weft-trace/src`) ? PACKAGES : ONE_SRC } : checkout(source, name);
   const commit = source === 'worktree' ? 'working tree' : execFileSync('git', ['rev-parse', '--short', source], { cwd: ROOT }).toString().trim();
-  const pkg = JSON.parse(readFileSync(`${base}${layout.sdkPackageJson}`, 'utf8')) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+  const sdkDeps = dependencies(`${base}${layout.sdkPackageJson}`, true).filter((d) => d !== 'weft-server');
+  const serverDeps = existsSync(`${base}${layout.serverPackageJson}`) ? dependencies(`${base}${layout.serverPackageJson}`, false) : [];
   const dir = `${CACHE}${name}/`;
+  const common = { config: false, format: ['esm' as const], target: 'node20', dts: false, sourcemap: true, silent: true };
   await build({
-    config: false,
+    ...common,
     entry: {
       index: `${base}${layout.sdk}index.ts`,
-      'server/index': `${base}${layout.server}index.ts`,
       // weft/otel exists from issue 14 on; older commits (BENCH_SOURCE) build without it.
       ...(existsSync(`${base}${layout.sdk}otel/index.ts`) ? { 'otel/index': `${base}${layout.sdk}otel/index.ts` } : {}),
     },
-    format: ['esm'],
     outDir: dir,
-    target: 'node20',
-    dts: false,
-    sourcemap: true,
     clean: true,
-    silent: true,
+    external: ['better-sqlite3', ...sdkDeps],
+  });
+  await build({
+    ...common,
+    entry: { index: `${base}${layout.server}index.ts` },
+    outDir: `${dir}server/`,
     // native and driver modules stay runtime imports, as in the packages' tsup.config.ts
-    external: ['better-sqlite3', 'pg', ...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}).filter((d) => d !== 'weft-server')],
+    external: ['better-sqlite3', 'pg', ...sdkDeps, ...serverDeps],
     esbuildOptions(options) {
       if (layout === PACKAGES) {
         options.alias = {
@@ -79,4 +91,10 @@ export async function buildForBench(source = 'HEAD', name = 'dist'): Promise<Ben
     },
   });
   return { dir, label: `tsup build of ${commit}` };
+}
+
+/** The names a package.json depends on at run time (`dependencies`, and `peerDependencies` when `peers`). */
+function dependencies(file: string, peers: boolean): string[] {
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+  return [...Object.keys(pkg.dependencies ?? {}), ...(peers ? Object.keys(pkg.peerDependencies ?? {}) : [])];
 }
