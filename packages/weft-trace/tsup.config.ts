@@ -4,8 +4,8 @@
 // found beside them); the `weft` bin, which forwards to weft-server's CLI; `/server` (a forwarder to weft-server) is
 // written by build/finish.mjs. weft-server (packages/weft-server) builds itself.
 import path from 'node:path';
-import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
+import { boundaryPlugin } from './build/boundary-plugin.js';
 
 // ESM-only dependencies are bundled into the CommonJS build so `require('weft-trace')` never hits ERR_REQUIRE_ESM.
 const esmOnly = ['p-queue', 'p-timeout', 'eventemitter3'];
@@ -15,23 +15,8 @@ const sdkExternal = ['better-sqlite3', 'vitest', 'weft-server'];
 // `node:` stays on builtins (tsup strips it by default): Deno and workerd resolve `node:fs`, not always `fs`.
 const common = { target: 'node20', removeNodeProtocol: false } as const;
 
-const SRC = path.resolve('src');
-/**
- * The package's boundary: a relative import from the SDK's sources that leaves `src/` (into weft-server's sources,
- * say) fails the build. weft-server depends on weft-trace, never the other way round.
- */
-const boundary: Plugin = {
-  name: 'weft-trace-boundary',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.?\// }, (args) => {
-      if (!args.importer.startsWith(SRC + path.sep)) return undefined;
-      const target = path.resolve(args.resolveDir, args.path);
-      if (target.startsWith(SRC + path.sep)) return undefined;
-      return { errors: [{ text: `${path.relative(SRC, args.importer)} imports ${args.path}, outside weft-trace's src/ (the SDK never reaches weft-server)` }] };
-    });
-  },
-};
-const plugins = [boundary];
+// a relative import leaving src/ fails the build (build/boundary-plugin.ts)
+const plugins = [boundaryPlugin(path.resolve('src'))];
 
 const sdk = { index: 'src/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts', 'langchain/index': 'src/integrations/langchain/index.ts', 'vitest/index': 'src/vitest/index.ts' };
 // bundled into the SDK (not dependencies): zod, which the SDK uses only through its own schemas
