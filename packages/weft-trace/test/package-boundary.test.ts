@@ -50,7 +50,7 @@ describe('the packages\' boundary', () => {
   it('weft-server\'s sources reach weft-trace only by its package names, never by a path into its sources', () => {
     expect(leaving(SERVER_SRC)).toEqual([]);
     const names = new Set([...sources(SERVER_SRC)].flatMap((f) => specifiers(f).filter((s) => s.startsWith('weft-trace'))));
-    expect([...names].sort()).toEqual(['weft-trace/internal', 'weft-trace/viewer']);
+    expect([...names].sort()).toEqual(['weft-trace/internal', 'weft-trace/internal-cli', 'weft-trace/viewer']);
   });
 
   it('weft-trace\'s build fails on a relative import that leaves src/, naming the file and the import', async () => {

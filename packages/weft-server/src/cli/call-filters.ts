@@ -4,10 +4,10 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { q } from 'weft-trace/internal';
-import type { CallsQueryReq } from 'weft-trace/internal';
-import { CALL_STATUSES, type CallStatus } from 'weft-trace/internal';
-import type { Operation } from 'weft-trace/internal';
+import { q } from 'weft-trace/internal-cli';
+import type { CallsQueryReq } from 'weft-trace/internal-cli';
+import { CALL_STATUSES, type CallStatus } from 'weft-trace/internal-cli';
+import type { Operation } from 'weft-trace/internal-cli';
 import { closestChoice } from './did-you-mean.js';
 import { parseInstant } from './time-options.js';
 

@@ -7,11 +7,11 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Command } from 'commander';
-import type { Client } from 'weft-trace/internal';
-import type { CallsQueryReq } from 'weft-trace/internal';
+import type { Client } from 'weft-trace/internal-cli';
+import type { CallsQueryReq } from 'weft-trace/internal-cli';
 import { queryFor, withFilters, type FilterOptions } from './call-filters.js';
 import { CliError, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
-import { rateSummary, startProgress } from 'weft-trace/internal';
+import { rateSummary, startProgress } from 'weft-trace/internal-cli';
 import { cliBar } from './progress-bar.js';
 
 interface ExportOptions extends FilterOptions {

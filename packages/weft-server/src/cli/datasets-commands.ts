@@ -4,8 +4,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import { Dataset } from 'weft-trace/internal';
-import { objectRef } from 'weft-trace/internal';
+import { Dataset } from 'weft-trace/internal-cli';
+import { objectRef } from 'weft-trace/internal-cli';
 import { withConnection } from './connection.js';
 import { withProjectClient } from './project-client.js';
 import { formatOf, readRows, writeRows } from './dataset-files.js';

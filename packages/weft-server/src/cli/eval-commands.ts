@@ -3,10 +3,10 @@
  * @module
  */
 import { Command } from 'commander';
-import type { Client } from 'weft-trace/internal';
-import { compareRuns, type RowComparison } from 'weft-trace/internal';
-import { listRuns, loadRun } from 'weft-trace/internal';
-import type { EvalRow, EvalRun } from 'weft-trace/internal';
+import type { Client } from 'weft-trace/internal-cli';
+import { compareRuns, type RowComparison } from 'weft-trace/internal-cli';
+import { listRuns, loadRun } from 'weft-trace/internal-cli';
+import type { EvalRow, EvalRun } from 'weft-trace/internal-cli';
 import { CliError, withConnection } from './connection.js';
 import { withProjectClient } from './project-client.js';
 import { checkGates, fmt, gateParser, type Gate } from './eval-gates.js';

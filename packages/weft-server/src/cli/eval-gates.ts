@@ -3,7 +3,7 @@
  * @module
  */
 import { InvalidArgumentError } from 'commander';
-import type { ScoreComparison } from 'weft-trace/internal';
+import type { ScoreComparison } from 'weft-trace/internal-cli';
 
 /** One gate: a score and a bound. */
 export interface Gate {

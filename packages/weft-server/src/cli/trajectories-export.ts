@@ -7,8 +7,8 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Command, Option } from 'commander';
-import { Split } from 'weft-trace/internal';
-import { EXPORT_FORMATS, groupLines, openAiSftLines, type ExportFormat } from 'weft-trace/internal';
+import { Split } from 'weft-trace/internal-cli';
+import { EXPORT_FORMATS, groupLines, openAiSftLines, type ExportFormat } from 'weft-trace/internal-cli';
 import { CliError, EXIT, clientFor, connectionOf, withConnection } from './connection.js';
 
 interface TrajectoryExportOptions {
