@@ -2,6 +2,7 @@
 // declarations, and the `weft` CLI; `vite build` (vite.config.ts) then adds the viewer in dist/ui.
 // What the server and the CLI take from weft-trace (`weft-trace/internal`, `weft-trace/schema`, ...: tsconfig.json's
 // `paths`, to the SDK's sources in the workspace) is bundled in, so the package runs without weft-trace installed.
+// The package's `build` script empties dist/ first: a `clean` here would race the configs below, which tsup builds at once.
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
@@ -17,7 +18,7 @@ const common = { target: 'node20', removeNodeProtocol: false, external, sourcema
 const entry = { index: 'src/server/index.ts' };
 
 export default defineConfig([
-  { ...common, entry, format: ['esm'], clean: true, noExternal },
+  { ...common, entry, format: ['esm'], noExternal },
   { ...common, entry, format: ['cjs'], noExternal: [...noExternal, ...esmOnly] },
   { ...common, entry, format: ['esm', 'cjs'], dts: { only: true }, noExternal },
   { ...common, entry: { cli: 'src/cli.ts' }, format: ['esm'], noExternal, banner: { js: '#!/usr/bin/env node' } },

@@ -2,7 +2,8 @@
 // CommonJS, zod bundled in (the install stays small: zod alone installs 8 MB; build/finish.mjs vendors its
 // declarations); `spool-courier.js`, the process the exit starts to send a spool (both builds spawn this one ESM file,
 // found beside them); the `weft` bin, which forwards to weft-server's CLI; `/server` (a forwarder to weft-server) is
-// written by build/finish.mjs. weft-server (packages/weft-server) builds itself.
+// written by build/finish.mjs. weft-server (packages/weft-server) builds itself. The package's `build` script empties
+// dist/ first: a `clean` here would race the configs below, which tsup builds at once.
 import path from 'node:path';
 import { defineConfig } from 'tsup';
 import { boundaryPlugin } from './build/boundary-plugin.js';
@@ -25,7 +26,7 @@ const sdkBundled = ['zod'];
 export default defineConfig([
   // with the spool courier (src/export/courier-launch.ts spawns it from beside the SDK's module; not an export): it
   // shares the SDK's chunks instead of a copy of its own (zod and the export path, 0.9 MB)
-  { ...common, entry: { ...sdk, 'spool-courier': 'src/spool-courier.ts' }, format: ['esm'], clean: true, external: sdkExternal, noExternal: sdkBundled, esbuildPlugins: plugins },
+  { ...common, entry: { ...sdk, 'spool-courier': 'src/spool-courier.ts' }, format: ['esm'], external: sdkExternal, noExternal: sdkBundled, esbuildPlugins: plugins },
   // splitting: zod once in a shared chunk, not once per entry; shims: `import.meta.url` (courier-launch.ts finds the
   // courier beside the module) becomes the file's URL, which esbuild leaves alone in a split CommonJS build
   { ...common, entry: sdk, format: ['cjs'], splitting: true, shims: true, external: sdkExternal, noExternal: [...esmOnly, ...sdkBundled], esbuildPlugins: plugins },
