@@ -13,6 +13,7 @@ import { filtersFromQuery, filtersToQuery, NO_FILTERS, type TraceFilters, traces
 import { VirtualRows } from './virtual-rows';
 import { feedbackBrief } from './feedback/feedback-items';
 import { modelsOf, preview } from './call-facts';
+import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from './load-status';
 
 const PAGE = 100;
 const ROW_HEIGHT = 34;
@@ -73,6 +74,7 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
   const [rows, setRows] = useState<CallRecord[]>([]);
   const [done, setDone] = useState(false);
   const [live, setLive] = useState(true);
+  const [status, setStatus] = useState<LoadState>(LOADING);
   const loading = useRef(false);
   const generation = useRef(0);
 
@@ -80,13 +82,15 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
     if (loading.current && !reset) return;
     loading.current = true;
     const gen = reset ? ++generation.current : generation.current;
+    setStatus(LOADING);
     try {
       const page = await streamQuery(tracesQuery(project, filters, offset, PAGE));
       if (gen !== generation.current) return;
       setRows((old) => (reset ? page : [...old, ...page]));
       setDone(page.length < PAGE);
+      setStatus(DONE);
     } catch (e) {
-      onError(e);
+      if (gen === generation.current) reportFailure(e, setStatus, onError);
     } finally {
       loading.current = false;
     }
@@ -129,6 +133,7 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
       </div>
       <div class="trow thead"><span>status</span><span>op / name</span><span>input</span><span>output</span><span>model</span><span>started</span><span class="num">latency</span><span class="num">tokens</span><span class="num">cost</span><span class="num">feedback</span></div>
       <VirtualRows class="tlist" count={rows.length} rowHeight={ROW_HEIGHT} onRange={onRange} row={(i) => <Row call={rows[i]!} project={project} />} />
+      <LoadStatus state={status} what={rows.length === 0 ? 'traces' : 'more traces'} />
       {rows.length === 0 && done ? <p class="empty">No traces match in project {project}.</p> : null}
     </div>
   );

@@ -16,6 +16,9 @@ export interface TraceFilters {
 
 export const NO_FILTERS: TraceFilters = { op: '', status: '', sinceMinutes: 0, threadId: '', runId: '', text: '' };
 
+/** What a list row draws (status, name, input and output previews, model, times, tokens, cost): no attributes. */
+export const LIST_COLUMNS = ['id', 'trace_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'inputs', 'output', 'exception', 'summary'];
+
 const field = (f: string) => ({ $getField: f });
 const lit = (v: unknown) => ({ $literal: v });
 
@@ -44,6 +47,7 @@ export function tracesQuery(project: string, f: TraceFilters, offset: number, li
     sort_by: [{ field: 'started_at', direction: 'desc' }],
     limit,
     offset,
+    columns: LIST_COLUMNS,
     include_feedback: true,
     include_costs: true,
   };
