@@ -73,10 +73,10 @@ const TREE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 
 const LIST_QUERY = { filter: { trace_roots_only: true }, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100, offset: 0, include_feedback: true, include_costs: true };
 const TREE_QUERY = { filter: { trace_ids: [BIG_TRACE_ID] }, sort_by: [{ field: 'started_at', direction: 'asc' }], columns: TREE_COLUMNS, include_costs: true };
 const DETAIL_QUERY = { filter: { call_ids: [BIG_TRACE_ID] }, include_feedback: true, include_costs: true };
-/** The trace page's marks: its first tree rows; the whole tree (rows, and no loading line left); the selected call's full record. */
+/** The trace page's marks: its first tree rows; the whole tree (rows, and no trace loading line left); the selected call's full record. */
 const TRACE_MARKS = {
   rows: `!!document.querySelector('.calls .crow[data-call]')`,
-  whole: `!!document.querySelector('.calls .crow[data-call]') && !document.querySelector('.page [data-load]')`,
+  whole: `!!document.querySelector('.calls .crow[data-call]') && !document.querySelector('.page.trace > [data-load]')`,
   detail: `!!document.querySelector('.detail[data-call]')`,
 };
 

@@ -70,7 +70,7 @@ describe('the viewer while it waits (Chromium, answers held back by a loopback p
     // the whole tree's query passes 1,000 records, then waits
     gate.hold({ match: (b) => JSON.stringify(b['filter']).includes(TRACE_ID) && b['limit'] === undefined && Array.isArray(b['columns']), passLines: 1000 });
     const { page, problems } = await open(`#/p/${encodeURIComponent(TRACE_PROJECT)}/trace/${TRACE_ID}`);
-    const status = page.locator('.page [data-load="loading"]');
+    const status = page.locator('.page.trace > [data-load="loading"]');
     await expect.poll(async () => countIn(await status.textContent().catch(() => null)), { timeout: 30_000 }).toBeGreaterThanOrEqual(200);
     const rows = page.locator('.calls .crow[data-call]');
     await rows.first().waitFor();
@@ -82,7 +82,7 @@ describe('the viewer while it waits (Chromium, answers held back by a loopback p
 
     gate.release();
     await page.locator(`.tracehead [data-count="${CALLS}"]`).waitFor({ timeout: 30_000 });
-    expect(await page.locator('.page [data-load]').count()).toBe(0);
+    expect(await page.locator('.page.trace > [data-load]').count()).toBe(0);
     expect(await rows.count()).toBeLessThan(120); // 10,000 calls in the tree, a screen of them in the DOM
     // scrolled to the end: the last tool, and still a screen of rows
     await page.locator('.calls').evaluate((el) => { el.scrollTop = el.scrollHeight; });
@@ -127,10 +127,10 @@ describe('the viewer while it waits (Chromium, answers held back by a loopback p
   it('shows a failed trace read as an error line in the page, not a blank or a lasting "loading"', async () => {
     gate.hold({ match: (b) => JSON.stringify(b['filter']).includes(TRACE_ID), status: 503 });
     const { page } = await open(`#/p/${encodeURIComponent(TRACE_PROJECT)}/trace/${TRACE_ID}`);
-    const error = page.locator('.page [data-load="error"]');
+    const error = page.locator('.page.trace > [data-load="error"]');
     await error.waitFor({ timeout: 30_000 });
     expect(await error.textContent()).toBe('could not load calls: 503: held back by the test proxy');
-    expect(await page.locator('.page [data-load="loading"]').count()).toBe(0);
+    expect(await page.locator('.page.trace > [data-load="loading"]').count()).toBe(0);
     gate.release();
     await page.close();
   }, 60_000);

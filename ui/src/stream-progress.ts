@@ -6,12 +6,13 @@
 import { type CallRecord, type StreamQuery, streamRecords } from './api';
 
 /**
- * Runs `q` and collects its records, calling `onProgress` with the records read so far (a new array each time, in
- * the order streamed) once `firstAt` have arrived (a screen of rows, drawn at once), then whenever `everyMs` have
+ * Runs `q` and collects its records, calling `onProgress` with the records read so far (the one array being filled, in
+ * the order streamed: copy it to keep it) once `firstAt` have arrived (a screen of rows, drawn at once), then whenever `everyMs` have
  * passed since the last call, and once more at the end with `done` true.
  *
  * @param q - the `/calls/stream_query` body.
- * @param onProgress - receives the records so far; `done` is true for the last call (the whole answer read).
+ * @param onProgress - receives the records so far (the array that grows); `done` is true for the last call (the whole
+ *   answer read).
  * @param signal - aborts the request (the promise then rejects with an `AbortError`).
  * @param everyMs - the least time between two progress calls, in ms. @defaultValue 100
  * @param firstAt - the record count that calls `onProgress` at once, whatever the time. @defaultValue 64
@@ -32,9 +33,9 @@ export async function streamWithProgress(
     const now = performance.now();
     if (out.length === firstAt || now - last >= everyMs) {
       last = now;
-      onProgress(out.slice(), false);
+      onProgress(out, false);
     }
   }
-  onProgress(out.slice(), true);
+  onProgress(out, true);
   return out;
 }

@@ -26,7 +26,7 @@ export function ThreadView({ project, threadId, onError }: { project: string; th
       columns: THREAD_COLUMNS,
       include_costs: true,
     }, (found, done) => {
-      setTurns(found as CallRecord[]);
+      setTurns(found.slice());
       setStatus(done ? DONE : { phase: 'loading', count: found.length });
     }).catch((e: unknown) => reportFailure(e, setStatus, onError));
   }, [project, threadId, onError]);
