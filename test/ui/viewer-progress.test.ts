@@ -92,8 +92,10 @@ describe('the viewer while it waits (Chromium, answers held back by a loopback p
     await page.close();
   }, 120_000);
 
-  it('says "loading traces…" before the list\'s first page, fetches the next page as it scrolls (saying so), and shows a failed read in place', async () => {
-    gate.hold({ match: (b) => b['project_id'] === LIST_PROJECT && b['offset'] === 0 });
+  it('says "loading traces…" before the list\'s first page, fetches the next page from a keyset cursor as it scrolls (saying so), and shows a failed read in place', async () => {
+    const isList = (b: Record<string, unknown>): boolean => b['project_id'] === LIST_PROJECT;
+    const cursorOf = (b: Record<string, unknown>): string | undefined => /"\$lte":\[\{"\$getField":"started_at"\},\{"\$literal":"([^"]+)"\}\]/.exec(JSON.stringify(b['query'] ?? null))?.[1];
+    gate.hold({ match: (b) => isList(b) && cursorOf(b) === undefined });
     const { page, problems } = await open(`#/p/${encodeURIComponent(LIST_PROJECT)}`);
     const status = page.locator('.page [data-load="loading"]');
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe('loading traces…');
@@ -101,25 +103,33 @@ describe('the viewer while it waits (Chromium, answers held back by a loopback p
     gate.release();
     await page.locator('a.trow').first().waitFor();
     expect(await page.locator('a.trow').first().getAttribute('data-trace')).toBe(idOf(ROOTS)); // newest first
-    const pages = (): Record<string, unknown>[] => gate.queries.filter((b) => b['project_id'] === LIST_PROJECT && typeof b['offset'] === 'number');
+    const pages = (): Record<string, unknown>[] => gate.queries.filter(isList);
     // one page asked for (the live poll asks for it again), a page long
-    expect(pages().every((b) => b['offset'] === 0 && b['limit'] === 100)).toBe(true);
+    expect(pages().every((b) => cursorOf(b) === undefined && b['offset'] === 0 && b['limit'] === 100)).toBe(true);
 
-    // scrolled to the bottom: the next page is asked for (offset 100) and said to be loading until it arrives
-    gate.hold({ match: (b) => b['project_id'] === LIST_PROJECT && b['offset'] === 100 });
+    // scrolled to the bottom: the next page is asked for from the 100th root's start (not by an offset the server walks)
+    // and said to be loading until it arrives
+    gate.hold({ match: (b) => isList(b) && cursorOf(b) !== undefined });
     await page.locator('.tlist').evaluate((el) => { el.scrollTop = el.scrollHeight; });
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe('loading more traces…');
+    const second = pages().find((b) => cursorOf(b) !== undefined)!;
+    expect(cursorOf(second)).toBe(at((ROOTS - 100) * 10)); // the 100th newest root's start
+    expect(second['offset']).toBe(1); // that root itself, already read
     gate.release();
     await expect.poll(() => page.locator('.listhead').textContent(), { timeout: 30_000 }).toContain('200+ traces');
     expect(await page.locator('a.trow').count()).toBeLessThan(80); // 200 rows read, a screen of them in the DOM
 
     // the third page fails: the page says so where the rows would be
-    gate.hold({ match: (b) => b['project_id'] === LIST_PROJECT && b['offset'] === 200, status: 500 });
+    gate.hold({ match: (b) => isList(b) && cursorOf(b) !== undefined, status: 500 });
     await page.locator('.tlist').evaluate((el) => { el.scrollTop = el.scrollHeight; });
     const error = page.locator('.page [data-load="error"]');
     await error.waitFor({ timeout: 30_000 });
     expect(await error.textContent()).toContain('could not load more traces: 500');
     gate.release();
+    // the 200 rows read are the 200 newest, each once (the cursor neither skipped nor repeated one)
+    await page.locator('.tlist').evaluate((el) => { el.scrollTop = el.scrollHeight - el.clientHeight - 34 * 3; });
+    await expect.poll(() => page.locator(`a.trow[data-trace="${idOf(ROOTS - 199)}"]`).count(), { timeout: 30_000 }).toBe(1);
+    expect(await page.locator('.listhead').textContent()).toContain('200+ traces');
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
