@@ -14,6 +14,7 @@ import { chatOfCall } from './chat/chat-of-call';
 import { ChatSection } from './chat/chat-section';
 import { FeedbackPanel } from './feedback/feedback-panel';
 import type { FeedbackRecord } from './feedback/feedback-items';
+import { LOADING, type LoadState, LoadStatus, reportFailure } from './load-status';
 
 function Section({ title, children, open = true }: { title: string; children: ComponentChildren; open?: boolean }) {
   return (
@@ -30,15 +31,16 @@ function Section({ title, children, open = true }: { title: string; children: Co
  */
 export function CallDetail({ brief, project, onError }: { brief: CallRecord; project: string; onError: (e: unknown) => void }) {
   const [call, setCall] = useState<CallRecord | null>(null);
+  const [status, setStatus] = useState<LoadState>(LOADING);
   useEffect(() => {
     let stop = false;
     streamQuery({ project_id: project, filter: { call_ids: [brief.id] }, include_feedback: true, include_costs: true }).then(
       (found) => { if (!stop && found[0]) setCall(found[0]); },
-      onError,
+      (e: unknown) => { if (!stop) reportFailure(e, setStatus, onError); },
     );
     return () => { stop = true; };
   }, [project, brief.id, brief.summary.status, brief.ended_at, onError]);
-  if (call === null) return <div class="detail"><h2>{callName(brief)}</h2><p class="muted">loading…</p></div>;
+  if (call === null) return <div class="detail"><h2>{callName(brief)}</h2><LoadStatus state={status} what="its inputs, output and feedback" /></div>;
   return <Detail call={call} project={project} onError={onError} />;
 }
 

@@ -19,18 +19,20 @@ export interface CallTree {
   t1: number;
 }
 
-const startMs = (c: CallRecord): number => Date.parse(c.started_at);
-
-/** Builds the tree; a call whose parent is not in the trace becomes a root. */
+/** Builds the tree; a call whose parent is not in the trace becomes a root. Each start is parsed once (10,000 calls: one pass and a sort). */
 export function buildTree(calls: readonly CallRecord[], now = Date.now()): CallTree {
-  const byId = new Map(calls.map((c) => [c.id, c]));
+  const byId = new Map<string, CallRecord>();
+  const startOf = new Map<CallRecord, number>();
+  for (const c of calls) {
+    byId.set(c.id, c);
+    startOf.set(c, Date.parse(c.started_at));
+  }
   const children = new Map<string, CallRecord[]>();
   const roots: CallRecord[] = [];
   let t0 = Infinity;
   let t1 = -Infinity;
   for (const c of calls) {
-    const s = startMs(c);
-    t0 = Math.min(t0, s);
+    t0 = Math.min(t0, startOf.get(c)!);
     t1 = Math.max(t1, c.ended_at ? Date.parse(c.ended_at) : now);
     if (c.parent_id && byId.has(c.parent_id)) {
       const list = children.get(c.parent_id);
@@ -38,7 +40,7 @@ export function buildTree(calls: readonly CallRecord[], now = Date.now()): CallT
       else children.set(c.parent_id, [c]);
     } else roots.push(c);
   }
-  const byStart = (a: CallRecord, b: CallRecord): number => startMs(a) - startMs(b) || (a.id < b.id ? -1 : 1);
+  const byStart = (a: CallRecord, b: CallRecord): number => startOf.get(a)! - startOf.get(b)! || (a.id < b.id ? -1 : 1);
   roots.sort(byStart);
   for (const list of children.values()) list.sort(byStart);
   if (!Number.isFinite(t0)) t0 = t1 = now;

@@ -10,6 +10,7 @@ import { feedbackStats } from './api';
 import { JsonView } from './json-view';
 import { href } from './route';
 import { MonitorCharts } from './overview/monitor-charts';
+import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from './load-status';
 
 const AGGREGATIONS = ['avg', 'sum', 'min', 'max', 'count'];
 const WINDOWS: Record<string, number> = { 'last hour': 1, 'last 24 h': 24, 'last 7 days': 168, 'last 30 days': 720 };
@@ -18,10 +19,12 @@ export function FeedbackChart({ project, onError }: { project: string; onError: 
   const [form, setForm] = useState({ path: 'score', agg: 'avg', window: 'last 24 h', tz: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', type: '' });
   const [query, setQuery] = useState(form);
   const [stats, setStats] = useState<Awaited<ReturnType<typeof feedbackStats>> | null>(null);
+  const [status, setStatus] = useState<LoadState>(LOADING);
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const start = new Date(Date.now() - (WINDOWS[query.window] ?? 24) * 3_600_000).toISOString();
+    setStatus(LOADING);
     feedbackStats({
       project_id: project,
       start,
@@ -29,7 +32,7 @@ export function FeedbackChart({ project, onError }: { project: string; onError: 
       ...(query.type ? { feedback_type: query.type } : {}),
       // count too: a bucket without values answers sum and avg 0 (as Weave's server does), drawn as a gap
       metrics: [{ json_path: query.path, value_type: 'numeric', aggregations: query.agg === 'count' ? ['count'] : [query.agg, 'count'] }],
-    }).then(setStats, onError);
+    }).then((s) => { setStats(s); setStatus(DONE); }, (e: unknown) => reportFailure(e, setStatus, onError));
   }, [project, query, onError]);
 
   useEffect(() => {
@@ -67,6 +70,7 @@ export function FeedbackChart({ project, onError }: { project: string; onError: 
         <input value={form.type} onInput={set('type')} aria-label="feedback type" placeholder="feedback type (any)" />
         <button type="submit">Show</button>
       </form>
+      <LoadStatus state={status} what="feedback statistics" />
       <div ref={box} class="chart" />
       {stats?.window_stats ? <><h3>Over the window</h3><JsonView value={stats.window_stats} /></> : null}
       <MonitorCharts project={project} hours={WINDOWS[query.window] ?? 24} onError={onError} />

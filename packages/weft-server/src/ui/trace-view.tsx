@@ -4,7 +4,7 @@
  * @module
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { type CallRecord, streamQuery } from './api';
+import { type CallRecord, type StreamQuery, streamQuery } from './api';
 import { CallDetail } from './call-detail';
 import { buildTree, visibleRows } from './call-tree';
 import { callName, duration, statusOf } from './format';
@@ -12,9 +12,15 @@ import { href } from './route';
 import { traceTarget } from './trace-ids';
 import { VirtualRows } from './virtual-rows';
 import { CallCost, TraceTotals } from './call-cost';
+import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from './load-status';
+import { streamWithProgress } from './stream-progress';
 
 const ROW_HEIGHT = 26;
 const POLL_MS = 1500;
+/** Calls read first, alone: more than a screen of rows (the rest streams in after). */
+const FIRST_SCREEN = 200;
+/** Least time between two drawings of the tree while it streams in, ms. */
+const REDRAW_MS = 1000;
 
 /**
  * The columns the tree and waterfall need, and each call's cost (`summary.costs`, priced by the server from the usage
@@ -22,14 +28,15 @@ const POLL_MS = 1500;
  */
 const TREE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'summary'];
 
-async function loadTrace(project: string, traceId: string): Promise<CallRecord[]> {
-  return streamQuery({
+/** The tree's stream query: the trace's calls in start order, the tree's columns and costs only. */
+function treeQuery(project: string, traceId: string): StreamQuery {
+  return {
     project_id: project,
     filter: { trace_ids: [traceId] },
     sort_by: [{ field: 'started_at', direction: 'asc' }],
     columns: TREE_COLUMNS,
     include_costs: true,
-  });
+  };
 }
 
 /** The call with `id` (with or without dashes: the server matches both forms), its id and trace id only. */
@@ -38,41 +45,83 @@ async function callById(project: string, id: string): Promise<CallRecord | undef
   return call;
 }
 
+/**
+ * The trace page. The tree streams in: the status line counts the calls as the JSONL arrives, and the rows in view
+ * are drawn from the first ones read (calls come in start order, so the first screen of the tree is among them);
+ * a running trace is read again every {@link POLL_MS} ms, its rows replaced once each read is whole.
+ */
 export function TraceView({ project, traceId, callId, onError }: { project: string; traceId: string; callId?: string; onError: (e: unknown) => void }) {
-  const [calls, setCalls] = useState<CallRecord[] | null>(null);
+  const [calls, setCalls] = useState<CallRecord[]>([]);
+  const [load, setLoad] = useState<LoadState>(LOADING);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const [now, setNow] = useState(Date.now());
 
   useEffect(() => {
     let stop = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const tick = (): void => {
-      loadTrace(project, traceId).then(async (found) => {
-        if (stop) return;
-        // a call id in the URL, or an id without dashes: open the call's trace, as stored, with the call selected
-        const target = await traceTarget(found, traceId, callId, (id) => callById(project, id));
-        if (stop) return;
-        if (target) {
-          location.replace(href({ view: 'trace', project, ...target }));
-          return;
-        }
-        setCalls(found);
-        setNow(Date.now());
-        if (found.length === 0 || found.some((c) => c.ended_at === null)) timer = setTimeout(tick, POLL_MS);
-      }, onError);
+    const ctl = new AbortController();
+    /** The count of the calls read so far, while the first read streams; the tree drawn from them now and then. */
+    let drawnAt = 0;
+    const partial = (found: readonly CallRecord[], redraw: boolean): void => {
+      if (stop || found.length === 0) return;
+      if (redraw) {
+        drawnAt = performance.now();
+        setCalls(found.slice());
+      }
+      setLoad({ phase: 'loading', count: found.length });
     };
-    tick();
+    /**
+     * The first screen alone (cheap: the server sorts with a limit; read whole before the next request, which would
+     * otherwise take the server's turns first), then the whole trace, counted as it streams (the tree itself drawn
+     * again at most every {@link REDRAW_MS} ms: rebuilding 10,000 calls' tree at each count costs more than the read).
+     */
+    const firstRead = async (): Promise<CallRecord[]> => {
+      const head = await streamQuery({ ...treeQuery(project, traceId), limit: FIRST_SCREEN }, ctl.signal);
+      if (head.length < FIRST_SCREEN) return head; // the whole trace
+      partial(head, true);
+      return streamWithProgress(treeQuery(project, traceId), (found, done) => {
+        if (!done && found.length > head.length) partial(found, performance.now() - drawnAt >= REDRAW_MS);
+      }, ctl.signal);
+    };
+    const tick = async (poll: boolean): Promise<void> => {
+      const found = poll ? await streamQuery(treeQuery(project, traceId), ctl.signal) : await firstRead();
+      if (stop) return;
+      // a call id in the URL, or an id without dashes: open the call's trace, as stored, with the call selected
+      const target = await traceTarget(found, traceId, callId, (id) => callById(project, id));
+      if (stop) return;
+      if (target) {
+        location.replace(href({ view: 'trace', project, ...target }));
+        return;
+      }
+      setCalls(found);
+      setLoad(DONE);
+      setNow(Date.now());
+      if (found.length === 0 || found.some((c) => c.ended_at === null)) timer = setTimeout(() => void run(true), POLL_MS);
+    };
+    const run = (poll: boolean): Promise<void> => tick(poll).catch((e: unknown) => {
+      if (!stop) reportFailure(e, setLoad, onError);
+    });
+    void run(false);
     return () => {
       stop = true;
+      ctl.abort();
       clearTimeout(timer);
     };
   }, [project, traceId, callId, onError]);
 
-  const tree = useMemo(() => buildTree(calls ?? [], now), [calls, now]);
+  const tree = useMemo(() => buildTree(calls, now), [calls, now]);
   const rows = useMemo(() => visibleRows(tree, collapsed), [tree, collapsed]);
-  if (calls === null) return <div class="page"><p>Loading trace {traceId}…</p></div>;
-  if (calls.length === 0) return <div class="page"><p>No calls yet in trace {traceId} of project {project}; waiting for them.</p></div>;
-  const selected = (callId !== undefined ? tree.byId.get(callId) : undefined) ?? tree.roots[0]!;
+  const loading = load.phase === 'loading';
+  if (calls.length === 0) {
+    return (
+      <div class="page trace">
+        <div class="tracehead"><a href={href({ view: 'traces', project })}>← traces</a><span>trace <code>{traceId}</code></span></div>
+        {load.phase === 'done' ? <p>No calls yet in trace {traceId} of project {project}; waiting for them.</p> : <LoadStatus state={load} what="calls" />}
+      </div>
+    );
+  }
+  // the call in the URL; while the tree streams in, a placeholder until it has arrived
+  const selected = callId !== undefined ? tree.byId.get(callId) ?? (loading ? undefined : tree.roots[0]!) : tree.roots[0]!;
   const span = tree.t1 - tree.t0;
   const toggle = (id: string): void => {
     const next = new Set(collapsed);
@@ -89,7 +138,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
     const left = (start / span) * 100;
     const width = Math.max(((end - start) / span) * 100, 0.2);
     return (
-      <div class={`crow ${call.id === selected.id ? 'selected' : ''}`} data-call={call.id}>
+      <div class={`crow ${call.id === selected?.id ? 'selected' : ''}`} data-call={call.id}>
         <div class="ctree" style={{ paddingLeft: `${depth * 14 + 4}px` }}>
           {childCount > 0 ? (
             <button class="twisty" aria-label={collapsed.has(call.id) ? 'expand' : 'collapse'} onClick={() => toggle(call.id)}>
@@ -115,16 +164,17 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
       <div class="tracehead">
         <a href={href({ view: 'traces', project })}>← traces</a>
         <span>trace <code>{traceId}</code></span>
-        <span>{calls.length} calls, {duration(span)}</span>
+        <span data-count={calls.length}>{calls.length.toLocaleString('en-US')} calls{loading ? ' so far' : ''}, {duration(span)}</span>
         <TraceTotals roots={tree.roots} />
-        {calls.some((c) => c.ended_at === null) ? <span class="s-running">◌ running (live)</span> : null}
+        {!loading && calls.some((c) => c.ended_at === null) ? <span class="s-running">◌ running (live)</span> : null}
       </div>
+      <LoadStatus state={load} what="calls" />
       <div class="split">
         <div class="treepane">
           <div class="crow chead"><div class="ctree">call</div><div class="cwater">0 — {duration(span)}</div></div>
           <VirtualRows class="calls" count={rows.length} rowHeight={ROW_HEIGHT} row={row} />
         </div>
-        <CallDetail key={selected.id} brief={selected} project={project} onError={onError} />
+        {selected ? <CallDetail key={selected.id} brief={selected} project={project} onError={onError} /> : <div class="detail"><p class="loading" role="status">loading call {callId}…</p></div>}
       </div>
     </div>
   );

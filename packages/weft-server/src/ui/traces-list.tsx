@@ -1,6 +1,6 @@
 /**
  * The traces list: one row per root call, newest first, filtered, loaded a page at a time as the user
- * scrolls (a windowed list), and polled for new traces while live.
+ * scrolls (a windowed list; each page from a keyset cursor, traces-query.ts), and polled for new traces while live.
  * @module
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -9,10 +9,11 @@ import { type CallRecord, exceptionOf, streamQuery } from './api';
 import { callName, cost, duration, shortOp, statusOf, tokens, usd } from './format';
 import { time } from './time';
 import { href } from './route';
-import { filtersFromQuery, filtersToQuery, NO_FILTERS, type TraceFilters, tracesQuery } from './traces-query';
+import { cursorAfter, filtersFromQuery, filtersToQuery, NO_FILTERS, type TraceFilters, tracesQuery } from './traces-query';
 import { VirtualRows } from './virtual-rows';
 import { feedbackBrief } from './feedback/feedback-items';
 import { modelsOf, preview } from './call-facts';
+import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from './load-status';
 
 const PAGE = 100;
 const ROW_HEIGHT = 34;
@@ -73,20 +74,27 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
   const [rows, setRows] = useState<CallRecord[]>([]);
   const [done, setDone] = useState(false);
   const [live, setLive] = useState(true);
+  const [status, setStatus] = useState<LoadState>(LOADING);
   const loading = useRef(false);
   const generation = useRef(0);
 
-  const load = useCallback(async (offset: number, reset: boolean) => {
+  const rowsRead = useRef<CallRecord[]>([]);
+  rowsRead.current = rows;
+
+  /** Reads the first page (`reset`) or the page after the rows read so far. */
+  const load = useCallback(async (reset: boolean) => {
     if (loading.current && !reset) return;
     loading.current = true;
     const gen = reset ? ++generation.current : generation.current;
+    setStatus(LOADING);
     try {
-      const page = await streamQuery(tracesQuery(project, filters, offset, PAGE));
+      const page = await streamQuery(tracesQuery(project, filters, PAGE, reset ? undefined : cursorAfter(rowsRead.current)));
       if (gen !== generation.current) return;
       setRows((old) => (reset ? page : [...old, ...page]));
       setDone(page.length < PAGE);
+      setStatus(DONE);
     } catch (e) {
-      onError(e);
+      if (gen === generation.current) reportFailure(e, setStatus, onError);
     } finally {
       loading.current = false;
     }
@@ -95,7 +103,7 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
   useEffect(() => {
     setRows([]);
     setDone(false);
-    void load(0, true);
+    void load(true);
   }, [load]);
 
   // live: fetch the newest page again; new roots go on top, known ones are updated in place
@@ -103,7 +111,7 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
     if (!live) return;
     const timer = setInterval(() => {
       const gen = generation.current;
-      streamQuery(tracesQuery(project, filters, 0, PAGE)).then((page) => {
+      streamQuery(tracesQuery(project, filters, PAGE)).then((page) => {
         if (gen !== generation.current) return;
         setRows((old) => {
           const fresh = new Map(page.map((c) => [c.id, c]));
@@ -117,7 +125,7 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
   }, [live, project, filters, onError]);
 
   const onRange = useCallback((last: number) => {
-    if (!done && last >= rows.length - 20 && rows.length > 0) void load(rows.length, false);
+    if (!done && last >= rows.length - 20 && rows.length > 0) void load(false);
   }, [done, rows.length, load]);
 
   return (
@@ -129,6 +137,7 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
       </div>
       <div class="trow thead"><span>status</span><span>op / name</span><span>input</span><span>output</span><span>model</span><span>started</span><span class="num">latency</span><span class="num">tokens</span><span class="num">cost</span><span class="num">feedback</span></div>
       <VirtualRows class="tlist" count={rows.length} rowHeight={ROW_HEIGHT} onRange={onRange} row={(i) => <Row call={rows[i]!} project={project} />} />
+      <LoadStatus state={status} what={rows.length === 0 ? 'traces' : 'more traces'} />
       {rows.length === 0 && done ? <p class="empty">No traces match in project {project}.</p> : null}
     </div>
   );

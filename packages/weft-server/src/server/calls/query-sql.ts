@@ -68,6 +68,8 @@ export const SQLITE_LEAVES: QueryLeaves = {
   text: (value) => `CAST(${value} AS TEXT)`,
   contains: (text, substr) => `instr(${text}, ${substr}) > 0`,
   byTrace: 'INDEXED BY calls_trace',
+  // the primary key of the WITHOUT ROWID table `calls` (SQLite names it so: the table's first unique constraint)
+  byIds: 'INDEXED BY sqlite_autoindex_calls_1',
   // a list is bound as one JSON parameter, so the SQL text (and its cached statement) does not depend on its length
   inValues: (expr, values, params) => `${expr} IN (SELECT value FROM json_each(${params.bind(JSON.stringify(values))}))`,
   // a never-null column in index order (NULLS LAST would sort all matches first)

@@ -37,6 +37,12 @@ export interface QueryLeaves extends FieldLeaves {
    * planner walked the project's `started_at` index to skip a sort, 3 s for a 10,000-call trace among 1,000,000 calls).
    */
   readonly byTrace?: string;
+  /**
+   * What follows `FROM calls` when `call_ids` filters and `trace_ids` does not (SQLite: `INDEXED BY` the primary key
+   * `(project_id, id)`: its planner walked the project's `started_at` index testing each row, 1-3 s for one call among
+   * 1,000,000).
+   */
+  readonly byIds?: string;
   /** SQL true (an empty `$and`). */
   readonly TRUE: string;
   /** `$convert` targets by name. */
@@ -210,7 +216,7 @@ export function compileWith(q: CallsQuery, leaves: QueryLeaves): CompiledCallsQu
   if (q.include_total_storage_size) {
     select.push(`(SELECT sum(${leaves.rowBytes('t')}) FROM calls t WHERE t.project_id = calls.project_id AND t.trace_id = calls.trace_id) AS total_storage_size_bytes`);
   }
-  const hint = leaves.byTrace !== undefined && (q.filter?.trace_ids?.length ?? 0) > 0 ? ` ${leaves.byTrace}` : '';
-  const sql = `SELECT ${select.join(', ')} FROM calls${hint} WHERE ${where.join(' AND ')} ORDER BY ${order}`;
+  const hint = (q.filter?.trace_ids?.length ?? 0) > 0 ? leaves.byTrace : (q.filter?.call_ids?.length ?? 0) > 0 ? leaves.byIds : undefined;
+  const sql = `SELECT ${select.join(', ')} FROM calls${hint === undefined ? '' : ` ${hint}`} WHERE ${where.join(' AND ')} ORDER BY ${order}`;
   return { sql, params: params.values, limit: q.limit ?? null, offset: q.offset ?? 0 };
 }

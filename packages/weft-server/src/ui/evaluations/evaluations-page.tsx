@@ -10,6 +10,7 @@ import { time } from '../time';
 import { CompareView } from './compare-view';
 import { loadRuns } from './eval-data';
 import './evaluations.css';
+import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from '../load-status';
 
 const MAX = 4;
 
@@ -19,13 +20,14 @@ export const fmt = (v: number | null | undefined): string => (v === null || v ==
 /** The page; `runIds` (from the URL) are the runs compared. */
 export function EvaluationsPage({ project, runIds, onError }: { project: string; runIds: string[]; onError: (e: unknown) => void }) {
   const [runs, setRuns] = useState<EvalRun[] | null>(null);
+  const [status, setStatus] = useState<LoadState>(LOADING);
   const [picked, setPicked] = useState<string[]>(runIds);
   const linked = runIds.join(',');
   // read again at each link, not once per project: a compare link opened in the same tab (a hash change, the page
   // stays mounted) names runs recorded since the list was read
   useEffect(() => {
     const ctl = new AbortController();
-    loadRuns(project, runIds, ctl.signal).then(setRuns, onError);
+    loadRuns(project, runIds, ctl.signal).then((r) => { setRuns(r); setStatus(DONE); }, (e: unknown) => reportFailure(e, setStatus, onError));
     return () => ctl.abort();
   }, [project, linked, onError]);
   useEffect(() => setPicked(runIds), [linked]);
@@ -37,7 +39,7 @@ export function EvaluationsPage({ project, runIds, onError }: { project: string;
   return (
     <div class="page evals">
       <div class="listhead">
-        <span>{runs === null ? 'Loading evaluation runs…' : `${runs.length} evaluation runs, newest first; pick 2 to ${MAX} to compare`}</span>
+        {runs === null ? <LoadStatus state={status} what="evaluation runs" /> : <span>{runs.length} evaluation runs, newest first; pick 2 to {MAX} to compare</span>}
         <a class={`button${picked.length >= 2 ? '' : ' disabled'}`} href={picked.length >= 2 ? href({ view: 'evaluations', project, runIds: picked }) : undefined} aria-disabled={picked.length < 2}>
           Compare {picked.length} runs
         </a>

@@ -11,19 +11,21 @@ import { modelGroups, modelJobs, type StoredGroup, type TrainingJob } from './mo
 import { RewardStrip } from './reward-strip';
 import { TrajectoryPane } from './trajectory-pane';
 import './models.css';
+import { LOADING, type LoadState, LoadStatus, reportFailure } from '../load-status';
 
 const SPLITS = ['all', 'train', 'val', 'test'] as const;
 const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(3));
 
 export function ModelPage({ modelId, groupId, index, onError }: { modelId: string; groupId?: string | undefined; index?: number | undefined; onError: (e: unknown) => void }) {
   const [groups, setGroups] = useState<StoredGroup[] | null>(null);
+  const [status, setStatus] = useState<LoadState>(LOADING);
   const [jobs, setJobs] = useState<TrainingJob[]>([]);
   const [split, setSplit] = useState<(typeof SPLITS)[number]>('all');
   const [step, setStep] = useState<number | null>(null);
 
   useEffect(() => {
     const abort = new AbortController();
-    modelGroups(modelId, abort.signal).then(setGroups, onError);
+    modelGroups(modelId, abort.signal).then(setGroups, (e: unknown) => reportFailure(e, setStatus, onError));
     modelJobs(modelId, abort.signal).then(setJobs, onError);
     return () => abort.abort();
   }, [modelId, onError]);
@@ -33,7 +35,7 @@ export function ModelPage({ modelId, groupId, index, onError }: { modelId: strin
   const open = groupId !== undefined ? groups?.find((g) => g.group_id === groupId) : undefined;
   const link = (g: StoredGroup, i: number): string => `${href({ view: 'model', modelId })}/t/${encodeURIComponent(g.group_id)}/${i}`;
 
-  if (groups === null) return <div class="page"><p>Loading trajectories…</p></div>;
+  if (groups === null) return <div class="page"><LoadStatus state={status} what="trajectories" /></div>;
   return (
     <div class="page modelpage">
       <div class="tracehead"><a href={href({ view: 'models' })}>← models</a><span>model <code>{modelId}</code>: {groups.reduce((n, g) => n + g.trajectories.length, 0)} trajectories in {groups.length} groups</span></div>

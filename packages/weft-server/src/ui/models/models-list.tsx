@@ -6,15 +6,17 @@ import { useEffect, useState } from 'preact/hooks';
 import { href } from '../route';
 import { listModels, type ModelInfo } from './models-api';
 import './models.css';
+import { LOADING, type LoadState, LoadStatus, reportFailure } from '../load-status';
 
 export function ModelsList({ onError }: { onError: (e: unknown) => void }) {
   const [models, setModels] = useState<ModelInfo[] | null>(null);
+  const [status, setStatus] = useState<LoadState>(LOADING);
   useEffect(() => {
     const abort = new AbortController();
-    listModels(abort.signal).then(setModels, onError);
+    listModels(abort.signal).then(setModels, (e: unknown) => reportFailure(e, setStatus, onError));
     return () => abort.abort();
   }, [onError]);
-  if (models === null) return <div class="page"><p>Loading models…</p></div>;
+  if (models === null) return <div class="page"><LoadStatus state={status} what="models" /></div>;
   if (models.length === 0) return <div class="page"><p>No trajectories logged yet (client.trajectories.log, or npx tsx examples/rl-rollouts.ts).</p></div>;
   return (
     <div class="page modelpage">

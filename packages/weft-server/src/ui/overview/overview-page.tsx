@@ -10,6 +10,7 @@ import { href } from '../route';
 import { loadOverview, type Overview, type OverviewBucket, type OverviewFigures, type Split, SPLITS, WINDOWS } from './overview-api';
 import { type ChartSeries, OverviewChart } from './overview-chart';
 import { MonitorCharts } from './monitor-charts';
+import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from '../load-status';
 
 const SPLIT_NAMES: Record<Split, string> = { '': 'no split', op_name: 'by op', model: 'by model' };
 
@@ -42,9 +43,11 @@ export function OverviewPage({ project, q, onError }: { project: string; q?: Rec
   const window = q?.['window'] && WINDOWS[q['window']] ? q['window'] : '24h';
   const split = (SPLITS as readonly string[]).includes(q?.['by'] ?? '') ? (q?.['by'] as Split) : '';
   const [data, setData] = useState<Overview | null>(null);
+  const [status, setStatus] = useState<LoadState>(LOADING);
   useEffect(() => {
     setData(null);
-    loadOverview(project, window, split).then(setData, onError);
+    setStatus(LOADING);
+    loadOverview(project, window, split).then((d) => { setData(d); setStatus(DONE); }, (e: unknown) => reportFailure(e, setStatus, onError));
   }, [project, window, split, onError]);
 
   const go = (next: { window?: string; by?: string }): void => {
@@ -77,7 +80,7 @@ export function OverviewPage({ project, q, onError }: { project: string; q?: Rec
         </select>
         {data ? <span class="muted">buckets of {data.granularity >= 3600 ? `${data.granularity / 3600} h` : `${data.granularity / 60} min`}</span> : null}
       </div>
-      {data === null ? <p>Loading…</p> : (
+      {data === null ? <LoadStatus state={status} what={`the overview of the last ${window}`} /> : (
         <div class="ov-body">
           <Totals t={data.totals} />
           {data.groups ? (

@@ -171,6 +171,12 @@ describe('query plans', () => {
     expect(detail).toContain(index);
     expect(detail).not.toContain('TEMP B-TREE');
   });
+
+  it('finds calls by call_ids (an id in its two forms) through the primary key, not a walk of the started_at index', () => {
+    const detail = plan({ project_id: 'acme/demo', filter: { call_ids: ['019a3c00-0000-7000-8000-00000000b16e', '019a3c0000007000800000000000b16e'] } });
+    expect(detail).toContain('PRIMARY KEY');
+    expect(detail).not.toContain('calls_started_at');
+  });
 });
 
 describe('on a database file (snapshot cursor with its own connection)', () => {

@@ -51,6 +51,7 @@ describe('POST /calls/stream_query filters', () => {
     [{ input_refs: ['svc:///acme/demo/object/dataset:abc'] }, []],
     [{ op_names: [] }, DEFAULT_ORDER],
     [{ op_names: ['child'], turn_ids: ['tu2'] }, ['c2']],
+    [{ call_ids: ['c2', 'c1', 'e1', 'foreign'], op_names: ['child'] }, ['c1', 'c2']],
   ])('filter %j → %j', async (filter, expected) => {
     expect(ids(await query(server, { filter }))).toEqual(expected);
   });
