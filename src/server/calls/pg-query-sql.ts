@@ -40,7 +40,10 @@ export const PG_LEAVES: QueryLeaves = {
   joinInOrder: 'JOIN',
   opShort: (n) => `COALESCE((regexp_match(${n}, '^(weave|svc):///[^/]+/[^/]+/(op|object)/([^/:]+):'))[3], ${n})`,
   payload: 'f.payload',
-  scalarSort: (sql, desc, kind) => `${sql}${kind === 'text' ? ' COLLATE "C"' : ''} ${desc ? 'DESC' : 'ASC'} NULLS LAST`,
+  // a never-null column (id, started_at: the query keeps started_at IS NOT NULL) without NULLS LAST, which its index's
+  // backward scan (DESC NULLS FIRST) could not give: newest first reads (project_id, started_at, id) backwards
+  scalarSort: (sql, desc, kind) =>
+    `${sql}${kind === 'text' ? ' COLLATE "C"' : ''} ${desc ? 'DESC' : 'ASC'}${kind === 'never-null' ? '' : ' NULLS LAST'}`,
   valueSort: (read, desc) => pgValueSortKeys(read(), desc),
   // normalized ISO 8601 UTC text as epoch seconds, milliseconds included (exact numeric)
   epoch: (timestamp) => `extract(epoch FROM ${timestamp}::timestamptz)`,
