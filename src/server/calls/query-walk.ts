@@ -11,7 +11,7 @@ import type { CallsQueryReq } from '../../schema/calls.js';
 import type { Operand, Operation } from '../../schema/query.js';
 import { QueryError } from '../db/query-error.js';
 import { type Compiled, compileField, type FieldLeaves, type Params } from './fields.js';
-import { epochColumn, missingAsEmpty, opNamesCondition, runIdForms } from './query-rules.js';
+import { epochColumn, missingAsEmpty, opNamesCondition, runIdForms, statusByColumns } from './query-rules.js';
 import { CALL_COLUMNS } from './records.js';
 
 /** A validated stream-query body (the zod output of `CallsQueryReq`). */
@@ -123,6 +123,8 @@ class ExprWalker {
     for (const [key, sql] of Object.entries(COMPARE) as [keyof typeof COMPARE, CompareOp][]) {
       if (key in op) {
         const [a, b] = (op as Record<typeof key, [Operand, Operand]>)[key];
+        const byColumns = key === '$eq' ? statusByColumns(a, b, (name) => this.leaves.column(name)) : undefined;
+        if (byColumns !== undefined) return byColumns;
         const left = { o: a, c: this.operand(a, [...loc, key, '0'], [b]) };
         return this.leaves.compare(sql, left, { o: b, c: this.operand(b, [...loc, key, '1'], [a]) });
       }
