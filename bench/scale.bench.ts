@@ -107,7 +107,7 @@ function reads(ids: TrafficIds): Read[] {
   const trace = ids.bigTraces[ids.bigTraces.length - 1] ?? ids.calls[0]!;
   const newest = 'started_at DESC, id ASC';
   return [
-    { label: 'calls list, newest first, first page (50), first byte', body: { sort_by: NEWEST, limit: PAGE }, firstByte: true, where: 'started_at IS NOT NULL', order: newest, limit: PAGE },
+    { label: 'calls list, newest first, first page (50), first byte', body: { sort_by: NEWEST, limit: PAGE }, firstByte: true, where: 'true', order: newest, limit: PAGE },
     { label: '  ... op_names [tool]', body: { filter: { op_names: ['tool'] }, sort_by: NEWEST, limit: PAGE }, firstByte: true, where: 'op_name = $2', arg: 'tool', order: newest, limit: PAGE, target: 100 },
     { label: '  ... summary.status = error', body: { query: ERRORS, sort_by: NEWEST, limit: PAGE }, firstByte: true, where: 'ended_at IS NOT NULL AND exception IS NOT NULL', order: newest, limit: PAGE, target: 100 },
     { label: "viewer's traces list (roots, feedback, costs), first byte", body: { filter: { trace_roots_only: true }, sort_by: NEWEST, limit: PAGE, include_feedback: true, include_costs: true }, firstByte: true, where: 'parent_id IS NULL', order: newest, limit: PAGE },
@@ -122,7 +122,7 @@ type Floor = (r: Read) => Promise<number>;
 
 function pgFloor(client: pg.Client): Floor {
   return async (r) => {
-    const sql = `SELECT * FROM calls WHERE project_id = $1 AND ${r.where} ORDER BY ${r.order}${r.limit ? ` LIMIT ${r.limit}` : ''}`;
+    const sql = `SELECT * FROM calls WHERE project_id = $1 AND started_at IS NOT NULL AND ${r.where} ORDER BY ${r.order}${r.limit ? ` LIMIT ${r.limit}` : ''}`;
     const t0 = performance.now();
     await client.query(sql, r.arg === undefined ? [PROJECT] : [PROJECT, r.arg]);
     return performance.now() - t0;
@@ -131,7 +131,7 @@ function pgFloor(client: pg.Client): Floor {
 
 function sqliteFloor(db: Database.Database): Floor {
   return async (r) => {
-    const sql = `SELECT * FROM calls WHERE project_id = ? AND ${r.where.replace('$2', '?')} ORDER BY ${r.order}${r.limit ? ` LIMIT ${r.limit}` : ''}`;
+    const sql = `SELECT * FROM calls WHERE project_id = ? AND started_at IS NOT NULL AND ${r.where.replace('$2', '?')} ORDER BY ${r.order}${r.limit ? ` LIMIT ${r.limit}` : ''}`;
     const statement = db.prepare(sql);
     const t0 = performance.now();
     statement.all(...(r.arg === undefined ? [PROJECT] : [PROJECT, r.arg]));
