@@ -144,13 +144,21 @@ async function measureReads(server: Server, list: Read[], floor: Floor): Promise
   const rows: string[][] = [];
   for (const r of list) {
     let records = 0;
-    const api = await timed(async () => {
-      const t = await streamQuery(server.url, r.body);
-      records = t.records;
-      return r.firstByte ? t.first : t.all;
-    });
-    const raw = await timed(() => floor(r));
-    rows.push([r.label, String(records), num(api, 1), num(raw, 1), ratio(api, raw), r.target ? verdict(api < r.target, `< ${num(r.target)} ms`) : '']);
+    const t0 = performance.now();
+    try {
+      const api = await timed(async () => {
+        const t = await streamQuery(server.url, r.body);
+        records = t.records;
+        return r.firstByte ? t.first : t.all;
+      });
+      const raw = await timed(() => floor(r));
+      rows.push([r.label, String(records), num(api, 1), num(raw, 1), ratio(api, raw), r.target ? verdict(api < r.target, `< ${num(r.target)} ms`) : '']);
+    } catch (err) {
+      // a failed read is a row of the table (and the run's exit code), not the end of the run
+      process.exitCode = 1;
+      const what = err instanceof Error ? `${(err as { code?: string }).code ?? ''} ${err.message}`.trim() : String(err);
+      rows.push([r.label, '', `FAILED after ${num(performance.now() - t0)} ms: ${what}`, '', '', '']);
+    }
   }
   return rows;
 }
