@@ -114,6 +114,7 @@ export async function openPgCursor(pool: pg.Pool, q: PgCompiledQuery, options: P
       throw abandoned();
     }
     await statement((c) => c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
+    if (q.tupleFraction !== undefined) await statement((c) => c.query(`SET LOCAL cursor_tuple_fraction = ${q.tupleFraction}`));
     await statement((c) => c.query(`DECLARE weft_calls NO SCROLL CURSOR FOR ${q.sql}`, q.params));
   } catch (err) {
     // COMMIT of a transaction a failed statement aborted rolls it back

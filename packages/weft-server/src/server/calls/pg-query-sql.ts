@@ -13,7 +13,15 @@ import { pgValueSortKeys } from '../db/value-sort.js';
 export interface PgCompiledQuery {
   sql: string;
   params: unknown[];
+  /**
+   * The cursor's `cursor_tuple_fraction` when not PostgreSQL's default (0.1, a plan for the first rows): 1 for a read
+   * by trace, call or parent ids, read whole (see {@link compilePgCallsQuery}).
+   */
+  tupleFraction?: number;
 }
+
+/** Filters naming ids: their matches are few, and read whole. */
+const BY_IDS = ['trace_ids', 'call_ids', 'parent_ids'] as const;
 
 /** PostgreSQL's leaves. */
 export const PG_LEAVES: QueryLeaves = {
@@ -40,7 +48,10 @@ export const PG_LEAVES: QueryLeaves = {
   joinInOrder: 'JOIN',
   opShort: (n) => `COALESCE((regexp_match(${n}, '^(weave|svc):///[^/]+/[^/]+/(op|object)/([^/:]+):'))[3], ${n})`,
   payload: 'f.payload',
-  scalarSort: (sql, desc, kind) => `${sql}${kind === 'text' ? ' COLLATE "C"' : ''} ${desc ? 'DESC' : 'ASC'} NULLS LAST`,
+  // a never-null column (id, started_at: the query keeps started_at IS NOT NULL) without NULLS LAST, which its index's
+  // backward scan (DESC NULLS FIRST) could not give: newest first reads (project_id, started_at, id) backwards
+  scalarSort: (sql, desc, kind) =>
+    `${sql}${kind === 'text' ? ' COLLATE "C"' : ''} ${desc ? 'DESC' : 'ASC'}${kind === 'never-null' ? '' : ' NULLS LAST'}`,
   valueSort: (read, desc) => pgValueSortKeys(read(), desc),
   // normalized ISO 8601 UTC text as epoch seconds, milliseconds included (exact numeric)
   epoch: (timestamp) => `extract(epoch FROM ${timestamp}::timestamptz)`,
@@ -72,9 +83,17 @@ export const PG_LEAVES: QueryLeaves = {
 /**
  * Compiles a query for PostgreSQL, `LIMIT` and `OFFSET` included: the same rows in the same order as
  * `compileCallsQuery` on SQLite.
+ *
+ * A filter by trace, call or parent ids is planned for all its rows (`tupleFraction` 1): an id is matched in its two
+ * forms (`= ANY` of two values), and a cursor planned for its first tenth walked the project's `started_at` index
+ * in order, filtering, to skip sorting the matches (the planner takes a trace's calls as spread over the project's
+ * time, not as the few seconds they hold): 1.9 s for a 10,000-call trace in 1,000,000 calls, against a read of the
+ * trace index and a sort of its rows.
  * @throws QueryError (→ 422) for an unknown sort or query field.
  */
 export function compilePgCallsQuery(q: CallsQuery): PgCompiledQuery {
   const { sql, params, limit, offset } = compileWith(q, PG_LEAVES);
-  return { sql: `${sql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, params: [...params, limit, offset] };
+  const compiled: PgCompiledQuery = { sql: `${sql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, params: [...params, limit, offset] };
+  if (BY_IDS.some((key) => (q.filter?.[key]?.length ?? 0) > 0)) compiled.tupleFraction = 1;
+  return compiled;
 }

@@ -31,6 +31,28 @@ export function missingAsEmpty(o: Operand, others: readonly Operand[]): boolean 
   return '$getField' in o && isFeedbackField(o.$getField) && others.some((x) => '$literal' in x && typeof x.$literal === 'string');
 }
 
+/** The derived status fields (fields.ts `STATUS`). */
+const STATUS_FIELDS: ReadonlySet<string> = new Set(['summary.status', 'summary.weave.status']);
+
+/**
+ * `$eq` of a status field and the literal `running` or `error`, as a condition on columns alone: `ended_at IS NULL`,
+ * and an ended call with an exception (the first two branches of the status rule, fields.ts `STATUS`: the same answer,
+ * true or false, never null). A page of errors newest first then filters the started_at index's rows on two columns
+ * instead of deriving each row's status from its summary (on PostgreSQL ~50 us a row: a page at 2% errors read 115 ms).
+ *
+ * @param a - one side of the `$eq`.
+ * @param b - the other side.
+ * @param column - the engine's SQL of a `calls` column.
+ * @returns the condition, or undefined for any other comparison (compiled as usual).
+ */
+export function statusByColumns(a: Operand, b: Operand, column: (name: string) => string): string | undefined {
+  const [field, value] = '$getField' in a ? [a, b] : [b, a];
+  if (!('$getField' in field) || !STATUS_FIELDS.has(field.$getField) || !('$literal' in value)) return undefined;
+  if (value.$literal === 'running') return `${column('ended_at')} IS NULL`;
+  if (value.$literal === 'error') return `(${column('ended_at')} IS NOT NULL AND ${column('exception')} IS NOT NULL)`;
+  return undefined;
+}
+
 /** Marks an `op_names` entry matching every version of an op (Weave's `WILDCARD_ARTIFACT_VERSION_AND_PATH`). */
 const WILDCARD = ':*';
 

@@ -189,4 +189,13 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Issue 40: the traces list (roots only, newest first) reads the roots in its order, a Limit over this index (the
+    // (project_id, parent_id, started_at, id) index cannot give started_at order for `parent_id IS NULL`, and the
+    // started_at index reads ten calls a root); the overview's roots of a window read a range of it. Only roots are
+    // in it: what it costs a write is one entry a trace.
+    id: 10,
+    name: 'calls_roots_newest_first',
+    sql: 'CREATE INDEX calls_roots_desc ON calls (project_id, started_at DESC, id) WHERE parent_id IS NULL;',
+  },
 ];
