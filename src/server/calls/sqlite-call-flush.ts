@@ -3,11 +3,11 @@
  * in the batch's transaction: multi-row upserts, then end names, refs and pending renames.
  * @module
  */
-import { get, run, type Steps } from '../db/sql-steps.js';
+import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { callRefs } from './call-refs.js';
 import { applyPendingRenames } from './call-edit-writes.js';
 import { END_COLUMNS, KEY_COLUMNS, START_COLUMNS, type Value } from './call-fields.js';
-import type { StagedCall } from './batch-staging.js';
+import type { EndedRoot, StagedCall } from './batch-staging.js';
 
 const START_NAMES = START_COLUMNS.map((c) => c.name);
 const END_NAMES = END_COLUMNS.map((c) => c.name);
@@ -16,11 +16,11 @@ const END_NAMES = END_COLUMNS.map((c) => c.name);
  * Insert of `rows` rows of a key and `columns` each, in one statement; on a stored row, replaces only those
  * columns (the other half of the call is kept). The rows of one statement must have distinct keys.
  */
-function upsertSql(columns: readonly string[], rows: number): string {
+function upsertSql(columns: readonly string[], rows: number, returning = ''): string {
   const all = [...KEY_COLUMNS, ...columns];
   const row = `(${all.map(() => '?').join(', ')})`;
   return `INSERT INTO calls (${all.join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}
-    ON CONFLICT (project_id, id) DO UPDATE SET ${columns.map(setColumn).join(', ')}`;
+    ON CONFLICT (project_id, id) DO UPDATE SET ${columns.map(setColumn).join(', ')}${returning}`;
 }
 
 /**
@@ -40,12 +40,13 @@ function setColumn(column: string): string {
 const ROWS_PER_STATEMENT = [64, 8, 1] as const;
 
 /** The upsert texts of one kind of row (start only, end only, both) by rows per statement. */
-function upsertTexts(columns: readonly string[]): Map<number, string> {
-  return new Map(ROWS_PER_STATEMENT.map((n) => [n, upsertSql(columns, n)]));
+function upsertTexts(columns: readonly string[], returning?: string): Map<number, string> {
+  return new Map(ROWS_PER_STATEMENT.map((n) => [n, upsertSql(columns, n, returning)]));
 }
 
 const START_SQL = upsertTexts(START_NAMES);
-const END_SQL = upsertTexts(END_NAMES);
+/** An end alone answers its call's `started_at` when the call is a stored root: the overview's rollup hour to mark. */
+const END_SQL = upsertTexts(END_NAMES, ' RETURNING project_id, CASE WHEN parent_id IS NULL THEN started_at END AS root_at');
 const CALL_SQL = upsertTexts([...START_NAMES, ...END_NAMES]);
 const SET_NAME = 'UPDATE calls SET display_name = ? WHERE project_id = ? AND id = ?';
 const ANY_REF = 'SELECT 1 FROM call_refs WHERE project_id = ? LIMIT 1';
@@ -71,18 +72,32 @@ function* upsertRows(sql: Map<number, string>, calls: readonly StagedCall[]): St
   for (const rows of ROWS_PER_STATEMENT) for (; calls.length - at >= rows; at += rows) yield* run(sql.get(rows) as string, [rowValues(calls, at, rows)]);
 }
 
+/** Upserts ends alone as {@link upsertRows} does. @returns the project and `started_at` of the stored roots among them. */
+function* upsertEnds(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
+  const roots: EndedRoot[] = [];
+  let at = 0;
+  for (const rows of ROWS_PER_STATEMENT) {
+    for (; calls.length - at >= rows; at += rows) {
+      const answered = yield* all<{ project_id: string; root_at: string | null }>(END_SQL.get(rows) as string, [rowValues(calls, at, rows)]);
+      for (const r of answered) if (r.root_at !== null) roots.push([r.project_id, r.root_at]);
+    }
+  }
+  return roots;
+}
+
 /**
  * Writes the staged calls of one batch on SQLite: one upsert each (several rows per statement), then end names, refs
  * (the delete skipped when the project has no refs at all) and the pending renames of the calls started.
+ * @returns the project and `started_at` of the stored roots the batch ended without starting them.
  */
-export function* sqliteFlush(calls: readonly StagedCall[]): Steps<void> {
+export function* sqliteFlush(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
   const full: StagedCall[] = [];
   const startOnly: StagedCall[] = [];
   const endOnly: StagedCall[] = [];
   for (const call of calls) (call.start ? (call.end ? full : startOnly) : endOnly).push(call);
   yield* upsertRows(CALL_SQL, full);
   yield* upsertRows(START_SQL, startOnly);
-  yield* upsertRows(END_SQL, endOnly);
+  const ended = yield* upsertEnds(endOnly);
   const withRefs = new Map<string, boolean>();
   for (const call of calls) {
     if (call.endName !== undefined) yield* run(SET_NAME, [call.endName, call.projectId, call.id]);
@@ -94,4 +109,5 @@ export function* sqliteFlush(calls: readonly StagedCall[]): Steps<void> {
     }
   }
   yield* applyPendingRenames(calls.filter((call) => call.start));
+  return ended;
 }
