@@ -5,11 +5,11 @@
  * job only makes it fast.
  * @module
  */
-import { safeMessage } from '../../internal/safe-message.js';
 import type { CallStore } from './call-store.js';
 import { callTurns } from './call-turns.js';
 import { HOUR_MS } from './overview-plan.js';
 import { hourAt } from './rollup-marks.js';
+import { type PeriodicJob, startPeriodicJob } from './periodic-job.js';
 
 /** How often the job looks for stale hours after its first run at start: every 30 s. */
 export const ROLLUP_INTERVAL_MS = 30_000;
@@ -27,13 +27,8 @@ export interface RollupJobOptions {
   now?: () => Date;
 }
 
-/** A running rollup job. */
-export interface RollupJob {
-  /** Runs once more now (after the run in progress, if any). @returns how many hours it refreshed. @throws what the run throws. */
-  runNow(): Promise<number>;
-  /** Stops the timer and waits for the run in progress to end at its next hour. Idempotent. */
-  stop(): Promise<void>;
-}
+/** A running rollup job: `runNow()` answers how many hours it refreshed; `stop()` waits for the run to end at its next hour. */
+export type RollupJob = PeriodicJob<number>;
 
 /**
  * Refreshes the stale hours before the hour in progress, until none is left or `stopped()`.
@@ -61,25 +56,5 @@ export async function refreshStaleHours(calls: CallStore, now: Date, stopped: ()
 export function startRollupJob(calls: CallStore, options: RollupJobOptions): RollupJob {
   const { intervalMs = ROLLUP_INTERVAL_MS, log, now = () => new Date() } = options;
   if (!Number.isInteger(intervalMs) || intervalMs < 1) throw new TypeError(`intervalMs must be a positive integer, got ${String(intervalMs)} (${typeof intervalMs})`);
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const queue = (): Promise<number> => {
-    const next = running.then(() => refreshStaleHours(calls, now(), () => stopped));
-    running = next.catch(() => undefined);
-    return next;
-  };
-  const tick = (): void => {
-    queue().catch((err: unknown) => log(`weft server: overview rollup run failed (next run in ${intervalMs} ms): ${safeMessage(err)}`));
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    runNow: queue,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicJob('overview rollup', intervalMs, log, (stopped) => refreshStaleHours(calls, now(), stopped));
 }
