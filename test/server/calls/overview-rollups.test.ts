@@ -32,6 +32,8 @@ interface TraceSpec {
   counts: boolean;
   usage: { model: number; input: number; output: number }[];
   children: { failed: boolean }[];
+  /** The children's ends come after the root's (a failure reaching a root that ended, Weave-style). */
+  childrenLate: boolean;
 }
 
 const traceArb: fc.Arbitrary<TraceSpec> = fc.record({
@@ -42,6 +44,7 @@ const traceArb: fc.Arbitrary<TraceSpec> = fc.record({
   counts: fc.boolean(),
   usage: fc.array(fc.record({ model: fc.integer({ min: 0, max: MODELS.length - 1 }), input: fc.nat(100_000), output: fc.nat(10_000) }), { maxLength: 2 }),
   children: fc.array(fc.record({ failed: fc.boolean() }), { maxLength: 2 }),
+  childrenLate: fc.boolean(),
 });
 
 /** What happens next: a batch of the next items, a re-sent batch, the job, a delete, retention. */
@@ -53,15 +56,18 @@ type Step =
   | { kind: 'retention'; minute: number };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('send' as const), items: fc.integer({ min: 1, max: 12 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('send' as const), items: fc.integer({ min: 1, max: 8 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('resend' as const), which: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('job' as const) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('job' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), which: fc.nat(), root: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('retention' as const), minute: fc.integer({ min: 0, max: 30 * 60 }) }) },
 );
 
-/** The items of a trace, in an order an SDK sends them (each call's start before its end; children end first). */
-function traceItems(project: string, t: TraceSpec): { items: Json[]; root: string; children: string[] } {
+/**
+ * The items of a trace: its starts, and its ends (each after its call's start; a child's end before or after its
+ * root's, as `childrenLate` says).
+ */
+function traceItems(project: string, t: TraceSpec): { starts: Json[]; ends: Json[]; root: string; children: string[] } {
   const root = newId();
   const trace_id = newId();
   const at = T0 + t.minute * MIN + (t.minute % 7) * 1000;
@@ -69,13 +75,16 @@ function traceItems(project: string, t: TraceSpec): { items: Json[]; root: strin
   const usage = Object.fromEntries(t.usage.map((u) => [MODELS[u.model]!, { input_tokens: u.input, output_tokens: u.output, requests: 1 }]));
   const childFailed = t.children.some((c) => c.failed);
   const summary: Json = { usage, ...(t.counts ? { status_counts: { success: 1, error: childFailed ? 1 : 0 } } : {}) };
-  const items: Json[] = [startItem({ project_id: project, id: root, trace_id, op_name: OPS[t.op], started_at: iso(at), attributes: {}, inputs: {} })];
+  const starts: Json[] = [startItem({ project_id: project, id: root, trace_id, op_name: OPS[t.op], started_at: iso(at), attributes: {}, inputs: {} })];
+  const ends: Json[] = [];
   t.children.forEach((c, i) => {
-    items.push(startItem({ project_id: project, id: children[i], trace_id, parent_id: root, op_name: 'child', started_at: iso(at + 1), attributes: {}, inputs: {} }));
-    items.push(endItem({ project_id: project, id: children[i], ended_at: iso(at + 2), summary: {}, ...(c.failed ? { exception: 'child failed' } : {}) }));
+    starts.push(startItem({ project_id: project, id: children[i], trace_id, parent_id: root, op_name: 'child', started_at: iso(at + 1), attributes: {}, inputs: {} }));
+    ends.push(endItem({ project_id: project, id: children[i], ended_at: iso(at + 2), summary: {}, ...(c.failed ? { exception: 'child failed' } : {}) }));
   });
-  items.push(endItem({ project_id: project, id: root, ended_at: iso(at + t.latencyMs), summary, ...(t.failed ? { exception: 'boom' } : {}) }));
-  return { items, root, children };
+  const rootEnd = endItem({ project_id: project, id: root, ended_at: iso(at + t.latencyMs), summary, ...(t.failed ? { exception: 'boom' } : {}) });
+  if (t.childrenLate) ends.unshift(rootEnd);
+  else ends.push(rootEnd);
+  return { starts, ends, root, children };
 }
 
 /** The windows compared: whole hours, hours cut by the window's edges, buckets under an hour, each split. */
@@ -103,37 +112,67 @@ async function expectSameAsLive(project: string): Promise<void> {
 
 const refresh = (): Promise<number> => refreshStaleHours(storeParts(server().store).calls, new Date(T0 + 400 * HOUR));
 
+/**
+ * Runs a workload: the steps `during` while the traces' items are sent (starts first, then ends), the rest of the
+ * items, the job, the steps `after`; checks the overview against the live count, runs the job, checks again.
+ * @returns how many hours the job refreshed.
+ */
+async function workload(traces: TraceSpec[], during: Step[], after: Step[]): Promise<number> {
+  let rolledUp = 0;
+  const project = uniqueProject('rollups');
+  const made = traces.map((t) => traceItems(project, t));
+  // all starts first, then the ends: ends arrive late, in batches of their own
+  const pending = [...made.flatMap((m) => m.starts), ...made.flatMap((m) => m.ends)];
+  const sent: Json[][] = [];
+  for (const step of [...during, { kind: 'send', items: pending.length }, { kind: 'job' }, ...after] as Step[]) {
+    if (step.kind === 'send' && pending.length > 0) {
+      const items = pending.splice(0, step.items);
+      await batch(server(), items);
+      sent.push(items);
+    } else if (step.kind === 'resend' && sent.length > 0) {
+      await batch(server(), sent[step.which % sent.length]!);
+    } else if (step.kind === 'job') {
+      rolledUp += await refresh();
+    } else if (step.kind === 'delete') {
+      const m = made[step.which % made.length]!;
+      const id = step.root || m.children.length === 0 ? m.root : m.children[step.which % m.children.length]!;
+      expect((await post(server(), '/calls/delete', { project_id: project, call_ids: [id] })).status).toBe(200);
+    } else if (step.kind === 'retention') {
+      expect((await post(server(), CALLS_DELETE_BEFORE_PATH, { project_id: project, before: iso(T0 + step.minute * MIN) })).status).toBe(200);
+    }
+  }
+  await expectSameAsLive(project);
+  rolledUp += await refresh();
+  await expectSameAsLive(project);
+  const stale = await storeRows<{ n: number }>(server(), 'SELECT count(*) AS n FROM call_rollup_marks WHERE project_id = ?', [project]);
+  expect(Number(stale[0]!.n)).toBe(0);
+  return rolledUp;
+}
+
+const trace = (over: Partial<TraceSpec>): TraceSpec => ({ minute: 90, op: 0, latencyMs: 1200, failed: false, counts: true, usage: [], children: [], childrenLate: false, ...over });
+
 describe('overview rollups', () => {
   it('answer exactly what counting every root live answers, after any workload with the job run at any point', async () => {
     let rolledUp = 0;
-    await fc.assert(fc.asyncProperty(fc.array(traceArb, { minLength: 1, maxLength: 14 }), fc.array(stepArb, { minLength: 1, maxLength: 14 }), async (traces, steps) => {
-      const project = uniqueProject('rollups');
-      const made = traces.map((t) => traceItems(project, t));
-      const pending = made.flatMap((m) => m.items);
-      const sent: Json[][] = [];
-      for (const step of [...steps, { kind: 'send', items: pending.length } as Step]) {
-        if (step.kind === 'send' && pending.length > 0) {
-          const items = pending.splice(0, step.items);
-          await batch(server(), items);
-          sent.push(items);
-        } else if (step.kind === 'resend' && sent.length > 0) {
-          await batch(server(), sent[step.which % sent.length]!);
-        } else if (step.kind === 'job') {
-          rolledUp += await refresh();
-        } else if (step.kind === 'delete') {
-          const m = made[step.which % made.length]!;
-          const id = step.root || m.children.length === 0 ? m.root : m.children[step.which % m.children.length]!;
-          expect((await post(server(), '/calls/delete', { project_id: project, call_ids: [id] })).status).toBe(200);
-        } else if (step.kind === 'retention') {
-          expect((await post(server(), CALLS_DELETE_BEFORE_PATH, { project_id: project, before: iso(T0 + step.minute * MIN) })).status).toBe(200);
-        }
-      }
-      await expectSameAsLive(project);
-      rolledUp += await refresh();
-      await expectSameAsLive(project);
-      const stale = await storeRows<{ n: number }>(server(), 'SELECT count(*) AS n FROM call_rollup_marks WHERE project_id = ?', [project]);
-      expect(Number(stale[0]!.n)).toBe(0);
-    }), { numRuns: 12 });
+    const steps = fc.array(stepArb, { minLength: 1, maxLength: 24 });
+    await fc.assert(fc.asyncProperty(fc.array(traceArb, { minLength: 1, maxLength: 10 }), steps, steps, async (traces, during, after) => {
+      rolledUp += await workload(traces, during, after);
+    }), { numRuns: 25 });
     expect(rolledUp).toBeGreaterThan(0);
+  });
+
+  it('see a late end of a root, and a failure arriving below a root that ended without status_counts (Weave SDKs)', async () => {
+    const usage = [{ model: 0, input: 10, output: 2 }];
+    // starts, job, the root's end, job, the failed child's end: each write after the job must mark the root's hour
+    const late = trace({ counts: false, usage, children: [{ failed: true }], childrenLate: true });
+    const send1: Step = { kind: 'send', items: 1 };
+    expect(await workload([late], [send1, send1, { kind: 'job' }, send1, { kind: 'job' }, send1], [])).toBeGreaterThan(0);
+    expect(await workload([trace({ usage })], [send1, { kind: 'job' }, send1], [])).toBeGreaterThan(0);
+  });
+
+  it('see deletes and retention after the job', async () => {
+    const two = [trace({ children: [{ failed: true }] }), trace({ minute: 200, usage: [{ model: 1, input: 5, output: 1 }] })];
+    expect(await workload(two, [], [{ kind: 'delete', which: 0, root: false }, { kind: 'job' }, { kind: 'delete', which: 1, root: true }])).toBeGreaterThan(0);
+    expect(await workload(two, [], [{ kind: 'retention', minute: 150 }])).toBeGreaterThan(0);
   });
 });
