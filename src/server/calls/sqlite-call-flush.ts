@@ -45,8 +45,14 @@ function upsertTexts(columns: readonly string[], returning?: string): Map<number
 }
 
 const START_SQL = upsertTexts(START_NAMES);
-/** An end alone answers its call's `started_at` when the call is a stored root: the overview's rollup hour to mark. */
-const END_SQL = upsertTexts(END_NAMES, ' RETURNING project_id, CASE WHEN parent_id IS NULL THEN started_at END AS root_at');
+const END_SQL = upsertTexts(END_NAMES);
+/**
+ * The `started_at` of the stored roots among some calls of a project (a JSON list of ids): one primary-key probe each,
+ * `CROSS JOIN` keeping the list outermost (a plain join let the planner scan the project's roots). About 2 µs a call
+ * on a loaded machine, against about 6 µs for `RETURNING` on the upsert (one measurement each, in one process).
+ */
+const ROOTS_AMONG = `SELECT DISTINCT c.started_at AS root_at FROM json_each(?) j CROSS JOIN calls c ON c.project_id = ? AND c.id = j.value
+  WHERE c.parent_id IS NULL AND c.started_at IS NOT NULL`;
 const CALL_SQL = upsertTexts([...START_NAMES, ...END_NAMES]);
 const SET_NAME = 'UPDATE calls SET display_name = ? WHERE project_id = ? AND id = ?';
 const ANY_REF = 'SELECT 1 FROM call_refs WHERE project_id = ? LIMIT 1';
@@ -74,13 +80,17 @@ function* upsertRows(sql: Map<number, string>, calls: readonly StagedCall[]): St
 
 /** Upserts ends alone as {@link upsertRows} does. @returns the project and `started_at` of the stored roots among them. */
 function* upsertEnds(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
+  if (calls.length === 0) return [];
+  yield* upsertRows(END_SQL, calls);
+  const byProject = new Map<string, string[]>();
+  for (const call of calls) {
+    const ids = byProject.get(call.projectId);
+    if (ids) ids.push(call.id);
+    else byProject.set(call.projectId, [call.id]);
+  }
   const roots: EndedRoot[] = [];
-  let at = 0;
-  for (const rows of ROWS_PER_STATEMENT) {
-    for (; calls.length - at >= rows; at += rows) {
-      const answered = yield* all<{ project_id: string; root_at: string | null }>(END_SQL.get(rows) as string, [rowValues(calls, at, rows)]);
-      for (const r of answered) if (r.root_at !== null) roots.push([r.project_id, r.root_at]);
-    }
+  for (const [projectId, ids] of byProject) {
+    for (const r of yield* all<{ root_at: string }>(ROOTS_AMONG, [JSON.stringify(ids), projectId])) roots.push([projectId, r.root_at]);
   }
   return roots;
 }

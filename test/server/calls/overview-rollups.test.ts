@@ -159,7 +159,7 @@ describe('overview rollups', () => {
       rolledUp += await workload(traces, during, after);
     }), { numRuns: 25 });
     expect(rolledUp).toBeGreaterThan(0);
-  });
+  }, 240_000);
 
   it('see a late end of a root, and a failure arriving below a root that ended without status_counts (Weave SDKs)', async () => {
     const usage = [{ model: 0, input: 10, output: 2 }];
