@@ -55,7 +55,8 @@ export function* writeBatch(d: Dialect, items: readonly UpsertItem[]): Steps<(Ca
   const stored = yield* storedColumn(d, wanted, 'trace_id');
   const { calls, answers } = stageItems(items, (projectId, id) => stored.get(keyOf(projectId, id)), d.json);
   const traces = yield* tracesToRollUp(d, calls, new Set(starts.filter((s) => s.otel_dump).map((s) => s.project_id)));
-  const ended = yield* d.engine === 'postgres' ? pgFlush(calls) : sqliteFlush(calls);
+  // PostgreSQL's upsert marks the hours of the roots it writes itself; SQLite's flush answers the stored roots it ended
+  const ended = d.engine === 'postgres' ? (yield* pgFlush(calls), []) : yield* sqliteFlush(calls);
   const rolled = yield* rollUpTraces(d, traces);
   yield* markBatchHours(d, calls, [...ended, ...rolled]);
   return answers;
@@ -66,17 +67,19 @@ const PARENT_ID = START_COLUMNS.findIndex((c) => c.name === 'parent_id');
 const EXCEPTION = END_COLUMNS.findIndex((c) => c.name === 'exception');
 
 /**
- * Marks the overview hours a batch changed (rollup-marks.ts): the hour of each root it starts, of each stored root it
- * ends or rolls up (`roots`), and of the roots above each call it fails below a root (a `descendant_error` derived from
- * descendants). The distinct hours are found in one pass: usually one or two marks per batch.
+ * Marks the overview hours a batch changed (rollup-marks.ts): the hour of each root it starts (on SQLite; PostgreSQL's
+ * upsert marks them), of each stored root it ends or rolls up (`roots`), and of the roots above each call it fails below
+ * a root (a `descendant_error` derived from descendants). The distinct hours are found in one pass: usually one or two
+ * marks per batch.
  */
 function* markBatchHours(d: Dialect, calls: readonly StagedCall[], roots: readonly EndedRoot[]): Steps<void> {
   const marks = new HourMarks();
   let failed: Map<string, string[]> | undefined;
   for (const call of calls) {
     const start = call.start;
-    if (start !== undefined && start[PARENT_ID] === null) marks.add(call.projectId, start[STARTED_AT] as string);
-    else if (call.end !== undefined && call.end[EXCEPTION] !== null) {
+    if (start !== undefined && start[PARENT_ID] === null) {
+      if (d.engine === 'sqlite') marks.add(call.projectId, start[STARTED_AT] as string);
+    } else if (call.end !== undefined && call.end[EXCEPTION] !== null) {
       failed ??= new Map();
       const ids = failed.get(call.projectId);
       if (ids) ids.push(call.id);

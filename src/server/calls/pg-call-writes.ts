@@ -8,7 +8,8 @@
 import { run, all, type Steps } from '../db/sql-steps.js';
 import { callRefs } from './call-refs.js';
 import { type ColumnType, END_COLUMNS, KEY_COLUMNS, START_COLUMNS, START_NAME_AT, type StartInput, type Value } from './call-fields.js';
-import { type EndedRoot, keyOf, type StagedCall } from './batch-staging.js';
+import { keyOf, type StagedCall } from './batch-staging.js';
+import { HOUR_LOCK_SPACE, hourLockKey } from './rollup-marks.js';
 
 const PG_TYPE: Record<ColumnType, string> = { text: 'text', time: 'text', json: 'json', int: 'bigint' };
 /** Columns of the upsert, in order (call-fields.ts), with their PostgreSQL array types. */
@@ -27,8 +28,10 @@ const param = (column: string): string => `$${COLUMN_NAMES.indexOf(column) + 1}`
  * that half is replaced. A row's display_name is its end's name, else its start's: stored as is by an insert; on a
  * stored row the start's only fills an empty name, and the end's is set afterwards ({@link SET_NAMES}), as is a
  * pending rename (it replaces both). Answers only the rows that existed (`updated`: their old refs are deleted and
- * their end's name set; `root_at`: a root's `started_at`, whose overview hour is marked) or had a pending rename
- * (`renamed`, `rename`): none when a batch brings new calls.
+ * their end's name set) or had a pending rename (`renamed`, `rename`): none when a batch brings new calls.
+ *
+ * In the same statement, the overview hours of the roots it writes (started or ended) are marked stale, each hour's
+ * shared advisory lock taken first (rollup-marks.ts): no round trip of its own.
  */
 const UPSERT_SQL = `WITH pending AS (
     DELETE FROM call_renames r USING unnest(${param('project_id')}::text[], ${param('id')}::text[], ${param('started_at')}::text[]) AS s(project_id, id, started_at)
@@ -45,8 +48,13 @@ const UPSERT_SQL = `WITH pending AS (
     // an end's summary is the sent one again (the rollup of rollup-writes.ts runs after)
     'sent_summary = CASE WHEN excluded.ended_at IS NOT NULL THEN NULL ELSE calls.sent_summary END',
   ].join(',\n    ')}
-    RETURNING project_id, id, xmax <> 0 AS updated, CASE WHEN parent_id IS NULL THEN started_at END AS root_at)
-  SELECT up.project_id, up.id, up.updated, up.root_at, p.call_id IS NOT NULL AS renamed, p.display_name AS rename
+    RETURNING project_id, id, xmax <> 0 AS updated, CASE WHEN parent_id IS NULL THEN started_at END AS root_at),
+  hour_locks AS (SELECT count(pg_advisory_xact_lock_shared(${HOUR_LOCK_SPACE}, k)) AS n FROM (
+    SELECT DISTINCT ${hourLockKey('project_id', 'substr(root_at, 1, 13)')} AS k FROM up WHERE root_at IS NOT NULL ORDER BY 1) s),
+  marked AS (INSERT INTO call_rollup_marks (project_id, hour)
+    SELECT DISTINCT up.project_id, substr(up.root_at, 1, 13) FROM up, hour_locks WHERE up.root_at IS NOT NULL AND hour_locks.n >= 0
+    ON CONFLICT DO NOTHING)
+  SELECT up.project_id, up.id, up.updated, p.call_id IS NOT NULL AS renamed, p.display_name AS rename
   FROM up LEFT JOIN pending p ON p.project_id = up.project_id AND p.call_id = up.id
   WHERE up.updated OR p.call_id IS NOT NULL`;
 
@@ -88,11 +96,11 @@ export function* pgLockStartedProjects(starts: readonly StartInput[]): Steps<voi
 const byKey = (a: StagedCall, b: StagedCall): number => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
- * Writes staged calls in key order: the upsert with the drop of pending renames, then names and refs.
- * @returns the project and `started_at` of the stored roots among the rows that existed (the ends of stored calls).
+ * Writes staged calls in key order: the upsert with the drop of pending renames and the marks of the overview hours of
+ * its roots, then names and refs.
  */
-export function* pgFlush(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
-  if (calls.length === 0) return [];
+export function* pgFlush(calls: readonly StagedCall[]): Steps<void> {
+  if (calls.length === 0) return;
   const sorted = [...calls].sort(byKey);
   const columns: Value[][] = COLUMNS.map(() => []);
   const noStart = Array<Value>(START_SET.length).fill(null);
@@ -104,7 +112,7 @@ export function* pgFlush(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
     const row = [call.projectId, call.id, ...start, ...(call.end ?? noEnd)];
     row.forEach((v, i) => columns[i]!.push(v));
   }
-  const answered = yield* all<{ project_id: string; id: string; updated: boolean; root_at: string | null; renamed: boolean; rename: string | null }>(UPSERT_SQL, columns);
+  const answered = yield* all<{ project_id: string; id: string; updated: boolean; renamed: boolean; rename: string | null }>(UPSERT_SQL, columns);
   // a row this upsert inserted has no refs yet: only rows that existed get their old refs deleted
   const updated = new Set(answered.filter((r) => r.updated).map((r) => keyOf(r.project_id, r.id)));
   const renamed = new Map(answered.filter((r) => r.renamed).map((r) => [keyOf(r.project_id, r.id), r.rename]));
@@ -125,5 +133,4 @@ export function* pgFlush(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
   if (names[0]!.length > 0) yield* run(SET_NAMES, names);
   if (stale[0]!.length > 0) yield* run(DELETE_REFS, stale);
   if (refs[0]!.length > 0) yield* run(INSERT_REFS, refs);
-  return answered.flatMap((r): EndedRoot[] => (r.updated && r.root_at !== null ? [[r.project_id, r.root_at]] : []));
 }
