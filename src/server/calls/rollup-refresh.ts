@@ -47,6 +47,12 @@ export function* refreshHour(d: Dialect, projectId: string, hour: string): Steps
       rows: pieces.map((p) => [p.op, p.model, p.calls, p.errors, p.descendantErrors, histogramText(histogramOf(p)), p.usage ? JSON.stringify(p.usage) : null]),
     });
   }
+  // SQLite: the roots still running, whose end written alone must mark the hour again (sqlite-call-flush.ts; PostgreSQL's
+  // upsert marks the hour of every root it writes)
+  if (d.engine === 'sqlite') yield* run('DELETE FROM call_rollup_open WHERE project_id = ? AND hour = ?', [projectId, hour]);
+  if (d.engine === 'sqlite') yield* run(`INSERT INTO call_rollup_open (project_id, id, hour) SELECT project_id, id, ? FROM calls
+    WHERE project_id = ? AND parent_id IS NULL AND started_at >= ? AND started_at < ? AND ended_at IS NULL`,
+  [hour, projectId, new Date(startMs).toISOString(), new Date(startMs + HOUR_MS).toISOString()]);
   yield* run('DELETE FROM call_rollup_marks WHERE project_id = ? AND hour = ?', [projectId, hour]);
   return true;
 }

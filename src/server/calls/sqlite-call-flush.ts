@@ -47,12 +47,13 @@ function upsertTexts(columns: readonly string[], returning?: string): Map<number
 const START_SQL = upsertTexts(START_NAMES);
 const END_SQL = upsertTexts(END_NAMES);
 /**
- * The `started_at` of the stored roots among some calls of a project (a JSON list of ids): one primary-key probe each,
- * `CROSS JOIN` keeping the list outermost (a plain join let the planner scan the project's roots). About 2 µs a call
- * on a loaded machine, against about 6 µs for `RETURNING` on the upsert (one measurement each, in one process).
+ * Whether a project has roots that were running when their clean hour was last recomputed (`call_rollup_open`, kept by
+ * rollup-refresh.ts): only their ends, written alone, change a clean hour's rollup (the end of a root whose hour is
+ * still marked needs no mark; a root's end stored before the refresh is in the rollup).
  */
-const ROOTS_AMONG = `SELECT DISTINCT c.started_at AS root_at FROM json_each(?) j CROSS JOIN calls c ON c.project_id = ? AND c.id = j.value
-  WHERE c.parent_id IS NULL AND c.started_at IS NOT NULL`;
+const ANY_OPEN = 'SELECT 1 FROM call_rollup_open WHERE project_id = ? LIMIT 1';
+/** The hours of the open roots among some calls of a project (a JSON list of ids), `CROSS JOIN` keeping the list outermost. */
+const OPEN_AMONG = `SELECT DISTINCT o.hour AS hour FROM json_each(?) j CROSS JOIN call_rollup_open o ON o.project_id = ? AND o.id = j.value`;
 const CALL_SQL = upsertTexts([...START_NAMES, ...END_NAMES]);
 const SET_NAME = 'UPDATE calls SET display_name = ? WHERE project_id = ? AND id = ?';
 const ANY_REF = 'SELECT 1 FROM call_refs WHERE project_id = ? LIMIT 1';
@@ -78,7 +79,10 @@ function* upsertRows(sql: Map<number, string>, calls: readonly StagedCall[]): St
   for (const rows of ROWS_PER_STATEMENT) for (; calls.length - at >= rows; at += rows) yield* run(sql.get(rows) as string, [rowValues(calls, at, rows)]);
 }
 
-/** Upserts ends alone as {@link upsertRows} does. @returns the project and `started_at` of the stored roots among them. */
+/**
+ * Upserts ends alone as {@link upsertRows} does. @returns the project and hour of each open root among them (one probe
+ * of a small table per project of the batch, none more while the project has no open root).
+ */
 function* upsertEnds(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
   if (calls.length === 0) return [];
   yield* upsertRows(END_SQL, calls);
@@ -90,7 +94,8 @@ function* upsertEnds(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
   }
   const roots: EndedRoot[] = [];
   for (const [projectId, ids] of byProject) {
-    for (const r of yield* all<{ root_at: string }>(ROOTS_AMONG, [JSON.stringify(ids), projectId])) roots.push([projectId, r.root_at]);
+    if ((yield* get(ANY_OPEN, [projectId])) === undefined) continue;
+    for (const r of yield* all<{ hour: string }>(OPEN_AMONG, [JSON.stringify(ids), projectId])) roots.push([projectId, r.hour]);
   }
   return roots;
 }
@@ -98,7 +103,7 @@ function* upsertEnds(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
 /**
  * Writes the staged calls of one batch on SQLite: one upsert each (several rows per statement), then end names, refs
  * (the delete skipped when the project has no refs at all) and the pending renames of the calls started.
- * @returns the project and `started_at` of the stored roots the batch ended without starting them.
+ * @returns the project and hour of the open roots (rollup-refresh.ts) the batch ended without starting them.
  */
 export function* sqliteFlush(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
   const full: StagedCall[] = [];

@@ -8,7 +8,8 @@ import type Database from 'better-sqlite3';
  * The rollup tables: `call_rollups` holds, per project and hour (`YYYY-MM-DDTHH` of the roots' `started_at`), one row per
  * root op (`model` NULL: all its roots) and one per (root op, model of the usage; `(none)` without usage): roots,
  * errors, descendant errors, the latency histogram (calls/latency-histogram.ts) and, on model rows, the usage summed per
- * token kind (JSON). `call_rollup_marks` lists the hours whose rows may be stale.
+ * token kind (JSON). `call_rollup_marks` lists the hours whose rows may be stale; `call_rollup_open` the roots still
+ * running when their (clean) hour was last recomputed, whose end must mark it again.
  */
 const ROLLUP_TABLES_SQL = `
       CREATE TABLE call_rollups (
@@ -27,7 +28,14 @@ const ROLLUP_TABLES_SQL = `
         project_id TEXT NOT NULL,
         hour       TEXT NOT NULL,
         PRIMARY KEY (project_id, hour)
-      ) WITHOUT ROWID;`;
+      ) WITHOUT ROWID;
+      CREATE TABLE call_rollup_open (
+        project_id TEXT NOT NULL,
+        id         TEXT NOT NULL,
+        hour       TEXT NOT NULL,
+        PRIMARY KEY (project_id, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX call_rollup_open_hour ON call_rollup_open (project_id, hour);`;
 
 /** One schema step. `id`s are increasing and never reused; a shipped migration is never edited. */
 export interface Migration {

@@ -216,6 +216,13 @@ export const PG_MIGRATIONS: readonly Migration[] = [
         hour       text COLLATE "C" NOT NULL,
         PRIMARY KEY (project_id, hour)
       );
+      CREATE TABLE call_rollup_open (
+        project_id text COLLATE "C" NOT NULL,
+        id         text COLLATE "C" NOT NULL,
+        hour       text COLLATE "C" NOT NULL,
+        PRIMARY KEY (project_id, id)
+      );
+      CREATE INDEX call_rollup_open_hour ON call_rollup_open (project_id, hour);
       CREATE FUNCTION weft_latency_bin(x bigint) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
         SELECT CASE WHEN x IS NULL THEN NULL WHEN x < 0 THEN -width_bucket(-x, '${BOUNDS}'::bigint[])
           ELSE width_bucket(x, '${BOUNDS}'::bigint[]) END $f$;
