@@ -14,6 +14,7 @@ import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 import { MonitorLoop, type MonitorLoopOptions } from 'weft-trace/internal';
 import { storePort } from './monitors/store-port.js';
 import { type RetentionJob, startRetentionJob } from './calls/retention-job.js';
+import { type RollupJob, type RollupJobOptions, startRollupJob } from './calls/rollup-job.js';
 import { type ServerStore, storeParts } from './server-store.js';
 
 /** Options of {@link startServer}; `maxBodyBytes`, `log` and `now` as {@link AppOptions} (`createApp`) takes them. */
@@ -60,6 +61,13 @@ export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'l
    * @defaultValue none (calls are kept)
    */
   retentionDays?: number;
+  /**
+   * Runs the overview's rollup job (calls/rollup-job.ts) inside this server: `true` or its options (`intervalMs`
+   * between runs, default 30,000). It recomputes, one hour per transaction, the hour rollups writes marked stale, so
+   * `POST /weft/calls/overview` reads hours instead of rows; the answer is the same without it, only slower.
+   * `weft serve` turns it on. @defaultValue false
+   */
+  rollups?: boolean | Pick<RollupJobOptions, 'intervalMs'>;
 }
 
 /** A listening server. */
@@ -76,6 +84,8 @@ export interface RunningServer {
   monitors?: MonitorLoop;
   /** The retention job, with `retentionDays` (its `runNow()` runs it once more at once). */
   retention?: RetentionJob;
+  /** The overview's rollup job, with `rollups` (its `runNow()` refreshes the stale hours at once). */
+  rollups?: RollupJob;
   /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -134,11 +144,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const bound = (server.address() as AddressInfo).port;
   const loopOptions = options.monitors === true ? {} : options.monitors || undefined;
   const monitors = loopOptions ? new MonitorLoop(storePort(storeParts(store)), { log, ...loopOptions }).start() : undefined;
+  const rollupOptions = options.rollups === true ? {} : options.rollups || undefined;
+  const rollups = rollupOptions ? startRollupJob(storeParts(store).calls, { log, now: options.now, ...rollupOptions }) : undefined;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       server.close(async () => {
         await monitors?.stop();
+        await rollups?.stop().catch(() => undefined);
         (retention?.stop() ?? Promise.resolve()).then(() => store.close()).then(resolve, (err: unknown) => {
           log(`weft server: error while closing the database: ${String(err)}`);
           resolve();
@@ -148,5 +161,5 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     return closing;
   };
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, retention, monitors, close };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, retention, rollups, monitors, close };
 }

@@ -17,7 +17,12 @@ export const CallsOverviewReq = z.object({
 });
 export type CallsOverviewReq = z.output<typeof CallsOverviewReq>;
 
-/** Figures of a set of traces. Latencies in ms (null without an ended trace), cost in USD (null when no model has a price). */
+/**
+ * Figures of a set of traces. Latencies in ms (null without an ended trace), cost in USD (null when no model has a price).
+ * `latency_p50_ms` / `latency_p95_ms` are read from a log-scale latency histogram (the server keeps them per hour to
+ * answer large windows fast): within 0.99% (relative) of the exact percentile of the roots' latencies (linear
+ * interpolation between ranks, as PostgreSQL's `percentile_cont`); exact up to 50 ms. Counts, tokens and cost are exact.
+ */
 export interface OverviewFigures {
   /** Traces (root calls) started in the bucket. */
   calls: number;

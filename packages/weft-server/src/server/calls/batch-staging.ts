@@ -29,6 +29,9 @@ export interface StagedCall {
   endName?: string;
 }
 
+/** A stored root a batch ended without starting it: its project and `started_at` (an overview hour to mark). */
+export type EndedRoot = [projectId: string, startedAt: string];
+
 /** A batch folded into staged calls, and its answers. */
 export interface StagedBatch {
   /** Staged calls in first-seen order. */

@@ -6,6 +6,7 @@
 import type { Dialect } from '../db/dialect.js';
 import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { PG_LOCK_FOR_RENAME } from './pg-call-writes.js';
+import { markRootsAbove } from './rollup-marks.js';
 
 const UPDATE_NAME = 'UPDATE calls SET display_name = ? WHERE project_id = ? AND id = ? AND started_at IS NOT NULL';
 
@@ -55,10 +56,12 @@ export function* deleteSubtrees(d: Dialect, projectId: string, ids: readonly str
 }
 
 /**
- * Deletes the given calls of a project with their stored refs and pending renames (not their feedback). Run in the
- * caller's transaction. @returns how many call rows were deleted.
+ * Deletes the given calls of a project with their stored refs and pending renames (not their feedback), first marking
+ * the overview hours of the roots above them (rollup-marks.ts). Run in the caller's transaction.
+ * @returns how many call rows were deleted.
  */
 export function* dropCallRows(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
+  yield* markRootsAbove(d, projectId, ids);
   const doomed = d.list(ids);
   yield* run(`DELETE FROM call_refs WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
   yield* run(`DELETE FROM call_renames WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);

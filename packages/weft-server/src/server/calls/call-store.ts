@@ -28,6 +28,7 @@ import type { ObjectKey } from '../objects/object-vals.js';
 import { rowsQuery, rowVals } from './object-ref-reads.js';
 import { overviewOn, type OverviewResult } from './overview.js';
 import type { OverviewQuery } from './overview-sql.js';
+import { refreshHour, type StaleHour, staleHours } from './rollup-refresh.js';
 import type { CallsQuery } from './query-walk.js';
 import { type RecordPipeline, recordPipeline } from './record-pipeline.js';
 import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
@@ -233,7 +234,7 @@ export class CallStore<W extends Wait = Wait> {
   /**
    * Deletes ONE batch of a project's traces started before `cutoff`, with their feedback, in one transaction (the rule:
    * `deleteBatchBefore`). Callers repeat it while `more` is true, each batch taking its turn (calls/retention.ts), so
-   * no write waits long. Retention's only deletion: aggregates kept per time bucket are adjusted there.
+   * no write waits long. The overview hours of the deleted roots are marked stale there.
    * @param cutoff - a normalized UTC timestamp (`normalizeTimestamp`).
    * @param batchSize - calls per transaction (a trace larger than that is deleted whole, alone).
    */
@@ -242,11 +243,22 @@ export class CallStore<W extends Wait = Wait> {
   }
 
   /**
-   * The overview of a window (`POST /weft/calls/overview`): trace roots counted per time bucket and series in SQL,
-   * their usage summed per model and priced (overview-sql.ts, overview.ts).
+   * The overview of a window (`POST /weft/calls/overview`): the stored hour rollups that stand, and the roots of the
+   * rest counted per time bucket and series in SQL, their usage summed per model and priced (overview.ts).
+   * @param useRollups - false counts every root live (the same answer; for tests and benchmarks). @defaultValue true
    */
-  overview(query: OverviewQuery): Out<W, OverviewResult> {
-    return overviewOn(this.sql, query, this.deps.prices);
+  overview(query: OverviewQuery, useRollups = true): Out<W, OverviewResult> {
+    return overviewOn(this.sql, query, this.deps.prices, useRollups);
+  }
+
+  /** The oldest stale overview hours before `beforeHour` (`YYYY-MM-DDTHH`), at most `limit` (rollup-refresh.ts). */
+  staleRollupHours(beforeHour: string, limit: number): Out<W, StaleHour[]> {
+    return this.sql.run(staleHours, beforeHour, limit);
+  }
+
+  /** Recomputes one stale overview hour and clears its mark, in one transaction. @returns false when it was not stale. */
+  refreshRollupHour(projectId: string, hour: string): Out<W, boolean> {
+    return this.sql.transaction(refreshHour, projectId, hour);
   }
 
   /** Closes the open cursors (before the connection or pool): SQLite's at once, PostgreSQL's together, errors skipped. */

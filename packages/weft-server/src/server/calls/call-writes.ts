@@ -2,14 +2,16 @@
  * Idempotent writes of call starts and ends (upserts keyed by project_id and id), written once as SQL steps for both
  * engines: the stored trace ids a batch needs are read, the batch is staged (batch-staging.ts), its rollup traces
  * found (rollup-writes.ts), and the engine's flush writes it (SQLite: sqlite-call-flush.ts, PostgreSQL:
- * pg-call-writes.ts), inside one transaction the caller's runner opens.
+ * pg-call-writes.ts), then the overview hours it changed are marked (rollup-marks.ts), inside one transaction the
+ * caller's runner opens.
  * @module
  */
 import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
 import type { Dialect } from '../db/dialect.js';
 import type { Steps } from '../db/sql-steps.js';
-import type { UpsertItem } from './call-fields.js';
-import { keyOf, stageItems, storedColumn } from './batch-staging.js';
+import { END_COLUMNS, START_COLUMNS, type UpsertItem } from './call-fields.js';
+import { type EndedRoot, keyOf, type StagedCall, stageItems, storedColumn } from './batch-staging.js';
+import { HourMarks, markHours, rootsAbove } from './rollup-marks.js';
 import { rollUpTraces, tracesToRollUp } from './rollup-writes.js';
 import { pgFlush, pgLockStartedProjects } from './pg-call-writes.js';
 import { sqliteFlush } from './sqlite-call-flush.js';
@@ -53,7 +55,38 @@ export function* writeBatch(d: Dialect, items: readonly UpsertItem[]): Steps<(Ca
   const stored = yield* storedColumn(d, wanted, 'trace_id');
   const { calls, answers } = stageItems(items, (projectId, id) => stored.get(keyOf(projectId, id)), d.json);
   const traces = yield* tracesToRollUp(d, calls, new Set(starts.filter((s) => s.otel_dump).map((s) => s.project_id)));
-  yield* d.engine === 'postgres' ? pgFlush(calls) : sqliteFlush(calls);
-  yield* rollUpTraces(d, traces);
+  // PostgreSQL's upsert marks the hours of the roots it writes itself; SQLite's flush answers the stored roots it ended
+  const ended = d.engine === 'postgres' ? (yield* pgFlush(calls), []) : yield* sqliteFlush(calls);
+  const rolled = yield* rollUpTraces(d, traces);
+  yield* markBatchHours(d, calls, [...ended, ...rolled]);
   return answers;
+}
+
+const STARTED_AT = START_COLUMNS.findIndex((c) => c.name === 'started_at');
+const PARENT_ID = START_COLUMNS.findIndex((c) => c.name === 'parent_id');
+const EXCEPTION = END_COLUMNS.findIndex((c) => c.name === 'exception');
+
+/**
+ * Marks the overview hours a batch changed (rollup-marks.ts): the hour of each root it starts (on SQLite; PostgreSQL's
+ * upsert marks them), of each stored root it ends or rolls up (`roots`), and of the roots above each call it fails below
+ * a root (a `descendant_error` derived from descendants). The distinct hours are found in one pass: usually one or two
+ * marks per batch.
+ */
+function* markBatchHours(d: Dialect, calls: readonly StagedCall[], roots: readonly EndedRoot[]): Steps<void> {
+  const marks = new HourMarks();
+  let failed: Map<string, string[]> | undefined;
+  for (const call of calls) {
+    const start = call.start;
+    if (start !== undefined && start[PARENT_ID] === null) {
+      if (d.engine === 'sqlite') marks.add(call.projectId, start[STARTED_AT] as string);
+    } else if (call.end !== undefined && call.end[EXCEPTION] !== null) {
+      failed ??= new Map();
+      const ids = failed.get(call.projectId);
+      if (ids) ids.push(call.id);
+      else failed.set(call.projectId, [call.id]);
+    }
+  }
+  for (const [projectId, startedAt] of roots) marks.add(projectId, startedAt);
+  if (failed) for (const [projectId, ids] of failed) for (const startedAt of yield* rootsAbove(d, projectId, ids)) marks.add(projectId, startedAt);
+  yield* markHours(d, marks);
 }

@@ -9,6 +9,7 @@ import { run, all, type Steps } from '../db/sql-steps.js';
 import { callRefs } from './call-refs.js';
 import { type ColumnType, END_COLUMNS, KEY_COLUMNS, START_COLUMNS, START_NAME_AT, type StartInput, type Value } from './call-fields.js';
 import { keyOf, type StagedCall } from './batch-staging.js';
+import { HOUR_LOCK_SPACE, hourLockKey } from './rollup-marks.js';
 
 const PG_TYPE: Record<ColumnType, string> = { text: 'text', time: 'text', json: 'json', int: 'bigint' };
 /** Columns of the upsert, in order (call-fields.ts), with their PostgreSQL array types. */
@@ -28,6 +29,9 @@ const param = (column: string): string => `$${COLUMN_NAMES.indexOf(column) + 1}`
  * stored row the start's only fills an empty name, and the end's is set afterwards ({@link SET_NAMES}), as is a
  * pending rename (it replaces both). Answers only the rows that existed (`updated`: their old refs are deleted and
  * their end's name set) or had a pending rename (`renamed`, `rename`): none when a batch brings new calls.
+ *
+ * In the same statement, the overview hours of the roots it writes (started or ended) are marked stale, each hour's
+ * shared advisory lock taken first (rollup-marks.ts): no round trip of its own.
  */
 const UPSERT_SQL = `WITH pending AS (
     DELETE FROM call_renames r USING unnest(${param('project_id')}::text[], ${param('id')}::text[], ${param('started_at')}::text[]) AS s(project_id, id, started_at)
@@ -44,7 +48,12 @@ const UPSERT_SQL = `WITH pending AS (
     // an end's summary is the sent one again (the rollup of rollup-writes.ts runs after)
     'sent_summary = CASE WHEN excluded.ended_at IS NOT NULL THEN NULL ELSE calls.sent_summary END',
   ].join(',\n    ')}
-    RETURNING project_id, id, xmax <> 0 AS updated)
+    RETURNING project_id, id, xmax <> 0 AS updated, CASE WHEN parent_id IS NULL THEN started_at END AS root_at),
+  hour_locks AS (SELECT count(pg_advisory_xact_lock_shared(${HOUR_LOCK_SPACE}, k)) AS n FROM (
+    SELECT DISTINCT ${hourLockKey('project_id', 'substr(root_at, 1, 13)')} AS k FROM up WHERE root_at IS NOT NULL ORDER BY 1) s),
+  marked AS (INSERT INTO call_rollup_marks (project_id, hour)
+    SELECT DISTINCT up.project_id, substr(up.root_at, 1, 13) FROM up, hour_locks WHERE up.root_at IS NOT NULL AND hour_locks.n >= 0
+    ON CONFLICT DO NOTHING)
   SELECT up.project_id, up.id, up.updated, p.call_id IS NOT NULL AS renamed, p.display_name AS rename
   FROM up LEFT JOIN pending p ON p.project_id = up.project_id AND p.call_id = up.id
   WHERE up.updated OR p.call_id IS NOT NULL`;
@@ -86,7 +95,10 @@ export function* pgLockStartedProjects(starts: readonly StartInput[]): Steps<voi
 
 const byKey = (a: StagedCall, b: StagedCall): number => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** Writes staged calls in key order: the upsert with the drop of pending renames, then names and refs. */
+/**
+ * Writes staged calls in key order: the upsert with the drop of pending renames and the marks of the overview hours of
+ * its roots, then names and refs.
+ */
 export function* pgFlush(calls: readonly StagedCall[]): Steps<void> {
   if (calls.length === 0) return;
   const sorted = [...calls].sort(byKey);

@@ -3,10 +3,10 @@
  * of every project started more than N days ago, in batches that take turns with the writes (calls/retention.ts).
  * @module
  */
-import { safeMessage } from 'weft-trace/internal';
 import { DEFAULT_DELETE_BATCH } from 'weft-trace/internal';
 import type { CallStore } from './call-store.js';
 import { deleteBefore, type DeletedTotals } from './retention.js';
+import { type PeriodicJob, startPeriodicJob } from './periodic-job.js';
 
 const DAY_MS = 86_400_000;
 
@@ -27,13 +27,8 @@ export interface RetentionJobOptions {
   now?: () => Date;
 }
 
-/** A running retention job. */
-export interface RetentionJob {
-  /** Runs once more now (after the run in progress, if any) and answers what it deleted. @throws what the run throws. */
-  runNow(): Promise<DeletedTotals>;
-  /** Stops the timer and waits for the run in progress to end at its next batch. Idempotent. */
-  stop(): Promise<void>;
-}
+/** A running retention job: `runNow()` answers what it deleted; `stop()` waits for the run to end at its next batch. */
+export type RetentionJob = PeriodicJob<DeletedTotals>;
 
 /**
  * Starts the job: a first run at once, then one every `intervalMs` (the timer does not keep the process alive). A run
@@ -46,31 +41,11 @@ export function startRetentionJob(calls: CallStore, options: RetentionJobOptions
   for (const [name, value] of [['intervalMs', intervalMs], ['batchSize', batchSize]] as const) {
     if (!Number.isInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer, got ${String(value)} (${typeof value})`);
   }
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const runOnce = async (): Promise<DeletedTotals> => {
+  const runOnce = async (stopped: () => boolean): Promise<DeletedTotals> => {
     const cutoff = new Date(now().getTime() - days * DAY_MS).toISOString();
-    const totals = await deleteBefore(calls, { cutoff, batchSize, stopped: () => stopped });
+    const totals = await deleteBefore(calls, { cutoff, batchSize, stopped });
     if (totals.calls > 0) log(`weft server: retention deleted ${totals.calls} calls and ${totals.feedback} feedback started before ${cutoff} (${totals.batches} batches)`);
     return totals;
   };
-  const queue = (): Promise<DeletedTotals> => {
-    const next = running.then(runOnce);
-    running = next.catch(() => undefined);
-    return next;
-  };
-  const tick = (): void => {
-    queue().catch((err: unknown) => log(`weft server: retention run failed (next run in ${intervalMs} ms): ${safeMessage(err)}`));
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    runNow: queue,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicJob('retention', intervalMs, log, runOnce);
 }

@@ -57,8 +57,8 @@ function tracesUpTo(roots: readonly { trace_id: string; n: number }[], batchSize
  * `started_at`) are kept. With the calls go their feedback, stored refs and pending renames; objects, files and tables
  * are not deleted (see docs/scale.md, "Retention").
  *
- * AGGREGATES: this is the one place calls are deleted by retention; aggregates kept per time bucket (issue 40, point 1)
- * must be adjusted here, in the same transaction, for the rows of `doomed` before they are deleted.
+ * The overview's hour rollups of the deleted roots are marked stale in the same transaction (`dropCallRows`), and
+ * recomputed by the rollup job (rollup-refresh.ts).
  *
  * @param cutoff - a normalized UTC timestamp (`normalizeTimestamp`): stored `started_at` texts compare in time order.
  * @param batchSize - calls per transaction, at least 1.

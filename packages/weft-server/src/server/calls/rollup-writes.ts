@@ -7,7 +7,7 @@
 import type { Dialect } from '../db/dialect.js';
 import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { rollUpTrace, type RollupRow } from './rollup.js';
-import { keyOf, type StagedCall, storedColumn } from './batch-staging.js';
+import { type EndedRoot, keyOf, type StagedCall, storedColumn } from './batch-staging.js';
 
 /** A call a batch writes: its key, and its trace id when the batch carries its start. */
 export type TouchedCall = Pick<StagedCall, 'projectId' | 'id' | 'traceId'>;
@@ -27,7 +27,7 @@ const LOCK_SPACE = 0x77667472;
 const PG_LOCK_TRACES = `SELECT count(pg_advisory_xact_lock(${LOCK_SPACE}, h)) FROM (
     SELECT DISTINCT hashtext(t) AS h FROM unnest(?::text[]) AS t ORDER BY 1) l`;
 const TRACE_HAS_OTEL = 'SELECT 1 FROM calls WHERE project_id = ? AND trace_id = ? AND otel_dump IS NOT NULL LIMIT 1';
-const traceRows = (d: Dialect): string => `SELECT id, parent_id, otel_dump IS NOT NULL AS otel,
+const traceRows = (d: Dialect): string => `SELECT id, parent_id, started_at, otel_dump IS NOT NULL AS otel,
   ${d.engine === 'sqlite' ? 'summary, sent_summary' : 'summary::text AS summary, sent_summary::text AS sent_summary'}
   FROM calls WHERE project_id = ? AND trace_id = ? AND started_at IS NOT NULL`;
 const SQLITE_SET_SUMMARY = 'UPDATE calls SET summary = ?, sent_summary = ? WHERE project_id = ? AND id = ?';
@@ -75,14 +75,20 @@ export function* tracesToRollUp(d: Dialect, touched: readonly TouchedCall[], ote
  * its ancestors whichever order starts and ends arrive in. Run it in the batch's transaction, after its rows are written.
  *
  * @param traces - the traces {@link tracesToRollUp} found.
+ * @returns the project and `started_at` of the roots whose summary changed (overview hours to mark).
  */
-export function* rollUpTraces(d: Dialect, traces: readonly TraceKey[]): Steps<void> {
+export function* rollUpTraces(d: Dialect, traces: readonly TraceKey[]): Steps<EndedRoot[]> {
+  const roots: EndedRoot[] = [];
   for (const [projectId, traceId] of traces) {
     if ((yield* get(TRACE_HAS_OTEL, [projectId, traceId])) === undefined) continue;
-    const writes = rollUpTrace(yield* all<RollupRow>(traceRows(d), [projectId, traceId]));
+    const rows = yield* all<RollupRow & { started_at: string | null }>(traceRows(d), [projectId, traceId]);
+    const writes = rollUpTrace(rows);
     if (writes.length === 0) continue;
+    const written = new Set(writes.map((w) => w.id));
+    for (const r of rows) if (r.parent_id === null && r.started_at !== null && written.has(r.id)) roots.push([projectId, r.started_at]);
     if (d.engine === 'postgres') {
       yield* run(PG_SET_SUMMARIES, [writes.map((w) => w.id), writes.map((w) => w.summary), writes.map((w) => w.sent_summary), projectId]);
     } else for (const w of writes) yield* run(SQLITE_SET_SUMMARY, [w.summary, w.sent_summary, projectId, w.id]);
   }
+  return roots;
 }

@@ -11,6 +11,10 @@
  * @module
  */
 import type { Migration } from './migrations.js';
+import { LATENCY_BOUNDS } from '../calls/latency-histogram.js';
+
+/** The latency histogram's bounds as a PostgreSQL array literal. */
+const BOUNDS = `{${LATENCY_BOUNDS.join(',')}}`;
 import { PG_EXPR_PARITY, PG_FEEDBACK_STATS, PG_GET_KEYS_ONCE, PG_WEAVE_NUMBERS, PG_WEFT_FUNCTIONS } from './pg-sql-functions.js';
 
 /** Every PostgreSQL migration, in order. Shipped migrations are never edited; add new ones at the end. */
@@ -197,5 +201,43 @@ export const PG_MIGRATIONS: readonly Migration[] = [
     id: 10,
     name: 'calls_roots_newest_first',
     sql: 'CREATE INDEX calls_roots_desc ON calls (project_id, started_at DESC, id) WHERE parent_id IS NULL;',
+  },
+  {
+    // The twin of SQLite's migration 11: the overview's hour rollups, the stale hours (all hours holding roots at first),
+    // and weft_latency_bin, SQLite's function of the same name over the same bounds (calls/latency-histogram.ts).
+    id: 11,
+    name: 'call_rollups',
+    sql: `
+      CREATE TABLE call_rollups (
+        project_id        text COLLATE "C" NOT NULL,
+        hour              text COLLATE "C" NOT NULL,
+        op_name           text COLLATE "C",
+        model             text COLLATE "C",
+        calls             bigint NOT NULL,
+        errors            bigint NOT NULL,
+        descendant_errors bigint NOT NULL,
+        histogram         text NOT NULL,
+        usage             text
+      );
+      CREATE INDEX call_rollups_hour ON call_rollups (project_id, hour);
+      CREATE TABLE call_rollup_marks (
+        project_id text COLLATE "C" NOT NULL,
+        hour       text COLLATE "C" NOT NULL,
+        PRIMARY KEY (project_id, hour)
+      );
+      CREATE TABLE call_rollup_open (
+        project_id text COLLATE "C" NOT NULL,
+        id         text COLLATE "C" NOT NULL,
+        hour       text COLLATE "C" NOT NULL,
+        PRIMARY KEY (project_id, id)
+      );
+      CREATE INDEX call_rollup_open_hour ON call_rollup_open (project_id, hour);
+      CREATE FUNCTION weft_latency_bin(x bigint) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+        SELECT CASE WHEN x IS NULL THEN NULL WHEN x < 0 THEN -width_bucket(-x, '${BOUNDS}'::bigint[])
+          ELSE width_bucket(x, '${BOUNDS}'::bigint[]) END $f$;
+      INSERT INTO call_rollup_marks (project_id, hour)
+        SELECT DISTINCT project_id, substr(started_at, 1, 13) FROM calls WHERE parent_id IS NULL AND started_at IS NOT NULL
+        ON CONFLICT DO NOTHING;
+    `,
   },
 ];

@@ -7,6 +7,7 @@ import { resolvePath } from './field-path.js';
 import { percentileOf } from '../feedback/stats-aggregate.js';
 import { NUMERIC_TEXT } from './numeric-text.js';
 import { opShortName } from 'weft-trace/internal';
+import { latencyBin } from '../calls/latency-histogram.js';
 
 /**
  * Unicode case folding for case-insensitive `$contains`: NFC, then upper, then lower case, then `ς`→`σ`
@@ -86,7 +87,8 @@ function addUsage(acc: Map<string, Record<string, number>>, summary: unknown): v
  * ({@link numberOrNull}) and `weft_op_short(op_name)` (`opShortName`: the name inside an op ref); and the aggregate
  * `weft_percentile(x, p)`: the `p`th percentile (0-100) of the numbers among `x`, interpolated linearly between ranks
  * as PostgreSQL's `percentile_cont` (NULL without one); and the aggregate `weft_usage_sum(summary)`: the `usage` of
- * call summaries summed per model and token kind, as JSON text.
+ * call summaries summed per model and token kind, as JSON text; and `weft_latency_bin(ms)`: the overview histogram's bin
+ * of a latency (calls/latency-histogram.ts `latencyBin`, NULL for NULL).
  *
  * @param db - an open connection; registering twice replaces the functions.
  */
@@ -98,6 +100,7 @@ export function registerSqlFunctions(db: Database.Database): void {
   db.function('weft_get_exact', opts, (json: unknown, segments: unknown) => getPath(json, segments, true));
   db.function('weft_numq', { ...opts, safeIntegers: true }, (x: unknown) => numberOrNull(x));
   db.function('weft_op_short', opts, (s: unknown) => (typeof s === 'string' ? opShortName(s) : null));
+  db.function('weft_latency_bin', opts, (ms: unknown) => latencyBin(typeof ms === 'number' || typeof ms === 'bigint' ? Number(ms) : null));
   db.aggregate('weft_usage_sum', {
     start: () => new Map<string, Record<string, number>>(),
     step: (acc: Map<string, Record<string, number>>, summary: unknown) => addUsage(acc, summary),

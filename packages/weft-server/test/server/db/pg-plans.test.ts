@@ -7,16 +7,16 @@
 // stats and the overview an index.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { CallsQueryReq } from '../../../src/schema/calls.js';
-import { FeedbackStatsReq } from '../../../src/schema/feedback.js';
+import { CallsQueryReq } from '../../../../weft-trace/src/schema/calls.js';
+import { FeedbackStatsReq } from '../../../../weft-trace/src/schema/feedback.js';
 import { compilePgCallsQuery } from '../../../src/server/calls/pg-query-sql.js';
-import { overviewCalls, type OverviewQuery } from '../../../src/server/calls/overview-sql.js';
+import { rootFigures, type RootsQuery } from '../../../src/server/calls/overview-sql.js';
 import { PG_DIALECT, pgSql } from '../../../src/server/db/dialect.js';
 import type { Step, Steps } from '../../../src/server/db/sql-steps.js';
 import { feedbackStats } from '../../../src/server/feedback/stats-query.js';
 import { planBuckets } from '../../../src/server/feedback/stats-buckets.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
-import { freshPgDatabase, type FreshDatabase } from '../../helpers/pg.js';
+import { freshPgDatabase, type FreshDatabase } from '../../../../../test/helpers/pg.js';
 
 const PROJECT = 'plans/big';
 const CALLS = 200_000;
@@ -164,8 +164,9 @@ describe('PostgreSQL plans of the reads of a big project', () => {
     expect(statsPlan.filter((n) => /Seq Scan/.test(n)), statsPlan.join(' > ')).toEqual([]);
     expect(statsPlan.some((n) => /Index Scan using feedback_/.test(n)), statsPlan.join(' > ')).toBe(true);
     const startMs = NOW.getTime() - DAYS * 86_400_000;
-    const q: OverviewQuery = { projectId: PROJECT, startMs, endMs: NOW.getTime(), edges: planBuckets(startMs, NOW.getTime(), undefined, 'UTC').edges, groupBy: null };
-    const overviewSql = firstStep(overviewCalls(PG_DIALECT, q));
+    // the live part of the overview (what the hour rollups do not hold), here over the whole window
+    const q: RootsQuery = { projectId: PROJECT, ranges: [[startMs, NOW.getTime()]], edges: planBuckets(startMs, NOW.getTime(), undefined, 'UTC').edges, withModels: false };
+    const overviewSql = firstStep(rootFigures(PG_DIALECT, q));
     const overview = shape(await planOf(overviewSql.sql, overviewSql.params, false));
     expect(overview.filter((n) => /Seq Scan on calls/.test(n)), overview.join(' > ')).toEqual([]);
     expect(overview.some((n) => /Index.* on calls using calls_(roots_desc|parent)/.test(n)), overview.join(' > ')).toBe(true);

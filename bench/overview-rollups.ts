@@ -1,0 +1,112 @@
+// The overview over many roots (issue 40, point 1), both stores: N roots (BENCH_OVERVIEW_ROOTS, default 100,000) over
+// 30 days written through this tree's store (so every hour is marked), the rollup job run to the end, then
+// `POST /weft/calls/overview` of the 30 days (no split, by op, by model) answered by the server of a base build (before:
+// every root read live) and of HEAD (after: hour rollups plus live edges), alternated in rounds; beside them HEAD's store
+// counting every root live, and the floor: a raw indexed read of the window's rollup rows.
+// `npx tsx bench/overview-rollups.ts <base rev> [<head rev>=HEAD]`; BENCH_OVERVIEW_ROUNDS (default 3), BENCH_OVERVIEW_STORES.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningServer, StartServerOptions } from '../packages/weft-server/src/server/index.js';
+import { newId } from '../packages/weft-trace/src/internal/ids.js';
+import { openStore } from '../packages/weft-server/src/server/store.js';
+import { openPgStore } from '../packages/weft-server/src/server/pg-store.js';
+import { storeParts } from '../packages/weft-server/src/server/server-store.js';
+import { refreshStaleHours } from '../packages/weft-server/src/server/calls/rollup-job.js';
+import { planBuckets } from '../packages/weft-server/src/server/feedback/stats-buckets.js';
+import { buildForBench } from './lib/build.js';
+import { contextLine } from './lib/context-line.js';
+import { median, startBenchCluster } from './lib/pg-cluster.js';
+import { printTable } from './lib/table.js';
+
+const ROOTS = Number(process.env.BENCH_OVERVIEW_ROOTS) || 100_000;
+const ROUNDS = Number(process.env.BENCH_OVERVIEW_ROUNDS) || 3;
+const STORES = (process.env.BENCH_OVERVIEW_STORES ?? 'sqlite,postgres').split(',');
+const [baseRev = 'main', headRev = 'HEAD'] = process.argv.slice(2);
+const PROJECT = 'bench/overview';
+const DAY = 86_400_000;
+const END = Date.UTC(2026, 10, 1);
+const START = END - 30 * DAY;
+const MODELS = ['gpt-4o', 'claude-3-5-sonnet-20241022'];
+
+type Starter = (o: StartServerOptions) => Promise<RunningServer>;
+const load = async (rev: string): Promise<{ rev: string; start: Starter }> => {
+  const built = await buildForBench(rev, `overview-${rev.replace(/\W/g, '_')}`);
+  return { rev, start: ((await import(`${built.dir}server/index.js`)) as { startServer: Starter }).startServer };
+};
+const builds = [await load(baseRev), await load(headRev)];
+
+/** Writes the roots through a store of this tree (one batch of 500 roots, start and end, at a time). */
+async function seed(upsert: (items: unknown[]) => unknown): Promise<void> {
+  for (let at = 0; at < ROOTS; at += 500) {
+    const items: unknown[] = [];
+    for (let i = at; i < Math.min(ROOTS, at + 500); i++) {
+      const t = START + Math.floor((i / ROOTS) * 30 * DAY);
+      const id = newId();
+      const started_at = new Date(t).toISOString();
+      items.push({ mode: 'start', req: { start: { project_id: PROJECT, id, trace_id: id, op_name: ['agent', 'search', 'plan'][i % 3], started_at, inputs: {}, attributes: {} } } });
+      items.push({ mode: 'end', req: { end: { project_id: PROJECT, id, ended_at: new Date(t + 50 + (i * 7919) % 20_000).toISOString(), summary: { status_counts: { success: 1, error: 0 }, usage: { [MODELS[i % 2]!]: { input_tokens: 100 + (i % 50), output_tokens: 20, requests: 1 } } }, ...(i % 37 === 0 ? { exception: 'boom' } : {}) } } });
+    }
+    await upsert(items);
+  }
+}
+
+const time = async (f: () => Promise<unknown>): Promise<number> => {
+  const t0 = performance.now();
+  await f();
+  return performance.now() - t0;
+};
+
+const rows: string[][] = [];
+console.log(contextLine());
+const cluster = STORES.includes('postgres') ? startBenchCluster() : undefined;
+const tmp = mkdtempSync(join(tmpdir(), 'weft-overview-'));
+try {
+  for (const storeName of STORES) {
+    const where = storeName === 'sqlite' ? { dbPath: join(tmp, 'calls.db') } : { db: await cluster!.freshDatabase() };
+    const t0 = performance.now();
+    const store = storeName === 'sqlite' ? openStore(where.dbPath!) : await openPgStore(where.db!);
+    await seed((items) => store.upsertBatch(items as never));
+    const seedMs = performance.now() - t0;
+    const calls = storeParts(store).calls;
+    const t1 = performance.now();
+    const hours = await refreshStaleHours(calls, new Date(END + DAY));
+    console.log(`${storeName}: ${ROOTS} roots written in ${(seedMs / 1000).toFixed(1)} s; the job refreshed ${hours} hours in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    const servers = [];
+    for (const b of builds) servers.push(await b.start({ port: 0, host: '127.0.0.1', apiKeys: [], log: () => {}, ...where }));
+    const edges = planBuckets(START, END, undefined, 'UTC').edges;
+    const floorSql = 'SELECT hour, op_name, model, calls, errors, descendant_errors, histogram, usage FROM call_rollups WHERE project_id = $1 AND hour >= $2 AND hour <= $3';
+    const floor = async (): Promise<unknown> => {
+      const args = [PROJECT, new Date(START).toISOString().slice(0, 13), new Date(END).toISOString().slice(0, 13)];
+      const { sqlite, pg: pgdb } = storeParts(store);
+      if (sqlite) return sqlite.prepare(floorSql.replace(/\$\d/g, '?')).all(...args);
+      return (await pgdb!.pool.query(floorSql, args)).rows;
+    };
+    for (const groupBy of [null, 'op_name', 'model'] as const) {
+      const ms: number[][] = [[], [], [], []];
+      const body = JSON.stringify({ project_id: PROJECT, start: new Date(START).toISOString(), end: new Date(END).toISOString(), group_by: groupBy });
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const [k, s] of servers.entries()) {
+          ms[k]!.push(await time(async () => {
+            const res = await fetch(`${s.url}/weft/calls/overview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+            if (res.status !== 200) throw new Error(`overview answered ${res.status}: ${await res.text()}`);
+            await res.json();
+          }));
+        }
+        ms[2]!.push(await time(async () => calls.overview({ projectId: PROJECT, startMs: START, endMs: END, edges, groupBy }, false)));
+        ms[3]!.push(await time(floor));
+      }
+      const base = median(ms[0]!);
+      const line = (name: string, xs: number[]): string[] => [storeName, String(groupBy), name, median(xs).toFixed(1), `${(median(xs) / base).toFixed(3)}x`, xs.map((x) => x.toFixed(0)).join(' ')];
+      rows.push(line(`before: ${baseRev} (API)`, ms[0]!), line(`after: ${headRev} (API, rollups)`, ms[1]!), line(`${headRev}'s store, every root live`, ms[2]!), line('floor: rollup rows read', ms[3]!));
+      console.log(rows.slice(-4).map((r) => r.join(' · ')).join('\n'));
+    }
+    for (const s of servers) await s.close();
+    await store.close();
+  }
+} finally {
+  cluster?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}
+printTable(`POST /weft/calls/overview, ${ROOTS.toLocaleString('en-US')} roots over 30 days (ms, median of ${ROUNDS}; ratio to before)`,
+  ['store', 'group_by', 'what', 'ms', 'ratio', 'rounds'], rows);
