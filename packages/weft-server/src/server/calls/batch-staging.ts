@@ -29,6 +29,10 @@ export interface StagedCall {
   endName?: string;
 }
 
+/** A staged call's project id and id, for {@link idsByProject}. */
+export const callProject = (call: StagedCall): string => call.projectId;
+export const callId = (call: StagedCall): string => call.id;
+
 /** A stored root a batch ended without starting it: its project and `started_at` (an overview hour to mark). */
 export type EndedRoot = [projectId: string, startedAt: string];
 
@@ -85,19 +89,25 @@ export function stageItems(items: readonly UpsertItem[], storedTrace: (projectId
   return { calls, answers };
 }
 
+/** The ids of `items` grouped by their project id, projects in first-seen order (one query per project follows). */
+export function idsByProject<T>(items: Iterable<T>, projectOf: (item: T) => string, idOf: (item: T) => string): Map<string, string[]> {
+  const byProject = new Map<string, string[]>();
+  for (const item of items) {
+    const projectId = projectOf(item);
+    const ids = byProject.get(projectId);
+    if (ids) ids.push(idOf(item));
+    else byProject.set(projectId, [idOf(item)]);
+  }
+  return byProject;
+}
+
 /**
  * A column of the stored calls among (project id, id) pairs, where not null: by {@link keyOf}. One query per project.
  * @param column - `trace_id`, or `started_at` (calls with a stored start).
  */
 export function* storedColumn(d: Dialect, pairs: readonly [string, string][], column: 'trace_id' | 'started_at'): Steps<Map<string, string>> {
-  const byProject = new Map<string, string[]>();
-  for (const [projectId, id] of pairs) {
-    const ids = byProject.get(projectId);
-    if (ids) ids.push(id);
-    else byProject.set(projectId, [id]);
-  }
   const out = new Map<string, string>();
-  for (const [projectId, ids] of byProject) {
+  for (const [projectId, ids] of idsByProject(pairs, (p) => p[0], (p) => p[1])) {
     const sql = `SELECT id, ${column} AS v FROM calls WHERE project_id = ? AND ${d.inList('id')} AND ${column} IS NOT NULL`;
     for (const r of yield* all<{ id: string; v: string }>(sql, [projectId, d.list(ids)])) out.set(keyOf(projectId, r.id), r.v);
   }

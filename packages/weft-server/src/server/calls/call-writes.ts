@@ -10,7 +10,7 @@ import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
 import type { Dialect } from '../db/dialect.js';
 import type { Steps } from '../db/sql-steps.js';
 import { END_COLUMNS, START_COLUMNS, type UpsertItem } from './call-fields.js';
-import { type EndedRoot, keyOf, type StagedCall, stageItems, storedColumn } from './batch-staging.js';
+import { callId, callProject, type EndedRoot, idsByProject, keyOf, type StagedCall, stageItems, storedColumn } from './batch-staging.js';
 import { HourMarks, markHours, rootsAbove } from './rollup-marks.js';
 import { rollUpTraces, tracesToRollUp } from './rollup-writes.js';
 import { pgFlush, pgLockStartedProjects } from './pg-call-writes.js';
@@ -74,19 +74,16 @@ const EXCEPTION = END_COLUMNS.findIndex((c) => c.name === 'exception');
  */
 function* markBatchHours(d: Dialect, calls: readonly StagedCall[], roots: readonly EndedRoot[]): Steps<void> {
   const marks = new HourMarks();
-  let failed: Map<string, string[]> | undefined;
+  const failed: StagedCall[] = [];
   for (const call of calls) {
     const start = call.start;
     if (start !== undefined && start[PARENT_ID] === null) {
       if (d.engine === 'sqlite') marks.add(call.projectId, start[STARTED_AT] as string);
     } else if (call.end !== undefined && call.end[EXCEPTION] !== null) {
-      failed ??= new Map();
-      const ids = failed.get(call.projectId);
-      if (ids) ids.push(call.id);
-      else failed.set(call.projectId, [call.id]);
+      failed.push(call);
     }
   }
   for (const [projectId, startedAt] of roots) marks.add(projectId, startedAt);
-  if (failed) for (const [projectId, ids] of failed) for (const startedAt of yield* rootsAbove(d, projectId, ids)) marks.add(projectId, startedAt);
+  for (const [projectId, ids] of idsByProject(failed, callProject, callId)) for (const startedAt of yield* rootsAbove(d, projectId, ids)) marks.add(projectId, startedAt);
   yield* markHours(d, marks);
 }

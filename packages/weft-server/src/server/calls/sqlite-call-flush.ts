@@ -7,7 +7,7 @@ import { all, get, run, type Steps } from '../db/sql-steps.js';
 import { callRefs } from './call-refs.js';
 import { applyPendingRenames } from './call-edit-writes.js';
 import { END_COLUMNS, KEY_COLUMNS, START_COLUMNS, type Value } from './call-fields.js';
-import type { EndedRoot, StagedCall } from './batch-staging.js';
+import { callId, callProject, type EndedRoot, idsByProject, type StagedCall } from './batch-staging.js';
 
 const START_NAMES = START_COLUMNS.map((c) => c.name);
 const END_NAMES = END_COLUMNS.map((c) => c.name);
@@ -86,14 +86,8 @@ function* upsertRows(sql: Map<number, string>, calls: readonly StagedCall[]): St
 function* upsertEnds(calls: readonly StagedCall[]): Steps<EndedRoot[]> {
   if (calls.length === 0) return [];
   yield* upsertRows(END_SQL, calls);
-  const byProject = new Map<string, string[]>();
-  for (const call of calls) {
-    const ids = byProject.get(call.projectId);
-    if (ids) ids.push(call.id);
-    else byProject.set(call.projectId, [call.id]);
-  }
   const roots: EndedRoot[] = [];
-  for (const [projectId, ids] of byProject) {
+  for (const [projectId, ids] of idsByProject(calls, callProject, callId)) {
     if ((yield* get(ANY_OPEN, [projectId])) === undefined) continue;
     for (const r of yield* all<{ hour: string }>(OPEN_AMONG, [JSON.stringify(ids), projectId])) roots.push([projectId, r.hour]);
   }
