@@ -17,8 +17,10 @@ export interface PeriodicJob<T> {
  * Starts a job: a first run at once, then one every `intervalMs` (the timer does not keep the process alive).
  * @param name - the job's name in the line logged for a failed run.
  * @param run - one run; `stopped()` turns true once `stop()` was called.
+ * @throws TypeError when `intervalMs` is not a positive integer (before anything runs).
  */
 export function startPeriodicJob<T>(name: string, intervalMs: number, log: (line: string) => void, run: (stopped: () => boolean) => Promise<T>): PeriodicJob<T> {
+  if (!Number.isInteger(intervalMs) || intervalMs < 1) throw new TypeError(`intervalMs must be a positive integer, got ${String(intervalMs)} (${typeof intervalMs})`);
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   const queue = (): Promise<T> => {

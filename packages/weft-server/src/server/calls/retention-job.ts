@@ -38,9 +38,7 @@ export type RetentionJob = PeriodicJob<DeletedTotals>;
 export function startRetentionJob(calls: CallStore, options: RetentionJobOptions): RetentionJob {
   const { days, batchSize = DEFAULT_DELETE_BATCH, intervalMs = RETENTION_INTERVAL_MS, log, now = () => new Date() } = options;
   if (!(typeof days === 'number' && days > 0 && Number.isFinite(days))) throw new TypeError(`retentionDays must be a positive number, got ${String(days)} (${typeof days})`);
-  for (const [name, value] of [['intervalMs', intervalMs], ['batchSize', batchSize]] as const) {
-    if (!Number.isInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer, got ${String(value)} (${typeof value})`);
-  }
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new TypeError(`batchSize must be a positive integer, got ${String(batchSize)} (${typeof batchSize})`);
   const runOnce = async (stopped: () => boolean): Promise<DeletedTotals> => {
     const cutoff = new Date(now().getTime() - days * DAY_MS).toISOString();
     const totals = await deleteBefore(calls, { cutoff, batchSize, stopped });

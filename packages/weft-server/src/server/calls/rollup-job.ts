@@ -55,6 +55,5 @@ export async function refreshStaleHours(calls: CallStore, now: Date, stopped: ()
  */
 export function startRollupJob(calls: CallStore, options: RollupJobOptions): RollupJob {
   const { intervalMs = ROLLUP_INTERVAL_MS, log, now = () => new Date() } = options;
-  if (!Number.isInteger(intervalMs) || intervalMs < 1) throw new TypeError(`intervalMs must be a positive integer, got ${String(intervalMs)} (${typeof intervalMs})`);
   return startPeriodicJob('overview rollup', intervalMs, log, (stopped) => refreshStaleHours(calls, now(), stopped));
 }
