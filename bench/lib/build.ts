@@ -30,16 +30,20 @@ const PACKAGES: Layout = {
 };
 const ONE_SRC: Layout = { sdk: 'src/', server: 'src/server/', sdkPackageJson: 'package.json', serverPackageJson: 'packages/server/package.json' };
 
+/** Whether the tree of git revision `rev` holds `path` (a file or a folder). */
+export function revHas(rev: string, path: string): boolean {
+  return execFileSync('git', ['ls-tree', '--name-only', rev, path], { cwd: ROOT }).toString().trim() !== '';
+}
+
 /** Extracts the sources (and package.json files) of `rev` into the cache (a folder per build name). */
 function checkout(rev: string, name: string): { dir: string; layout: Layout } {
   const dir = `${CACHE}src-${name}/`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const packaged = execFileSync('git', ['ls-tree', '--name-only', rev, 'packages/weft-trace'], { cwd: ROOT }).toString().trim() !== '';
-  const has = (p: string): boolean => execFileSync('git', ['ls-tree', '--name-only', rev, p], { cwd: ROOT }).toString().trim() !== '';
+  const packaged = revHas(rev, 'packages/weft-trace');
   const paths = packaged
     ? ['packages/weft-trace/src', 'packages/weft-trace/package.json', 'packages/weft-server/src', 'packages/weft-server/package.json']
-    : ['src', 'package.json', ...(has('packages/server/package.json') ? ['packages/server/package.json'] : [])];
+    : ['src', 'package.json', ...(revHas(rev, 'packages/server/package.json') ? ['packages/server/package.json'] : [])];
   const tar = execFileSync('git', ['archive', '--format=tar', rev, ...paths], { cwd: ROOT, maxBuffer: 64 << 20 });
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   return { dir, layout: packaged ? PACKAGES : ONE_SRC };

@@ -4,6 +4,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { revHas } from './build.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Inside node_modules, so the page's bare imports (preact, uplot) resolve from it. */
@@ -20,7 +21,7 @@ export async function buildBaseUi(rev: string, serverDist: string): Promise<void
   rmSync(CACHE, { recursive: true, force: true });
   mkdirSync(CACHE, { recursive: true });
   // the packages layout (issue 38 on): the page in weft-server's src/ui, the SDK's names it imports by `weft-trace/viewer`
-  const packaged = execFileSync('git', ['ls-tree', '--name-only', rev, 'packages/weft-server/src/ui'], { cwd: ROOT }).toString().trim() !== '';
+  const packaged = revHas(rev, 'packages/weft-server/src/ui');
   const paths = packaged ? ['packages/weft-server/src/ui', 'packages/weft-trace/src'] : ['ui', 'src'];
   const tar = execFileSync('git', ['archive', '--format=tar', rev, ...paths], { cwd: ROOT, maxBuffer: 256 << 20 });
   execFileSync('tar', ['-x', '-C', CACHE], { input: tar });
