@@ -63,7 +63,10 @@ it('SIGKILL while spooling loses at most the unwritten events; the next process 
   const env = { WEFT_PROJECT: project, WEFT_SPOOL_DIR: spoolDir };
   const p = await spawnUntil({ ...env, MODE: 'spool-forever', CALLS: '2000', WEFT_BASE_URL: 'http://127.0.0.1:9' }, 'spooling');
   await p.ready;
-  await new Promise((r) => setTimeout(r, 100));
+  // Killed once more than 1,000 calls are on disk, whatever the machine's speed; the child is still writing then.
+  for (const deadline = Date.now() + 20_000; callIdsInSpool(spoolDir).size <= 1_000 && Date.now() < deadline; ) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
   p.child.kill('SIGKILL');
   expect((await p.exited).signal).toBe('SIGKILL');
 
