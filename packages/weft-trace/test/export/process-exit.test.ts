@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
 import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
@@ -63,10 +63,9 @@ it('SIGKILL while spooling loses at most the unwritten events; the next process 
   const env = { WEFT_PROJECT: project, WEFT_SPOOL_DIR: spoolDir };
   const p = await spawnUntil({ ...env, MODE: 'spool-forever', CALLS: '2000', WEFT_BASE_URL: 'http://127.0.0.1:9' }, 'spooling');
   await p.ready;
-  // Killed once more than 1,000 calls are on disk, whatever the machine's speed; the child is still writing then.
-  for (const deadline = Date.now() + 20_000; callIdsInSpool(spoolDir).size <= 1_000 && Date.now() < deadline; ) {
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  // Killed once more than 1,000 calls are on disk, whatever the machine's speed; the child is still writing then (and
+  // renaming the segments it retries, so the reads while it runs skip a segment that moved)
+  await vi.waitUntil(() => callIdsInSpool(spoolDir, { whileWritten: true }).size > 1_000, { timeout: 20_000, interval: 20 });
   p.child.kill('SIGKILL');
   expect((await p.exited).signal).toBe('SIGKILL');
 

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { flush, init, op, shutdown } from '../../src/index.js';
 import { defaultSpoolDir, flushCommand, resolveSpoolDir } from '../../src/export/spool-location.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
@@ -59,7 +59,7 @@ it('a run that sends everything creates no spool directory, only the marker that
   const f = op(async function f(i: number) { return i; });
   for (let i = 0; i < 50; i++) await f(i);
   expect(await flush()).toMatchObject({ sent: 100, spooled: 0, dropped: 0 });
-  await new Promise((r) => setTimeout(r, 100)); // the marker is written in the background
+  await vi.waitUntil(() => existsSync(root()) && readdirSync(root()).length > 0, { timeout: 10_000, interval: 20 }); // the marker is written in the background
   expect(existsSync(defaultSpoolDir(server().url, project)!)).toBe(false);
   expect(readdirSync(root())).toEqual([expect.stringMatching(/^answered-[0-9a-f]{8}$/)]);
 });

@@ -109,14 +109,14 @@ it('stops retrying when the next wait would pass the retry budget', async () => 
     const err = await client.transport
       .post('/call/start', { start: startBody() }, CallStartRes, {
         maxRetries: 1_000,
-        retry: { initialDelayMs: 20, maxDelayMs: 50, budgetMs: 300 },
+        retry: { initialDelayMs: 20, maxDelayMs: 50, budgetMs: 2_000 }, // time on the wire counts too: room for > 2 retries under load
         onRetry: (info) => retries.push(info),
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InternalServerError);
     expect(retries.length).toBeGreaterThan(2);
     expect(retries.length).toBeLessThan(1_000);
-    expect(retries.reduce((n, r) => n + r.delayMs, 0)).toBeLessThanOrEqual(300);
+    expect(retries.reduce((n, r) => n + r.delayMs, 0)).toBeLessThanOrEqual(2_000);
     expect(proxy.counts.requests).toBe(retries.length + 1);
     await client.close();
   } finally {
