@@ -20,7 +20,7 @@ import { type DeletedBatch, deleteBatchBefore } from './retention-writes.js';
 import type { WireRecord } from './columns.js';
 import { endsBeforeStart } from './strict-order.js';
 import { HttpError } from '../http/http-error.js';
-import type { PriceTable } from './prices.js';
+import type { PriceTable } from './price-table.js';
 import type { FeedbackStore } from '../feedback/feedback-store.js';
 import type { ObjectStore } from '../objects/object-store.js';
 import type { TableStore } from '../tables/table-store.js';

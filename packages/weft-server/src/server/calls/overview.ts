@@ -14,7 +14,8 @@ import { histogramPercentiles, type LatencyHistogram, mergeHistogram } from './l
 import { addSums, histogramOf, type Piece, pieceOfRollup, piecesOf, type RollupRowRead, type UsageSums } from './overview-pieces.js';
 import { HOUR_MS, planOverview } from './overview-plan.js';
 import { MAX_GROUPS, NONE, OTHER, type OverviewQuery, type OverviewUsageRow, type RootFiguresRow, rootFigures, rootUsage, type RootsQuery } from './overview-sql.js';
-import { costsOf, type PriceTable } from './prices.js';
+import { costsOf } from './prices.js';
+import type { PriceTable } from './price-table.js';
 import { hourAt } from './rollup-marks.js';
 
 /** The figures of {@link CallsOverviewRes} (schema/calls-overview.ts) besides the window. */

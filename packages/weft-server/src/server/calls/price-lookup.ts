@@ -3,7 +3,7 @@
  * @module
  */
 import { calcPrice } from '@pydantic/genai-prices';
-import type { ModelPrice, PriceTable } from './prices.js';
+import type { ModelPrice, PriceTable } from './price-table.js';
 
 /** Rates of one model for one usage, in USD per 1,000,000 tokens; a missing part is priced as its whole (input or output). */
 export interface Rates {
