@@ -82,23 +82,40 @@ const RUNTIME_SQLITE = [
 const RUNTIME_POSTGRES = ['packages/weft-server/test/server/calls/upsert-batch.test.ts', 'packages/weft-server/test/server/calls/stream-query.test.ts'];
 
 /**
- * Files that need a process of their own (isolate: true): they set the SDK's process-wide state (`init()`, the
- * global exporter and registry, process.env, LangChain's global handlers) or test a process's life (exit, spool,
- * no init yet). Everything else shares its worker's modules with the files run before it there (isolate: false):
- * those files only start servers and clients of their own, and a file run alone or in any order passes the same.
- * A new file that calls `init()` (or uses test/helpers/traced-calls.ts) goes in one of these folders or on this list.
+ * Files that need a process of their own (isolate: true): they test a process's life (exit, spool, no init yet),
+ * read its process-wide counters, or register something process-wide that cannot be undone (LangChain's handlers,
+ * OpenTelemetry's context manager). Everything else shares its worker's modules with the files run before it there
+ * (isolate: false), and a file run alone or in any order passes the same: files that call `init()` there start from
+ * a process's state, as test/helpers/sdk-reset.ts puts it back after each file (the sink shut down and dropped, the
+ * trace settings and process.env as they were). A new file whose subject is process-wide goes on this list.
  */
 const ISOLATED = [
   'test/*.test.ts',
   'packages/*/test/*.test.ts',
-  'packages/weft-trace/test/instrument/**/*.test.ts',
-  'packages/weft-trace/test/export/**/*.test.ts',
-  'packages/weft-trace/test/integrations/**/*.test.ts',
-  'packages/weft-trace/test/otel/**/*.test.ts',
-  'packages/weft-trace/test/eval/**/*.test.ts',
-  'packages/weft-trace/test/vitest/**/*.test.ts',
-  'packages/weft-trace/test/trajectories/**/*.test.ts',
+  // the first call before any init(); the id generator's and the global's state at a process's start
+  'packages/weft-trace/test/instrument/no-init.test.ts',
   'packages/weft-trace/test/internal/**/*.test.ts',
+  // a process's life: its exit, its first warnings, its spool and its memory
+  'packages/weft-trace/test/export/exit.test.ts',
+  'packages/weft-trace/test/export/no-server.test.ts',
+  'packages/weft-trace/test/export/process-exit.test.ts',
+  'packages/weft-trace/test/export/server-away*.test.ts',
+  'packages/weft-trace/test/export/spool-default.test.ts',
+  'packages/weft-trace/test/export/limits.test.ts',
+  // the process-wide export counters (getExportStats) they read
+  'packages/weft-trace/test/export/diagnostics.test.ts',
+  'packages/weft-trace/test/export/faults.test.ts',
+  'packages/weft-trace/test/export/serverless.test.ts',
+  'packages/weft-trace/test/export/spool.test.ts',
+  'packages/weft-trace/test/instrument/add-feedback.test.ts',
+  // process-wide registrations of the frameworks (LangChain's handlers, the Agents SDK's processors, Mastra's
+  // observability, the recorded-calls cache) and OpenTelemetry's global context manager
+  'packages/weft-trace/test/integrations/langchain.test.ts',
+  'packages/weft-trace/test/integrations/openai-agents.test.ts',
+  'packages/weft-trace/test/integrations/mastra.test.ts',
+  'packages/weft-trace/test/integrations/llm-cache.test.ts',
+  'packages/weft-trace/test/otel/otel-context.test.ts',
+  'packages/weft-trace/test/vitest/**/*.test.ts',
   'packages/weft-server/test/cli/calls-commands.test.ts',
   'test/examples/openai-agent.test.ts',
   'test/package/quick-start.test.ts',
@@ -196,6 +213,8 @@ function storeProject(name: string, files: { include: string[]; exclude: string[
     test: {
       name,
       ...files,
+      // files sharing a worker's modules start from the SDK's state at a process's start (test/helpers/sdk-reset.ts)
+      ...(files.isolate ? {} : { setupFiles: ['test/helpers/sdk-reset.ts'] }),
       ...(postgres
         ? { env: { WEFT_TEST_STORE: 'postgres' }, globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/pg-global-setup.ts'] }
         : {}),
