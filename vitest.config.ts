@@ -30,7 +30,6 @@ const BOTH_STORES = [
   'packages/weft-server/test/server/monitors*.test.ts',
   'packages/weft-trace/test/otel/otlp-ingest.test.ts',
   'packages/weft-trace/test/otel/span-processor.test.ts',
-  'packages/weft-server/test/weave/weave-sdk.test.ts',
   'packages/weft-server/test/weave/weave-endpoints.test.ts',
   'packages/weft-trace/test/api/resources/*-resource.test.ts',
   'packages/weft-trace/test/api/resources/calls-pagination.test.ts',
@@ -90,8 +89,6 @@ const RUNTIME_POSTGRES = ['packages/weft-server/test/server/calls/upsert-batch.t
  * trace settings and process.env as they were). A new file whose subject is process-wide goes on this list.
  */
 const ISOLATED = [
-  'test/*.test.ts',
-  'packages/*/test/*.test.ts',
   // the first call before any init(); the id generator's and the global's state at a process's start
   'packages/weft-trace/test/instrument/no-init.test.ts',
   'packages/weft-trace/test/internal/**/*.test.ts',
@@ -115,14 +112,10 @@ const ISOLATED = [
   'packages/weft-trace/test/integrations/mastra.test.ts',
   'packages/weft-trace/test/integrations/llm-cache.test.ts',
   'packages/weft-trace/test/otel/otel-context.test.ts',
+  // a vitest run of its own, in a child process, under this one's environment
   'packages/weft-trace/test/vitest/**/*.test.ts',
-  'packages/weft-server/test/cli/calls-commands.test.ts',
-  'test/examples/openai-agent.test.ts',
-  'test/package/quick-start.test.ts',
+  // a server setting read once, when its module loads (WEFT_PG_STATEMENT_TIMEOUT_MS)
   'packages/weft-server/test/server/db/pg-statement-cancel.test.ts',
-  'packages/weft-server/test/server/http/keyless.test.ts',
-  'packages/weft-server/test/ui/viewer.test.ts',
-  'packages/weft-server/test/weave/weave-sdk.test.ts',
 ];
 
 const runtimeOnly = process.env['WEFT_TEST_SCOPE'] === 'runtime';
