@@ -30,6 +30,7 @@ const BOTH_STORES = [
   'packages/weft-server/test/server/monitors*.test.ts',
   'packages/weft-trace/test/otel/otlp-ingest.test.ts',
   'packages/weft-trace/test/otel/span-processor.test.ts',
+  'packages/weft-server/test/weave/weave-sdk.test.ts',
   'packages/weft-server/test/weave/weave-endpoints.test.ts',
   'packages/weft-trace/test/api/resources/*-resource.test.ts',
   'packages/weft-trace/test/api/resources/calls-pagination.test.ts',
@@ -190,13 +191,15 @@ function globTest(glob: string): RegExp {
 }
 
 /**
- * The PostgreSQL files that need a process of their own: BOTH_STORES's entries under an ISOLATED folder, and the
- * ISOLATED files a BOTH_STORES glob names.
+ * The files of `list` (globs) that need a process of their own: its entries under an ISOLATED folder, and the
+ * ISOLATED files one of its globs names.
  */
-const POSTGRES_ISOLATED = [
-  ...BOTH_STORES.filter((entry) => ISOLATED.some((iso) => iso.endsWith('**/*.test.ts') && entry.startsWith(iso.slice(0, -'**/*.test.ts'.length)))),
-  ...ISOLATED.filter((iso) => !iso.includes('*') && BOTH_STORES.some((entry) => globTest(entry).test(iso))),
-];
+function isolatedAmong(list: string[]): string[] {
+  return [
+    ...list.filter((entry) => ISOLATED.some((iso) => iso.endsWith('**/*.test.ts') && entry.startsWith(iso.slice(0, -'**/*.test.ts'.length)))),
+    ...ISOLATED.filter((iso) => !iso.includes('*') && list.some((entry) => globTest(entry).test(iso))),
+  ];
+}
 
 /** One vitest project: the `sqlite*` ones on SQLite, the `postgres*` ones with WEFT_TEST_STORE=postgres. */
 function storeProject(name: string, files: { include: string[]; exclude: string[]; isolate: boolean }) {
@@ -230,14 +233,15 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: runtimeOnly
       ? [
-          storeProject('sqlite', { include: RUNTIME_SQLITE, exclude: sqliteExclude, isolate: true }),
-          storeProject('postgres', { include: RUNTIME_POSTGRES, exclude: STORELESS, isolate: true }),
+          storeProject('sqlite', { include: RUNTIME_SQLITE, exclude: [...sqliteExclude, ...ISOLATED], isolate: false }),
+          storeProject('sqlite-isolated', { include: isolatedAmong(RUNTIME_SQLITE), exclude: sqliteExclude, isolate: true }),
+          storeProject('postgres', { include: RUNTIME_POSTGRES, exclude: [...STORELESS, ...ISOLATED], isolate: false }),
         ]
       : [
           storeProject('sqlite', { include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'], exclude: [...sqliteExclude, ...ISOLATED], isolate: false }),
           storeProject('sqlite-isolated', { include: ISOLATED, exclude: sqliteExclude, isolate: true }),
           storeProject('postgres', { include: BOTH_STORES, exclude: [...STORELESS, ...ISOLATED], isolate: false }),
-          storeProject('postgres-isolated', { include: POSTGRES_ISOLATED, exclude: STORELESS, isolate: true }),
+          storeProject('postgres-isolated', { include: isolatedAmong(BOTH_STORES), exclude: STORELESS, isolate: true }),
         ],
   },
 });
