@@ -164,9 +164,13 @@ const SLOW_FILES: Record<string, number> = {
 };
 
 /**
- * Starts files longest first, across both projects (vitest's own order runs one project's files, then the other's):
- * a file's time is its entry in SLOW_FILES, else its duration in vitest's results cache from the last run here, else
- * 2 s. The short files then fill the workers at the end, instead of a long one starting last.
+ * Starts files longest first within blocks of one project each: the isolated projects' files, then `postgres`'s, then
+ * `sqlite`'s. Vitest hands a worker of a shared project (isolate: false) the next file only when the next file in
+ * this order is of the same project (else it ends the worker and the next file starts a new one, which loads every
+ * module again), so the shared projects' files must come one project after the other; the isolated files, which
+ * start a process each anyway, come first, and `sqlite`'s many short files end the run, filling the workers.
+ * A file's time is its entry in SLOW_FILES, else its duration in vitest's results cache from the last run here, else
+ * 2 s.
  */
 class LongestFirst extends BaseSequencer {
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -177,8 +181,9 @@ class LongestFirst extends BaseSequencer {
       if (hint !== undefined) return hint * 1_000;
       return this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration ?? 2_000;
     };
+    const block = (spec: TestSpecification): number => (spec.project.config.isolate ? 0 : spec.project.name.startsWith('postgres') ? 1 : 2);
     const ms = new Map(files.map((spec) => [spec, estimate(spec)]));
-    return Promise.resolve([...files].sort((a, b) => ms.get(b)! - ms.get(a)!));
+    return Promise.resolve([...files].sort((a, b) => block(a) - block(b) || ms.get(b)! - ms.get(a)!));
   }
 }
 
