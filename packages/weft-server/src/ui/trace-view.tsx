@@ -65,6 +65,8 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
   useLayoutEffect(() => {
     let stop = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    /** A drawing of the tree read so far, waiting for its turn (see REDRAW_MS). */
+    let partial: ReturnType<typeof setTimeout> | undefined;
     const ctl = new AbortController();
     const draw = (builder: TreeBuilder<CallRecord>, records: readonly CallRecord[]): void => {
       setDrawn({ tree: builder.tree(), count: builder.size, running: records.some((c) => c.ended_at === null) });
@@ -72,18 +74,29 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
     const tick = async (poll: boolean): Promise<void> => {
       const builder = new TreeBuilder<CallRecord>();
       let drawnAt = -Infinity;
+      let read: readonly CallRecord[] = [];
+      /** The tree and the count of the calls read so far, drawn together (a later drawing then waits REDRAW_MS). */
+      const drawSoFar = (): void => {
+        partial = undefined;
+        if (stop) return;
+        drawnAt = performance.now();
+        draw(builder, read);
+        setLoad({ phase: 'loading', count: read.length });
+      };
       const found = await streamWithProgress(treeQuery(project, traceId), (records, done) => {
         for (let i = builder.size; i < records.length; i += 1) builder.add(records[i]!);
-        // a poll's rows are replaced once its read is whole; the first read is drawn as it comes
-        if (stop || poll || done) return;
-        // the tree and the count drawn together, at most every REDRAW_MS: each drawing renders the page again, and
-        // the main thread it takes is the stream's (it parses the JSONL)
-        const now = performance.now();
-        if (now - drawnAt < REDRAW_MS) return;
-        drawnAt = now;
-        draw(builder, records);
-        setLoad({ phase: 'loading', count: records.length });
-      }, ctl.signal);
+        read = records;
+        // a poll's rows are replaced once its read is whole; the first read is drawn as it comes, at most every
+        // REDRAW_MS (each drawing renders the page again, on the main thread that parses the JSONL), and what was read
+        // last is drawn even when the answer then stalls
+        if (stop || poll || done || partial !== undefined) return;
+        const wait = drawnAt + REDRAW_MS - performance.now();
+        if (wait <= 0) drawSoFar();
+        else partial = setTimeout(drawSoFar, wait);
+      }, ctl.signal).finally(() => {
+        clearTimeout(partial);
+        partial = undefined;
+      });
       if (stop) return;
       // a call id in the URL, or an id without dashes: open the call's trace, as stored, with the call selected
       const target = await traceTarget(found, traceId, callId, (id) => callById(project, id));
@@ -104,6 +117,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
       stop = true;
       ctl.abort();
       clearTimeout(timer);
+      clearTimeout(partial);
     };
   }, [project, traceId, callId, onError]);
 
