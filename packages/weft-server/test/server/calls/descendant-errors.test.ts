@@ -32,13 +32,31 @@ describe('markDescendantErrors across the pages of one answer', () => {
       for (const r of page) status[r.id] = r.summary.status;
     }
     expect(status).toEqual({ root: 'descendant_error', s1: 'success', t1: 'success', t2: 'success', s2: 'descendant_error', t3: 'error', t4: 'success' });
-    // t1 and t2 are under s1, found clean on the first page; t4 is under s2, which is not clean: looked up
-    expect(asked).toEqual([['root', 's1'], ['s2'], ['t4']]);
+    // s1 waits for root's walk (root is not clean: s1 is looked up then); t1 and t2 are under s1, found clean on the
+    // first page; t3 waits for s2's walk; t4 is under s2, which is not clean: looked up
+    expect(asked).toEqual([['root'], ['s1'], ['s2'], ['t4']]);
   });
 
   it('looks every candidate up without the set of the answer (each page on its own)', () => {
     const asked: string[][] = [];
     for (const ids of pages) void markDescendantErrors('p', ids.map((id) => rec(id, parents[id]!, failed.has(id))), lookup(parents, failed, asked));
-    expect(asked).toEqual([['root', 's1'], ['t1', 't2'], ['s2'], ['t4']]);
+    expect(asked).toEqual([['root'], ['s1'], ['t1', 't2'], ['s2'], ['t4']]);
+  });
+
+  it('walks once for a page holding a clean call and the calls under it, at any depth and in any order', () => {
+    // s1 → (t1 → u1, t2), all in one page, u1 read first: one walk, s1's
+    const tree: Record<string, string | null> = { s1: 'root', t1: 's1', u1: 't1', t2: 's1' };
+    const asked: string[][] = [];
+    const page = ['u1', 's1', 't2', 't1'].map((id) => rec(id, tree[id]!));
+    void markDescendantErrors('p', page, lookup(tree, new Set(), asked));
+    expect(asked).toEqual([['s1']]);
+    expect(page.map((r) => r.summary.status)).toEqual(['success', 'success', 'success', 'success']);
+    // with a failure below: the page's calls under the failed walk are looked up together, once
+    const failing = new Set(['u1']);
+    const asked2: string[][] = [];
+    const page2 = ['s1', 't1', 'u1', 't2'].map((id) => rec(id, tree[id]!, failing.has(id)));
+    void markDescendantErrors('p', page2, lookup(tree, failing, asked2));
+    expect(asked2).toEqual([['s1'], ['t1', 't2']]);
+    expect(page2.map((r) => r.summary.status)).toEqual(['descendant_error', 'descendant_error', 'error', 'success']);
   });
 });
