@@ -52,6 +52,11 @@ export class TreeBuilder<C extends TreeCall> {
     return this.byId.size;
   }
 
+  /** Whether a call added has not ended. */
+  get hasRunning(): boolean {
+    return this.running > 0;
+  }
+
   private readonly byStart = (a: C, b: C): number => this.startOf.get(a)! - this.startOf.get(b)! || (a.id < b.id ? -1 : 1);
 
   /** Appends `c` to `list`, noting the list unsorted when `c` starts before its last call. */

@@ -68,24 +68,23 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
     /** A drawing of the tree read so far, waiting for its turn (see REDRAW_MS). */
     let partial: ReturnType<typeof setTimeout> | undefined;
     const ctl = new AbortController();
-    const draw = (builder: TreeBuilder<CallRecord>, records: readonly CallRecord[]): void => {
-      setDrawn({ tree: builder.tree(), count: builder.size, running: records.some((c) => c.ended_at === null) });
+    const draw = (builder: TreeBuilder<CallRecord>): void => {
+      setDrawn({ tree: builder.tree(), count: builder.size, running: builder.hasRunning });
     };
     const tick = async (poll: boolean): Promise<void> => {
       const builder = new TreeBuilder<CallRecord>();
       let drawnAt = -Infinity;
-      let read: readonly CallRecord[] = [];
+      let added = 0;
       /** The tree and the count of the calls read so far, drawn together (a later drawing then waits REDRAW_MS). */
       const drawSoFar = (): void => {
         partial = undefined;
         if (stop) return;
         drawnAt = performance.now();
-        draw(builder, read);
-        setLoad({ phase: 'loading', count: read.length });
+        draw(builder);
+        setLoad({ phase: 'loading', count: builder.size });
       };
       const found = await streamWithProgress(treeQuery(project, traceId), (records, done) => {
-        for (let i = builder.size; i < records.length; i += 1) builder.add(records[i]!);
-        read = records;
+        for (; added < records.length; added += 1) builder.add(records[added]!);
         // a poll's rows are replaced once its read is whole; the first read is drawn as it comes, at most every
         // REDRAW_MS (each drawing renders the page again, on the main thread that parses the JSONL), and what was read
         // last is drawn even when the answer then stalls
@@ -105,7 +104,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
         location.replace(href({ view: 'trace', project, ...target }));
         return;
       }
-      draw(builder, found);
+      draw(builder);
       setLoad(DONE);
       if (found.length === 0 || found.some((c) => c.ended_at === null)) timer = setTimeout(() => void run(true), POLL_MS);
     };

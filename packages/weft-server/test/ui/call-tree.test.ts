@@ -48,6 +48,11 @@ describe('TreeBuilder', () => {
     expect([ended.t0, ended.t1]).toEqual([T0, T0 + 10_000]);
     const running = buildTree([...calls, call('late', 'b', 6, null)], T0 + 99_000);
     expect(running.t1).toBe(T0 + 99_000);
+    const b = new TreeBuilder();
+    for (const c of calls) b.add(c);
+    expect(b.hasRunning).toBe(false);
+    b.add(call('late', 'b', 6, null));
+    expect(b.hasRunning).toBe(true);
     const self = buildTree([call('x', 'x', 0)], T0);
     expect(self.roots.map((c) => c.id)).toEqual(['x']); // a call naming itself its parent is a root, not a loop
   });
