@@ -19,6 +19,8 @@ const ROW_HEIGHT = 26;
 const POLL_MS = 1500;
 /** Least time between two drawings of the tree and its count while it streams in, ms. */
 const REDRAW_MS = 250;
+/** Calls read first, alone: more than a screen of rows (the rest streams in after). */
+const FIRST_SCREEN = 200;
 
 /**
  * The columns the tree and waterfall need, and each call's cost (`summary.costs`, priced by the server from the usage
@@ -51,9 +53,9 @@ interface Drawn {
 }
 
 /**
- * The trace page. The tree streams in, one request: the status line counts the calls as the JSONL arrives, and the
- * tree grows as they do ({@link TreeBuilder}: calls come in start order, so the first screen is drawn from the first 64
- * read, and each later drawing costs the rows flattened, not the tree rebuilt); a running trace is read again every
+ * The trace page. Its first screen is read alone and drawn, then the whole tree streams in: the status line counts the
+ * calls as the JSONL arrives, and the tree grows as they do ({@link TreeBuilder}: calls come in start order, and each
+ * drawing costs the rows flattened, not the tree rebuilt); a running trace is read again every
  * {@link POLL_MS} ms, its rows replaced once each read is whole.
  */
 export function TraceView({ project, traceId, callId, onError }: { project: string; traceId: string; callId?: string; onError: (e: unknown) => void }) {
@@ -83,7 +85,13 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
         draw(builder);
         setLoad({ phase: 'loading', count: builder.size });
       };
-      const found = await streamWithProgress(treeQuery(project, traceId), (records, done) => {
+      // the first read: its first screen alone first (a sort with a limit: a small answer the server and the page are
+      // through with at once, where the whole trace's first chunk came with the rest of the stream behind it, and the
+      // selected call's read after it), drawn; then the whole trace, the first screen's calls skipped by the builder
+      const head = poll ? [] : await streamQuery({ ...treeQuery(project, traceId), limit: FIRST_SCREEN }, ctl.signal);
+      for (const c of head) builder.add(c);
+      if (head.length > 0 && !stop) drawSoFar();
+      const found = !poll && head.length < FIRST_SCREEN ? head : await streamWithProgress(treeQuery(project, traceId), (records, done) => {
         for (; added < records.length; added += 1) builder.add(records[added]!);
         // a poll's rows are replaced once its read is whole; the first read is drawn as it comes, at most every
         // REDRAW_MS (each drawing renders the page again, on the main thread that parses the JSONL), and what was read
