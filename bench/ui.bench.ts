@@ -16,11 +16,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROOTS = Number(process.env.BENCH_UI_ROOTS) || 100_000;
 const RUNS = QUICK ? 3 : 5;
 
-// the page as `npm run build` makes it (dist/ui, where the server finds it)
-await build({ configFile: join(ROOT, 'vite.ui.config.ts'), logLevel: 'warn' });
-const assets = join(ROOT, 'packages', 'weft-server', 'dist', 'ui', 'assets');
+// the page as `npm run build` makes it (packages/weft-server/vite.config.ts), into `ui/` beside the server build under
+// test (WEFT_BENCH_DIST, where that server finds it: `findUiDir`), else into packages/weft-server/dist/ui (src/ through tsx)
+const uiOut = process.env.WEFT_BENCH_DIST ? join(process.env.WEFT_BENCH_DIST, 'ui') : join(ROOT, 'packages', 'weft-server', 'dist', 'ui');
+const serverPackage = join(ROOT, 'packages', 'weft-server');
+await build({ configFile: join(serverPackage, 'vite.config.ts'), root: join(serverPackage, 'src', 'ui'), logLevel: 'warn', build: { outDir: uiOut, emptyOutDir: true, reportCompressedSize: false } });
+const assets = join(uiOut, 'assets');
 const gz = readdirSync(assets).reduce((sum, f) => sum + gzipSync(readFileSync(join(assets, f))).length, 0)
-  + gzipSync(readFileSync(join(ROOT, 'packages', 'weft-server', 'dist', 'ui', 'index.html'))).length;
+  + gzipSync(readFileSync(join(uiOut, 'index.html'))).length;
 
 const db = uiDatabase(ROOTS);
 if (db.generatedSeconds !== undefined) console.log(`generated ${num(ROOTS)} roots + a ${num(BIG_TRACE_CALLS)}-call trace in ${num(db.generatedSeconds, 1)} s: ${db.path}\n`);

@@ -4,7 +4,7 @@
  * as `weft-trace/internal` is.
  * @module
  */
-export { jsonlLines } from './api/core/jsonl-lines.js';
+export { jsonlLineBatches } from './api/core/jsonl-lines.js';
 export { type RowComparison, type RunComparison, compareRuns } from './eval/runs/compare.js';
 export { EVAL_OP_NAMES, type EvalCallRecord, type EvalRow, type EvalRun, opNamesFilter, rowOf, runOf } from './eval/runs/run-records.js';
 export { CALL_STATUSES, type CallStatus } from './schema/call-status.js';

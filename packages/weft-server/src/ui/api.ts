@@ -3,7 +3,7 @@
  * API key the user typed (kept in sessionStorage, sent as `Authorization: Basic api:<key>`).
  * @module
  */
-import { jsonlLines } from 'weft-trace/viewer';
+import { jsonlLineBatches } from 'weft-trace/viewer';
 import type { CallStatus } from 'weft-trace/viewer';
 import type { CallRecord as WireCallRecord } from 'weft-trace/viewer';
 import { WEFT_PROJECTS_PATH } from 'weft-trace/viewer';
@@ -76,23 +76,30 @@ export interface StreamQuery {
   include_costs?: boolean;
 }
 
-/** Runs a stream query and collects its records (read as they arrive, see {@link streamRecords}). */
+/** Runs a stream query and collects its records (read as they arrive, see {@link streamRecordBatches}). */
 export async function streamQuery(q: StreamQuery, signal?: AbortSignal): Promise<CallRecord[]> {
   const out: CallRecord[] = [];
-  for await (const record of streamRecords(q, signal)) out.push(record);
+  for await (const batch of streamRecordBatches(q, signal)) for (const record of batch) out.push(record);
   return out;
 }
 
 /**
- * Runs a stream query and yields its records as the response's bytes arrive, split by the client's JSONL reader
- * (`src/api/core/jsonl-lines.ts`); leaving the loop early cancels the response.
+ * Runs a stream query and yields its records as the response's bytes arrive: the records of the lines each chunk
+ * completes, split by the client's JSONL reader (`jsonlLineBatches`, `src/api/core/jsonl-lines.ts`) and parsed by one
+ * `JSON.parse` per chunk (the server's JSONL has one JSON value a line, never a newline inside one); blank lines are
+ * skipped. Leaving the loop early cancels the response.
+ * @throws NeedsKeyError on 401, Error with the status and the server's detail on another failure, SyntaxError for a
+ *   line that is not JSON.
  */
-export async function* streamRecords(q: StreamQuery, signal?: AbortSignal): AsyncGenerator<CallRecord> {
+export async function* streamRecordBatches(q: StreamQuery, signal?: AbortSignal): AsyncGenerator<CallRecord[]> {
   const res = await request('/calls/stream_query', q, signal);
   if (!res.body) return;
   const reader = res.body.getReader();
   try {
-    for await (const line of jsonlLines(chunksOf(reader))) if (line.trim() !== '') yield JSON.parse(line) as CallRecord;
+    for await (const lines of jsonlLineBatches(chunksOf(reader))) {
+      const full = lines.filter((line) => line.trim() !== '');
+      if (full.length > 0) yield JSON.parse(`[${full.join(',')}]`) as CallRecord[];
+    }
   } finally {
     void reader.cancel().catch(() => undefined);
   }

@@ -3,12 +3,12 @@
  * at the end), so it can say "loading 2,300 calls…" and draw its first rows while the rest of the JSONL arrives.
  * @module
  */
-import { type CallRecord, type StreamQuery, streamRecords } from './api';
+import { type CallRecord, type StreamQuery, streamRecordBatches } from './api';
 
 /**
  * Runs `q` and collects its records, calling `onProgress` with the records read so far (the one array being filled, in
  * the order streamed: copy it to keep it) once `firstAt` have arrived (a screen of rows, drawn at once), then whenever `everyMs` have
- * passed since the last call, and once more at the end with `done` true.
+ * passed since the last call (checked as each chunk of the answer is read), and once more at the end with `done` true.
  *
  * @param q - the `/calls/stream_query` body.
  * @param onProgress - receives the records so far (the array that grows); `done` is true for the last call (the whole
@@ -28,10 +28,12 @@ export async function streamWithProgress(
 ): Promise<CallRecord[]> {
   const out: CallRecord[] = [];
   let last = performance.now();
-  for await (const record of streamRecords(q, signal)) {
-    out.push(record);
+  let first = true;
+  for await (const batch of streamRecordBatches(q, signal)) {
+    for (const record of batch) out.push(record);
     const now = performance.now();
-    if (out.length === firstAt || now - last >= everyMs) {
+    if ((first && out.length >= firstAt) || now - last >= everyMs) {
+      first = first && out.length < firstAt;
       last = now;
       onProgress(out, false);
     }

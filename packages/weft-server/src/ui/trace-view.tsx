@@ -3,10 +3,10 @@
  * its start and end), and the selected call's detail. Polls while calls are running.
  * @module
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { type CallRecord, type StreamQuery, streamQuery } from './api';
 import { CallDetail } from './call-detail';
-import { buildTree, visibleRows } from './call-tree';
+import { type CallTree, TreeBuilder, visibleRows } from './call-tree';
 import { callName, duration, statusOf } from './format';
 import { href } from './route';
 import { traceTarget } from './trace-ids';
@@ -17,10 +17,10 @@ import { streamWithProgress } from './stream-progress';
 
 const ROW_HEIGHT = 26;
 const POLL_MS = 1500;
+/** Least time between two drawings of the tree and its count while it streams in, ms. */
+const REDRAW_MS = 250;
 /** Calls read first, alone: more than a screen of rows (the rest streams in after). */
 const FIRST_SCREEN = 200;
-/** Least time between two drawings of the tree while it streams in, ms. */
-const REDRAW_MS = 1000;
 
 /**
  * The columns the tree and waterfall need, and each call's cost (`summary.costs`, priced by the server from the usage
@@ -45,46 +45,65 @@ async function callById(project: string, id: string): Promise<CallRecord | undef
   return call;
 }
 
+/** What the page draws: the tree of the calls read, and how many there are. */
+interface Drawn {
+  tree: CallTree<CallRecord>;
+  count: number;
+  running: boolean;
+}
+
 /**
- * The trace page. The tree streams in: the status line counts the calls as the JSONL arrives, and the rows in view
- * are drawn from the first ones read (calls come in start order, so the first screen of the tree is among them);
- * a running trace is read again every {@link POLL_MS} ms, its rows replaced once each read is whole.
+ * The trace page. Its first screen is read alone and drawn, then the whole tree streams in: the status line counts the
+ * calls as the JSONL arrives, and the tree grows as they do ({@link TreeBuilder}: calls come in start order, and each
+ * drawing costs the rows flattened, not the tree rebuilt); a running trace is read again every
+ * {@link POLL_MS} ms, its rows replaced once each read is whole.
  */
 export function TraceView({ project, traceId, callId, onError }: { project: string; traceId: string; callId?: string; onError: (e: unknown) => void }) {
-  const [calls, setCalls] = useState<CallRecord[]>([]);
+  const [drawn, setDrawn] = useState<Drawn | null>(null);
   const [load, setLoad] = useState<LoadState>(LOADING);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
-  const [now, setNow] = useState(Date.now());
 
-  useEffect(() => {
+  // a layout effect: the read starts before the first frame is painted, not after it
+  useLayoutEffect(() => {
     let stop = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    /** A drawing of the tree read so far, waiting for its turn (see REDRAW_MS). */
+    let partial: ReturnType<typeof setTimeout> | undefined;
     const ctl = new AbortController();
-    /** The count of the calls read so far, while the first read streams; the tree drawn from them now and then. */
-    let drawnAt = 0;
-    const partial = (found: readonly CallRecord[], redraw: boolean): void => {
-      if (stop || found.length === 0) return;
-      if (redraw) {
-        drawnAt = performance.now();
-        setCalls(found.slice());
-      }
-      setLoad({ phase: 'loading', count: found.length });
-    };
-    /**
-     * The first screen alone (cheap: the server sorts with a limit; read whole before the next request, which would
-     * otherwise take the server's turns first), then the whole trace, counted as it streams (the tree itself drawn
-     * again at most every {@link REDRAW_MS} ms: rebuilding 10,000 calls' tree at each count costs more than the read).
-     */
-    const firstRead = async (): Promise<CallRecord[]> => {
-      const head = await streamQuery({ ...treeQuery(project, traceId), limit: FIRST_SCREEN }, ctl.signal);
-      if (head.length < FIRST_SCREEN) return head; // the whole trace
-      partial(head, true);
-      return streamWithProgress(treeQuery(project, traceId), (found, done) => {
-        if (!done && found.length > head.length) partial(found, performance.now() - drawnAt >= REDRAW_MS);
-      }, ctl.signal);
+    const draw = (builder: TreeBuilder<CallRecord>): void => {
+      setDrawn({ tree: builder.tree(), count: builder.size, running: builder.hasRunning });
     };
     const tick = async (poll: boolean): Promise<void> => {
-      const found = poll ? await streamQuery(treeQuery(project, traceId), ctl.signal) : await firstRead();
+      const builder = new TreeBuilder<CallRecord>();
+      let drawnAt = -Infinity;
+      let added = 0;
+      /** The tree and the count of the calls read so far, drawn together (a later drawing then waits REDRAW_MS). */
+      const drawSoFar = (): void => {
+        partial = undefined;
+        if (stop) return;
+        drawnAt = performance.now();
+        draw(builder);
+        setLoad({ phase: 'loading', count: builder.size });
+      };
+      // the first read: its first screen alone first (a sort with a limit: a small answer the server and the page are
+      // through with at once, where the whole trace's first chunk came with the rest of the stream behind it, and the
+      // selected call's read after it), drawn; then the whole trace, the first screen's calls skipped by the builder
+      const head = poll ? [] : await streamQuery({ ...treeQuery(project, traceId), limit: FIRST_SCREEN }, ctl.signal);
+      for (const c of head) builder.add(c);
+      if (head.length > 0 && !stop) drawSoFar();
+      const found = !poll && head.length < FIRST_SCREEN ? head : await streamWithProgress(treeQuery(project, traceId), (records, done) => {
+        for (; added < records.length; added += 1) builder.add(records[added]!);
+        // a poll's rows are replaced once its read is whole; the first read is drawn as it comes, at most every
+        // REDRAW_MS (each drawing renders the page again, on the main thread that parses the JSONL), and what was read
+        // last is drawn even when the answer then stalls
+        if (stop || poll || done || partial !== undefined) return;
+        const wait = drawnAt + REDRAW_MS - performance.now();
+        if (wait <= 0) drawSoFar();
+        else partial = setTimeout(drawSoFar, wait);
+      }, ctl.signal).finally(() => {
+        clearTimeout(partial);
+        partial = undefined;
+      });
       if (stop) return;
       // a call id in the URL, or an id without dashes: open the call's trace, as stored, with the call selected
       const target = await traceTarget(found, traceId, callId, (id) => callById(project, id));
@@ -93,9 +112,8 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
         location.replace(href({ view: 'trace', project, ...target }));
         return;
       }
-      setCalls(found);
+      draw(builder);
       setLoad(DONE);
-      setNow(Date.now());
       if (found.length === 0 || found.some((c) => c.ended_at === null)) timer = setTimeout(() => void run(true), POLL_MS);
     };
     const run = (poll: boolean): Promise<void> => tick(poll).catch((e: unknown) => {
@@ -106,13 +124,14 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
       stop = true;
       ctl.abort();
       clearTimeout(timer);
+      clearTimeout(partial);
     };
   }, [project, traceId, callId, onError]);
 
-  const tree = useMemo(() => buildTree(calls, now), [calls, now]);
-  const rows = useMemo(() => visibleRows(tree, collapsed), [tree, collapsed]);
+  const tree = drawn?.tree;
+  const rows = useMemo(() => (tree ? visibleRows(tree, collapsed) : []), [tree, collapsed]);
   const loading = load.phase === 'loading';
-  if (calls.length === 0) {
+  if (!tree || !drawn || drawn.count === 0) {
     return (
       <div class="page trace">
         <div class="tracehead"><a href={href({ view: 'traces', project })}>← traces</a><span>trace <code>{traceId}</code></span></div>
@@ -134,7 +153,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
     const { call, depth, childCount } = rows[i]!;
     const st = statusOf(call.summary.status);
     const start = Date.parse(call.started_at) - tree.t0;
-    const end = (call.ended_at ? Date.parse(call.ended_at) : now) - tree.t0;
+    const end = (call.ended_at ? Date.parse(call.ended_at) : tree.t1) - tree.t0;
     const left = (start / span) * 100;
     const width = Math.max(((end - start) / span) * 100, 0.2);
     return (
@@ -164,9 +183,9 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
       <div class="tracehead">
         <a href={href({ view: 'traces', project })}>← traces</a>
         <span>trace <code>{traceId}</code></span>
-        <span data-count={calls.length}>{calls.length.toLocaleString('en-US')} calls{loading ? ' so far' : ''}, {duration(span)}</span>
+        <span data-count={drawn.count}>{drawn.count.toLocaleString('en-US')} calls{loading ? ' so far' : ''}, {duration(span)}</span>
         <TraceTotals roots={tree.roots} />
-        {!loading && calls.some((c) => c.ended_at === null) ? <span class="s-running">◌ running (live)</span> : null}
+        {!loading && drawn.running ? <span class="s-running">◌ running (live)</span> : null}
       </div>
       <LoadStatus state={load} what="calls" />
       <div class="split">

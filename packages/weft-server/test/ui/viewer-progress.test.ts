@@ -84,6 +84,9 @@ describe('the viewer while it waits (Chromium, answers held back by a loopback p
     await page.locator(`.tracehead [data-count="${CALLS}"]`).waitFor({ timeout: 30_000 });
     expect(await page.locator('.page.trace > [data-load]').count()).toBe(0);
     expect(await rows.count()).toBeLessThan(120); // 10,000 calls in the tree, a screen of them in the DOM
+    // the tree read twice, no more: its first screen (a limit), then the whole of it (streamed, the count moving)
+    const treeReads = gate.queries.filter((b) => JSON.stringify(b['filter']).includes(TRACE_ID) && (b['columns'] as string[] | undefined)?.includes('parent_id'));
+    expect(treeReads.map((b) => b['limit'])).toEqual([200, undefined]);
     // scrolled to the end: the last tool, and still a screen of rows
     await page.locator('.calls').evaluate((el) => { el.scrollTop = el.scrollHeight; });
     await expect.poll(() => page.locator(`.calls .crow[data-call="${idOf(2_000_000 + CALLS - 1)}"]`).count()).toBe(1);

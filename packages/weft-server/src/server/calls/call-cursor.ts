@@ -45,10 +45,17 @@ export function sqliteCursor(path: string, prepare: Prepare, q: CompiledCallsQue
     };
   } else {
     const db = openReadOnly(path);
-    const rows = db.prepare(paged(q.sql)).iterate(...q.params, q.limit ?? -1, q.offset) as IterableIterator<CallRow>;
+    // rows as arrays, made objects here: better-sqlite3's own row objects cost a 10,000-call trace's read ~40% more
+    const statement = db.prepare(paged(q.sql)).raw(true);
+    const names = statement.columns().map((c) => c.name);
+    const rows = statement.iterate(...q.params, q.limit ?? -1, q.offset) as IterableIterator<unknown[]>;
     read = (max) => {
       const out: CallRow[] = [];
-      for (let r; out.length < max && !(r = rows.next()).done; ) out.push(r.value);
+      for (let r; out.length < max && !(r = rows.next()).done; ) {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < names.length; i += 1) row[names[i]!] = r.value[i];
+        out.push(row as unknown as CallRow);
+      }
       return out;
     };
     release = () => {

@@ -13,6 +13,7 @@ import { QueryError } from '../db/query-error.js';
 import { type Compiled, compileField, type FieldLeaves, type Params } from './fields.js';
 import { epochColumn, missingAsEmpty, opNamesCondition, runIdForms, statusByColumns } from './query-rules.js';
 import { CALL_COLUMNS } from './records.js';
+import { unreadColumns } from './columns.js';
 
 /** A validated stream-query body (the zod output of `CallsQueryReq`). */
 export type CallsQuery = z.output<typeof CallsQueryReq>;
@@ -203,7 +204,8 @@ export interface CompiledCallsQuery {
 }
 
 /**
- * Compiles a query with one engine's leaves. Always scoped to `project_id` and to rows whose start has arrived.
+ * Compiles a query with one engine's leaves. Always scoped to `project_id` and to rows whose start has arrived. The JSON
+ * columns the answer leaves out (`unreadColumns`: not in `columns` nor `expand_columns`) are selected as NULL.
  * Filter lists match any of their values; an empty or null list is no filter; an `op_names` entry `<ref>:*` matches
  * every version of the op; a bare `svc_run_ids` entry (no `/`) also matches `<project_id>/<entry>`. The default order is `started_at` asc then `id` asc; with `sort_by`, `id` asc breaks ties.
  *
@@ -216,7 +218,9 @@ export function compileWith(q: CallsQuery, leaves: QueryLeaves): CompiledCallsQu
   if (q.filter) filterClauses(q.filter, q.project_id, where, params, leaves);
   if (q.query) where.push(`(${new ExprWalker(leaves, params).operation(q.query.$expr, ['query', '$expr'])})`);
   const order = orderBy(q.sort_by, params, leaves);
-  const select = CALL_COLUMNS.map((c) => leaves.column(c));
+  // after the SQL above, so its errors come first; a JSON column the answer leaves out is not read (NULL)
+  const unread = new Set(unreadColumns(q));
+  const select = CALL_COLUMNS.map((c) => (unread.has(c) ? `NULL AS ${c}` : leaves.column(c)));
   if (q.include_storage_size) select.push(`${leaves.rowBytes('calls')} AS storage_size_bytes`);
   if (q.include_total_storage_size) {
     select.push(`(SELECT sum(${leaves.rowBytes('t')}) FROM calls t WHERE t.project_id = calls.project_id AND t.trace_id = calls.trace_id) AS total_storage_size_bytes`);

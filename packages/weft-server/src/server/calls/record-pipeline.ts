@@ -85,9 +85,11 @@ export function recordPipeline(q: CallsQuery, deps: PipelineDeps): RecordPipelin
   const expand = q.expand_columns ? parseColumns(q.expand_columns, ['expand_columns']) : [];
   const expanding = expand.length > 0 && q.return_expanded_column_values !== false;
   const adding = Boolean(q.include_costs || q.include_feedback || q.include_usernames || q.include_storage_size || q.include_total_storage_size);
+  // the calls of this answer found without a failed descendant, so their descendants in later pages are not walked again
+  const clean = new Set<string>();
   return function answer(page) {
     const records = page as unknown as WireRecord[];
-    const expanded = andThen(markDescendantErrors(q.project_id, page, deps.descendantFailed), () => {
+    const expanded = andThen(markDescendantErrors(q.project_id, page, deps.descendantFailed, clean), () => {
       addWeaveSummary(page);
       return expanding ? expandRefs(deps, records, expand) : undefined;
     });

@@ -179,6 +179,27 @@ describe('query plans', () => {
   });
 });
 
+describe('columns read', () => {
+  const selected = (body: Partial<Parameters<typeof compileCallsQuery>[0]>): string => /^SELECT (.*?) FROM calls/.exec(compileCallsQuery({ project_id: 'acme/demo', ...body }).sql)![1]!;
+
+  it('leaves the JSON columns the answer does not show unread (NULL), and reads those columns or expand_columns name', () => {
+    // the trace page's tree: no inputs, output or attributes in the answer, so none read
+    const tree = selected({ filter: { trace_ids: ['t1'] }, columns: ['id', 'parent_id', 'summary'], include_costs: true });
+    expect(tree).toContain('NULL AS inputs');
+    expect(tree).toContain('NULL AS output');
+    expect(tree).toContain('NULL AS attributes');
+    expect(tree).toMatch(/\bsummary\b/);
+    expect(tree).toMatch(/(^|, )exception(,|$)/);
+    const some = selected({ columns: ['inputs.question', 'output_dump'], expand_columns: ['attributes.ref'] });
+    expect(some).not.toContain('NULL AS');
+    expect(selected({})).not.toContain('NULL AS');
+  });
+
+  it('still answers 422 for an unknown column', () => {
+    expect(() => compileCallsQuery({ project_id: 'acme/demo', columns: ['nope'] })).toThrow(/unknown column "nope"/);
+  });
+});
+
 describe('on a database file (snapshot cursor with its own connection)', () => {
   it('has the query functions registered too', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'weft-expr-'));
