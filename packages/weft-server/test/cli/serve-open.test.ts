@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { killGroup, spawnCli } from '../../../../test/helpers/child-processes.js';
 
 let dir: string;
@@ -19,8 +19,9 @@ it('opens the page once listening', async () => {
   try {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    const deadline = Date.now() + 20_000;
-    while (!existsSync(opened) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // the shell creates the file before echo writes its line: wait for the whole line
+    const written = () => existsSync(opened) && readFileSync(opened, 'utf8').endsWith('\n');
+    await vi.waitUntil(written, { timeout: 20_000, interval: 50 });
     const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(readFileSync(opened, 'utf8').trim()).toBe(`${url}/`);
