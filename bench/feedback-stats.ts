@@ -1,13 +1,16 @@
 // Server side: POST /feedback/stats over 1M feedback rows (database generated once with the server's insert code, cached).
+// BENCH_FEEDBACK_STORE=postgres: on a fresh database of a throwaway durable cluster instead, filled by the same code.
 import { request } from 'undici';
 import { contextLine } from './lib/context-line.js';
-import { FEEDBACK_PROJECT, FEEDBACK_WINDOW, feedbackDatabase } from './lib/feedback-db.js';
+import { FEEDBACK_PROJECT, FEEDBACK_WINDOW, feedbackDatabase, fillPgFeedback } from './lib/feedback-db.js';
+import { type BenchCluster, startBenchCluster } from './lib/pg-cluster.js';
 import { startChildServer } from './lib/server.js';
 import { num, printTable, QUICK, verdict } from './lib/table.js';
 
 const ROWS = Number(process.env.BENCH_FEEDBACK_ROWS) || (QUICK ? 100_000 : 1_000_000);
 const REPEAT = 3;
-const title = `feedback/stats over ${num(ROWS)} feedback rows`;
+const POSTGRES = process.env.BENCH_FEEDBACK_STORE === 'postgres';
+const title = `feedback/stats over ${num(ROWS)} feedback rows${POSTGRES ? ' on PostgreSQL' : ''}`;
 
 const numeric = { json_path: 'score', value_type: 'numeric', aggregations: ['avg', 'min', 'max', 'count'], percentiles: [50, 95] };
 const boolean = { json_path: 'passed', value_type: 'boolean', aggregations: ['count_true', 'count_false'] };
@@ -36,10 +39,19 @@ async function statsMs(url: string, body: Record<string, unknown>, expected: num
   return ms;
 }
 
+let cluster: BenchCluster | undefined;
 try {
-  const db = feedbackDatabase(ROWS);
-  if (db.generatedSeconds !== undefined) console.log(`generated ${num(ROWS)} feedback rows in ${num(db.generatedSeconds, 1)} s: ${db.path}\n`);
-  const server = await startChildServer(db.path);
+  let where: string;
+  if (POSTGRES) {
+    cluster = startBenchCluster();
+    where = await cluster.freshDatabase();
+    console.log(`generated ${num(ROWS)} feedback rows on PostgreSQL in ${num(await fillPgFeedback(where, ROWS), 1)} s\n`);
+  } else {
+    const db = feedbackDatabase(ROWS);
+    if (db.generatedSeconds !== undefined) console.log(`generated ${num(ROWS)} feedback rows in ${num(db.generatedSeconds, 1)} s: ${db.path}\n`);
+    where = db.path;
+  }
+  const server = await startChildServer(where);
   const rows: string[][] = [];
   try {
     for (const [label, body, expected] of requests) {
@@ -56,4 +68,6 @@ try {
 } catch (err) {
   if (!(err instanceof NotImplementedError)) throw err;
   printTable(`${title} · ${contextLine()}`, ['request', 'median ms'], [['feedback/stats', 'n/a (not implemented: the server answers 501)']]);
+} finally {
+  cluster?.stop();
 }

@@ -3,7 +3,9 @@
 // `POST /weft/calls/overview` of the 30 days (no split, by op, by model) answered by the server of a base build (before:
 // every root read live) and of HEAD (after: hour rollups plus live edges), alternated in rounds; beside them HEAD's store
 // counting every root live, and the floor: a raw indexed read of the window's rollup rows.
-// `npx tsx bench/overview-rollups.ts <base rev> [<head rev>=HEAD]`; BENCH_OVERVIEW_ROUNDS (default 3), BENCH_OVERVIEW_STORES.
+// `npx tsx bench/overview-rollups.ts <base rev> [<head rev>=HEAD]`; BENCH_OVERVIEW_ROUNDS (default 3), BENCH_OVERVIEW_STORES;
+// BENCH_OVERVIEW_BEFORE=0 leaves out the base build and the live count (minutes a request at 1,000,000 roots): HEAD and
+// the floor only.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +24,7 @@ import { printTable } from './lib/table.js';
 const ROOTS = Number(process.env.BENCH_OVERVIEW_ROOTS) || 100_000;
 const ROUNDS = Number(process.env.BENCH_OVERVIEW_ROUNDS) || 3;
 const STORES = (process.env.BENCH_OVERVIEW_STORES ?? 'sqlite,postgres').split(',');
+const BEFORE = process.env.BENCH_OVERVIEW_BEFORE !== '0';
 const [baseRev = 'main', headRev = 'HEAD'] = process.argv.slice(2);
 const PROJECT = 'bench/overview';
 const DAY = 86_400_000;
@@ -34,7 +37,7 @@ const load = async (rev: string): Promise<{ rev: string; start: Starter }> => {
   const built = await buildForBench(rev, `overview-${rev.replace(/\W/g, '_')}`);
   return { rev, start: ((await import(`${built.dir}server/index.js`)) as { startServer: Starter }).startServer };
 };
-const builds = [await load(baseRev), await load(headRev)];
+const builds = BEFORE ? [await load(baseRev), await load(headRev)] : [await load(headRev)];
 
 /** Writes the roots through a store of this tree (one batch of 500 roots, start and end, at a time). */
 async function seed(upsert: (items: unknown[]) => unknown): Promise<void> {
@@ -83,23 +86,26 @@ try {
       return (await pgdb!.pool.query(floorSql, args)).rows;
     };
     for (const groupBy of [null, 'op_name', 'model'] as const) {
+      // ms[0] before, ms[1] after, ms[2] HEAD's store counting live, ms[3] the floor (without BEFORE: ms[1] and ms[3])
       const ms: number[][] = [[], [], [], []];
       const body = JSON.stringify({ project_id: PROJECT, start: new Date(START).toISOString(), end: new Date(END).toISOString(), group_by: groupBy });
       for (let r = 0; r < ROUNDS; r++) {
         for (const [k, s] of servers.entries()) {
-          ms[k]!.push(await time(async () => {
+          ms[BEFORE ? k : 1]!.push(await time(async () => {
             const res = await fetch(`${s.url}/weft/calls/overview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
             if (res.status !== 200) throw new Error(`overview answered ${res.status}: ${await res.text()}`);
             await res.json();
           }));
         }
-        ms[2]!.push(await time(async () => calls.overview({ projectId: PROJECT, startMs: START, endMs: END, edges, groupBy }, false)));
+        if (BEFORE) ms[2]!.push(await time(async () => calls.overview({ projectId: PROJECT, startMs: START, endMs: END, edges, groupBy }, false)));
         ms[3]!.push(await time(floor));
       }
-      const base = median(ms[0]!);
+      const base = median(ms[BEFORE ? 0 : 3]!);
       const line = (name: string, xs: number[]): string[] => [storeName, String(groupBy), name, median(xs).toFixed(1), `${(median(xs) / base).toFixed(3)}x`, xs.map((x) => x.toFixed(0)).join(' ')];
-      rows.push(line(`before: ${baseRev} (API)`, ms[0]!), line(`after: ${headRev} (API, rollups)`, ms[1]!), line(`${headRev}'s store, every root live`, ms[2]!), line('floor: rollup rows read', ms[3]!));
-      console.log(rows.slice(-4).map((r) => r.join(' · ')).join('\n'));
+      const lines = [line(`after: ${headRev} (API, rollups)`, ms[1]!), line('floor: rollup rows read', ms[3]!)];
+      if (BEFORE) lines.unshift(line(`before: ${baseRev} (API)`, ms[0]!)), lines.splice(2, 0, line(`${headRev}'s store, every root live`, ms[2]!));
+      rows.push(...lines);
+      console.log(lines.map((r) => r.join(' · ')).join('\n'));
     }
     for (const s of servers) await s.close();
     await store.close();
@@ -108,5 +114,5 @@ try {
   cluster?.stop();
   rmSync(tmp, { recursive: true, force: true });
 }
-printTable(`POST /weft/calls/overview, ${ROOTS.toLocaleString('en-US')} roots over 30 days (ms, median of ${ROUNDS}; ratio to before)`,
+printTable(`POST /weft/calls/overview, ${ROOTS.toLocaleString('en-US')} roots over 30 days (ms, median of ${ROUNDS}; ratio to ${BEFORE ? 'before' : 'the floor'})`,
   ['store', 'group_by', 'what', 'ms', 'ratio', 'rounds'], rows);

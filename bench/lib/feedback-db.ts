@@ -2,6 +2,8 @@
 import Database from 'better-sqlite3';
 import { sqliteRunner } from '../../packages/weft-server/src/server/db/sql-runner.js';
 import { FeedbackStore, type FeedbackInput } from '../../packages/weft-server/src/server/feedback/feedback-store.js';
+import { openPgStore } from '../../packages/weft-server/src/server/pg-store.js';
+import { storeParts } from '../../packages/weft-server/src/server/server-store.js';
 import { cachedDatabase } from './cache-key.js';
 import { weftServer } from './weft.js';
 
@@ -22,21 +24,41 @@ function item(i: number): FeedbackInput {
   };
 }
 
+/** The generated rows in batches of {@link PER_TRANSACTION}, each with the clock that dates its rows. */
+function* feedbackBatches(rows: number): Generator<[FeedbackInput[], () => Date]> {
+  const t0 = Date.parse(FEEDBACK_WINDOW.start);
+  const step = (Date.parse(FEEDBACK_WINDOW.end) - t0) / rows;
+  let n = 0;
+  const clock = (): Date => new Date(t0 + Math.floor(n++ * step));
+  for (let from = 0; from < rows; from += PER_TRANSACTION) {
+    yield [Array.from({ length: Math.min(PER_TRANSACTION, rows - from) }, (_, k) => item(from + k)), clock];
+  }
+}
+
 function fill(path: string, rows: number): void {
   weftServer.openStore(path).close(); // the server's own migrations create the schema
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
-  const t0 = Date.parse(FEEDBACK_WINDOW.start);
-  const step = (Date.parse(FEEDBACK_WINDOW.end) - t0) / rows;
-  let n = 0;
-  const clock = (): Date => new Date(t0 + Math.floor(n++ * step));
   const store = new FeedbackStore(sqliteRunner(db));
-  for (let from = 0; from < rows; from += PER_TRANSACTION) {
-    const items = Array.from({ length: Math.min(PER_TRANSACTION, rows - from) }, (_, k) => item(from + k));
-    store.createBatch(items, clock);
-  }
+  for (const [items, clock] of feedbackBatches(rows)) store.createBatch(items, clock);
   db.close();
+}
+
+/**
+ * Writes `rows` feedback rows (as {@link feedbackDatabase} does) into the PostgreSQL database at `url` (the server's own
+ * migrations and `FeedbackStore`, not cached). @returns the seconds it took.
+ */
+export async function fillPgFeedback(url: string, rows: number): Promise<number> {
+  const t0 = performance.now();
+  const store = await openPgStore(url);
+  try {
+    const feedback = storeParts(store).feedback;
+    for (const [items, clock] of feedbackBatches(rows)) await feedback.createBatch(items, clock);
+  } finally {
+    await store.close();
+  }
+  return (performance.now() - t0) / 1000;
 }
 
 /**

@@ -55,10 +55,12 @@ export function* writeBatch(d: Dialect, items: readonly UpsertItem[]): Steps<(Ca
   const stored = yield* storedColumn(d, wanted, 'trace_id');
   const { calls, answers } = stageItems(items, (projectId, id) => stored.get(keyOf(projectId, id)), d.json);
   const traces = yield* tracesToRollUp(d, calls, new Set(starts.filter((s) => s.otel_dump).map((s) => s.project_id)));
-  // PostgreSQL's upsert marks the hours of the roots it writes itself; SQLite's flush answers the stored roots it ended
-  const ended = d.engine === 'postgres' ? (yield* pgFlush(calls), []) : yield* sqliteFlush(calls);
+  const started = rootStartHours(calls);
+  // PostgreSQL's upsert marks the hours of the roots the batch starts (from JS) and of the stored roots it ends (from the
+  // rows it updates); SQLite's flush answers the stored roots it ended, and the roots it starts are marked below
+  const ended = d.engine === 'postgres' ? (yield* pgFlush(calls, started), []) : yield* sqliteFlush(calls);
   const rolled = yield* rollUpTraces(d, traces);
-  yield* markBatchHours(d, calls, [...ended, ...rolled]);
+  yield* markBatchHours(d, calls, d.engine === 'postgres' ? new HourMarks() : started, [...ended, ...rolled]);
   return answers;
 }
 
@@ -67,21 +69,26 @@ const PARENT_ID = START_COLUMNS.findIndex((c) => c.name === 'parent_id');
 const EXCEPTION = END_COLUMNS.findIndex((c) => c.name === 'exception');
 
 /**
- * Marks the overview hours a batch changed (rollup-marks.ts): the hour of each root it starts (on SQLite; PostgreSQL's
- * upsert marks them), of each stored root it ends or rolls up (`roots`), and of the roots above each call it fails below
- * a root (a `descendant_error` derived from descendants). The distinct hours are found in one pass: usually one or two
- * marks per batch.
+ * The overview hours of the roots a batch starts: the hour of each start without a parent, from the batch's own
+ * `started_at` (a re-sent start marks its hour again). Usually one or two per batch.
  */
-function* markBatchHours(d: Dialect, calls: readonly StagedCall[], roots: readonly EndedRoot[]): Steps<void> {
+function rootStartHours(calls: readonly StagedCall[]): HourMarks {
   const marks = new HourMarks();
+  for (const call of calls) if (call.start !== undefined && call.start[PARENT_ID] === null) marks.add(call.projectId, call.start[STARTED_AT] as string);
+  return marks;
+}
+
+/**
+ * Marks the overview hours a batch changed (rollup-marks.ts), beside `marks` (the root starts' hours on SQLite;
+ * PostgreSQL's upsert marked them): the hour of each stored root it ends or rolls up (`roots`), and of the roots above
+ * each call it fails below a root (a `descendant_error` derived from descendants). The distinct hours are found in one
+ * pass: usually one or two marks per batch.
+ */
+function* markBatchHours(d: Dialect, calls: readonly StagedCall[], marks: HourMarks, roots: readonly EndedRoot[]): Steps<void> {
   const failed: StagedCall[] = [];
   for (const call of calls) {
     const start = call.start;
-    if (start !== undefined && start[PARENT_ID] === null) {
-      if (d.engine === 'sqlite') marks.add(call.projectId, start[STARTED_AT] as string);
-    } else if (call.end !== undefined && call.end[EXCEPTION] !== null) {
-      failed.push(call);
-    }
+    if ((start === undefined || start[PARENT_ID] !== null) && call.end !== undefined && call.end[EXCEPTION] !== null) failed.push(call);
   }
   for (const [projectId, startedAt] of roots) marks.add(projectId, startedAt);
   for (const [projectId, ids] of idsByProject(failed, callProject, callId)) for (const startedAt of yield* rootsAbove(d, projectId, ids)) marks.add(projectId, startedAt);

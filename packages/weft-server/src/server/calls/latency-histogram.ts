@@ -61,30 +61,108 @@ export function binValue(k: number): number {
   return lo === hi ? lo : (2 * lo * hi) / (lo + hi);
 }
 
-/** A histogram: bin → count. */
-export type LatencyHistogram = Map<number, number>;
+/** The highest bin: bins run from -MAX_BIN to MAX_BIN. */
+const MAX_BIN = LATENCY_BOUNDS.length;
+/** Bins added around a histogram's range when it grows, so a few growths cover a row's bins. */
+const GROW_BY = 32;
+const NO_COUNTS = new Float64Array(0);
 
-/** Adds `count` latencies of bin `k` to `into`. */
-export function addToHistogram(into: LatencyHistogram, k: number, count: number): void {
-  into.set(k, (into.get(k) ?? 0) + count);
-}
+/**
+ * A histogram: a count per bin, held dense over the range of bins it has seen (a typed array from its lowest bin to
+ * its highest), so adding and merging are array walks with no allocation per bin; counts are exact up to 2^53.
+ */
+export class LatencyHistogram {
+  /** The bin of `counts[0]`. */
+  #lo = 0;
+  #counts = NO_COUNTS;
 
-/** Adds every bin of `from` to `into`. */
-export function mergeHistogram(into: LatencyHistogram, from: LatencyHistogram): void {
-  for (const [k, n] of from) into.set(k, (into.get(k) ?? 0) + n);
+  /** Adds `count` latencies of bin `k` (an integer from -{@link MAX_BIN} to MAX_BIN). */
+  add(k: number, count: number): void {
+    const at = k - this.#lo;
+    if (at >= 0 && at < this.#counts.length) this.#counts[at]! += count;
+    else {
+      this.#cover(k, k);
+      this.#counts[k - this.#lo]! += count;
+    }
+  }
+
+  /** Adds every bin of `from`. */
+  merge(from: LatencyHistogram): void {
+    const src = from.#counts;
+    let first = 0;
+    let last = src.length - 1;
+    while (first <= last && src[first] === 0) first++;
+    while (last >= first && src[last] === 0) last--;
+    if (first > last) return;
+    this.#cover(from.#lo + first, from.#lo + last);
+    const off = from.#lo - this.#lo;
+    const dst = this.#counts;
+    for (let i = first; i <= last; i++) dst[i + off]! += src[i]!;
+  }
+
+  /** Calls `f` with each bin holding a count, ascending, and its count. */
+  forEach(f: (k: number, count: number) => void): void {
+    const c = this.#counts;
+    for (let i = 0; i < c.length; i++) if (c[i] !== 0) f(i + this.#lo, c[i]!);
+  }
+
+  /** Grows the range to hold bins `a` to `z`. */
+  #cover(a: number, z: number): void {
+    const hi = this.#lo + this.#counts.length - 1;
+    if (this.#counts.length > 0 && a >= this.#lo && z <= hi) return;
+    const lo = Math.max(-MAX_BIN, Math.min(a, this.#counts.length > 0 ? this.#lo : a) - GROW_BY);
+    const top = Math.min(MAX_BIN, Math.max(z, this.#counts.length > 0 ? hi : z) + GROW_BY);
+    const counts = new Float64Array(top - lo + 1);
+    if (this.#counts.length > 0) counts.set(this.#counts, this.#lo - lo);
+    this.#lo = lo;
+    this.#counts = counts;
+  }
 }
 
 /** A histogram as stored in `call_rollups.histogram`: JSON `[bin, count, bin, count, ...]`, bins ascending. */
 export function histogramText(h: LatencyHistogram): string {
-  const bins = [...h.keys()].sort((a, b) => a - b);
-  return JSON.stringify(bins.flatMap((k) => [k, h.get(k)!]));
+  const flat: number[] = [];
+  h.forEach((k, n) => flat.push(k, n));
+  return JSON.stringify(flat);
 }
 
-/** Adds a stored histogram ({@link histogramText}) into `into`. */
-export function addHistogramText(into: LatencyHistogram, text: string | null): void {
+/**
+ * Adds a stored histogram ({@link histogramText}) into each of `into`, read in one pass over its characters (no
+ * JSON.parse: the overview reads thousands of them). Text it does not expect (other than integers, commas, brackets
+ * and spaces) is read by JSON.parse instead.
+ */
+export function addHistogramText(into: LatencyHistogram | readonly LatencyHistogram[], text: string | null): void {
   if (!text) return;
+  const targets = into instanceof LatencyHistogram ? [into] : into;
+  let bin = 0;
+  let value = 0;
+  let negative = false;
+  let digits = false;
+  let isCount = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      value = value * 10 + (c - 48);
+      digits = true;
+    } else if (c === 45 && !digits) negative = true;
+    else if (c === 44 || c === 93) {
+      if (digits) {
+        const v = negative ? -value : value;
+        if (isCount) for (const h of targets) h.add(bin, v);
+        else bin = v;
+        isCount = !isCount;
+      }
+      value = 0;
+      negative = false;
+      digits = false;
+    } else if (c !== 91 && c !== 32) return addParsed(targets, text);
+  }
+}
+
+/** {@link addHistogramText} by JSON.parse. */
+function addParsed(targets: readonly LatencyHistogram[], text: string): void {
   const flat = JSON.parse(text) as number[];
-  for (let i = 0; i + 1 < flat.length; i += 2) addToHistogram(into, flat[i]!, flat[i + 1]!);
+  for (let i = 0; i + 1 < flat.length; i += 2) for (const h of targets) h.add(flat[i]!, flat[i + 1]!);
 }
 
 /**
@@ -93,17 +171,21 @@ export function addHistogramText(into: LatencyHistogram, text: string | null): v
  * @param ps - percentiles, 0 to 100.
  */
 export function histogramPercentiles(h: LatencyHistogram, ps: readonly number[]): (number | null)[] {
-  const bins = [...h.entries()].filter(([, n]) => n > 0).sort(([a], [b]) => a - b);
-  const n = bins.reduce((s, [, c]) => s + c, 0);
+  const bins: number[] = [];
+  const counts: number[] = [];
+  h.forEach((k, c) => {
+    if (c > 0) bins.push(k), counts.push(c);
+  });
+  const n = counts.reduce((s, c) => s + c, 0);
   if (n === 0) return ps.map(() => null);
   /** The value of the element at 0-based rank r. */
   const at = (r: number): number => {
     let seen = 0;
-    for (const [k, c] of bins) {
-      seen += c;
-      if (r < seen) return binValue(k);
+    for (let i = 0; i < bins.length; i++) {
+      seen += counts[i]!;
+      if (r < seen) return binValue(bins[i]!);
     }
-    return binValue(bins[bins.length - 1]![0]);
+    return binValue(bins[bins.length - 1]!);
   };
   return ps.map((p) => {
     const h0 = ((n - 1) * p) / 100;

@@ -5,7 +5,7 @@
  * depend on which hours came from rollups.
  * @module
  */
-import { addHistogramText, addToHistogram, type LatencyHistogram } from './latency-histogram.js';
+import { addHistogramText, LatencyHistogram } from './latency-histogram.js';
 import { type OverviewUsageRow, type RootFiguresRow, USAGE_KEYS } from './overview-sql.js';
 
 /** Token sums of one model, by token kind (only kinds with a number). */
@@ -27,8 +27,8 @@ export interface Piece {
 
 /** A piece's histogram, parsed (and kept parsed) when stored as text. */
 export function histogramOf(p: Piece): LatencyHistogram {
-  if (p.histogram instanceof Map) return p.histogram;
-  const h: LatencyHistogram = new Map();
+  if (p.histogram instanceof LatencyHistogram) return p.histogram;
+  const h = new LatencyHistogram();
   addHistogramText(h, p.histogram);
   return (p.histogram = h);
 }
@@ -50,7 +50,7 @@ export function piecesOf(figures: readonly RootFiguresRow[], usage: readonly Ove
   const pieceAt = (b: number, op: string | null, model: string | null): Piece => {
     const key = keyOf(b, op, model);
     let p = pieces.get(key);
-    if (!p) pieces.set(key, (p = { b, op, model, calls: 0, errors: 0, descendantErrors: 0, histogram: new Map() }));
+    if (!p) pieces.set(key, (p = { b, op, model, calls: 0, errors: 0, descendantErrors: 0, histogram: new LatencyHistogram() }));
     return p;
   };
   for (const r of figures) {
@@ -58,7 +58,7 @@ export function piecesOf(figures: readonly RootFiguresRow[], usage: readonly Ove
     p.calls += r.n;
     p.errors += r.e;
     p.descendantErrors += r.de;
-    if (r.k !== null) addToHistogram(p.histogram as LatencyHistogram, r.k, r.n);
+    if (r.k !== null) (p.histogram as LatencyHistogram).add(r.k, r.n);
   }
   for (const u of usage) {
     const sums: UsageSums = {};

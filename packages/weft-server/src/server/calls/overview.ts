@@ -10,8 +10,8 @@ import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { all, type Steps } from '../db/sql-steps.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
-import { histogramPercentiles, type LatencyHistogram, mergeHistogram } from './latency-histogram.js';
-import { addSums, histogramOf, type Piece, pieceOfRollup, piecesOf, type RollupRowRead, type UsageSums } from './overview-pieces.js';
+import { addHistogramText, histogramPercentiles, LatencyHistogram } from './latency-histogram.js';
+import { addSums, type Piece, pieceOfRollup, piecesOf, type RollupRowRead, type UsageSums } from './overview-pieces.js';
 import { HOUR_MS, planOverview } from './overview-plan.js';
 import { MAX_GROUPS, NONE, OTHER, type OverviewQuery, type OverviewUsageRow, type RootFiguresRow, rootFigures, rootUsage, type RootsQuery } from './overview-sql.js';
 import { costsOf } from './prices.js';
@@ -32,7 +32,7 @@ class Acc {
   calls = 0;
   errors = 0;
   descendantErrors = 0;
-  readonly histogram: LatencyHistogram = new Map();
+  readonly histogram = new LatencyHistogram();
   /** Token sums by model. */
   readonly usage = new Map<string, UsageSums>();
 
@@ -46,7 +46,7 @@ class Acc {
     this.calls += from.calls;
     this.errors += from.errors;
     this.descendantErrors += from.descendantErrors;
-    mergeHistogram(this.histogram, from.histogram);
+    this.histogram.merge(from.histogram);
     for (const [model, sums] of from.usage) this.addUsage(model, sums);
   }
 }
@@ -104,13 +104,17 @@ export function overviewResult(q: OverviewQuery, pieces: readonly Piece[], price
   for (const p of pieces) {
     const opKey = p.op ?? NONE;
     const counted = p.model === null ? [ALL, ...(q.groupBy === 'op_name' ? [opKey] : [])] : q.groupBy === 'model' ? [p.model] : [];
+    const histograms: LatencyHistogram[] = [];
     for (const key of counted) {
       const acc = seriesOf(key)[p.b]!;
       acc.calls += p.calls;
       acc.errors += p.errors;
       acc.descendantErrors += p.descendantErrors;
-      mergeHistogram(acc.histogram, histogramOf(p));
+      if (p.histogram instanceof LatencyHistogram) acc.histogram.merge(p.histogram);
+      else histograms.push(acc.histogram);
     }
+    // a stored histogram is read once, into each series it counts in
+    if (typeof p.histogram === 'string' && histograms.length > 0) addHistogramText(histograms, p.histogram);
     if (p.usage === undefined || p.model === null) continue;
     const priced = [ALL, ...(q.groupBy === 'op_name' ? [opKey] : q.groupBy === 'model' ? [p.model] : [])];
     for (const key of priced) seriesOf(key)[p.b]!.addUsage(p.model, p.usage);

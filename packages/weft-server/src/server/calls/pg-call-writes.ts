@@ -9,7 +9,7 @@ import { run, all, type Steps } from '../db/sql-steps.js';
 import { callRefs } from './call-refs.js';
 import { type ColumnType, END_COLUMNS, KEY_COLUMNS, START_COLUMNS, START_NAME_AT, type StartInput, type Value } from './call-fields.js';
 import { keyOf, type StagedCall } from './batch-staging.js';
-import { HOUR_LOCK_SPACE, hourLockKey } from './rollup-marks.js';
+import { HOUR_LOCK_SPACE, hourLockKey, type HourMarks } from './rollup-marks.js';
 
 const PG_TYPE: Record<ColumnType, string> = { text: 'text', time: 'text', json: 'json', int: 'bigint' };
 /** Columns of the upsert, in order (call-fields.ts), with their PostgreSQL array types. */
@@ -30,9 +30,14 @@ const param = (column: string): string => `$${COLUMN_NAMES.indexOf(column) + 1}`
  * pending rename (it replaces both). Answers only the rows that existed (`updated`: their old refs are deleted and
  * their end's name set) or had a pending rename (`renamed`, `rename`): none when a batch brings new calls.
  *
- * In the same statement, the overview hours of the roots it writes (started or ended) are marked stale, each hour's
- * shared advisory lock taken first (rollup-marks.ts): no round trip of its own.
+ * In the same statement, the overview hours of the roots it writes are marked stale, each hour's shared advisory lock
+ * taken first (rollup-marks.ts), with no round trip of its own: the hours of the roots the batch starts, computed in JS
+ * from the batch (the last two parameters: project ids and hours), and the hours of the stored roots among the rows it
+ * updates (`root_at`: a root's end whose start came in an earlier batch). Rows it inserts need no look: a new root's
+ * start is in the batch, and a row inserted by an end alone has no start, so no hour.
  */
+const MARK_PROJECTS = `$${COLUMNS.length + 1}::text[]`;
+const MARK_HOURS = `$${COLUMNS.length + 2}::text[]`;
 const UPSERT_SQL = `WITH pending AS (
     DELETE FROM call_renames r USING unnest(${param('project_id')}::text[], ${param('id')}::text[], ${param('started_at')}::text[]) AS s(project_id, id, started_at)
     WHERE s.started_at IS NOT NULL AND r.project_id = s.project_id AND r.call_id = s.id
@@ -48,11 +53,13 @@ const UPSERT_SQL = `WITH pending AS (
     // an end's summary is the sent one again (the rollup of rollup-writes.ts runs after)
     'sent_summary = CASE WHEN excluded.ended_at IS NOT NULL THEN NULL ELSE calls.sent_summary END',
   ].join(',\n    ')}
-    RETURNING project_id, id, xmax <> 0 AS updated, CASE WHEN parent_id IS NULL THEN started_at END AS root_at),
+    RETURNING project_id, id, xmax <> 0 AS updated, CASE WHEN xmax <> 0 AND parent_id IS NULL THEN started_at END AS root_at),
+  hours AS (SELECT p AS project_id, h AS hour FROM unnest(${MARK_PROJECTS}, ${MARK_HOURS}) AS v(p, h)
+    UNION SELECT project_id, substr(root_at, 1, 13) FROM up WHERE root_at IS NOT NULL),
   hour_locks AS (SELECT count(pg_advisory_xact_lock_shared(${HOUR_LOCK_SPACE}, k)) AS n FROM (
-    SELECT DISTINCT ${hourLockKey('project_id', 'substr(root_at, 1, 13)')} AS k FROM up WHERE root_at IS NOT NULL ORDER BY 1) s),
+    SELECT DISTINCT ${hourLockKey('project_id', 'hour')} AS k FROM hours ORDER BY 1) s),
   marked AS (INSERT INTO call_rollup_marks (project_id, hour)
-    SELECT DISTINCT up.project_id, substr(up.root_at, 1, 13) FROM up, hour_locks WHERE up.root_at IS NOT NULL AND hour_locks.n >= 0
+    SELECT hours.project_id, hours.hour FROM hours, hour_locks WHERE hour_locks.n >= 0
     ON CONFLICT DO NOTHING)
   SELECT up.project_id, up.id, up.updated, p.call_id IS NOT NULL AS renamed, p.display_name AS rename
   FROM up LEFT JOIN pending p ON p.project_id = up.project_id AND p.call_id = up.id
@@ -98,8 +105,9 @@ const byKey = (a: StagedCall, b: StagedCall): number => (a.projectId < b.project
 /**
  * Writes staged calls in key order: the upsert with the drop of pending renames and the marks of the overview hours of
  * its roots, then names and refs.
+ * @param rootStarts - the hours of the roots the batch starts (call-writes.ts), marked by the upsert.
  */
-export function* pgFlush(calls: readonly StagedCall[]): Steps<void> {
+export function* pgFlush(calls: readonly StagedCall[], rootStarts: HourMarks): Steps<void> {
   if (calls.length === 0) return;
   const sorted = [...calls].sort(byKey);
   const columns: Value[][] = COLUMNS.map(() => []);
@@ -112,7 +120,7 @@ export function* pgFlush(calls: readonly StagedCall[]): Steps<void> {
     const row = [call.projectId, call.id, ...start, ...(call.end ?? noEnd)];
     row.forEach((v, i) => columns[i]!.push(v));
   }
-  const answered = yield* all<{ project_id: string; id: string; updated: boolean; renamed: boolean; rename: string | null }>(UPSERT_SQL, columns);
+  const answered = yield* all<{ project_id: string; id: string; updated: boolean; renamed: boolean; rename: string | null }>(UPSERT_SQL, [...columns, rootStarts.projects, rootStarts.hours]);
   // a row this upsert inserted has no refs yet: only rows that existed get their old refs deleted
   const updated = new Set(answered.filter((r) => r.updated).map((r) => keyOf(r.project_id, r.id)));
   const renamed = new Map(answered.filter((r) => r.renamed).map((r) => [keyOf(r.project_id, r.id), r.rename]));
