@@ -5,8 +5,12 @@
 // counting every root live, and the floor: a raw indexed read of the window's rollup rows.
 // `npx tsx bench/overview-rollups.ts <base rev> [<head rev>=HEAD]`; BENCH_OVERVIEW_ROUNDS (default 3), BENCH_OVERVIEW_STORES;
 // BENCH_OVERVIEW_BEFORE=0 leaves out the base build and the live count (minutes a request at 1,000,000 roots): HEAD and
-// the floor only.
+// the floor only. BENCH_OVERVIEW_PAGE=1: also the viewer's Overview page of the last 30 days (no split, by op, by
+// model) drawn in Chromium by HEAD's server: ms from navigation to the frame that shows the totals and the five charts
+// (the issue's "page drawn < 1 s"), beside the API alone in the same round.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { chromiumLaunchOptions } from '../test/helpers/chromium.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer, StartServerOptions } from '../packages/weft-server/src/server/index.js';
@@ -18,6 +22,7 @@ import { refreshStaleHours } from '../packages/weft-server/src/server/calls/roll
 import { planBuckets } from '../packages/weft-server/src/server/feedback/stats-buckets.js';
 import { buildForBench } from './lib/build.js';
 import { contextLine } from './lib/context-line.js';
+import { buildUi, pageMarks } from './lib/page-marks.js';
 import { median, startBenchCluster } from './lib/pg-cluster.js';
 import { printTable } from './lib/table.js';
 
@@ -25,19 +30,29 @@ const ROOTS = Number(process.env.BENCH_OVERVIEW_ROOTS) || 100_000;
 const ROUNDS = Number(process.env.BENCH_OVERVIEW_ROUNDS) || 3;
 const STORES = (process.env.BENCH_OVERVIEW_STORES ?? 'sqlite,postgres').split(',');
 const BEFORE = process.env.BENCH_OVERVIEW_BEFORE !== '0';
+const PAGE = process.env.BENCH_OVERVIEW_PAGE === '1';
 const [baseRev = 'main', headRev = 'HEAD'] = process.argv.slice(2);
 const PROJECT = 'bench/overview';
 const DAY = 86_400_000;
-const END = Date.UTC(2026, 10, 1);
+/** The window ends at the start of the current hour, so the page's "last 30 days" holds (nearly) every root. */
+const END = Math.floor(Date.now() / 3_600_000) * 3_600_000;
 const START = END - 30 * DAY;
 const MODELS = ['gpt-4o', 'claude-3-5-sonnet-20241022'];
 
 type Starter = (o: StartServerOptions) => Promise<RunningServer>;
-const load = async (rev: string): Promise<{ rev: string; start: Starter }> => {
+const load = async (rev: string): Promise<{ rev: string; dir: string; start: Starter }> => {
   const built = await buildForBench(rev, `overview-${rev.replace(/\W/g, '_')}`);
-  return { rev, start: ((await import(`${built.dir}server/index.js`)) as { startServer: Starter }).startServer };
+  return { rev, dir: built.dir, start: ((await import(`${built.dir}server/index.js`)) as { startServer: Starter }).startServer };
 };
 const builds = BEFORE ? [await load(baseRev), await load(headRev)] : [await load(headRev)];
+// the page as `npm run build` makes it, beside HEAD's server build (where its server finds it: findUiDir)
+let browser: Browser | undefined;
+if (PAGE) {
+  await buildUi(`${builds[builds.length - 1]!.dir}ui`);
+  browser = await chromium.launch(await chromiumLaunchOptions());
+}
+/** The page's marks: the totals and all five charts drawn. */
+const OVERVIEW_DRAWN = { drawn: `!!document.querySelector('[data-total=calls]') && document.querySelectorAll('.ov-body > .ov-charts [data-chart] canvas').length >= 5` };
 
 /** Writes the roots through a store of this tree (one batch of 500 roots, start and end, at a time). */
 async function seed(upsert: (items: unknown[]) => unknown): Promise<void> {
@@ -107,12 +122,34 @@ try {
       rows.push(...lines);
       console.log(lines.map((r) => r.join(' · ')).join('\n'));
     }
+    if (browser) {
+      // one warm-up, then ROUNDS fresh pages per split, each beside the API alone (the page's own request)
+      const head = servers[servers.length - 1]!;
+      for (const [split, by] of [['', null], ['op_name', 'op_name'], ['model', 'model']] as const) {
+        const hash = `#/p/${encodeURIComponent(PROJECT)}/overview?window=30d${split ? `&by=${split}` : ''}`;
+        const page: number[] = [];
+        const api: number[] = [];
+        const body = JSON.stringify({ project_id: PROJECT, start: new Date(Date.now() - 720 * 3_600_000).toISOString(), end: new Date().toISOString(), granularity: 43_200, group_by: by });
+        for (let r = -1; r < ROUNDS; r++) {
+          const drawn = (await pageMarks(browser, head.url, hash, OVERVIEW_DRAWN))['drawn']!;
+          const alone = await time(async () => (await fetch(`${head.url}/weft/calls/overview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json());
+          if (r >= 0) page.push(drawn), api.push(alone);
+        }
+        const lines = [
+          [storeName, String(by), `page drawn: ${headRev}, last 30 days`, median(page).toFixed(1), `${(median(page) / median(api)).toFixed(3)}x`, page.map((x) => x.toFixed(0)).join(' ')],
+          [storeName, String(by), '  its API alone (the page\'s request)', median(api).toFixed(1), '1.000x', api.map((x) => x.toFixed(0)).join(' ')],
+        ];
+        rows.push(...lines);
+        console.log(lines.map((r) => r.join(' · ')).join('\n'));
+      }
+    }
     for (const s of servers) await s.close();
     await store.close();
   }
 } finally {
+  await browser?.close();
   cluster?.stop();
   rmSync(tmp, { recursive: true, force: true });
 }
-printTable(`POST /weft/calls/overview, ${ROOTS.toLocaleString('en-US')} roots over 30 days (ms, median of ${ROUNDS}; ratio to ${BEFORE ? 'before' : 'the floor'})`,
+printTable(`POST /weft/calls/overview, ${ROOTS.toLocaleString('en-US')} roots over 30 days (ms, median of ${ROUNDS}; ratio to ${BEFORE ? 'before' : 'the floor'}; a page's to its API alone) · ${contextLine()}`,
   ['store', 'group_by', 'what', 'ms', 'ratio', 'rounds'], rows);

@@ -7,15 +7,21 @@
 // (node-postgres, better-sqlite3), same run. On PostgreSQL also: what the roots index (migration 10,
 // calls_roots_desc) saves the traces list (the same reads with it dropped) and costs a write (paired ingests).
 // N: BENCH_SCALE_CALLS, else 10,000,000 when run alone (BENCH_ONLY=scale), 30,000 with BENCH_QUICK, else 1,000,000.
-// BENCH_SCALE_STORES=sqlite or postgres runs one store.
-import { rmSync } from 'node:fs';
+// BENCH_SCALE_STORES=sqlite or postgres runs one store. BENCH_SCALE_KEEP=<dir> (SQLite): keeps the seeded file and
+// its ids in <dir> and, when they are there already, reads them without seeding again (10M calls seed in ~20 min).
+// BENCH_SCALE_PAGE=1: also the viewer's page of a 10,000-call trace in Chromium, served by the same server (first rows,
+// whole tree, the selected call's detail drawn: ms from navigation), beside the API's whole answer.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { request } from 'undici';
 import { CallUpsertBatchReq } from '../packages/weft-trace/src/schema/calls.js';
 import { fastParseUpsertBatch } from '../packages/weft-server/src/server/calls/upsert-batch-parse.js';
+import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../test/helpers/chromium.js';
 import { contextLine } from './lib/context-line.js';
+import { buildUi, pageMarks, TRACE_MARKS } from './lib/page-marks.js';
 import { median, startBenchCluster, type BenchCluster } from './lib/pg-cluster.js';
 import { BIG_TRACE_SIZE, trafficBatches, type TrafficIds, type TrafficShape } from './lib/scale-traffic.js';
 import { benchTempDir } from './lib/server.js';
@@ -25,6 +31,8 @@ import { weftServer } from './lib/weft.js';
 const ALONE = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).join(',') === 'scale';
 const CALLS = Number(process.env.BENCH_SCALE_CALLS) || (QUICK ? 30_000 : ALONE ? 10_000_000 : 1_000_000);
 const STORES = (process.env.BENCH_SCALE_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+const KEEP = process.env.BENCH_SCALE_KEEP;
+const TRACE_PAGE = process.env.BENCH_SCALE_PAGE === '1';
 const PROJECT = 'bench/scale';
 const WRITERS = 4;
 const BATCH_CALLS = 500;
@@ -163,25 +171,66 @@ async function measureReads(server: Server, list: Read[], floor: Floor): Promise
   return rows;
 }
 
+/**
+ * The trace page of the last big trace in Chromium (a fresh page each, one warm-up, RUNS rounds): rows of the table,
+ * each mark's median ms from navigation beside the API's whole answer of the page's tree query. The page is built
+ * beside the server build under test before the server starts (WEFT_BENCH_DIST/ui: where it looks when it starts).
+ */
+async function measurePage(server: Server, ids: TrafficIds): Promise<string[][]> {
+  if (!process.env.WEFT_BENCH_DIST) return [['trace page', '', 'not run: WEFT_BENCH_DIST is not set (run through npm run bench)', '', '', '']];
+  const trace = ids.bigTraces[ids.bigTraces.length - 1]!;
+  const browser = await chromium.launch(await chromiumLaunchOptions());
+  try {
+    const marks: Record<string, number[]> = { rows: [], whole: [], detail: [] };
+    const api: number[] = [];
+    const tree = { filter: { trace_ids: [trace] }, sort_by: [{ field: 'started_at', direction: 'asc' }], columns: TREE_COLUMNS, include_costs: true };
+    for (let r = -1; r < RUNS; r++) {
+      const at = await pageMarks(browser, server.url, `#/p/${encodeURIComponent(PROJECT)}/trace/${trace}`, TRACE_MARKS);
+      const alone = (await streamQuery(server.url, tree)).all;
+      if (r < 0) continue;
+      for (const k of Object.keys(marks)) marks[k]!.push(at[k]!);
+      api.push(alone);
+    }
+    const apiMs = median(api);
+    const row = (label: string, k: string, target?: number): string[] =>
+      [label, String(BIG_TRACE_SIZE), num(median(marks[k]!)), num(apiMs, 1), ratio(median(marks[k]!), apiMs), target ? verdict(median(marks[k]!) < target, `< ${num(target)} ms`) : ''];
+    return [
+      row(`trace page (Chromium): first rows drawn; floor column: the API's whole answer`, 'rows'),
+      row('  ... whole tree read and drawn', 'whole', 1000),
+      row("  ... the selected call's detail drawn", 'detail'),
+    ];
+  } finally {
+    await browser.close();
+  }
+}
+
 const HEADERS = ['read', 'rows', 'API ms (median)', 'floor ms', 'API / floor', 'target'];
 
 async function runSqlite(): Promise<void> {
-  const dir = benchTempDir();
+  const dir = KEEP ?? benchTempDir();
+  mkdirSync(dir, { recursive: true });
+  const dbPath = join(dir, 'scale.db');
+  const idsPath = join(dir, 'scale-ids.json');
+  const reuse = KEEP !== undefined && existsSync(dbPath) && existsSync(idsPath);
   try {
-    const dbPath = join(dir, 'scale.db');
+    if (KEEP !== undefined && !reuse) rmSync(dbPath, { force: true });
     const server = await weftServer.startServer({ port: 0, dbPath });
     const shape = { project: PROJECT, calls: CALLS, bigTraces: Math.max(1, Math.round(CALLS / 1_000_000) * 3), endMs: Date.now(), days: 30 };
-    const seeded = await seed(server, shape);
+    const seeded = reuse
+      ? { ...(JSON.parse(readFileSync(idsPath, 'utf8')) as { ids: TrafficIds; perSec: number; seconds: number }) }
+      : await seed(server, shape);
+    if (KEEP !== undefined && !reuse) writeFileSync(idsPath, JSON.stringify(seeded));
     const raw = new Database(dbPath, { readonly: true });
     const rows = await measureReads(server, reads(seeded.ids), sqliteFloor(raw));
     raw.close();
+    if (TRACE_PAGE) rows.push(...(await measurePage(server, seeded.ids)));
     await server.close();
     printTable(
-      `Large project on SQLite: ${num(CALLS)} calls seeded through the store's batch upsert at ${num(seeded.perSec)} calls/s (${num(seeded.seconds)} s, ${WRITERS} writers, ${BATCH_CALLS}-call batches); medians of ${RUNS} reads over HTTP · ${contextLine()}`,
+      `Large project on SQLite: ${num(CALLS)} calls ${reuse ? 'read from a kept file (seeded earlier' : 'seeded'} through the store's batch upsert at ${num(seeded.perSec)} calls/s (${num(seeded.seconds)} s, ${WRITERS} writers, ${BATCH_CALLS}-call batches${reuse ? ')' : ''}); medians of ${RUNS} reads over HTTP · ${contextLine()}`,
       HEADERS, rows,
     );
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (KEEP === undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -219,6 +268,7 @@ async function runPostgres(): Promise<void> {
     await client.query('ANALYZE calls');
     const list = reads(seeded.ids);
     const rows = await measureReads(server, list, pgFloor(client));
+    if (TRACE_PAGE) rows.push(...(await measurePage(server, seeded.ids)));
     // the same roots reads without the roots index: what it saves
     await client.query('DROP INDEX calls_roots_desc');
     await client.query('ANALYZE calls');
@@ -240,5 +290,6 @@ async function runPostgres(): Promise<void> {
 }
 
 console.log(`scale: ${num(CALLS)} calls on ${STORES.join(', ')}`);
+if (TRACE_PAGE && process.env.WEFT_BENCH_DIST) await buildUi(join(process.env.WEFT_BENCH_DIST, 'ui'));
 if (STORES.includes('sqlite')) await runSqlite();
 if (STORES.includes('postgres')) await runPostgres();

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { build } from 'vite';
 import { chromiumLaunchOptions } from '../test/helpers/chromium.js';
 import { contextLine } from './lib/context-line.js';
+import { buildUi, pageMarks as pageMarksIn, TRACE_MARKS } from './lib/page-marks.js';
 import { startChildServer } from './lib/server.js';
 import { num, printTable, QUICK, ratio, verdict } from './lib/table.js';
 import { BIG_TRACE_CALLS, BIG_TRACE_ID, UI_PROJECT, uiDatabase } from './lib/ui-db.js';
@@ -19,8 +19,7 @@ const RUNS = QUICK ? 3 : 5;
 // the page as `npm run build` makes it (packages/weft-server/vite.config.ts), into `ui/` beside the server build under
 // test (WEFT_BENCH_DIST, where that server finds it: `findUiDir`), else into packages/weft-server/dist/ui (src/ through tsx)
 const uiOut = process.env.WEFT_BENCH_DIST ? join(process.env.WEFT_BENCH_DIST, 'ui') : join(ROOT, 'packages', 'weft-server', 'dist', 'ui');
-const serverPackage = join(ROOT, 'packages', 'weft-server');
-await build({ configFile: join(serverPackage, 'vite.config.ts'), root: join(serverPackage, 'src', 'ui'), logLevel: 'warn', build: { outDir: uiOut, emptyOutDir: true, reportCompressedSize: false } });
+await buildUi(uiOut);
 const assets = join(uiOut, 'assets');
 const gz = readdirSync(assets).reduce((sum, f) => sum + gzipSync(readFileSync(join(assets, f))).length, 0)
   + gzipSync(readFileSync(join(uiOut, 'index.html'))).length;
@@ -34,6 +33,7 @@ if (baseDist && baseRev) await buildBaseUi(baseRev, baseDist);
 const server = await startChildServer(db.path);
 const baseServer = baseDist && baseRev ? await startChildServer(db.path, baseDist) : undefined;
 const browser = await chromium.launch(await chromiumLaunchOptions());
+const pageMarks = (url: string, hash: string, marks: Record<string, string>): Promise<Record<string, number>> => pageMarksIn(browser, url, hash, marks);
 
 /** ms for Node to fetch and read a stream_query answer in full: the baseline the page cannot beat. */
 async function apiMs(body: object, url = server.url): Promise<number> {
@@ -43,45 +43,11 @@ async function apiMs(body: object, url = server.url): Promise<number> {
   return performance.now() - t0;
 }
 
-/**
- * ms from navigation start to the frame that draws each of `marks` (name → a JS condition on the DOM), in a fresh
- * page (no cache): a MutationObserver notes the first DOM change after which the condition holds, and the time of
- * the next animation frame is the mark's (the page's own clock, `performance.now()`).
- */
-async function pageMarks(url: string, hash: string, marks: Record<string, string>): Promise<Record<string, number>> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  try {
-    const page = await context.newPage();
-    await page.addInitScript(`(() => {
-      const marks = { ${Object.entries(marks).map(([k, cond]) => `${JSON.stringify(k)}: () => ${cond}`).join(', ')} };
-      const at = (window.__marks = {});
-      const check = () => {
-        for (const [k, cond] of Object.entries(marks)) {
-          if (at[k] === undefined && cond()) { at[k] = -1; requestAnimationFrame(() => { at[k] = performance.now(); }); }
-        }
-      };
-      new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    })()`);
-    await page.goto(`${url}/${hash}`);
-    const names = Object.keys(marks);
-    await page.waitForFunction((ks) => ks.every((k) => ((window as unknown as { __marks: Record<string, number> }).__marks[k] ?? -1) > 0), names, { timeout: 120_000, polling: 50 });
-    return await page.evaluate(() => (window as unknown as { __marks: Record<string, number> }).__marks);
-  } finally {
-    await context.close();
-  }
-}
-
 /** The columns the page's trace view asks for, with `include_costs` (ui/src/trace-view.tsx). */
 const TREE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'summary'];
 const LIST_QUERY = { filter: { trace_roots_only: true }, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100, offset: 0, include_feedback: true, include_costs: true };
 const TREE_QUERY = { filter: { trace_ids: [BIG_TRACE_ID] }, sort_by: [{ field: 'started_at', direction: 'asc' }], columns: TREE_COLUMNS, include_costs: true };
 const DETAIL_QUERY = { filter: { call_ids: [BIG_TRACE_ID] }, include_feedback: true, include_costs: true };
-/** The trace page's marks: its first tree rows; the whole tree (rows, and no trace loading line left); the selected call's full record. */
-const TRACE_MARKS = {
-  rows: `!!document.querySelector('.calls .crow[data-call]')`,
-  whole: `!!document.querySelector('.calls .crow[data-call]') && !document.querySelector('.page.trace > [data-load]')`,
-  detail: `!!document.querySelector('.detail[data-call]')`,
-};
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const load1 = (): number => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
