@@ -1,5 +1,9 @@
 // Server side: POST /feedback/stats over 1M feedback rows (database generated once with the server's insert code, cached).
 // BENCH_FEEDBACK_STORE=postgres: on a fresh database of a throwaway durable cluster instead, filled by the same code.
+// Floors beside each request, with the driver, same run: the window's rows counted from the index, and every row's
+// payload read (PostgreSQL: parsed into jsonb once, the store's reading) with the request's two values summed.
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { request } from 'undici';
 import { contextLine } from './lib/context-line.js';
 import { FEEDBACK_PROJECT, FEEDBACK_WINDOW, feedbackDatabase, fillPgFeedback } from './lib/feedback-db.js';
@@ -39,6 +43,42 @@ async function statsMs(url: string, body: Record<string, unknown>, expected: num
   return ms;
 }
 
+/** The floors on the store at `where` (a SQLite file or a PostgreSQL URL): ms of one read, median of REPEAT. */
+async function floorOf(where: string): Promise<{ ms(values: boolean, type?: string): Promise<number>; close(): Promise<void> }> {
+  const window = (type?: string): string => `project_id = $1 AND created_at >= $2 AND created_at < $3${type ? ' AND feedback_type = $4' : ''}`;
+  const args = (type?: string): string[] => [FEEDBACK_PROJECT, new Date(FEEDBACK_WINDOW.start).toISOString(), new Date(FEEDBACK_WINDOW.end).toISOString(), ...(type ? [type] : [])];
+  const med = async (f: () => Promise<unknown>): Promise<number> => {
+    const xs: number[] = [];
+    for (let i = 0; i < REPEAT; i++) {
+      const t0 = performance.now();
+      await f();
+      xs.push(performance.now() - t0);
+    }
+    return xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  };
+  if (POSTGRES) {
+    const client = new pg.Client({ connectionString: where });
+    await client.connect();
+    return {
+      ms: (values, type) => med(() => client.query(values
+        ? `SELECT count(*), sum((pl->>'score')::float8), sum(CASE pl->'passed' WHEN 'true'::jsonb THEN 1 ELSE 0 END) FROM (SELECT payload::jsonb AS pl FROM feedback WHERE ${window(type)} OFFSET 0) r`
+        : `SELECT count(*) FROM feedback WHERE ${window(type)}`, args(type))),
+      close: () => client.end(),
+    };
+  }
+  const db = new Database(where, { readonly: true });
+  return {
+    ms: (values, type) => {
+      const sql = values
+        ? `SELECT count(*), sum(payload ->> '$.score'), sum(payload ->> '$.passed') FROM feedback WHERE ${window(type)}`
+        : `SELECT count(*) FROM feedback WHERE ${window(type)}`;
+      const statement = db.prepare(sql.replace(/\$\d/g, '?'));
+      return med(async () => statement.get(...args(type)));
+    },
+    close: async () => void db.close(),
+  };
+}
+
 let cluster: BenchCluster | undefined;
 try {
   let where: string;
@@ -53,18 +93,23 @@ try {
   }
   const server = await startChildServer(where);
   const rows: string[][] = [];
+  const floor = await floorOf(where);
   try {
     for (const [label, body, expected] of requests) {
       const times: number[] = [];
       for (let i = 0; i < REPEAT; i++) times.push(await statsMs(server.url, body, expected));
       times.sort((a, b) => a - b);
       const median = times[Math.floor(times.length / 2)] ?? NaN;
-      rows.push([label, num(median, 1), num(times[times.length - 1] ?? NaN, 1), verdict(median < 1000, '< 1 s')]);
+      const typed = typeof body['feedback_type'] === 'string' ? String(body['feedback_type']) : undefined;
+      const [count, values] = [await floor.ms(false, typed), await floor.ms(true, typed)];
+      rows.push([label, num(median, 1), num(times[times.length - 1] ?? NaN, 1), num(count, 1), num(values, 1), `${num(median / values, 2)}x`, verdict(median < 1000, '< 1 s')]);
     }
   } finally {
+    await floor.close();
     await server.close();
   }
-  printTable(`${title}, ms per request (median and max of ${REPEAT}) · ${contextLine()}`, ['request', 'median ms', 'max ms', 'target'], rows);
+  printTable(`${title}, ms per request (median and max of ${REPEAT}; floors: median of ${REPEAT}) · ${contextLine()}`,
+    ['request', 'median ms', 'max ms', 'floor: rows counted, ms', 'floor: payloads read, 2 values summed, ms', 'median / payload floor', 'target'], rows);
 } catch (err) {
   if (!(err instanceof NotImplementedError)) throw err;
   printTable(`${title} · ${contextLine()}`, ['request', 'median ms'], [['feedback/stats', 'n/a (not implemented: the server answers 501)']]);

@@ -7,7 +7,7 @@ import { type FeedbackStatsBucket, type FeedbackStatsRes } from 'weft-trace/inte
 import type { Dialect } from '../db/dialect.js';
 import type { Steps } from '../db/sql-steps.js';
 import { HttpError } from '../http/http-error.js';
-import { combine, metricResults, partialOf, percentileOf, type PartialStats } from './stats-aggregate.js';
+import { combine, compensatedPartialOf, metricResults, partialOf, percentileOf, type PartialStats } from './stats-aggregate.js';
 import { planBuckets, zonedIso } from './stats-buckets.js';
 import { metricsOf, statsRows, type StatsQuery, type StatsRow, type StatsWindow } from './stats-sql.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
@@ -78,11 +78,15 @@ export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date): Steps<
     metrics.forEach((m, j) => {
       let part = row ? ({ count: row[`c${j}`], sum: row[`s${j}`], min: row[`lo${j}`], max: row[`hi${j}`] } as PartialStats) : EMPTY;
       let percentiles: (number | null)[] | undefined;
-      if (row && m.percentiles.length > 0) {
-        const values = new Float64Array(JSON.parse((row[`l${j}`] as string | null) ?? '[]') as number[]);
-        part = partialOf(values);
-        percentiles = percentilesOf(values, m.percentiles);
-        lists[j]!.push(values);
+      const list = row?.[`l${j}`];
+      if (list !== undefined) {
+        // the metric's values as a JSON array (a metric with percentiles on both stores; every metric on PostgreSQL)
+        const values = new Float64Array(JSON.parse((list as string | null) ?? '[]') as number[]);
+        if (m.percentiles.length > 0) {
+          part = partialOf(values);
+          percentiles = percentilesOf(values, m.percentiles);
+          lists[j]!.push(values);
+        } else part = compensatedPartialOf(values);
       }
       parts[j]!.push(part);
       for (const [name, value] of metricResults(part, percentiles, m, 'bucket')) bucket[`${name}_${m.slug}`] = value;

@@ -1,7 +1,7 @@
 /**
  * The SQL of feedback stats, one scan shape for both engines: a subquery reads each filtered row's metric values from
- * the payload by type, an outer query aggregates them per bucket (each metric's count, sum, min and max, or, for a
- * metric with percentiles, its values as a JSON array). The engines' leaves: how a value is read (SQLite's JSONB
+ * the payload by type, an outer query aggregates them per bucket (on SQLite each metric's count, sum, min and max, or,
+ * for a metric with percentiles, its values as a JSON array; on PostgreSQL every metric's values as a JSON array). The engines' leaves: how a value is read (SQLite's JSONB
  * functions, PostgreSQL's jsonb operators) and how rows reach buckets (SQLite runs the scan once per bucket, an
  * indexed range scan; PostgreSQL once, grouped by `width_bucket` over the bucket edges).
  * @module
@@ -94,12 +94,14 @@ function bucketRange(plan: BucketPlan, i: number, start: string, end: string): [
  * exact, `trigger_ref` exact or, ending in `:*`, prefix. Each value is read from the payload once per row (SQLite:
  * `LIMIT -1` keeps the subquery a co-routine writing no temporary table; PostgreSQL: `OFFSET 0` keeps the payload
  * parsed once per row into `pl`). Values are aggregated in the SQLite scan's order, `(created_at, seq)` on PostgreSQL,
- * sums with SQLite's `sum()` (Kahan-Babuska-Neumaier; `weft_kbn_sum` of PG migration 2), so both give the same bits.
+ * sums with SQLite's `sum()` (Kahan-Babuska-Neumaier), on PostgreSQL by `compensatedPartialOf` over the list, so both
+ * give the same bits.
  */
 /*
  * PostgreSQL's rows reach the aggregates in that order from the sorted subquery (one sort for all metrics; an ORDER BY
  * inside each aggregate sorted once per aggregate, 8x slower on 100,000 rows): a subquery with ORDER BY is not
- * flattened, and neither weft_kbn_sum nor json_agg has a combine function, so no parallel aggregation reorders them.
+ * flattened, and json_agg has no combine function, so no parallel aggregation reorders them. The per-row PL/pgSQL
+ * `weft_kbn_sum` (migration 2) it used before cost about a second per million rows; it stays in the schema, unused.
  */
 export function* statsRows(d: Dialect, query: StatsQuery, metrics: readonly StatsMetric[], window: StatsWindow): Steps<StatsRow[]> {
   const { start, end, plan } = window;
@@ -118,12 +120,16 @@ export function* statsRows(d: Dialect, query: StatsQuery, metrics: readonly Stat
   if (trigger?.endsWith(':*')) {
     where.push(`substr(trigger_ref, 1, ${d.typed(params.bind(trigger.length - 1), 'int')}) = ${params.bind(trigger.slice(0, -1))}`);
   } else if (trigger != null) where.push(`trigger_ref = ${params.bind(trigger)}`);
-  const sum = pg ? 'weft_kbn_sum' : 'sum';
-  const aggregates = metrics.map((m, j) => (m.percentiles.length > 0
+  // PostgreSQL answers every metric's values as a list (stats-query.ts sums them as SQLite's sum() does): one JSON
+  // aggregate per metric costs less than count, min, max and a PL/pgSQL compensated sum called per row
+  const aggregates = metrics.map((m, j) => (pg || m.percentiles.length > 0
     ? `, ${listSql(d, `v${j}`)} AS l${j}`
-    : `, count(v${j}) AS c${j}, ${sum}(v${j}) AS s${j}, min(v${j}) AS lo${j}, max(v${j}) AS hi${j}`));
-  const from = pg ? `feedback CROSS JOIN LATERAL (SELECT ${readableJson('payload')}::jsonb AS pl OFFSET 0) r` : 'feedback';
-  const filtered = `FROM ${from} WHERE ${where.join(' AND ')}`;
+    : `, count(v${j}) AS c${j}, sum(v${j}) AS s${j}, min(v${j}) AS lo${j}, max(v${j}) AS hi${j}`));
+  const filters = where.join(' AND ');
+  // PostgreSQL parses each row's payload once, into `pl`, in a subquery that OFFSET 0 keeps from being flattened
+  const filtered = pg
+    ? `FROM (SELECT created_at, seq${metrics.length > 0 ? `, ${readableJson('payload')}::jsonb AS pl` : ''} FROM feedback WHERE ${filters} OFFSET 0) r`
+    : `FROM feedback WHERE ${filters}`;
   // without metrics, SQLite counts from the index alone
   const sql = !pg && metrics.length === 0 ? `SELECT count(*) AS n ${filtered}`
     : `SELECT ${pg ? 'b, ' : ''}count(*) AS n${aggregates.join('')} FROM (SELECT ${columns.join(', ')} ${filtered}
