@@ -7,7 +7,7 @@ import pg from 'pg';
 import { request } from 'undici';
 import { contextLine } from './lib/context-line.js';
 import { FEEDBACK_PROJECT, FEEDBACK_WINDOW, feedbackDatabase, fillPgFeedback } from './lib/feedback-db.js';
-import { type BenchCluster, startBenchCluster } from './lib/pg-cluster.js';
+import { type BenchCluster, median, startBenchCluster } from './lib/pg-cluster.js';
 import { startChildServer } from './lib/server.js';
 import { num, printTable, QUICK, verdict } from './lib/table.js';
 
@@ -54,7 +54,7 @@ async function floorOf(where: string): Promise<{ ms(values: boolean, type?: stri
       await f();
       xs.push(performance.now() - t0);
     }
-    return xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    return median(xs);
   };
   if (POSTGRES) {
     const client = new pg.Client({ connectionString: where });
@@ -99,10 +99,10 @@ try {
       const times: number[] = [];
       for (let i = 0; i < REPEAT; i++) times.push(await statsMs(server.url, body, expected));
       times.sort((a, b) => a - b);
-      const median = times[Math.floor(times.length / 2)] ?? NaN;
+      const mid = median(times);
       const typed = typeof body['feedback_type'] === 'string' ? String(body['feedback_type']) : undefined;
       const [count, values] = [await floor.ms(false, typed), await floor.ms(true, typed)];
-      rows.push([label, num(median, 1), num(times[times.length - 1] ?? NaN, 1), num(count, 1), num(values, 1), `${num(median / values, 2)}x`, verdict(median < 1000, '< 1 s')]);
+      rows.push([label, num(mid, 1), num(times[times.length - 1] ?? NaN, 1), num(count, 1), num(values, 1), `${num(mid / values, 2)}x`, verdict(mid < 1000, '< 1 s')]);
     }
   } finally {
     await floor.close();

@@ -9,10 +9,10 @@
 // model) drawn in Chromium by HEAD's server: ms from navigation to the frame that shows the totals and the five charts
 // (the issue's "page drawn < 1 s"), beside the API alone in the same round.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
-import { chromiumLaunchOptions } from '../test/helpers/chromium.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { chromiumLaunchOptions } from '../test/helpers/chromium.js';
 import type { RunningServer, StartServerOptions } from '../packages/weft-server/src/server/index.js';
 import { newId } from '../packages/weft-trace/src/internal/ids.js';
 import { openStore } from '../packages/weft-server/src/server/store.js';
@@ -75,6 +75,13 @@ const time = async (f: () => Promise<unknown>): Promise<number> => {
   return performance.now() - t0;
 };
 
+/** One `POST /weft/calls/overview`, read whole; throws unless it answers 200. */
+async function overview(url: string, body: string): Promise<void> {
+  const res = await fetch(`${url}/weft/calls/overview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  if (res.status !== 200) throw new Error(`overview answered ${res.status}: ${await res.text()}`);
+  await res.json();
+}
+
 const rows: string[][] = [];
 console.log(contextLine());
 const cluster = STORES.includes('postgres') ? startBenchCluster() : undefined;
@@ -106,11 +113,7 @@ try {
       const body = JSON.stringify({ project_id: PROJECT, start: new Date(START).toISOString(), end: new Date(END).toISOString(), group_by: groupBy });
       for (let r = 0; r < ROUNDS; r++) {
         for (const [k, s] of servers.entries()) {
-          ms[BEFORE ? k : 1]!.push(await time(async () => {
-            const res = await fetch(`${s.url}/weft/calls/overview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-            if (res.status !== 200) throw new Error(`overview answered ${res.status}: ${await res.text()}`);
-            await res.json();
-          }));
+          ms[BEFORE ? k : 1]!.push(await time(() => overview(s.url, body)));
         }
         if (BEFORE) ms[2]!.push(await time(async () => calls.overview({ projectId: PROJECT, startMs: START, endMs: END, edges, groupBy }, false)));
         ms[3]!.push(await time(floor));
@@ -132,7 +135,7 @@ try {
         const body = JSON.stringify({ project_id: PROJECT, start: new Date(Date.now() - 720 * 3_600_000).toISOString(), end: new Date().toISOString(), granularity: 43_200, group_by: by });
         for (let r = -1; r < ROUNDS; r++) {
           const drawn = (await pageMarks(browser, head.url, hash, OVERVIEW_DRAWN))['drawn']!;
-          const alone = await time(async () => (await fetch(`${head.url}/weft/calls/overview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json());
+          const alone = await time(() => overview(head.url, body));
           if (r >= 0) page.push(drawn), api.push(alone);
         }
         const lines = [

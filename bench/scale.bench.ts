@@ -15,10 +15,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { chromium } from 'playwright-core';
 import { request } from 'undici';
 import { CallUpsertBatchReq } from '../packages/weft-trace/src/schema/calls.js';
 import { fastParseUpsertBatch } from '../packages/weft-server/src/server/calls/upsert-batch-parse.js';
-import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../test/helpers/chromium.js';
 import { contextLine } from './lib/context-line.js';
 import { buildUi, pageMarks, TRACE_MARKS } from './lib/page-marks.js';
@@ -44,6 +44,8 @@ const PAIRED_ROUNDS = 3;
 const NEWEST = [{ field: 'started_at', direction: 'desc' }];
 const ERRORS = { $expr: { $eq: [{ $getField: 'summary.status' }, { $literal: 'error' }] } };
 const TREE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'summary'];
+/** The trace page's tree query (stream_query body, less the project). */
+const treeBody = (trace: string): Record<string, unknown> => ({ filter: { trace_ids: [trace] }, sort_by: [{ field: 'started_at', direction: 'asc' }], columns: TREE_COLUMNS, include_costs: true });
 
 type Server = Awaited<ReturnType<typeof weftServer.startServer>>;
 
@@ -120,7 +122,7 @@ function reads(ids: TrafficIds): Read[] {
     { label: '  ... summary.status = error', body: { query: ERRORS, sort_by: NEWEST, limit: PAGE }, firstByte: true, where: 'ended_at IS NOT NULL AND exception IS NOT NULL', order: newest, limit: PAGE, target: 100 },
     { label: "viewer's traces list (roots, feedback, costs), first byte", body: { filter: { trace_roots_only: true }, sort_by: NEWEST, limit: PAGE, include_feedback: true, include_costs: true }, firstByte: true, where: 'parent_id IS NULL', order: newest, limit: PAGE },
     { label: '  ... roots with status error', body: { filter: { trace_roots_only: true }, query: ERRORS, sort_by: NEWEST, limit: PAGE, include_feedback: true, include_costs: true }, firstByte: true, where: 'parent_id IS NULL AND ended_at IS NOT NULL AND exception IS NOT NULL', order: newest, limit: PAGE, target: 100 },
-    { label: `a ${num(BIG_TRACE_SIZE)}-call trace (tree columns, costs), whole answer`, body: { filter: { trace_ids: [trace] }, sort_by: [{ field: 'started_at', direction: 'asc' }], columns: TREE_COLUMNS, include_costs: true }, firstByte: false, where: 'trace_id = $2', arg: trace, order: 'started_at ASC, id ASC', target: 1000 },
+    { label: `a ${num(BIG_TRACE_SIZE)}-call trace (tree columns, costs), whole answer`, body: treeBody(trace), firstByte: false, where: 'trace_id = $2', arg: trace, order: 'started_at ASC, id ASC', target: 1000 },
     { label: 'a call by id, whole answer', body: { filter: { call_ids: [call] }, limit: 1 }, firstByte: false, where: 'id = $2', arg: call, order: 'id', limit: 1 },
   ];
 }
@@ -183,10 +185,9 @@ async function measurePage(server: Server, ids: TrafficIds): Promise<string[][]>
   try {
     const marks: Record<string, number[]> = { rows: [], whole: [], detail: [] };
     const api: number[] = [];
-    const tree = { filter: { trace_ids: [trace] }, sort_by: [{ field: 'started_at', direction: 'asc' }], columns: TREE_COLUMNS, include_costs: true };
     for (let r = -1; r < RUNS; r++) {
       const at = await pageMarks(browser, server.url, `#/p/${encodeURIComponent(PROJECT)}/trace/${trace}`, TRACE_MARKS);
-      const alone = (await streamQuery(server.url, tree)).all;
+      const alone = (await streamQuery(server.url, treeBody(trace))).all;
       if (r < 0) continue;
       for (const k of Object.keys(marks)) marks[k]!.push(at[k]!);
       api.push(alone);
@@ -217,7 +218,7 @@ async function runSqlite(): Promise<void> {
     const server = await weftServer.startServer({ port: 0, dbPath });
     const shape = { project: PROJECT, calls: CALLS, bigTraces: Math.max(1, Math.round(CALLS / 1_000_000) * 3), endMs: Date.now(), days: 30 };
     const seeded = reuse
-      ? { ...(JSON.parse(readFileSync(idsPath, 'utf8')) as { ids: TrafficIds; perSec: number; seconds: number }) }
+      ? (JSON.parse(readFileSync(idsPath, 'utf8')) as { ids: TrafficIds; perSec: number; seconds: number })
       : await seed(server, shape);
     if (KEEP !== undefined && !reuse) writeFileSync(idsPath, JSON.stringify(seeded));
     const raw = new Database(dbPath, { readonly: true });

@@ -65,8 +65,11 @@ export async function fillPgCalls(url: string, rows: number, from = 0): Promise<
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   // idAt() in SQL: 12 hex digits of ms, '7', 19 of the sequence number, dashed 8-4-4-4-12 with '8' opening the 4th group
-  const hex = `lpad(to_hex(ms), 12, '0') || '7' || lpad(to_hex(i), 19, '0')`;
-  const id = (h: string): string => `substr(${h},1,8)||'-'||substr(${h},9,4)||'-'||substr(${h},13,4)||'-8'||substr(${h},18,3)||'-'||substr(${h},21,12)`;
+  const id = (ms: string, seq: string): string => {
+    const h = `lpad(to_hex(${ms}), 12, '0') || '7' || lpad(to_hex(${seq}), 19, '0')`;
+    return `substr(${h},1,8)||'-'||substr(${h},9,4)||'-'||substr(${h},13,4)||'-8'||substr(${h},18,3)||'-'||substr(${h},21,12)`;
+  };
+  const rootId = id('root_ms', `i - i % ${TRACE_SIZE}`);
   const iso = (ms: string): string => `to_char(to_timestamp((${ms})/1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   const t = Date.parse('2026-11-01T00:00:00Z');
   try {
@@ -74,9 +77,8 @@ export async function fillPgCalls(url: string, rows: number, from = 0): Promise<
       const to = Math.min(from + rows, at + 500_000) - 1;
       await client.query(`
         INSERT INTO calls (project_id, id, op_name, trace_id, parent_id, started_at, ended_at, attributes, inputs, output, summary)
-        SELECT $1, ${id(hex)}, CASE WHEN i % ${TRACE_SIZE} = 0 THEN 'answer' ELSE 'step_' || (i % ${TRACE_SIZE}) END,
-          ${id(`lpad(to_hex(root_ms), 12, '0') || '7' || lpad(to_hex(i - i % ${TRACE_SIZE}), 19, '0')`)},
-          CASE WHEN i % ${TRACE_SIZE} = 0 THEN NULL ELSE ${id(`lpad(to_hex(root_ms), 12, '0') || '7' || lpad(to_hex(i - i % ${TRACE_SIZE}), 19, '0')`)} END,
+        SELECT $1, ${id('ms', 'i')}, CASE WHEN i % ${TRACE_SIZE} = 0 THEN 'answer' ELSE 'step_' || (i % ${TRACE_SIZE}) END,
+          ${rootId}, CASE WHEN i % ${TRACE_SIZE} = 0 THEN NULL ELSE ${rootId} END,
           ${iso('ms')}, ${iso('ms + 5')}, '{}'::json,
           json_build_object('k', i % 1000, 'question', 'question ' || i), to_json('answer ' || i),
           json_build_object('status_counts', json_build_object('success', CASE WHEN i % ${TRACE_SIZE} = 0 THEN ${TRACE_SIZE} ELSE 1 END, 'error', 0), 'usage', '{}'::json)

@@ -20,28 +20,13 @@ export interface PartialStats {
   max: number | null;
 }
 
-/** The partial of a list of values (summed in list order). */
-export function partialOf(values: ArrayLike<number>): PartialStats {
-  if (values.length === 0) return { count: 0, sum: null, min: null, max: null };
-  let sum = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    sum += v;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  return { count: values.length, sum, min, max };
-}
-
 /**
- * The partial of a list of values with the sum compensated as SQLite's `sum()` adds floats (Kahan-Babuska-Neumaier,
- * in list order; `kahanBabuskaNeumaierStep` in SQLite's func.c): what the SQLite store's scan answers for a metric
- * without percentiles, computed here from the PostgreSQL store's list of the same values in the same order, so both
- * stores answer the same bits (the step and the final addition of PostgreSQL migration 2's `weft_kbn_sum`).
+ * The partial of a list of values, summed in list order. With `compensated`, the sum is added as SQLite's `sum()` adds
+ * floats (Kahan-Babuska-Neumaier, `kahanBabuskaNeumaierStep` in SQLite's func.c; the step and final addition of
+ * PostgreSQL migration 2's `weft_kbn_sum`): what the SQLite store's scan answers for a metric without percentiles,
+ * computed from the PostgreSQL store's list of the same values in the same order, so both stores answer the same bits.
  */
-export function compensatedPartialOf(values: ArrayLike<number>): PartialStats {
+export function partialOf(values: ArrayLike<number>, compensated = false): PartialStats {
   if (values.length === 0) return { count: 0, sum: null, min: null, max: null };
   let sum = 0;
   let err = 0;
@@ -49,9 +34,11 @@ export function compensatedPartialOf(values: ArrayLike<number>): PartialStats {
   let max = -Infinity;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    const t = sum + v;
-    err += Math.abs(sum) > Math.abs(v) ? (sum - t) + v : (v - t) + sum;
-    sum = t;
+    if (compensated) {
+      const t = sum + v;
+      err += Math.abs(sum) > Math.abs(v) ? (sum - t) + v : (v - t) + sum;
+      sum = t;
+    } else sum += v;
     if (v < min) min = v;
     if (v > max) max = v;
   }

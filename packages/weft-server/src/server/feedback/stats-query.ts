@@ -7,7 +7,7 @@ import { type FeedbackStatsBucket, type FeedbackStatsRes } from 'weft-trace/inte
 import type { Dialect } from '../db/dialect.js';
 import type { Steps } from '../db/sql-steps.js';
 import { HttpError } from '../http/http-error.js';
-import { combine, compensatedPartialOf, metricResults, partialOf, percentileOf, type PartialStats } from './stats-aggregate.js';
+import { combine, metricResults, partialOf, percentileOf, type PartialStats } from './stats-aggregate.js';
 import { planBuckets, zonedIso } from './stats-buckets.js';
 import { metricsOf, statsRows, type StatsQuery, type StatsRow, type StatsWindow } from './stats-sql.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
@@ -82,11 +82,12 @@ export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date): Steps<
       if (list !== undefined) {
         // the metric's values as a JSON array (a metric with percentiles on both stores; every metric on PostgreSQL)
         const values = new Float64Array(JSON.parse((list as string | null) ?? '[]') as number[]);
+        // SQLite adds a metric with percentiles in JS too (plainly), one without in its scan (compensated)
+        part = partialOf(values, m.percentiles.length === 0);
         if (m.percentiles.length > 0) {
-          part = partialOf(values);
           percentiles = percentilesOf(values, m.percentiles);
           lists[j]!.push(values);
-        } else part = compensatedPartialOf(values);
+        }
       }
       parts[j]!.push(part);
       for (const [name, value] of metricResults(part, percentiles, m, 'bucket')) bucket[`${name}_${m.slug}`] = value;

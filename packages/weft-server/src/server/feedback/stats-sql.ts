@@ -1,9 +1,10 @@
 /**
  * The SQL of feedback stats, one scan shape for both engines: a subquery reads each filtered row's metric values from
  * the payload by type, an outer query aggregates them per bucket (on SQLite each metric's count, sum, min and max, or,
- * for a metric with percentiles, its values as a JSON array; on PostgreSQL every metric's values as a JSON array). The engines' leaves: how a value is read (SQLite's JSONB
- * functions, PostgreSQL's jsonb operators) and how rows reach buckets (SQLite runs the scan once per bucket, an
- * indexed range scan; PostgreSQL once, grouped by `width_bucket` over the bucket edges).
+ * for a metric with percentiles, its values as a JSON array; on PostgreSQL every metric's values as a JSON array).
+ * The engines' leaves: how a value is read (SQLite's JSONB functions, PostgreSQL's jsonb operators) and how rows reach
+ * buckets (SQLite runs the scan once per bucket, an indexed range scan; PostgreSQL once, grouped by `width_bucket`
+ * over the bucket edges).
  * @module
  */
 import type { z } from 'zod';
@@ -94,7 +95,7 @@ function bucketRange(plan: BucketPlan, i: number, start: string, end: string): [
  * exact, `trigger_ref` exact or, ending in `:*`, prefix. Each value is read from the payload once per row (SQLite:
  * `LIMIT -1` keeps the subquery a co-routine writing no temporary table; PostgreSQL: `OFFSET 0` keeps the payload
  * parsed once per row into `pl`). Values are aggregated in the SQLite scan's order, `(created_at, seq)` on PostgreSQL,
- * sums with SQLite's `sum()` (Kahan-Babuska-Neumaier), on PostgreSQL by `compensatedPartialOf` over the list, so both
+ * sums with SQLite's `sum()` (Kahan-Babuska-Neumaier), on PostgreSQL by `partialOf(list, true)` in stats-query.ts, so both
  * give the same bits.
  */
 /*
