@@ -3,7 +3,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { wrapAISDK } from '../../src/index.js';
+import { op, wrapAISDK } from '../../src/index.js';
+import { expectTwoSteps, TWO_STEPS_USAGE } from '../../../../test/helpers/ai-sdk-steps.js';
 import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
 import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
 import { majorsOf } from '../../../../test/helpers/sdk-majors.js';
@@ -84,6 +85,33 @@ describe.each(MAJORS)('wrapAISDK on $label', ({ sdk: { ai, createOpenAI } }) => 
     expect(one(calls, 'ai.tool.get_weather')).toMatchObject({ parent_id: c.id, inputs: { input: { city: 'Paris' } }, output: { city: 'Paris', forecast: 'sunny' } });
     expect(c.output).toMatchObject({ text: streamedText(5), finishReason: 'stop' });
     expect(c.summary).toMatchObject({ usage: TOOL_USAGE });
+  });
+
+  for (const streamed of [false, true]) {
+    const name = streamed ? 'ai.streamText' : 'ai.generateText';
+    it(`${name} with a tool and two steps: each step's model request a call of its own, the tool between them, usage once, the chat in order`, async () => {
+      const calls = await traced(server(), `ai-steps-${streamed}`, () =>
+        op(async function agent() {
+          if (streamed) await w.streamText(toolOptions()).consumeStream();
+          else await w.generateText(toolOptions());
+        })(),
+      );
+      const agent = one(calls, 'agent');
+      expectTwoSteps(calls, agent, name, `${name}.${streamed ? 'doStream' : 'doGenerate'}`);
+      expect(agent.summary).toMatchObject({ usage: TWO_STEPS_USAGE });
+    });
+  }
+
+  it('concurrent generateText and streamText under one op: each operation has its own steps, and the op counts the four requests once', async () => {
+    const calls = await traced(server(), 'ai-steps-concurrent', () =>
+      op(async function agent() {
+        await Promise.all([w.generateText(toolOptions()), w.streamText(toolOptions()).consumeStream()]);
+      })(),
+    );
+    const agent = one(calls, 'agent');
+    expectTwoSteps(calls, agent, 'ai.generateText', 'ai.generateText.doGenerate');
+    expectTwoSteps(calls, agent, 'ai.streamText', 'ai.streamText.doStream');
+    expect(agent.summary).toMatchObject({ usage: { 'gpt-4o-tool-2024-07-18': { prompt_tokens: 4800, completion_tokens: 320, requests: 4 } } });
   });
 
   it('embed is recorded with its dimensions and usage', async () => {
