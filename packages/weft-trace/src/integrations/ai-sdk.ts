@@ -7,7 +7,8 @@ import { runInContext } from '../instrument/context.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
 import { op } from '../instrument/op.js';
 import { runBody } from '../instrument/trace-call.js';
-import { defineAiCall, markWrapped, type AiCallState } from './ai-sdk-record.js';
+import { defineAiCall, markWrapped, startedAiCall, type AiCallState } from './ai-sdk-record.js';
+import { steppedModel, steppedPrepare } from './ai-sdk-steps.js';
 import { cachedModel } from './llm-cache/install.js';
 import { llmCacheMayApply } from './llm-cache/mode.js';
 import { startRecorded } from './start-recorded.js';
@@ -49,11 +50,23 @@ function defineCall(name: string, options: Obj): { op: OpDefinition; state: Call
   return { state, op: defineAiCall(name, options['model'], state) };
 }
 
-/** Starts the call of `def` as op() would, marked as wrapAISDK's (see `claimWrapped`). */
-function startWrapped(def: OpDefinition, options: unknown): ActiveCall | undefined {
-  const active = startRecorded(def, [options]);
+/** Starts the call of `def` as op() would, marked as wrapAISDK's (see `claimWrapped`) and as a model call with steps. */
+function startWrapped(def: OpDefinition, options: unknown, state: CallState): ActiveCall | undefined {
+  const active = startedAiCall(startRecorded(def, [options]), state);
   if (active) markWrapped(active.call, def.name);
   return active;
+}
+
+/**
+ * What the SDK is called with: `call` (the caller's options, the model maybe the LLM cache's view) with tool
+ * executions traced, and the model (also one `prepareStep` returns) seen through `steppedModel`, so each step's
+ * model request is a call of its own under `active`.
+ */
+function sentOptions(name: string, call: Obj, active: ActiveCall): Obj {
+  const sent: Obj = { ...call, model: steppedModel(call['model'], name, active) };
+  if ('tools' in call) sent['tools'] = tracedTools(call['tools']);
+  if (typeof call['prepareStep'] === 'function') sent['prepareStep'] = steppedPrepare(call['prepareStep'], name, active);
+  return sent;
 }
 
 /** Chains our callback before the caller's (whose result, e.g. a promise the SDK awaits, is returned). */
@@ -78,10 +91,10 @@ function tracedPromise(name: string, fn: AnyFn, cache: boolean): AnyFn {
     const o = options as Obj;
     const call = cache ? withCachedModel(o) : o;
     const { op: def, state } = defineCall(name, o);
-    const active = startWrapped(def, o);
+    const active = startWrapped(def, o, state);
     if (!active) return fn(call, ...rest);
     if (active.ctx.rollout !== undefined) state.report = exchangeReporter(active.ctx.rollout, name, o);
-    const sent = 'tools' in o ? { ...call, tools: tracedTools(o['tools']) } : call;
+    const sent = sentOptions(name, call, active);
     return runInContext(active.ctx, runBody, fn as AnyFn, undefined, [sent, ...rest], active);
   };
 }
@@ -96,18 +109,17 @@ function tracedStream(name: string, fn: AnyFn, cache: boolean): AnyFn {
     const o = options as Obj;
     const call = cache ? withCachedModel(o) : o;
     const { op: def, state } = defineCall(name, o);
-    const active = startWrapped(def, o);
+    const active = startWrapped(def, o, state);
     if (!active) return fn(call, ...rest);
     state.startedAtMs = active.call.startedAtMs;
     if (active.ctx.rollout !== undefined) state.report = exchangeReporter(active.ctx.rollout, name, o);
     const sent: Obj = {
-      ...call,
+      ...sentOptions(name, call, active),
       onChunk: before(() => (state.ttft ??= Date.now() - state.startedAtMs), o['onChunk']),
       onFinish: before((event) => active.succeed(event), o['onFinish']),
       onError: before((event) => active.fail((event as Obj | undefined)?.['error'] ?? event), o['onError']),
       onAbort: before(() => active.cancel(), o['onAbort']),
     };
-    if ('tools' in o) sent['tools'] = tracedTools(o['tools']);
     if (name === 'ai.streamObject') delete sent['onChunk'];
     try {
       return runInContext(active.ctx, () => fn(sent, ...rest));
