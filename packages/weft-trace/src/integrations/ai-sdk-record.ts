@@ -50,10 +50,11 @@ function outputOf(r: unknown): unknown {
   return out;
 }
 
-/** What a step's model request records: the reply's content parts (text, reasoning, tool calls) and finish reason. */
+/** What a step's model request records: the reply's content parts (text, reasoning, tool calls; empty text left out) and finish reason. */
 function stepOutputOf(r: unknown): unknown {
   const o = (r ?? {}) as Obj;
-  return { content: o['content'], finishReason: o['finishReason'] };
+  const content = Array.isArray(o['content']) ? o['content'].filter((p) => (p as Obj | null)?.['text'] !== '') : o['content'];
+  return { content, finishReason: o['finishReason'] };
 }
 
 /**

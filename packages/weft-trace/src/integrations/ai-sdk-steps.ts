@@ -93,8 +93,7 @@ class StreamedStep {
   }
 
   result(): AiStepResult {
-    const content = this.content.filter((p) => p['text'] !== '');
-    return { content, finishReason: unified(this.finish?.['finishReason']), usage: flatUsage(this.finish?.['usage']), response: this.response };
+    return { content: this.content, finishReason: unified(this.finish?.['finishReason']), usage: flatUsage(this.finish?.['usage']), response: this.response };
   }
 }
 

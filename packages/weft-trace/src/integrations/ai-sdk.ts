@@ -137,8 +137,13 @@ const STREAMS = ['streamText', 'streamObject'] as const;
  * Returns the AI SDK module (`import * as ai from 'ai'`; tested with 6.x and 7.x) with `generateText`, `streamText`,
  * `generateObject`, `streamObject`, `embed` and `embedMany` traced as ops `ai.<name>`; everything else is the
  * module's own. Each call records its options (the model as its id, callbacks left out), the
- * result (text, object, tool calls and results, finish reason; embeddings as their dimensions), and
- * `summary.usage[model]` over all steps (see `aiSdkUsage`), with `requests` = the number of steps. Tool
+ * result (text, object, tool calls and results, all steps' `messages` in order, finish reason; embeddings as their
+ * dimensions), and `summary.usage[model]` (see `aiSdkUsage`). For `generateText` and `streamText`, each step's model
+ * request is a child call of its own (`ai.generateText.doGenerate`, `ai.streamText.doStream`, as the AI SDK's own
+ * telemetry names them: the request's prompt, the reply's content, its usage with `requests: 1`), with the step's
+ * tool executions (`ai.tool.<name>`) between them in start order; the operation then records no usage of its own
+ * (its summary has its steps', merged up: each request counted once). Other operations (and a model given as an id
+ * string, which weft cannot see the requests of) record the usage over all steps, `requests` = steps. Tool
  * `execute` functions run as child calls `ai.tool.<name>`. Streamed calls end in the SDK's `onFinish` /
  * `onError` / `onAbort` callbacks (the caller's own still run) and record `time_to_first_token_ms`.
  * On `ai` 7, `aiSDKTelemetry()` records the same calls without wrapping; with both, an operation called through the
