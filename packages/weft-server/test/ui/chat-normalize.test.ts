@@ -114,6 +114,36 @@ describe('chatOfCall', () => {
       .toEqual(['user: text "Hi"', '>assistant: tool_call f {"a":1}', '>tool: tool_result x 2']);
   });
 
+  it("reads an AI SDK run of several steps in order: all steps' messages (not the text before the tool calls), and a step's request and content", () => {
+    const call = { toolCallId: 'c1', toolName: 'get_weather', input: { city: 'Paris' } };
+    const messages = [
+      { role: 'assistant', content: [{ type: 'tool-call', ...call }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'get_weather', output: { type: 'json', value: { forecast: 'sunny' } } }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Sunny.' }] },
+    ];
+    // as `ai` 7 ends an operation: text of the last step, tool calls and results of all steps, and the messages
+    const run = chatOfCall({
+      op_name: 'ai.generateText',
+      inputs: { instructions: 'Be brief.', messages: [{ role: 'user', content: 'Weather in Paris?' }] },
+      output: { text: 'Sunny.', toolCalls: [call], toolResults: [{ toolCallId: 'c1', toolName: 'get_weather', output: { forecast: 'sunny' } }], finishReason: 'stop', messages },
+    });
+    expect(brief(run!.messages)).toEqual([
+      'system: text "Be brief."',
+      'user: text "Weather in Paris?"',
+      '>assistant: tool_call get_weather {"city":"Paris"}',
+      '>tool: tool_result c1 {"forecast":"sunny"}',
+      '>assistant: text "Sunny."',
+    ]);
+    expect(run!.messages.at(-1)!.finishReason).toBe('stop');
+    const step = chatOfCall({
+      op_name: 'ai.streamText.doStream',
+      inputs: { model: 'gpt-4o', prompt: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] }] },
+      output: { content: [{ type: 'reasoning', text: 'a tool' }, { type: 'tool-call', ...call }], finishReason: 'tool-calls' },
+    });
+    expect(step?.format).toBe('ai-sdk');
+    expect(brief(step!.messages)).toEqual(['system: text "Be brief."', 'user: text "Weather in Paris?"', '>assistant: reasoning "a tool" | tool_call get_weather {"city":"Paris"}']);
+  });
+
   it('reads a Mastra model generation (WeftExporter): the messages sent and the text and tool calls of the result', () => {
     const chat = chatOfCall({
       op_name: 'mastra.model_generation',
