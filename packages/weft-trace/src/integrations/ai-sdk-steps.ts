@@ -6,7 +6,7 @@ import type { ActiveCall } from '../instrument/active-call.js';
 import { runInContext } from '../instrument/context.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
-import { defineAiStep, startedAiCall, STEP_OPS, type AiCallState, type AiStepResult } from './ai-sdk-record.js';
+import { defineAiStep, modelOf, startedAiCall, STEP_OPS, type AiCallState, type AiStepResult } from './ai-sdk-record.js';
 import { startRecorded } from './start-recorded.js';
 
 type Obj = Record<string, unknown>;
@@ -130,9 +130,10 @@ function recordedRequest(model: Obj, kind: 'doGenerate' | 'doStream', operation:
   return async function recorded(params: Obj): Promise<Obj> {
     const state: AiCallState = {};
     const step = safely(() => {
-      const { abortSignal: _a, headers: _h, ...sent } = params;
-      const def = defineAiStep(stepName, model, state);
-      return startedAiCall(runInContext(operation.ctx, startRecorded, def, [{ ...sent, model }]), state);
+      // the request as sent, less the settings left unset and what is not the request's (abort signal, headers)
+      const sent: Obj = { model: modelOf(model).modelId };
+      for (const [k, v] of Object.entries(params)) if (v !== undefined && k !== 'abortSignal' && k !== 'headers') sent[k] = v;
+      return startedAiCall(runInContext(operation.ctx, startRecorded, defineAiStep(stepName, model, state), [sent]), state);
     });
     if (step === undefined) return request.call(model, params);
     const startedAtMs = Date.now();

@@ -150,7 +150,7 @@ const STREAMS = ['streamText', 'streamObject'] as const;
  * wrapper is recorded once, by the wrapper. The `ai` package is not imported: weft works without it.
  * Recorded model calls: when `WEFT_LLM_CACHE` (or `CI`) is set at wrap time, a call's `model` of an `@ai-sdk/*`
  * provider is replaced by a view of it whose `config.fetch` is `llmCacheFetch()` over its own (the model itself is not
- * changed), so its requests are recorded or replayed and the call gets `summary.cache` (see `llmCacheFetch`).
+ * changed), so its requests are recorded or replayed and each step's model call (else the call) gets `summary.cache` (see `llmCacheFetch`).
  * @example const { generateText, streamText } = wrapAISDK(ai);
  * @see https://ai-sdk.dev/docs/reference/ai-sdk-core
  */
