@@ -34,6 +34,7 @@ export function expectTwoSteps(calls: CallRecord[], root: CallRecord, opName: st
   expect(first.ended_at! <= tool.started_at && tool.ended_at! <= second.started_at, 'steps and tool in sequence').toBe(true);
   for (const step of [first, second]) {
     expect(step.summary).toMatchObject({ usage: { 'gpt-4o-tool-2024-07-18': STEP_USAGE }, 'gen_ai.response.model': 'gpt-4o-tool-2024-07-18' });
+    expect(step.inputs).toMatchObject({ model: 'gpt-4o-tool' });
     expect(step.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-tool' });
   }
   expect(first.summary).toMatchObject({ 'gen_ai.response.finish_reasons': ['tool-calls'] });
