@@ -153,7 +153,7 @@ function recordedRequest(model: Obj, kind: 'doGenerate' | 'doStream', operation:
       step.succeed(undefined);
       return r;
     }
-    return { ...r, stream: observed(stream as ReadableStream<Obj>, step, new StreamedStep(state, startedAtMs)) };
+    return { ...r, stream: observed(stream as unknown as ReadableStream<Obj>, step, new StreamedStep(state, startedAtMs)) };
   };
 }
 

@@ -8,7 +8,7 @@ import type { CallRecord } from '../../src/schema/calls.js';
 import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
 import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
-import { expectTwoSteps, TWO_STEPS_USAGE } from '../../../../test/helpers/ai-sdk-steps.js';
+import { expectTwoStepRun } from '../../../../test/helpers/ai-sdk-steps.js';
 import { one, traced } from '../../../../test/helpers/traced-calls.js';
 
 const server = useTestServer();
@@ -66,18 +66,8 @@ describe('aiSDKTelemetry on ai 7', () => {
   });
 
   for (const streamed of [false, true]) {
-    const name = streamed ? 'ai.streamText' : 'ai.generateText';
-    it(`${name} unwrapped with a tool and two steps: each step's model request a call of its own, the tool between them, usage once, the chat in order`, async () => {
-      const calls = await traced(server(), `ait-steps-${streamed}`, () =>
-        op(async function agent() {
-          if (streamed) await ai.streamText(toolOptions()).consumeStream();
-          else await ai.generateText(toolOptions());
-        })(),
-      );
-      const agent = one(calls, 'agent');
-      expectTwoSteps(calls, agent, name, `${name}.${streamed ? 'doStream' : 'doGenerate'}`);
-      expect(agent.summary).toMatchObject({ usage: TWO_STEPS_USAGE });
-    });
+    it(`${streamed ? 'streamText' : 'generateText'} unwrapped with a tool and two steps: each step's model request a call of its own, the tool between them, usage once, the chat in order`, () =>
+      expectTwoStepRun(server(), `ait-steps-${streamed}`, ai, streamed, toolOptions()));
   }
 
   it('streamText unwrapped: the stream is unchanged, and the call records text, streamed usage and time to first token', async () => {

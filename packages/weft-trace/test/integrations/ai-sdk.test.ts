@@ -4,7 +4,7 @@ import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { op, wrapAISDK } from '../../src/index.js';
-import { expectTwoSteps, TWO_STEPS_USAGE } from '../../../../test/helpers/ai-sdk-steps.js';
+import { expectTwoStepRun, expectTwoSteps } from '../../../../test/helpers/ai-sdk-steps.js';
 import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
 import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
 import { majorsOf } from '../../../../test/helpers/sdk-majors.js';
@@ -88,18 +88,8 @@ describe.each(MAJORS)('wrapAISDK on $label', ({ sdk: { ai, createOpenAI } }) => 
   });
 
   for (const streamed of [false, true]) {
-    const name = streamed ? 'ai.streamText' : 'ai.generateText';
-    it(`${name} with a tool and two steps: each step's model request a call of its own, the tool between them, usage once, the chat in order`, async () => {
-      const calls = await traced(server(), `ai-steps-${streamed}`, () =>
-        op(async function agent() {
-          if (streamed) await w.streamText(toolOptions()).consumeStream();
-          else await w.generateText(toolOptions());
-        })(),
-      );
-      const agent = one(calls, 'agent');
-      expectTwoSteps(calls, agent, name, `${name}.${streamed ? 'doStream' : 'doGenerate'}`);
-      expect(agent.summary).toMatchObject({ usage: TWO_STEPS_USAGE });
-    });
+    it(`${streamed ? 'streamText' : 'generateText'} with a tool and two steps: each step's model request a call of its own, the tool between them, usage once, the chat in order`, () =>
+      expectTwoStepRun(server(), `ai-steps-${streamed}`, w, streamed, toolOptions()));
   }
 
   it('concurrent generateText and streamText under one op: each operation has its own steps, and the op counts the four requests once', async () => {
