@@ -6,7 +6,7 @@
 import { useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { type CallRecord, type StreamQuery, streamQuery } from './api';
 import { CallDetail } from './call-detail';
-import { type CallTree, TreeBuilder, visibleRows } from './call-tree';
+import { type CallTree, indentPx, TreeBuilder, visibleRows } from './call-tree';
 import { callName, duration, statusOf } from './format';
 import { href } from './route';
 import { traceTarget } from './trace-ids';
@@ -158,7 +158,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
     const width = Math.max(((end - start) / span) * 100, 0.2);
     return (
       <div class={`crow ${call.id === selected?.id ? 'selected' : ''}`} data-call={call.id}>
-        <div class="ctree" style={{ paddingLeft: `${depth * 14 + 4}px` }}>
+        <div class="ctree" style={{ paddingLeft: `${indentPx(depth)}px` }}>
           {childCount > 0 ? (
             <button class="twisty" aria-label={collapsed.has(call.id) ? 'expand' : 'collapse'} onClick={() => toggle(call.id)}>
               {collapsed.has(call.id) ? '▸' : '▾'}
