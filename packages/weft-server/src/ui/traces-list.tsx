@@ -56,7 +56,7 @@ function Row({ call, project }: { call: CallRecord; project: string }) {
       <span class="name" title={call.op_name}>{callName(call)}{call.display_name ? <span class="muted"> {shortOp(call.op_name)}</span> : null}</span>
       <span class="preview" data-col="input" title={preview(call.inputs, 500)}>{preview(call.inputs)}</span>
       <span class="preview" data-col="output" title={preview(call.output, 500)}>{exc ? `${exc.type ?? 'Error'}: ${exc.message ?? ''}` : preview(call.output)}</span>
-      <span class="model" data-col="model">{modelsOf(call)}</span>
+      <span class="model" data-col="model" title={modelsOf(call)}>{modelsOf(call)}</span>
       <span class="when" title={time(call.started_at)}>{clock(call.started_at)}</span>
       <span class="num">{duration(call.summary.latency_ms)}</span>
       <span class="num">{tok === null ? '' : `${tok} tok`}</span>

@@ -1,5 +1,5 @@
 // The viewer at 1,280 px in Chromium (issue 48 point 5): a LangGraph-like trace nested 10 deep shows each model call's
-// tag, model, tokens and cost unclipped in the tree; a tool result answered by id names its tool; the traces list shows
+// tag, model, tokens and cost unclipped in the tree (its call column resizable); a tool result answered by id names its tool; the traces list shows
 // status and start time whole; the overview's cost axis labels lie inside the chart.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +67,18 @@ it('shows each nested model call\'s tag, model, tokens and cost whole in the tre
     const meta = page.locator(`.calls .crow[data-call="${id}"] .cmeta[data-llm]`);
     expect(await meta.textContent()).toMatch(new RegExp(`^LLM ${DEEP_MODEL} · 25 tok · \\$0\\.0000\\d\\d$`));
   }
+  // the call column resized by its handle: the deepest call's name, cut to make room for its tag, then reads whole
+  const deepest = page.locator(`.calls .crow[data-call="${trace.modelCallIds.at(-1)}"] .cname`);
+  const whole = (): Promise<boolean> => deepest.evaluate((e) => e.scrollWidth <= e.clientWidth);
+  expect(await whole()).toBe(false);
+  const handle = await page.getByRole('separator', { name: 'resize the call column' }).boundingBox();
+  await page.mouse.move(handle!.x + handle!.width / 2, handle!.y + handle!.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle!.x + 240, handle!.y + handle!.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(whole).toBe(true);
+  expect(await clippedIn(page, '.calls .cmeta', '.ctree')).toEqual([]);
+  await page.screenshot({ path: path.join(shots(), 'trace-deep-1280-resized.png') });
   // the model call whose request answers the tool call by id only: the result is named after the call it answers
   await page.goto(`${server.url}/#/p/${encodeURIComponent(PROJECT)}/trace/${trace.traceId}/${trace.toolAnswerCallId}`);
   const result = page.locator('.detail .chat .chat-tool-result');
@@ -111,6 +123,7 @@ it('draws the overview\'s cost axis labels inside the chart, tiny costs written 
     return (window as unknown as { drawnTexts: { canvas: Element; text: string; left: number }[] }).drawnTexts.filter((d) => d.canvas === canvas).map(({ text, left }) => ({ text, left }));
   });
   await page.screenshot({ path: path.join(shots(), 'overview-1280.png') });
+  await page.locator('.ov-chart[data-chart="cost (USD)"]').screenshot({ path: path.join(shots(), 'overview-cost-1280.png') });
   const costLabels = labels.filter((l) => l.text.startsWith('$'));
   expect(costLabels.length).toBeGreaterThan(1);
   expect(labels.filter((l) => l.left < 0)).toEqual([]);
