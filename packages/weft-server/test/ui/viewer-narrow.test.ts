@@ -43,9 +43,9 @@ const shots = (): string => process.env['WEFT_UI_SHOTS'] ?? dir;
 function clippedIn(page: Page, selector: string, within: string): Promise<string[]> {
   return page.evaluate(([sel, anc]) => {
     const out: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>(sel)) {
-      const box = el.closest<HTMLElement>(anc)!.getBoundingClientRect();
-      for (const e of [el, ...el.querySelectorAll<HTMLElement>('*')]) {
+    for (const el of Array.from(document.querySelectorAll(sel))) {
+      const box = el.closest(anc)!.getBoundingClientRect();
+      for (const e of [el, ...Array.from(el.querySelectorAll('*'))]) {
         const r = e.getBoundingClientRect();
         if (e.scrollWidth > e.clientWidth + 0.5 || r.left < box.left - 0.5 || r.right > box.right + 0.5) {
           out.push(`${e.className} "${e.textContent}": scroll ${e.scrollWidth} > client ${e.clientWidth}, or [${r.left}, ${r.right}] outside [${box.left}, ${box.right}]`);
