@@ -9,13 +9,16 @@ import { exceptionOf } from '../../src/ui/api.js';
 import { isLlmCall, modelsOf, preview, shortCount } from '../../src/ui/call-facts.js';
 import { filtersFromQuery, filtersToQuery, NO_FILTERS } from '../../src/ui/traces-query.js';
 
-/** Role and a short text per part: `user: text "hi"`, `assistant: tool_call get_weather {"city":"Paris"}`. */
+/**
+ * Role and a short text per part: `user: text "hi"`, `assistant: tool_call get_weather {"city":"Paris"}`,
+ * `tool: tool_result get_weather call_1 {"temp":21}` (the tool's name, when known, before the id of the call answered).
+ */
 const brief = (messages: readonly ChatMessage[]): string[] =>
   messages.map((m) => `${m.reply ? '>' : ''}${m.role}: ${m.parts.map((p) => {
     switch (p.kind) {
       case 'text': case 'reasoning': case 'refusal': return `${p.kind} ${JSON.stringify(p.text)}`;
       case 'tool_call': return `tool_call ${p.name} ${JSON.stringify(p.arguments)}`;
-      case 'tool_result': return `tool_result ${p.id ?? ''} ${JSON.stringify(p.content)}`;
+      case 'tool_result': return `tool_result ${p.name ? `${p.name} ` : ''}${p.id ?? ''} ${JSON.stringify(p.content)}`;
       case 'media': return `media ${p.media} ${p.mime ?? ''} ${p.bytes ?? p.url ?? ''}`;
       default: return `json ${JSON.stringify(p.value)}`;
     }
@@ -40,7 +43,7 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: text "Weather in Paris?" | media image image/png 300',
       'assistant: tool_call get_weather {"city":"Paris"}',
-      'tool: tool_result call_1 {"temp":21}',
+      'tool: tool_result get_weather call_1 {"temp":21}',
       '>assistant: text "It is 21 °C."',
     ]);
     expect(chat!.messages.at(-1)!.finishReason).toBe('stop');
@@ -64,7 +67,7 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: text "Weather?" | media audio audio/wav 3',
       'assistant: tool_call get_weather {"city":"Paris"}',
-      'tool: tool_result fc_1 "sunny"',
+      'tool: tool_result get_weather fc_1 "sunny"',
       '>assistant: reasoning "Use the tool result."',
       '>assistant: text "Sunny."',
     ]);
@@ -86,7 +89,7 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: media image image/jpeg 6 | text "What is this?"',
       'assistant: tool_call lookup {"q":"cat"}',
-      'tool: tool_result tu_1 "a cat"',
+      'tool: tool_result lookup tu_1 "a cat"',
       '>assistant: reasoning "hmm" | text "A cat."',
     ]);
     expect(chat!.messages.at(-1)!.finishReason).toBe('end_turn');
@@ -107,11 +110,11 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: text "Read this" | media file application/pdf 3',
       'assistant: tool_call read {"page":1}',
-      'tool: tool_result t1 "page one"',
+      'tool: tool_result read t1 "page one"',
       '>assistant: text "Done."',
     ]);
     expect(brief(chatOfCall({ op_name: 'ai.streamText', inputs: { prompt: 'Hi' }, output: { text: '', toolCalls: [{ toolCallId: 'x', toolName: 'f', input: { a: 1 } }], toolResults: [{ toolCallId: 'x', toolName: 'f', output: 2 }] } })!.messages))
-      .toEqual(['user: text "Hi"', '>assistant: tool_call f {"a":1}', '>tool: tool_result x 2']);
+      .toEqual(['user: text "Hi"', '>assistant: tool_call f {"a":1}', '>tool: tool_result f x 2']);
   });
 
   it("reads an AI SDK run of several steps in order: all steps' messages (not the text before the tool calls), and a step's request and content", () => {
@@ -170,7 +173,7 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: text "Weather?"',
       'assistant: tool_call get_weather {"city":"Paris"}',
-      'tool: tool_result c1 "rainy"',
+      'tool: tool_result get_weather c1 "rainy"',
       'user: media image image/png 3',
       '>assistant: text "Rainy."',
     ]);
@@ -192,7 +195,7 @@ describe('chatOfCall', () => {
         'system: text "Be brief."',
         'user: text "Weather here?" | media image image/jpeg 6 | media file application/pdf gs://bucket/forecast.pdf',
         'assistant: tool_call get_weather {"city":"Paris"}',
-        'tool: tool_result fc1 {"output":"sunny"}',
+        'tool: tool_result get_weather fc1 {"output":"sunny"}',
         '>assistant: reasoning "Sun is out." | text "Sunny." | json {"executableCode":{"language":"PYTHON","code":"print(1)"}}',
       ],
       finishReason: 'STOP',
@@ -220,7 +223,7 @@ describe('chatOfCall', () => {
       { index: 0, finish_reason: 'tool_calls', logprobs: null, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calculator', arguments: '{"a":2,"b":3}' } }] } },
       { role: 'tool', tool_call_id: 'c1', content: '5' },
     ]);
-    expect(brief(mixed)).toEqual(['user: text "Add 2 and 3"', '>assistant: tool_call calculator {"a":2,"b":3}', 'tool: tool_result c1 5']);
+    expect(brief(mixed)).toEqual(['user: text "Add 2 and 3"', '>assistant: tool_call calculator {"a":2,"b":3}', 'tool: tool_result calculator c1 5']);
     expect(mixed[1]!.finishReason).toBe('tool_calls');
   });
 });

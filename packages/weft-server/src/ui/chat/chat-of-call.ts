@@ -5,7 +5,7 @@
  * @module
  */
 import type { Chat, ChatFormat, ChatMessage } from './chat-message.js';
-import { messageList, messageOf, responseItems, systemMessage, toolCallOf } from './chat-messages.js';
+import { messageList, messageOf, nameToolResults, responseItems, systemMessage, toolCallOf } from './chat-messages.js';
 import { isObj, parseArgs, partsOf, str } from './chat-parts.js';
 import { geminiChat } from './gemini-chat.js';
 
@@ -103,7 +103,8 @@ function otelGenAI(i: Obj, o: Obj): ChatMessage[] {
 
 /**
  * The call as a conversation, or `null` when it is not one (the detail then shows JSON only). A call still
- * running has the request's messages only; a failed call's reply is empty.
+ * running has the request's messages only; a failed call's reply is empty. A tool result is named after the tool call
+ * it answers when it carries only that call's id.
  */
 export function chatOfCall(call: ChatCallFields): Chat | null {
   const format = chatFormat(call);
@@ -117,5 +118,5 @@ export function chatOfCall(call: ChatCallFields): Chat | null {
     : format === 'ai-sdk' ? aiSdk(i, call.output)
     : format === 'gemini' ? geminiChat(i, o)
     : otelGenAI(i, o);
-  return messages.length > 0 ? { format, messages } : null;
+  return messages.length > 0 ? { format, messages: nameToolResults(messages) } : null;
 }
