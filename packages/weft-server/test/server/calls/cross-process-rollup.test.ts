@@ -1,36 +1,14 @@
 // A trace whose calls two processes sent, over loopback HTTP on both stores: the root's summary counts them all, whichever arrives first, once.
 import { describe, expect, it } from 'vitest';
-import { weftCallId, weftTraceId } from '../../../../weft-trace/src/internal/otel-ids.js';
 import { readCalls, uniqueProject } from '../../../../../test/helpers/calls.js';
-import { batch, end, endItem, type Json, post, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { batch, type Json, post } from '../../../../../test/helpers/server-http.js';
 import { useTestServer } from '../../../../../test/helpers/server.js';
+import { CLIENT_SPAN, counts, MODEL_USAGE, TRACE_HEX, twoProcessItems } from '../../../../../test/helpers/two-process-trace.js';
 
 const server = useTestServer();
 
-const TRACE_HEX = '0195f0c2a1b27c3d8e4f5a6b7c8d9e0f';
-const TRACE = weftTraceId(TRACE_HEX);
-const ID = { root: TRACE, client: weftCallId(TRACE_HEX, '00000000000000c1'), handler: weftCallId(TRACE_HEX, '00000000000000b1'), model: weftCallId(TRACE_HEX, '00000000000000b2') };
-const usage = { 'gpt-4o-mini-2024-07-18': { prompt_tokens: 13, completion_tokens: 12, total_tokens: 25, requests: 1 } };
-const counts = (success: number, error = 0) => ({ status_counts: { success, error } });
-
-/**
- * Process A: `agent` (root) -> `mcp.callTool` (A counts it into the root). Process B, joined by `traceparent`:
- * `mcp.server.callTool` (its end says `counted_in_parent: false`) -> `openai.chat.completions.create` (B counts it).
- */
-function items(project: string): Record<'aStarts' | 'aEnds' | 'b', Json[]> {
-  const s = (id: string, op: string, parent?: string) => startItem(start({ project_id: project, id, trace_id: TRACE, op_name: op, ...(parent ? { parent_id: parent } : {}) }));
-  const e = (id: string, summary: Json, extra: Json = {}) => endItem(end(id, { project_id: project, summary, ...extra }));
-  return {
-    aStarts: [s(ID.root, 'agent'), s(ID.client, 'mcp.callTool', ID.root)],
-    aEnds: [e(ID.client, counts(1)), e(ID.root, counts(2))],
-    b: [
-      s(ID.handler, 'mcp.server.callTool', ID.client),
-      s(ID.model, 'openai.chat.completions.create', ID.handler),
-      e(ID.model, { ...counts(1), usage }),
-      e(ID.handler, { ...counts(2), usage }, { counted_in_parent: false }),
-    ],
-  };
-}
+const usage = MODEL_USAGE;
+const items = twoProcessItems;
 
 async function summaries(project: string): Promise<Record<string, Json>> {
   const calls = await readCalls(server().url, project, { include_costs: true });
@@ -71,7 +49,7 @@ describe('a trace two processes sent', () => {
     const i = items(project);
     await batch(server(), [...i.aStarts, ...i.aEnds]);
     const span = {
-      traceId: TRACE_HEX, spanId: '00000000000000d1', parentSpanId: '00000000000000c1', name: 'chat gpt-4o-mini', kind: 3,
+      traceId: TRACE_HEX, spanId: '00000000000000d1', parentSpanId: CLIENT_SPAN, name: 'chat gpt-4o-mini', kind: 3,
       startTimeUnixNano: '1714557600100000000', endTimeUnixNano: '1714557600200000000', status: { code: 2, message: 'rate limited' },
       attributes: [
         { key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o-mini' } },
