@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { rollUpTrace, type RollupRow } from '../../../src/server/calls/rollup.js';
 
-const row = (id: string, parent: string | null, otel: boolean, summary: unknown, sent: unknown = null): RollupRow => ({
-  id, parent_id: parent, otel, summary: summary === null ? null : JSON.stringify(summary), sent_summary: sent === null ? null : JSON.stringify(sent),
+const row = (id: string, parent: string | null, otel: boolean, summary: unknown, sent: unknown = null, uncounted = false): RollupRow => ({
+  id, parent_id: parent, otel, uncounted, summary: summary === null ? null : JSON.stringify(summary), sent_summary: sent === null ? null : JSON.stringify(sent),
 });
 const ok = { status_counts: { success: 1, error: 0 } };
 const failed = { status_counts: { success: 0, error: 1 }, usage: { m: { prompt_tokens: 5 } } };
@@ -38,5 +38,33 @@ describe('rollUpTrace', () => {
     // x <-> y: the walk from x cuts the edge back into x, so y is added into x once and nothing into y
     expect(rollUpTrace([row('x', 'y', true, ok), row('y', 'x', true, ok)]).map((w) => [w.id, JSON.parse(w.summary) as unknown]))
       .toEqual([['x', { status_counts: { success: 2, error: 0 } }]]);
+  });
+
+  it('passes what was rolled into an op child up through the op edges its sender counted, never the counted summary again', () => {
+    // root op (counts its op child) -> op child (counts nothing of the span) -> span that failed with tokens
+    const writes = rollUpTrace([
+      row('root', null, false, { status_counts: { success: 2, error: 0 } }),
+      row('mid', 'root', false, ok),
+      row('span', 'mid', true, failed),
+    ]);
+    expect(Object.fromEntries(writes.map((w) => [w.id, JSON.parse(w.summary) as unknown]))).toEqual({
+      root: { status_counts: { success: 2, error: 1 }, usage: { m: { prompt_tokens: 5 } } },
+      mid: { status_counts: { success: 1, error: 1 }, usage: { m: { prompt_tokens: 5 } } },
+    });
+  });
+
+  it('adds a call another process sent (uncounted) with what its own process counted into it, to every ancestor', () => {
+    // process A: root -> client (counted); process B: handler (uncounted, joined by traceparent) -> model (counted by B)
+    const usage = { 'gpt-4o': { prompt_tokens: 13, completion_tokens: 12, requests: 1 } };
+    const writes = rollUpTrace([
+      row('root', null, false, { status_counts: { success: 2, error: 0 } }),
+      row('client', 'root', false, ok),
+      row('handler', 'client', false, { status_counts: { success: 2, error: 0 }, usage }, null, true),
+      row('model', 'handler', false, { status_counts: { success: 1, error: 0 }, usage }),
+    ]);
+    expect(Object.fromEntries(writes.map((w) => [w.id, JSON.parse(w.summary) as unknown]))).toEqual({
+      root: { status_counts: { success: 4, error: 0 }, usage },
+      client: { status_counts: { success: 3, error: 0 }, usage },
+    });
   });
 });
