@@ -9,6 +9,7 @@ import { op } from '../instrument/op.js';
 import { runBody } from '../instrument/trace-call.js';
 import { defineAiCall, markWrapped, startedAiCall, type AiCallState } from './ai-sdk-record.js';
 import { steppedModel, steppedPrepare } from './ai-sdk-steps.js';
+import { seenSoFar, watchStreamResult } from './ai-sdk-stream-end.js';
 import { cachedModel } from './llm-cache/install.js';
 import { llmCacheMayApply } from './llm-cache/mode.js';
 import { startRecorded } from './start-recorded.js';
@@ -44,10 +45,14 @@ interface CallState extends AiCallState {
   startedAtMs: number;
 }
 
-/** One AI SDK call's op definition (hooks that see its state), marked as wrapAISDK's once started. */
-function defineCall(name: string, options: Obj): { op: OpDefinition; state: CallState } {
+/**
+ * One AI SDK call's op definition (hooks that see its state), marked as wrapAISDK's once started; a streamed one folds
+ * the chunks it sees (`onChunk`) into the output it records if it ends early (see `watchStreamResult`).
+ */
+function defineCall(name: string, options: Obj, streamed = false): { op: OpDefinition; state: CallState } {
   const state: CallState = { startedAtMs: 0 };
-  return { state, op: defineAiCall(name, options['model'], state) };
+  const def = defineAiCall(name, options['model'], state);
+  return { state, op: streamed ? { ...def, options: { ...def.options, streamReducer: seenSoFar } } : def };
 }
 
 /** Starts the call of `def` as op() would, marked as wrapAISDK's (see `claimWrapped`) and as a model call with steps. */
@@ -101,28 +106,32 @@ function tracedPromise(name: string, fn: AnyFn, cache: boolean): AnyFn {
 
 /**
  * `streamText`, `streamObject`: they return at once; the call ends in their `onFinish` (success),
- * `onError` (error) or `onAbort` (cancelled) callbacks, chained before the caller's own.
+ * `onError` (error) or `onAbort` (cancelled) callbacks, chained before the caller's own, else when the streams the
+ * result hands out fail or are all cancelled (`watchStreamResult`: the SDK calls none of them then).
  */
 function tracedStream(name: string, fn: AnyFn, cache: boolean): AnyFn {
   return function traced(options: unknown, ...rest: unknown[]): unknown {
     if (options === null || typeof options !== 'object') return fn(options, ...rest);
     const o = options as Obj;
     const call = cache ? withCachedModel(o) : o;
-    const { op: def, state } = defineCall(name, o);
+    const { op: def, state } = defineCall(name, o, true);
     const active = startWrapped(def, o, state);
     if (!active) return fn(call, ...rest);
     state.startedAtMs = active.call.startedAtMs;
     if (active.ctx.rollout !== undefined) state.report = exchangeReporter(active.ctx.rollout, name, o);
     const sent: Obj = {
       ...sentOptions(name, call, active),
-      onChunk: before(() => (state.ttft ??= Date.now() - state.startedAtMs), o['onChunk']),
+      onChunk: before((event) => {
+        state.ttft ??= Date.now() - state.startedAtMs;
+        active.chunk((event as Obj | undefined)?.['chunk']);
+      }, o['onChunk']),
       onFinish: before((event) => active.succeed(event), o['onFinish']),
       onError: before((event) => active.fail((event as Obj | undefined)?.['error'] ?? event), o['onError']),
       onAbort: before(() => active.cancel(), o['onAbort']),
     };
     if (name === 'ai.streamObject') delete sent['onChunk'];
     try {
-      return runInContext(active.ctx, () => fn(sent, ...rest));
+      return watchStreamResult(runInContext(active.ctx, () => fn(sent, ...rest)), active);
     } catch (err) {
       active.fail(err);
       throw err;
