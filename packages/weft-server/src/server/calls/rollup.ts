@@ -45,6 +45,15 @@ function addTally(into: Tally, counts: unknown, usage: unknown): void {
   for (const [model, fields] of Object.entries(usage)) addNumbers((into.usage[model] ??= {}), fields);
 }
 
+/**
+ * Whether the OTel span call `row`'s own usage is the sum of the requests below it, which `extra` (what its children
+ * add) then holds: a span that reports usage over requests recorded as spans (or calls) of their own, as the AI SDK's
+ * `ai.generateText` over its `ai.generateText.doGenerate` spans, or a GenAI `invoke_agent` span over its `chat` spans.
+ * Its own usage is then left out, so each request counts once (the rule of docs/integrations.md, "One model request,
+ * one model call"); with nothing below reporting usage it counts.
+ */
+const aggregatesBelow = (row: RollupRow, extra: Tally): boolean => Boolean(row.otel) && Object.keys(extra.usage).length > 0;
+
 function parseSummary(text: string | null): Record<string, unknown> | undefined {
   if (text === null) return undefined;
   const v = JSON.parse(text) as unknown;
@@ -58,7 +67,8 @@ function parseSummary(text: string | null): Record<string, unknown> | undefined 
  * process, joined by `traceparent`). Across an uncounted edge a child adds its own summary plus what was rolled into
  * it; across a counted edge (weft's op() counts its op() children itself: its end summary holds them) only what was
  * rolled into it, which its sender never saw. So a failed span or another process's tokens three levels down reach the
- * root through spans and ops alike, and nothing is added twice.
+ * root through spans and ops alike, and nothing is added twice. An OTel span's own usage is left out when calls below
+ * it report usage ({@link aggregatesBelow}): it is theirs, summed again by the span's instrumentation.
  * A call without an end passes its children's tallies up but is not written. The result depends only on the
  * stored rows, never on the order their starts and ends arrived in; a cycle of parent ids is cut.
  *
@@ -92,7 +102,7 @@ export function rollUpTrace(rows: readonly RollupRow[]): RollupWrite[] {
         added.set(row.id, extra);
         const own = parseSummary(row.sent_summary ?? row.summary);
         const sum = emptyTally();
-        addTally(sum, own?.['status_counts'], own?.['usage']);
+        addTally(sum, own?.['status_counts'], aggregatesBelow(row, extra) ? undefined : own?.['usage']);
         addTally(sum, extra.counts, extra.usage);
         total.set(row.id, sum);
         continue;
@@ -114,7 +124,7 @@ function writeOf(row: RollupRow, extra: Tally): RollupWrite[] {
   if (isEmpty(extra)) return row.sent_summary === null ? [] : [{ id: row.id, summary: sentText as string, sent_summary: null }];
   const merged: Record<string, unknown> = { ...sent };
   const counts = emptyTally();
-  addTally(counts, sent['status_counts'], sent['usage']);
+  addTally(counts, sent['status_counts'], aggregatesBelow(row, extra) ? undefined : sent['usage']);
   addTally(counts, extra.counts, extra.usage);
   merged['status_counts'] = counts.counts;
   if (Object.keys(counts.usage).length > 0) merged['usage'] = counts.usage;

@@ -24,6 +24,22 @@ describe('rollUpTrace', () => {
     expect(writes.find((w) => w.id === 'span')!.sent_summary).toBe(JSON.stringify(ok));
   });
 
+  it('leaves out the usage of a span that sums the requests below it (an AI SDK operation over its doGenerate spans), keeps a span\'s own when none is below', () => {
+    const step = { status_counts: { success: 1, error: 0 }, usage: { 'm-2024': { prompt_tokens: 14 } } };
+    const operation = { status_counts: { success: 1, error: 0 }, usage: { m: { prompt_tokens: 28 } } };
+    const writes = rollUpTrace([
+      row('root', null, false, ok),
+      row('op', 'root', true, operation),
+      row('s1', 'op', true, step),
+      row('s2', 'op', true, step),
+      row('lone', 'root', true, operation),
+    ]);
+    expect(Object.fromEntries(writes.map((w) => [w.id, JSON.parse(w.summary) as unknown]))).toEqual({
+      root: { status_counts: { success: 5, error: 0 }, usage: { 'm-2024': { prompt_tokens: 28 }, m: { prompt_tokens: 28 } } },
+      op: { status_counts: { success: 3, error: 0 }, usage: { 'm-2024': { prompt_tokens: 28 } } },
+    });
+  });
+
   it('rolls up from the sent summaries again (the same answer twice), and restores a summary nothing adds to', () => {
     const rows = [row('a', null, true, ok), row('b', 'a', true, failed)];
     const [first] = rollUpTrace(rows);
