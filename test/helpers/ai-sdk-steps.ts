@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { op } from '../../packages/weft-trace/src/index.js';
 import type { CallRecord } from '../../packages/weft-trace/src/schema/calls.js';
 import type { RunningServer } from '../../packages/weft-server/src/server/index.js';
+import { isLlmCall } from '../../packages/weft-server/src/ui/call-facts.js';
 import { chatOfCall } from '../../packages/weft-server/src/ui/chat/chat-of-call.js';
 import type { ChatMessage } from '../../packages/weft-server/src/ui/chat/chat-message.js';
 import { streamedText } from './fake-llm-openai.js';
@@ -44,10 +45,19 @@ export function expectTwoSteps(calls: CallRecord[], root: CallRecord, opName: st
   expect(first.summary).toMatchObject({ 'gen_ai.response.finish_reasons': ['tool-calls'] });
   expect(second.summary).toMatchObject({ 'gen_ai.response.finish_reasons': ['stop'] });
   expect(operation!.summary).toMatchObject({ usage: TWO_STEPS_USAGE });
+  // the operation is a model run, not a request: the model that answered, but no gen_ai.response.* facts
+  expect(operation!.summary).toMatchObject({ 'ai.response.model': 'gpt-4o-tool-2024-07-18' });
+  expect(Object.keys(operation!.summary ?? {}).filter((k) => k.startsWith('gen_ai.response.'))).toEqual([]);
+  expect(modelCalls(calls, [operation!, ...children]), 'the viewer tags the two requests as model calls, not the run').toEqual([stepName, stepName]);
   expect(chatLines(chatOfCall(operation!)?.messages ?? [])).toEqual(WEATHER_CHAT);
   expect(chatLines(chatOfCall(first)?.messages ?? [])).toEqual(WEATHER_CHAT.slice(0, 2));
   expect(chatLines(chatOfCall(second)?.messages ?? [])).toEqual(WEATHER_CHAT);
   return operation!;
+}
+
+/** The op names of the calls of `among` that the viewer tags as model calls (`isLlmCall`, given their children in `calls`). */
+export function modelCalls(calls: CallRecord[], among: CallRecord[]): string[] {
+  return among.filter((c) => isLlmCall(c, calls.filter((x) => x.parent_id === c.id).length)).map((c) => c.op_name);
 }
 
 /** The two operations of an `ai` module (wrapped or not) that run in steps, as the tests call them. */

@@ -134,7 +134,7 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: text "Weather in Paris?"',
       '>assistant: tool_call get_weather {"city":"Paris"}',
-      '>tool: tool_result c1 {"forecast":"sunny"}',
+      '>tool: tool_result get_weather c1 {"forecast":"sunny"}',
       '>assistant: text "Sunny."',
     ]);
     expect(run!.messages.at(-1)!.finishReason).toBe('stop');
@@ -262,6 +262,8 @@ describe('list and tree facts, filters in the URL', () => {
     expect(isLlmCall({ summary: { usage, 'gen_ai.response.model': 'gpt-4o' } }, 0)).toBe(true);
     expect(isLlmCall({ summary: { usage } }, 2)).toBe(false); // a parent's rolled-up usage
     expect(isLlmCall({ summary: { usage } }, 0)).toBe(true);
+    expect(isLlmCall({ summary: { time_to_first_token_ms: 40 } }, 0)).toBe(true); // a stream left before its usage
+    expect(isLlmCall({ summary: { usage, time_to_first_token_ms: 40, 'ai.response.model': 'gpt-4o' } }, 3)).toBe(false); // a streamText over its steps
     expect(modelsOf({ summary: { usage: { a: {}, b: {} } } })).toBe('a, b');
     expect(shortCount(1280)).toBe('1.3k');
   });

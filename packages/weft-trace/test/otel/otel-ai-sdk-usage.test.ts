@@ -11,6 +11,7 @@ import { WeftSpanProcessor } from '../../src/otel/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
 import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
+import { modelCalls } from '../../../../test/helpers/ai-sdk-steps.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
 
 const server = useTestServer();
@@ -65,5 +66,8 @@ describe('the AI SDK through OpenTelemetry', () => {
       for (const s of steps) expect(usageOf(s)).toEqual({ [MODEL]: REQUEST });
       expect(usageOf(operation!), `${opName}: its two requests, once`).toEqual({ [MODEL]: times(2) });
     }
+    expect(modelCalls(calls, calls).sort(), 'the viewer tags the four requests as model calls, not the runs').toEqual(
+      ['ai.generateText.doGenerate', 'ai.generateText.doGenerate', 'ai.streamText.doStream', 'ai.streamText.doStream'],
+    );
   });
 });
