@@ -61,15 +61,15 @@ function stepOutputOf(r: unknown): unknown {
  * Summary of a result: usage by the responding model (all steps; `requests` = steps), the `gen_ai.response.*` facts
  * (finish reason, model, id) and time to first token. When its model requests are recorded as calls of their own
  * (`counted`: the steps' calls, or a wrapped client's under a step), those are the model calls: they hold the usage
- * (merged up) and the response facts, and this call, a model run and not a request, records neither; it keeps the
- * responding model as `ai.response.model` (the AI SDK's own telemetry name), which does not make it a model call
- * where the viewer or a query looks for `gen_ai.response.model`.
+ * (merged up) and the model and id of their responses, and this call, a model run and not a request, records none of
+ * them (its finish reason stays): it keeps the responding model as `ai.response.model` (the AI SDK's own telemetry
+ * name), which does not make it a model call where the viewer or a query looks for `gen_ai.response.model`.
  */
 function summaryOf(r: unknown, requestModel: string | undefined, ttft: number | undefined, counted: boolean): Obj {
   const o = (r ?? {}) as Obj;
   const response = (o['response'] ?? {}) as Obj;
   const responseModel = typeof response['modelId'] === 'string' ? response['modelId'] : undefined;
-  if (counted) return runSummary(responseModel, ttft);
+  if (counted) return runSummary(responseModel, o['finishReason'], ttft);
   const model = responseModel ?? requestModel;
   const raw = (o['totalUsage'] ?? o['usage']) as Obj | undefined;
   const tokens = raw?.['tokens'];
@@ -87,9 +87,13 @@ function summaryOf(r: unknown, requestModel: string | undefined, ttft: number | 
   return extra;
 }
 
-/** The summary of a model run whose requests are model calls of their own (see {@link summaryOf}): the model that answered, when known. */
-function runSummary(model: string | undefined, ttft: number | undefined): Obj {
+/**
+ * The summary of a model run whose requests are model calls of their own (see {@link summaryOf}): how it ended (as
+ * the AI SDK's own telemetry tells it of its operation span), the model that answered, when known.
+ */
+function runSummary(model: string | undefined, finishReason: unknown, ttft: number | undefined): Obj {
   const extra: Obj = {};
+  if (typeof finishReason === 'string') extra['gen_ai.response.finish_reasons'] = [finishReason];
   if (typeof model === 'string') extra['ai.response.model'] = model;
   if (ttft !== undefined) extra['time_to_first_token_ms'] = ttft;
   return extra;
