@@ -30,13 +30,13 @@ afterAll(async () => {
 });
 
 /** What the fake answers to one `gpt-4o-tool` request (test/helpers/fake-llm-openai.ts), as the AI SDK's spans report it. */
-const REQUEST = { prompt_tokens: 1200, completion_tokens: 80, total_tokens: 1280 };
+const REQUEST = { prompt_tokens: 1200, completion_tokens: 80, total_tokens: 1280, requests: 1 };
 const MODEL = 'gpt-4o-tool-2024-07-18';
-const times = (n: number) => ({ prompt_tokens: REQUEST.prompt_tokens * n, completion_tokens: REQUEST.completion_tokens * n, total_tokens: REQUEST.total_tokens * n });
+const times = (n: number) => ({ prompt_tokens: 1200 * n, completion_tokens: 80 * n, total_tokens: 1280 * n, requests: n });
 const usageOf = (c: CallRecord): unknown => (c.summary as Record<string, unknown> | null)?.['usage'];
 
 describe('the AI SDK through OpenTelemetry', () => {
-  it('a two-step generateText and a two-step streamText under one op: the root counts the four requests the server answered, once', async () => {
+  it('a two-step generateText and a two-step streamText under one op: the root counts the four requests the server answered (tokens and requests), once', async () => {
     const project = uniqueProject('otel-ai-usage');
     init({ project, baseUrl: server().url, flushIntervalMs: 20 });
     const openai = createOpenAI({ apiKey: 'sk-test', baseURL: fake().openaiURL });
