@@ -58,7 +58,7 @@ export function expectTwoSteps(calls: CallRecord[], root: CallRecord, opName: st
 
 /** The op names of the calls of `among` that the viewer tags as model calls (`isLlmCall`, given their children in `calls`). */
 export function modelCalls(calls: CallRecord[], among: CallRecord[]): string[] {
-  return among.filter((c) => isLlmCall(c, calls.filter((x) => x.parent_id === c.id).length)).map((c) => c.op_name);
+  return among.filter((c) => isLlmCall({ summary: c.summary ?? {} }, calls.filter((x) => x.parent_id === c.id).length)).map((c) => c.op_name);
 }
 
 /** The two operations of an `ai` module (wrapped or not) that run in steps, as the tests call them. */

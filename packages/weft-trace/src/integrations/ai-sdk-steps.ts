@@ -7,6 +7,7 @@ import { runInContext } from '../instrument/context.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { defineAiStep, modelOf, startedAiCall, STEP_OPS, type AiCallState, type AiStepResult } from './ai-sdk-record.js';
+import { readThrough } from './read-through.js';
 import { startRecorded } from './start-recorded.js';
 
 type Obj = Record<string, unknown>;
@@ -99,28 +100,11 @@ class StreamedStep {
 
 /** `stream` as it is, read through `step`: the call ends when the stream does (an error part fails it), cancelled with it. */
 function observed(stream: ReadableStream<Obj>, active: ActiveCall, step: StreamedStep): ReadableStream<Obj> {
-  const reader = stream.getReader();
-  return new ReadableStream<Obj>({
-    async pull(controller) {
-      let next: ReadableStreamReadResult<Obj>;
-      try {
-        next = await reader.read();
-      } catch (err) {
-        active.fail(err);
-        throw err;
-      }
-      if (next.done) {
-        safely(() => (step.error !== undefined && step.result().finishReason === undefined ? active.fail(step.error) : active.succeed(step.result())));
-        controller.close();
-        return;
-      }
-      safely(() => step.note(next.value));
-      controller.enqueue(next.value);
-    },
-    cancel(reason) {
-      active.cancel();
-      return reader.cancel(reason);
-    },
+  return readThrough(stream, {
+    part: (value) => safely(() => step.note(value)),
+    done: () => safely(() => (step.error !== undefined && step.result().finishReason === undefined ? active.fail(step.error) : active.succeed(step.result()))),
+    failed: (err) => active.fail(err),
+    cancelled: () => active.cancel(),
   });
 }
 

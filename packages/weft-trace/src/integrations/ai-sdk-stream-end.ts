@@ -5,6 +5,7 @@
 import type { ActiveCall } from '../instrument/active-call.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
+import { readThrough } from './read-through.js';
 
 type Obj = Record<string, unknown>;
 
@@ -20,31 +21,6 @@ export function seenSoFar(accumulated: unknown, chunk: unknown): unknown {
   const key = c['type'] === 'text-delta' ? 'text' : c['type'] === 'reasoning-delta' ? 'reasoningText' : undefined;
   if (key) seen[key] = `${typeof seen[key] === 'string' ? seen[key] : ''}${delta}`;
   return seen;
-}
-
-/** `branch` as it is, read through: a read that fails fails the call, a cancel is reported to `cancelled`. */
-function watched(branch: ReadableStream<unknown>, active: ActiveCall, cancelled: () => void): ReadableStream<unknown> {
-  const reader = branch.getReader();
-  return new ReadableStream<unknown>(
-    {
-      async pull(controller) {
-        let next: ReadableStreamReadResult<unknown>;
-        try {
-          next = await reader.read();
-        } catch (err) {
-          active.fail(err);
-          throw err;
-        }
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      },
-      cancel(reason) {
-        cancelled();
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
 }
 
 /**
@@ -72,7 +48,8 @@ export function watchStreamResult<R>(result: R, active: ActiveCall): R {
         const branch = (tee as (...a: unknown[]) => unknown).apply(this, args);
         if (!(branch instanceof ReadableStream)) return branch;
         open += 1;
-        return watched(branch, active, cancelled);
+        // highWaterMark 0: read only as the consumer reads, so a consumer that stops stops it
+        return readThrough(branch, { failed: (err) => active.fail(err), cancelled }, 0);
       },
     });
   } catch (err) {

@@ -1,29 +1,17 @@
 // wrapAISDK's streamText when the AI SDK calls none of onFinish / onError / onAbort (a consumer that breaks out early, a stream cut mid-way): the operation's call still ends, nothing left running.
-import { createOpenAI } from '@ai-sdk/openai';
-import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';
 import { wrapAISDK } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
+import { aiMajors } from '../../../../test/helpers/ai-majors.js';
 import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
 import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
-import { majorsOf } from '../../../../test/helpers/sdk-majors.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
 import { one, traced } from '../../../../test/helpers/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();
 
-interface AiMajor {
-  ai: typeof ai;
-  createOpenAI: typeof createOpenAI;
-}
-const MAJORS = await majorsOf<AiMajor>('ai', {
-  ai: () => Promise.resolve({ ai, createOpenAI }),
-  'ai-v7': async () => ({
-    ai: (await import('ai-v7')) as unknown as typeof ai,
-    createOpenAI: (await import('ai-sdk-openai-v4')).createOpenAI as unknown as typeof createOpenAI,
-  }),
-});
+const MAJORS = await aiMajors();
 
 /** The stored status of each call (the server derives `summary.status`): none may be left `running`. */
 const statuses = (calls: CallRecord[]): Record<string, unknown> =>

@@ -1,31 +1,19 @@
 // wrapAISDK against the real `ai` package (6, and 7 where Node >= 22) with @ai-sdk/openai pointed at the loopback fake: results unchanged, tool calls as child calls, usage over steps, errors.
-import { createOpenAI } from '@ai-sdk/openai';
 import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { op, wrapAISDK } from '../../src/index.js';
 import { expectTwoStepRun, expectTwoSteps } from '../../../../test/helpers/ai-sdk-steps.js';
+import { aiMajors } from '../../../../test/helpers/ai-majors.js';
 import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
 import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
-import { majorsOf } from '../../../../test/helpers/sdk-majors.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
 import { one, traced } from '../../../../test/helpers/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();
 
-/** An `ai` major with the `@ai-sdk/openai` major made for it, typed as the 6 the tests are written against. */
-interface AiMajor {
-  ai: typeof ai;
-  createOpenAI: typeof createOpenAI;
-}
-const MAJORS = await majorsOf<AiMajor>('ai', {
-  ai: () => Promise.resolve({ ai, createOpenAI }),
-  'ai-v7': async () => ({
-    ai: (await import('ai-v7')) as unknown as typeof ai,
-    createOpenAI: (await import('ai-sdk-openai-v4')).createOpenAI as unknown as typeof createOpenAI,
-  }),
-});
+const MAJORS = await aiMajors();
 
 const TOOL_USAGE = { 'gpt-4o-tool-2024-07-18': { prompt_tokens: 2400, completion_tokens: 160, cache_read_input_tokens: 400, reasoning_tokens: 60, requests: 2 } };
 
