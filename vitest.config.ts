@@ -101,6 +101,7 @@ const ISOLATED = [
   'packages/weft-trace/test/export/server-away*.test.ts',
   'packages/weft-trace/test/export/spool-default.test.ts',
   'packages/weft-trace/test/export/limits.test.ts',
+  'packages/weft-trace/test/export/burst.test.ts',
   // the process-wide export counters (getExportStats) they read
   'packages/weft-trace/test/export/diagnostics.test.ts',
   'packages/weft-trace/test/export/faults.test.ts',

@@ -1,7 +1,12 @@
-// `npm run bench -- --guard <base>`: HEAD against a base commit, both built as they ship, alternating in the same rounds; prints HEAD/base per figure and exits 1 when HEAD is dearer by more than 10%.
+// `npm run bench -- --guard <base>`: HEAD against a base commit, each installed as users install it, alternating in the same rounds; prints HEAD/base per figure and exits 1 when HEAD is dearer by more than 10% or lost a call.
 // Figures (each from a fresh process per build per round, the builds' order swapped every round):
-// - sync p50: ns of one traced sync call, `op((x) => x)` after init() exporting to a sink (sync-child.ts), and the OTel
-//   span twin in the same process, for the "<= 0.45x an OTel span" line;
+// - inline and burst, ESM and CommonJS: weft-trace packed with `npm pack` from the revision's own build and installed
+//   into an app (lib/packed.ts), loaded there by plain `node` as `import('weft-trace')` and as `require('weft-trace')`,
+//   `init()`'s defaults, exporting to a loopback sink (burst-child.mjs): the p50 ns of one traced sync call
+//   `op((x) => x)` with a flush between samples (inline: the queue stays small), then BENCH_BURST_CALLS (200,000)
+//   calls one after another with no turn of the event loop (burst: p50 and mean per call, calls exported / made, and
+//   the process CPU per exported call until its flush resolved); the OTel span twin (BatchSpanProcessor, OTLP/HTTP
+//   exporter, the SDK's defaults) in its own process each round, for the weft / OTel lines;
 // - all-in CPU: process CPU per exported call of the nested workload, export and flush included (nested-child.ts);
 // - ingest: calls/s of the built server under 8 and 128 concurrent writers (lib/ingest-load.ts).
 // A ratio is taken within its round (the machine is shared), and the figure is the median of the rounds' ratios with
@@ -15,7 +20,8 @@ import { hasValgrind, instructionsPerCall, type InstructionWorkload } from './li
 import { median } from './lib/pg-cluster.js';
 import { num, printTable, QUICK } from './lib/table.js';
 import type { NestedResult } from './nested-child.js';
-import type { SyncResult } from './sync-child.js';
+import { BURST_CALLS as BURST, runBurst, type BurstResult } from './lib/burst.js';
+import { packedApp, type PackedApp } from './lib/packed.js';
 
 /** A median cost ratio above this fails the guard. */
 const LIMIT = 1.1;
@@ -24,20 +30,25 @@ const ROUNDS = Number(process.env.GUARD_ROUNDS) || (QUICK ? 3 : 5);
 const INGEST_S = Number(process.env.GUARD_INGEST_S) || (QUICK ? 3 : 5);
 const WRITERS = [8, 128] as const;
 
+const ENTRIES = ['esm', 'cjs'] as const;
+type Entry = (typeof ENTRIES)[number];
+
 interface Figures {
-  syncNs: number;
-  otelNs: number;
+  burst: Record<Entry, BurstResult>;
   allInNs: number;
   /** calls/s per writer count */
   ingest: Record<number, number>;
   lost: string[];
 }
 
-async function measure(build: BenchBuild): Promise<Figures> {
-  const env = { WEFT_BENCH_DIST: build.dir, WEFT_BENCH_LABEL: build.label, BENCH_MIN_MS: process.env.BENCH_MIN_MS ?? '300' };
+async function measure(build: BenchBuild, app: PackedApp): Promise<Figures> {
+  const env = { WEFT_BENCH_DIST: build.dir, WEFT_BENCH_LABEL: build.label };
   const lost: string[] = [];
-  const sync = await runTs<SyncResult>(new URL('./sync-child.ts', import.meta.url), [], [], env);
-  if (sync.received !== sync.made) lost.push(`sync: ${sync.received}/${sync.made} received`);
+  const burst = {} as Record<Entry, BurstResult>;
+  for (const entry of ENTRIES) {
+    const b = (burst[entry] = await runBurst(app.dir, entry));
+    if (b.received !== b.made) lost.push(`${entry} inline and burst: ${b.received}/${b.made} received`);
+  }
   const nested = await runTs<NestedResult>(new URL('./nested-child.ts', import.meta.url), ['weft'], [], env);
   if (nested.received !== nested.expected) lost.push(`all-in: ${nested.received}/${nested.expected} received`);
   const ingest: Record<number, number> = {};
@@ -49,28 +60,50 @@ async function measure(build: BenchBuild): Promise<Figures> {
       lost.push(`ingest x${writers}: ${(err as Error).message}`); // a failed request or an answered call not stored
     }
   }
-  return { syncNs: sync.weftNs, otelNs: sync.otelNs, allInNs: nested.cpuNsPerCall, ingest, lost };
+  return { burst, allInNs: nested.cpuNsPerCall, ingest, lost };
 }
 
-/** Builds both revisions and runs the rounds; resolves with the exit code (0: no figure worse than the limit). */
+/** Calls of a burst the far end received: every call received, less those made before the burst (flushed, so all received when nothing was lost). */
+export function burstExported(b: BurstResult): number {
+  return b.received - (b.made - b.burstCalls);
+}
+
+/** Process CPU per call of the burst that reached the far end, ns (OpenTelemetry drops what its queue cannot hold). */
+function cpuPerExported(b: BurstResult): number {
+  return (b.burstCpuNsPerCall * b.burstCalls) / Math.max(1, burstExported(b));
+}
+
+/** Builds and packs both revisions and runs the rounds; resolves with the exit code (0: no figure worse than the limit). */
 export async function guard(baseRev: string, headRev = process.env.BENCH_SOURCE ?? 'HEAD'): Promise<number> {
   const head = await buildForBench(headRev, 'dist');
   const base = await buildForBench(baseRev, 'dist-base');
-  console.log(`guard: ${head.label} (HEAD) against ${base.label} (base), ${ROUNDS} rounds alternating`);
-  const rounds: { head: Figures; base: Figures }[] = [];
+  const apps = { head: packedApp(headRev), base: packedApp(baseRev) };
+  console.log(`guard: ${head.label}, ${apps.head.label} (HEAD) against ${base.label}, ${apps.base.label} (base), ${ROUNDS} rounds alternating`);
+  const rounds: { head: Figures; base: Figures; otel: BurstResult }[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    const first = r % 2 === 0 ? base : head;
-    const a = await measure(first);
-    const b = await measure(first === base ? head : base);
-    rounds.push(first === base ? { base: a, head: b } : { head: a, base: b });
+    const baseFirst = r % 2 === 0;
+    const a = baseFirst ? await measure(base, apps.base) : await measure(head, apps.head);
+    const b = baseFirst ? await measure(head, apps.head) : await measure(base, apps.base);
+    const otel = await runBurst(apps.head.dir, 'esm', 'otel');
+    rounds.push(baseFirst ? { base: a, head: b, otel } : { head: a, base: b, otel });
     process.stdout.write(`round ${r + 1}/${ROUNDS} done\n`);
   }
 
   const fmt = (xs: number[]): string => `${median(xs).toFixed(2)}x (${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)})`;
   type Row = { label: string; unit: string; head: number[]; base: number[]; cost: number[] };
+  const nsRow = (label: string, of: (f: Figures) => number): Row => {
+    const h = rounds.map((r) => of(r.head));
+    const b = rounds.map((r) => of(r.base));
+    return { label, unit: 'ns', head: h, base: b, cost: h.map((x, i) => x / b[i]!) };
+  };
   const rows: Row[] = [
-    { label: 'sync call p50, op((x) => x)', unit: 'ns', head: rounds.map((r) => r.head.syncNs), base: rounds.map((r) => r.base.syncNs), cost: rounds.map((r) => r.head.syncNs / r.base.syncNs) },
-    { label: 'all-in CPU per exported call', unit: 'ns', head: rounds.map((r) => r.head.allInNs), base: rounds.map((r) => r.base.allInNs), cost: rounds.map((r) => r.head.allInNs / r.base.allInNs) },
+    ...ENTRIES.flatMap((e) => [
+      nsRow(`${e}: sync call p50, inline (flushed between samples)`, (f) => f.burst[e].inlineP50Ns),
+      nsRow(`${e}: sync call p50, burst of ${num(BURST)}`, (f) => f.burst[e].burstP50Ns),
+      nsRow(`${e}: sync call mean, burst of ${num(BURST)}`, (f) => f.burst[e].burstMeanNs),
+      nsRow(`${e}: all-in CPU per exported call, burst`, (f) => cpuPerExported(f.burst[e])),
+    ]),
+    nsRow('all-in CPU per exported call, nested', (f) => f.allInNs),
     ...WRITERS.map((w) => ({
       label: `server ingest, ${w} writers`,
       unit: 'calls/s',
@@ -91,11 +124,24 @@ export async function guard(baseRev: string, headRev = process.env.BENCH_SOURCE 
       median(row.cost) <= LIMIT ? 'ok' : 'WORSE',
     ]),
   );
-  const vsOtel = (k: 'head' | 'base'): string => fmt(rounds.map((r) => r[k].syncNs / r[k].otelNs));
-  console.log(`sync p50 / the OTel span in the same process: HEAD ${vsOtel('head')}, base ${vsOtel('base')} (issue 37's target: <= 0.45x)`);
+  const share = (b: BurstResult): string => `${num(burstExported(b))} / ${num(b.burstCalls)}`;
+  for (const e of ENTRIES) console.log(`${e} burst, calls exported / made (last round): HEAD ${share(rounds.at(-1)!.head.burst[e])}, base ${share(rounds.at(-1)!.base.burst[e])}`);
+  const otel = (of: (o: BurstResult) => number): string => num(median(rounds.map((r) => of(r.otel))));
+  console.log(
+    `OpenTelemetry twin (BatchSpanProcessor + OTLP/HTTP exporter, defaults; median of rounds): inline p50 ${otel((o) => o.inlineP50Ns)} ns, burst p50 ${otel((o) => o.burstP50Ns)} ns, ` +
+      `burst mean ${otel((o) => o.burstMeanNs)} ns, CPU per exported span ${otel(cpuPerExported)} ns, spans exported / made in the burst (last round) ${share(rounds.at(-1)!.otel)}`,
+  );
+  const vsOtel = (k: 'head' | 'base', e: Entry, of: (b: BurstResult) => number): string => fmt(rounds.map((r) => of(r[k].burst[e]) / of(r.otel)));
+  for (const e of ENTRIES) {
+    console.log(`${e}: inline p50 / the OTel span: HEAD ${vsOtel('head', e, (b) => b.inlineP50Ns)}, base ${vsOtel('base', e, (b) => b.inlineP50Ns)} (issue 37's target: <= 0.45x)`);
+    console.log(`${e}: burst CPU per exported call / OTel's per exported span: HEAD ${vsOtel('head', e, cpuPerExported)}, base ${vsOtel('base', e, cpuPerExported)} (issue 47's target: <= 1.00x)`);
+  }
+  console.log(`CommonJS / ESM, HEAD: inline ${fmt(rounds.map((r) => r.head.burst.cjs.inlineP50Ns / r.head.burst.esm.inlineP50Ns))}, burst mean ${fmt(rounds.map((r) => r.head.burst.cjs.burstMeanNs / r.head.burst.esm.burstMeanNs))} (issue 47's target: <= 1.05x)`);
   console.log('(cost ratio: HEAD / base for ns, base / HEAD for calls/s, so above 1 means HEAD is worse; the median of the per-round ratios)');
-  const lost = rounds.flatMap((r, i) => [...r.head.lost.map((l) => `round ${i + 1} HEAD ${l}`), ...r.base.lost.map((l) => `round ${i + 1} base ${l}`)]);
-  if (lost.length > 0) console.log(`CHECK FAILED: calls were lost\n  ${lost.join('\n  ')}`);
+  const lost = rounds.flatMap((r, i) => r.head.lost.map((l) => `round ${i + 1} HEAD ${l}`));
+  if (lost.length > 0) console.log(`CHECK FAILED: HEAD lost calls\n  ${lost.join('\n  ')}`);
+  const baseLost = rounds.flatMap((r, i) => r.base.lost.map((l) => `round ${i + 1} base ${l}`));
+  if (baseLost.length > 0) console.log(`(the base lost calls, which does not fail the guard:\n  ${baseLost.join('\n  ')})`);
   const worse: string[] = rows.filter((row) => median(row.cost) > LIMIT).map((r) => r.label);
   if (process.env.GUARD_INSTRUCTIONS === '1') worse.push(...(await instructionRows(head, base)));
   if (worse.length > 0) console.log(`GUARD FAILED: ${worse.join('; ')} worse than ${LIMIT.toFixed(2)}x the base`);

@@ -7,6 +7,7 @@ import { DEFAULT_BASE_URL } from './api/core/client-options.js';
 import { DEFAULT_RETRY_POLICY } from './api/core/retry.js';
 import { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
 import { DEFAULT_MAX_STREAM_CHUNKS } from './instrument/trace-settings.js';
+import { defaultQueueBytes, MAX_QUEUE_BYTES } from './internal/memory-budget.js';
 import { isProjectId, projectIdMessage } from './schema/project-id.js';
 
 /** Where an option falls back to when it is not passed. */
@@ -30,6 +31,8 @@ export interface InitOption<S extends z.ZodType = z.ZodType, D = unknown> {
   readonly schema: S;
   /** The value when neither the option nor its env var is set; `undefined` when there is none. */
   readonly default: D;
+  /** Where the default depends on the machine: the value to use instead of {@link InitOption.default}, read when the options are resolved (`default` is then the one the docs give). */
+  readonly machineDefault?: () => D;
   /** Said after "none" when there is no default. */
   readonly noDefault?: string;
   /** Unit of a numeric value, in words (`ms`, `bytes`, `events`). */
@@ -141,16 +144,18 @@ export const INIT_OPTIONS = {
   }),
   maxQueueItems: num({
     purpose:
-      'Events held in memory (waiting or being sent); beyond it new events go to the spool, or are dropped, counted and warned about. The last 10% are kept for end events of calls already started.',
+      'Events held in memory (waiting or being sent); beyond it new events go to the spool, or are dropped, counted and warned about. The last 10% are kept for end events of calls already started. A call is two events.',
     unit: 'events',
     min: 1,
-    default: 100_000,
+    default: 1_000_000,
   }),
   maxQueueBytes: num({
-    purpose: 'The same cap as `maxQueueItems`, in serialized bytes of the events held in memory.',
+    purpose:
+      'The same cap as `maxQueueItems`, in serialized bytes of the events held in memory. The default is 1/8 of the memory the process may use (its cgroup limit or the machine\'s memory, whichever is less) between 64 MiB and 256 MiB: 256 MiB from 2 GiB up, 64 MiB where the memory cannot be read (Vercel Edge, workerd). So a burst that outruns the server for a moment (200,000 small calls hold about 90 MB) waits in memory; the disk spool is for a server that is down or refusing.',
     unit: 'bytes',
     min: 1024,
-    default: 64 * 1024 * 1024,
+    default: MAX_QUEUE_BYTES,
+    machineDefault: defaultQueueBytes,
   }),
   maxRetries: num({
     purpose:
@@ -276,7 +281,12 @@ export const INIT_OPTIONS = {
 /** The name of an `init()` option. */
 export type InitOptionName = keyof typeof INIT_OPTIONS;
 
-/** The defaults of `names`, typed as the table writes them. */
+/** The value an option takes when neither it nor its env var is set: its machine default where it has one. */
+export function defaultValue(o: InitOption): unknown {
+  return o.machineDefault ? o.machineDefault() : o.default;
+}
+
+/** The defaults of `names`, typed as the table writes them (machine defaults read now). */
 export function defaultsOf<K extends InitOptionName>(names: readonly K[]): { [P in K]: (typeof INIT_OPTIONS)[P]['default'] } {
-  return Object.fromEntries(names.map((n) => [n, INIT_OPTIONS[n].default])) as { [P in K]: (typeof INIT_OPTIONS)[P]['default'] };
+  return Object.fromEntries(names.map((n) => [n, defaultValue(INIT_OPTIONS[n] as InitOption)])) as { [P in K]: (typeof INIT_OPTIONS)[P]['default'] };
 }

@@ -78,17 +78,22 @@ export interface InitOptions {
   maxConcurrentRequests?: number;
   /**
    * Events held in memory (waiting or being sent); beyond it new events go to the spool, or are dropped,
-   * counted and warned about. The last 10% are kept for end events of calls already started.
+   * counted and warned about. The last 10% are kept for end events of calls already started. A call is two
+   * events.
    *
    * Unit: events. Range: min 1.
-   * @defaultValue `100000`
+   * @defaultValue `1000000`
    */
   maxQueueItems?: number;
   /**
-   * The same cap as `maxQueueItems`, in serialized bytes of the events held in memory.
+   * The same cap as `maxQueueItems`, in serialized bytes of the events held in memory. The default is 1/8 of
+   * the memory the process may use (its cgroup limit or the machine's memory, whichever is less) between 64
+   * MiB and 256 MiB: 256 MiB from 2 GiB up, 64 MiB where the memory cannot be read (Vercel Edge, workerd).
+   * So a burst that outruns the server for a moment (200,000 small calls hold about 90 MB) waits in memory;
+   * the disk spool is for a server that is down or refusing.
    *
    * Unit: bytes. Range: min 1024.
-   * @defaultValue `67108864` (64 MiB)
+   * @defaultValue `268435456` (256 MiB)
    */
   maxQueueBytes?: number;
   /**

@@ -5,7 +5,7 @@
 import { runtimeEnv } from './internal/runtime.js';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
-import { INIT_OPTIONS, type InitOptionName } from './init-option-table.js';
+import { defaultValue, INIT_OPTIONS, type InitOptionName } from './init-option-table.js';
 import type { InitOptions } from './init-options.js';
 
 type Shape = { [K in InitOptionName]: (typeof INIT_OPTIONS)[K]['schema'] };
@@ -32,7 +32,8 @@ export function resolveSettings(options: InitOptions = {}, env: NodeJS.ProcessEn
     const fromEnv = o.env?.read(env[o.env.name]);
     const chosen = o.env?.overrides ? (fromEnv ?? given) : (given ?? fromEnv);
     if (o.env && chosen !== undefined && chosen === fromEnv) envSet.set(name, o.env.name);
-    raw[name] = chosen ?? (Array.isArray(o.default) ? [...(o.default as unknown[])] : o.default); // a default list is never shared
+    const fallback = defaultValue(o);
+    raw[name] = chosen ?? (Array.isArray(fallback) ? [...(fallback as unknown[])] : fallback); // a default list is never shared
   }
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) {

@@ -1,7 +1,9 @@
 // init() options and env vars: defaults, fallbacks, and clear errors on misconfiguration.
 import { expect, it } from 'vitest';
+import os from 'node:os';
 import { resolveSettings } from '../src/settings.js';
 import { ConfigError } from '../src/errors.js';
+import { defaultQueueBytes } from '../src/internal/memory-budget.js';
 
 it('fills defaults and env fallbacks', () => {
   const s = resolveSettings({}, { WEFT_PROJECT: 'acme/demo', WEFT_API_KEY: 'k' });
@@ -29,7 +31,8 @@ it('checks the project is <entity>/<project>, with one message showing the shape
 it('export pipeline options: defaults, env fallbacks and clear errors', () => {
   expect(resolveSettings({ project: 'a/b' }, {})).toMatchObject({
     maxBatchBytes: 4 * 1024 * 1024,
-    maxQueueBytes: 64 * 1024 * 1024,
+    maxQueueItems: 1_000_000,
+    maxQueueBytes: defaultQueueBytes(),
     maxRetries: 20,
     retryInitialDelayMs: 500,
     retryMaxDelayMs: 8000,
@@ -77,4 +80,14 @@ it('resolves the instrumentation options: sampleRate, redactKeys, mask, maxStrea
   expect(() => resolveSettings({ project: 'a/b', redactKeys: 'token' as never }, {})).toThrowError(/redactKeys: expected an array of strings, got "token" \(string\)/);
   expect(() => resolveSettings({ project: 'a/b', mask: 'x' as never }, {})).toThrowError(/mask: expected a function, got "x" \(string\)/);
   expect(() => resolveSettings({ project: 'a/b', maxStreamChunks: 1.5 }, {})).toThrowError(/maxStreamChunks/);
+});
+
+it("maxQueueBytes defaults to 1/8 of the process's memory, from 64 MiB to 256 MiB (issue 47)", () => {
+  const mib = 1024 * 1024;
+  const bytes = defaultQueueBytes();
+  expect(bytes).toBeGreaterThanOrEqual(64 * mib);
+  expect(bytes).toBeLessThanOrEqual(256 * mib);
+  const limit = Math.min(os.totalmem(), process.constrainedMemory?.() || Infinity);
+  expect(bytes).toBe(Math.min(256 * mib, Math.max(64 * mib, Math.floor(limit / 8))));
+  expect(resolveSettings({ project: 'a/b', maxQueueBytes: 2048 }, {}).maxQueueBytes).toBe(2048);
 });

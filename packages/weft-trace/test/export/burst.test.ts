@@ -1,0 +1,35 @@
+// A burst that outruns a healthy server, with init()'s defaults: every call reaches the server from memory, nothing goes to the disk spool (issue 47).
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { getExportStats, init, op, shutdown } from '../../src/index.js';
+import { useTestServer } from '../../../../test/helpers/server.js';
+import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
+
+const server = useTestServer();
+/** Calls in one synchronous loop: 120,000 events, past the 100,000 the memory held before issue 47 (then the rest went to the spool). */
+const CALLS = 60_000;
+
+it('a burst of 60,000 calls in one loop, with the defaults and a spool directory, is sent from memory: none spooled, none dropped, all stored', async () => {
+  const spoolDir = mkdtempSync(path.join(tmpdir(), 'weft-burst-'));
+  try {
+    const project = uniqueProject('burst');
+    const before = getExportStats();
+    init({ project, baseUrl: server().url, spoolDir });
+    const f = op(function f(i: number) {
+      return i;
+    });
+    for (let i = 0; i < CALLS; i++) f(i); // no turn of the event loop until the last call
+    const report = await shutdown({ timeoutMs: 60_000 });
+    const after = getExportStats();
+    expect(report).toMatchObject({ dropped: 0, spooled: 0, pending: 0 });
+    expect(after.spooled - before.spooled).toBe(0);
+    expect(readdirSync(spoolDir).filter((name) => !name.startsWith('answered-'))).toEqual([]); // no segment was written (only the server's answered-marker)
+    const calls = await readCalls(server().url, project, { columns: ['id', 'ended_at'] });
+    expect(calls).toHaveLength(CALLS);
+    expect(calls.every((c) => c.ended_at)).toBe(true);
+  } finally {
+    rmSync(spoolDir, { recursive: true, force: true });
+  }
+}, 120_000);
