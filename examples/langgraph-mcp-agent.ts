@@ -12,7 +12,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { Client, flush, init, op, shutdown, wrapMCPClient, wrapMCPServer, wrapOpenAI } from '../packages/weft-trace/src/index.js';
+import { flush, init, op, shutdown, wrapMCPClient, wrapMCPServer, wrapOpenAI } from '../packages/weft-trace/src/index.js';
 import { registerWeftTracer } from '../packages/weft-trace/src/integrations/langchain/index.js'; // in an app: 'weft-trace/langchain'
 import { startFakeLlm } from '../test/helpers/fake-llm.js';
 import { connectServer } from './local-server.js';
@@ -77,10 +77,7 @@ async function agent(): Promise<void> {
     console.log(`answer: ${answer}`);
     await mcp.close(); // the server process flushes its calls as it exits, before the tree below is read
     await flush();
-    await printTraceCost(server.url, PROJECT, call!);
-    const client = new Client({ baseUrl: server.url });
-    const records = await client.calls.streamQuery({ project_id: PROJECT, filter: { trace_ids: [call!.traceId] } }).toArray();
-    await client.close();
+    const records = await printTraceCost(server.url, PROJECT, call!); // the tree, the root's usage and cost
     for (const r of records.filter((c) => c.op_name.startsWith('openai.') || c.op_name.startsWith('langchain.chat_model.'))) {
       console.log(`call ${r.op_name}: ${JSON.stringify(r.summary?.usage ?? {})}`);
     }

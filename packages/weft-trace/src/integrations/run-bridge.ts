@@ -17,9 +17,10 @@ export interface BridgedRun {
   readonly active: ActiveCall | undefined;
   /** The context its children (and code it runs) start in: its call's, or, for a run not recorded, its parent's. */
   readonly ctx: TraceContext | undefined;
-  /** A model request (a chat model or LLM run): see `model-request-once.ts`. */
-  readonly model: boolean;
-  /** A model run's request texts (its messages' texts, an LLM's prompts), which pair a provider request with it. */
+  /**
+   * A model run's (a chat model's or LLM's, see `model-request-once.ts`) request texts, its messages' texts or its
+   * prompts, which pair a provider request with it; empty for any other run.
+   */
   readonly texts: readonly string[];
 }
 
@@ -48,10 +49,9 @@ export class RunBridge {
   start(id: string, parentId: string | undefined, op: OpDefinition, args: unknown[], texts: readonly string[] | undefined): ActiveCall | undefined {
     const parent = this.parentOf(parentId);
     const active = startUnder(op, args, parent);
-    const model = texts !== undefined;
-    const run: BridgedRun = { active, ctx: active ? active.ctx : { ...parent, unsampled: true }, model, texts: texts ?? NO_TEXTS };
+    const run: BridgedRun = { active, ctx: active ? active.ctx : { ...parent, unsampled: true }, texts: texts ?? NO_TEXTS };
     this.runs.set(id, run);
-    if (active && model) {
+    if (active && texts !== undefined) {
       markFrameworkModelCall(active.call);
       this.openModels.add(run);
     }
@@ -60,7 +60,7 @@ export class RunBridge {
 
   /** A run that is not recorded (e.g. the framework's own plumbing): its children go to its parent. */
   hide(id: string, parentId: string | undefined): void {
-    this.runs.set(id, { active: undefined, ctx: this.parentOf(parentId), model: false, texts: NO_TEXTS });
+    this.runs.set(id, { active: undefined, ctx: this.parentOf(parentId), texts: NO_TEXTS });
   }
 
   /** The run `id` while it runs. */

@@ -172,8 +172,9 @@ function reportedUsage(run: Run, gen: Generation | undefined): ReturnType<typeof
 }
 
 /**
- * A model run's summary: `usage[model]` (the served model, {@link servedModel}, else the requested one) unless a provider wrapper recorded the request under it
- * (`model-request-once.ts`), `time_to_first_token_ms` (streams), `gen_ai.response.finish_reasons`, `.model`, `.id`.
+ * A model run's summary: `usage[model]` (the served model, {@link servedModel}, else the requested one) unless a
+ * provider wrapper recorded the request under it (`model-request-once.ts`), `time_to_first_token_ms` (streams),
+ * `gen_ai.response.finish_reasons`, `.model`, `.id`.
  */
 function modelSummary(run: Run, state: RunState): Obj {
   const gens = generationsOf(run);

@@ -31,9 +31,9 @@ function errorOf(text: string): Error {
 }
 
 /**
- * A LangChain.js callback handler (a `BaseTracer` of `@langchain/core/tracers/base`, tested with `@langchain/core` 1.4
- * and `@langchain/langgraph` 1.7, `@langchain/openai` 1.6, `@langchain/anthropic` 1.5) that records each run as a weft call, so LangChain decides the arguments of each
- * callback and weft reads the finished `Run`:
+ * A LangChain.js callback handler (a `BaseTracer` of `@langchain/core/tracers/base`, tested with `@langchain/core` 1.4,
+ * `@langchain/langgraph` 1.7, `@langchain/openai` 1.6 and `@langchain/anthropic` 1.5) that records each run as a weft
+ * call, so LangChain decides the arguments of each callback and weft reads the finished `Run`:
  * - op names: `langchain.chain.<name>` (runnables, sequences, lambdas, graphs), `langchain.chat_model.<name>`,
  *   `langchain.llm.<name>`, `langchain.tool.<name>`, `langchain.retriever.<name>`, `langchain.prompt.<name>`,
  *   `langchain.parser.<name>`, and `langgraph.node.<name>` for a LangGraph node (`metadata.langgraph_node`); runs

@@ -60,8 +60,8 @@ function definition(spec: McpCallSpec): OpDefinition {
  * Starts the call: under `spec.remote` when given (its trace, its span as the parent; a local parent call that is
  * not that span is left out, so the summary is not merged into an unrelated call), else as `op()` would (the
  * running call, or the framework run the code runs inside, such as a LangChain tool's: `parentContext()`; sampling
- * of roots). The ids always come from `bridgedIds` (`instrument/otel-hook.ts`): with no OTel
- * context manager, over the empty context, so the call id is `weftCallId(trace, span)` and a `traceparent` can name it.
+ * of roots). The ids always come from `bridgedIds` (`instrument/otel-hook.ts`): with no OTel context manager, over
+ * the empty context, so the call id is `weftCallId(trace, span)` and a `traceparent` can name it.
  * `UNSAMPLED` when the trace is left out (a root not sampled, or a remote parent whose `sampled` flag is off).
  */
 function start(spec: McpCallSpec): { active: ActiveCall; otelCtx: Context | undefined } | typeof UNSAMPLED | undefined {
