@@ -51,6 +51,10 @@ it('examples/langgraph-mcp-agent.ts: one tree across both processes, each model 
   expect(requests.map((r) => byId.get(r.parent_id!)!.op_name).sort()).toEqual(['langchain.chat_model.ChatOpenAI', 'langchain.chat_model.ChatOpenAI', 'mcp.server.callTool']);
   for (const r of requests) expect(usageOf(r)).toEqual(ONE);
   for (const m of calls.filter((c) => c.op_name === 'langchain.chat_model.ChatOpenAI')) expect(usageOf(m), 'the model run has its request\'s usage, not its own beside it').toEqual(ONE);
-  // The root's totals are left to the fix of usage from another process (issue 48, seam 2): the child process's request
-  // reaches the root's summary only once the server adds it up; the root should then count `requests: 3`.
+  // the root's totals are the sum over both processes (issue 48, seam 2: the server adds the child process's calls up)
+  const root = calls.find((c) => !c.parent_id)!;
+  const model = ONE['gpt-4o-mini-2024-07-18'];
+  const three = Object.fromEntries(Object.entries(model).map(([k, v]) => [k, v * 3]));
+  expect(usageOf(root), 'three requests at the root: two by the agent, one in the child process').toEqual({ 'gpt-4o-mini-2024-07-18': three });
+  expect(root.summary?.status_counts).toEqual({ success: calls.length, error: 0 });
 }, 65_000);
