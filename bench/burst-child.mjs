@@ -39,7 +39,10 @@ async function setupOtel() {
   // BURST_OTEL_QUEUE: the processor's maxQueueSize (default 2,048, which drops most of a burst); a queue as large as
   // the burst exports every span, for a CPU per exported span at 100% exported
   const queue = Number(process.env.BURST_OTEL_QUEUE) || undefined;
-  const processor = new BatchSpanProcessor(new OTLPTraceExporter({ url: `${sinkUrl}/v1/traces` }), queue ? { maxQueueSize: queue } : {});
+  // (and exports as many batches at once as the queue can hold: the exporter refuses more than its concurrencyLimit,
+  // 30, which forceFlush of a full queue passes)
+  const exporter = new OTLPTraceExporter({ url: `${sinkUrl}/v1/traces`, ...(queue ? { concurrencyLimit: Math.ceil(queue / 512) + 1 } : {}) });
+  const processor = new BatchSpanProcessor(exporter, queue ? { maxQueueSize: queue } : {});
   const provider = new BasicTracerProvider({ spanProcessors: [processor] });
   trace.setGlobalTracerProvider(provider);
   const tracer = provider.getTracer('weft-bench');
