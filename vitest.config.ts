@@ -111,6 +111,7 @@ const ISOLATED = [
   // process-wide registrations of the frameworks (LangChain's handlers, the Agents SDK's processors, Mastra's
   // observability, the recorded-calls cache) and OpenTelemetry's global context manager
   'packages/weft-trace/test/integrations/langchain.test.ts',
+  'packages/weft-trace/test/integrations/langchain-providers.test.ts',
   'packages/weft-trace/test/integrations/openai-agents.test.ts',
   'packages/weft-trace/test/integrations/mastra.test.ts',
   'packages/weft-trace/test/integrations/llm-cache.test.ts',

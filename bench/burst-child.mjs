@@ -1,7 +1,7 @@
 // Child of the guard, copied into a packed app (lib/packed.ts) and run there with plain `node`: a traced sync call timed inline (flushed between samples) and in a burst that never pauses, as a user's app loads weft.
 // Env: BURST_ENTRY esm | cjs (how `weft-trace` is loaded: `import` or `require`), BURST_MODE weft | otel (the OTel
 // twin: a span per call through the BatchSpanProcessor and the OTLP/HTTP exporter, from the repository's
-// node_modules at BURST_ROOT), BURST_SINK (the loopback sink's URL), BURST_CALLS (calls in the burst). weft keeps
+// node_modules at BURST_ROOT; BURST_OTEL_QUEUE its queue size), BURST_SINK (the loopback sink's URL), BURST_CALLS (calls in the burst). weft keeps
 // init()'s defaults: only `project` and `baseUrl` are set (BURST_INIT, a JSON object of more init() options, is for trying
 // other settings by hand). Prints one JSON line: see `result` below.
 import { createRequire } from 'node:module';
@@ -36,7 +36,14 @@ async function setupOtel() {
   const { BasicTracerProvider, BatchSpanProcessor } = req('@opentelemetry/sdk-trace-base');
   const { OTLPTraceExporter } = req('@opentelemetry/exporter-trace-otlp-http');
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${sinkUrl}/v1/traces` }))] });
+  // BURST_OTEL_QUEUE: the processor's maxQueueSize (default 2,048, which drops most of a burst); a queue as large as
+  // the burst exports every span, for a CPU per exported span at 100% exported
+  const queue = Number(process.env.BURST_OTEL_QUEUE) || undefined;
+  // (and exports as many batches at once as the queue can hold: the exporter refuses more than its concurrencyLimit,
+  // 30, which forceFlush of a full queue passes)
+  const exporter = new OTLPTraceExporter({ url: `${sinkUrl}/v1/traces`, ...(queue ? { concurrencyLimit: Math.ceil(queue / 512) + 1 } : {}) });
+  const processor = new BatchSpanProcessor(exporter, queue ? { maxQueueSize: queue } : {});
+  const provider = new BasicTracerProvider({ spanProcessors: [processor] });
   trace.setGlobalTracerProvider(provider);
   const tracer = provider.getTracer('weft-bench');
   const fn = (x) =>

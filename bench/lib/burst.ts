@@ -27,10 +27,10 @@ export interface BurstResult {
 /** Calls in one burst. BENCH_BURST_CALLS overrides. */
 export const BURST_CALLS = Number(process.env.BENCH_BURST_CALLS) || 200_000;
 
-/** One fresh `node` process running burst-child.mjs in `appDir` for `entry` and `mode`. */
-export async function runBurst(appDir: string, entry: 'esm' | 'cjs', mode: 'weft' | 'otel' = 'weft'): Promise<BurstResult> {
+/** One fresh `node` process running burst-child.mjs in `appDir` for `entry` and `mode` (`otelQueue`: the OTel twin's maxQueueSize, default its SDK's 2,048). */
+export async function runBurst(appDir: string, entry: 'esm' | 'cjs', mode: 'weft' | 'otel' = 'weft', otelQueue?: number): Promise<BurstResult> {
   const sink = await startSink();
-  const env = { ...process.env, BURST_ENTRY: entry, BURST_MODE: mode, BURST_SINK: sink.url, BURST_CALLS: String(BURST_CALLS), BURST_ROOT: ROOT };
+  const env = { ...process.env, BURST_ENTRY: entry, BURST_MODE: mode, BURST_SINK: sink.url, BURST_CALLS: String(BURST_CALLS), BURST_ROOT: ROOT, BURST_OTEL_QUEUE: String(otelQueue ?? '') };
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(process.execPath, ['burst-child.mjs'], { cwd: appDir, env, maxBuffer: 1 << 20 }, (err, out, errOut) => {
       if (err) reject(new Error(`burst-child (${entry}, ${mode}) in ${appDir} failed: ${err.message}\n${errOut}`));

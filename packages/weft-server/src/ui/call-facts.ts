@@ -11,9 +11,16 @@ export interface BriefCall {
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** A model call: one the wrappers or the OTel mapping gave response facts, or a leaf with usage of its own. */
+/**
+ * A model call: one the wrappers or the OTel mapping gave response facts (`gen_ai.response.model`), or a leaf with a
+ * time to first token or usage of its own. A model run whose requests are calls below it (an AI SDK `generateText` /
+ * `streamText` over its steps) has usage and may have a time to first token, merged or measured over them, but is not
+ * one: its steps are, so a run of two requests shows two model calls.
+ */
 export function isLlmCall(call: BriefCall, childCount: number): boolean {
-  return call.summary['gen_ai.response.model'] !== undefined || call.summary['time_to_first_token_ms'] !== undefined || (childCount === 0 && isObj(call.summary.usage) && Object.keys(call.summary.usage).length > 0);
+  if (call.summary['gen_ai.response.model'] !== undefined) return true;
+  if (childCount > 0) return false;
+  return call.summary['time_to_first_token_ms'] !== undefined || (isObj(call.summary.usage) && Object.keys(call.summary.usage).length > 0);
 }
 
 /** The models of `summary.usage`, joined; '' when none. */

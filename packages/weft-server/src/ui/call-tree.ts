@@ -131,3 +131,14 @@ export function visibleRows<C extends TreeCall>(tree: CallTree<C>, collapsed: Re
   }
   return out;
 }
+
+/** Indentation of a row's first levels, px each; deeper levels step by {@link DEEP_STEP_PX}. */
+const STEP_PX = 12;
+const DEEP_STEP_PX = 5;
+/** Levels indented by the full step (a LangGraph or Agents tree goes 6-10 deep: past these, the name's room comes first). */
+const FULL_LEVELS = 4;
+
+/** The left indentation of a tree row at `depth`, px: full steps for the first levels, narrow ones below them. */
+export function indentPx(depth: number): number {
+  return 4 + STEP_PX * Math.min(depth, FULL_LEVELS) + DEEP_STEP_PX * Math.max(depth - FULL_LEVELS, 0);
+}

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { valueAxis } from './chart-axis';
 import { feedbackStats } from './api';
 import { JsonView } from './json-view';
 import { href } from './route';
@@ -49,7 +50,7 @@ export function FeedbackChart({ project, onError }: { project: string; onError: 
         width: Math.max(el.clientWidth, 400),
         height: 320,
         series: [{}, { label: key ?? `${query.agg} ${query.path}`, stroke: '#2563eb', spanGaps: true }, { label: 'count', stroke: '#9ca3af', scale: 'count' }],
-        axes: [{}, {}, { scale: 'count', side: 1 }],
+        axes: [{}, valueAxis(), valueAxis('', { scale: 'count', side: 1 })],
         scales: { count: { auto: true } },
       },
       [xs, ys, counts],

@@ -22,13 +22,23 @@ function fieldsIn(zone: string): Intl.DateTimeFormat {
 }
 
 /**
+ * An instant as ISO-like local time with milliseconds, without the zone: `2026-11-25 21:16:00.925` (a list names the
+ * zone once, in its header).
+ * @param iso - an ISO 8601 timestamp.
+ * @param zone - the IANA time zone to show it in; default the browser's.
+ */
+export function clock(iso: string, zone = localZone()): string {
+  const d = new Date(iso);
+  const p: Record<string, string> = {};
+  for (const part of fieldsIn(zone).formatToParts(d)) p[part.type] = part.value;
+  return `${p['year']}-${p['month']}-${p['day']} ${p['hour']}:${p['minute']}:${p['second']}.${String(d.getUTCMilliseconds()).padStart(3, '0')}`;
+}
+
+/**
  * An instant as ISO-like local time with milliseconds, the zone named: `2026-11-25 21:16:00.925 Europe/Berlin`.
  * @param iso - an ISO 8601 timestamp.
  * @param zone - the IANA time zone to show it in; default the browser's.
  */
 export function time(iso: string, zone = localZone()): string {
-  const d = new Date(iso);
-  const p: Record<string, string> = {};
-  for (const part of fieldsIn(zone).formatToParts(d)) p[part.type] = part.value;
-  return `${p['year']}-${p['month']}-${p['day']} ${p['hour']}:${p['minute']}:${p['second']}.${String(d.getUTCMilliseconds()).padStart(3, '0')} ${zone}`;
+  return `${clock(iso, zone)} ${zone}`;
 }

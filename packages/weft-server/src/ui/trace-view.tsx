@@ -3,10 +3,10 @@
  * its start and end), and the selected call's detail. Polls while calls are running.
  * @module
  */
-import { useLayoutEffect, useMemo, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type CallRecord, type StreamQuery, streamQuery } from './api';
 import { CallDetail } from './call-detail';
-import { type CallTree, TreeBuilder, visibleRows } from './call-tree';
+import { type CallTree, indentPx, TreeBuilder, visibleRows } from './call-tree';
 import { callName, duration, statusOf } from './format';
 import { href } from './route';
 import { traceTarget } from './trace-ids';
@@ -14,11 +14,15 @@ import { VirtualRows } from './virtual-rows';
 import { CallCost, TraceTotals } from './call-cost';
 import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from './load-status';
 import { streamWithProgress } from './stream-progress';
+import { ColumnResize } from './column-resize';
 
 const ROW_HEIGHT = 26;
 const POLL_MS = 1500;
 /** Least time between two drawings of the tree and its count while it streams in, ms. */
 const REDRAW_MS = 250;
+/** Narrowest the call column is resized to, and the least room it leaves the waterfall (styles.css `.crow`), px. */
+const MIN_TREE_PX = 160;
+const MIN_WATER_PX = 80;
 /** Calls read first, alone: more than a screen of rows (the rest streams in after). */
 const FIRST_SCREEN = 200;
 
@@ -62,6 +66,10 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
   const [drawn, setDrawn] = useState<Drawn | null>(null);
   const [load, setLoad] = useState<LoadState>(LOADING);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  /** The call column's width once resized (styles.css `--tree-col`), px; before that, 3/5 of the pane. */
+  const [treeCol, setTreeCol] = useState<number | null>(null);
+  const pane = useRef<HTMLDivElement>(null);
+  const resize = (px: number): void => setTreeCol(Math.round(Math.max(MIN_TREE_PX, Math.min(px, (pane.current?.clientWidth ?? Infinity) - MIN_WATER_PX))));
 
   // a layout effect: the read starts before the first frame is painted, not after it
   useLayoutEffect(() => {
@@ -158,7 +166,7 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
     const width = Math.max(((end - start) / span) * 100, 0.2);
     return (
       <div class={`crow ${call.id === selected?.id ? 'selected' : ''}`} data-call={call.id}>
-        <div class="ctree" style={{ paddingLeft: `${depth * 14 + 4}px` }}>
+        <div class="ctree" style={{ paddingLeft: `${indentPx(depth)}px` }}>
           {childCount > 0 ? (
             <button class="twisty" aria-label={collapsed.has(call.id) ? 'expand' : 'collapse'} onClick={() => toggle(call.id)}>
               {collapsed.has(call.id) ? '▸' : '▾'}
@@ -189,8 +197,8 @@ export function TraceView({ project, traceId, callId, onError }: { project: stri
       </div>
       <LoadStatus state={load} what="calls" />
       <div class="split">
-        <div class="treepane">
-          <div class="crow chead"><div class="ctree">call</div><div class="cwater">0 — {duration(span)}</div></div>
+        <div class="treepane" ref={pane} style={treeCol === null ? undefined : ({ '--tree-col': `${treeCol}px` } as Record<string, string>)}>
+          <div class="crow chead"><div class="ctree">call<ColumnResize label="resize the call column" onResize={resize} /></div><div class="cwater">0 — {duration(span)}</div></div>
           <VirtualRows class="calls" count={rows.length} rowHeight={ROW_HEIGHT} row={row} />
         </div>
         {selected ? <CallDetail key={selected.id} brief={selected} project={project} onError={onError} /> : <div class="detail"><p class="loading" role="status">loading call {callId}…</p></div>}

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { CALL_STATUSES } from 'weft-trace/viewer';
 import { type CallRecord, exceptionOf, streamQuery } from './api';
 import { callName, cost, duration, shortOp, statusOf, tokens, usd } from './format';
-import { time } from './time';
+import { clock, localZone, time } from './time';
 import { href } from './route';
 import { cursorAfter, filtersFromQuery, filtersToQuery, NO_FILTERS, type TraceFilters, tracesQuery } from './traces-query';
 import { VirtualRows } from './virtual-rows';
@@ -56,8 +56,8 @@ function Row({ call, project }: { call: CallRecord; project: string }) {
       <span class="name" title={call.op_name}>{callName(call)}{call.display_name ? <span class="muted"> {shortOp(call.op_name)}</span> : null}</span>
       <span class="preview" data-col="input" title={preview(call.inputs, 500)}>{preview(call.inputs)}</span>
       <span class="preview" data-col="output" title={preview(call.output, 500)}>{exc ? `${exc.type ?? 'Error'}: ${exc.message ?? ''}` : preview(call.output)}</span>
-      <span class="model" data-col="model">{modelsOf(call)}</span>
-      <span class="when">{time(call.started_at)}</span>
+      <span class="model" data-col="model" title={modelsOf(call)}>{modelsOf(call)}</span>
+      <span class="when" title={time(call.started_at)}>{clock(call.started_at)}</span>
       <span class="num">{duration(call.summary.latency_ms)}</span>
       <span class="num">{tok === null ? '' : `${tok} tok`}</span>
       <span class="num">{usdCost === null ? '' : usd(usdCost)}</span>
@@ -135,7 +135,7 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
         <span>{rows.length}{done ? '' : '+'} traces, newest first</span>
         <label><input type="checkbox" checked={live} onChange={() => setLive(!live)} /> live</label>
       </div>
-      <div class="trow thead"><span>status</span><span>op / name</span><span>input</span><span>output</span><span>model</span><span>started</span><span class="num">latency</span><span class="num">tokens</span><span class="num">cost</span><span class="num">feedback</span></div>
+      <div class="trow thead"><span>status</span><span>op / name</span><span>input</span><span>output</span><span>model</span><span title={`start times in ${localZone()}`}>started ({localZone()})</span><span class="num">latency</span><span class="num">tokens</span><span class="num">cost</span><span class="num">feedback</span></div>
       <VirtualRows class="tlist" count={rows.length} rowHeight={ROW_HEIGHT} onRange={onRange} row={(i) => <Row call={rows[i]!} project={project} />} />
       <LoadStatus state={status} what={rows.length === 0 ? 'traces' : 'more traces'} />
       {rows.length === 0 && done ? <p class="empty">No traces match in project {project}.</p> : null}

@@ -46,9 +46,12 @@ export async function stopServe(server: ServeChild): Promise<void> {
   await exited;
 }
 
-/** A page (1400 x 850) that records script errors and requests leaving `origin` in `problems` (a test expects it empty). */
-export async function openCheckedPage(browser: Browser, origin: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+/**
+ * A page (1400 x 850, or `viewport`) that records script errors and requests leaving `origin` in `problems` (a test
+ * expects it empty).
+ */
+export async function openCheckedPage(browser: Browser, origin: string, viewport = { width: 1400, height: 850 }): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport });
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('request', (req) => {

@@ -9,13 +9,16 @@ import { exceptionOf } from '../../src/ui/api.js';
 import { isLlmCall, modelsOf, preview, shortCount } from '../../src/ui/call-facts.js';
 import { filtersFromQuery, filtersToQuery, NO_FILTERS } from '../../src/ui/traces-query.js';
 
-/** Role and a short text per part: `user: text "hi"`, `assistant: tool_call get_weather {"city":"Paris"}`. */
+/**
+ * Role and a short text per part: `user: text "hi"`, `assistant: tool_call get_weather {"city":"Paris"}`,
+ * `tool: tool_result get_weather call_1 {"temp":21}` (the tool's name, when known, before the id of the call answered).
+ */
 const brief = (messages: readonly ChatMessage[]): string[] =>
   messages.map((m) => `${m.reply ? '>' : ''}${m.role}: ${m.parts.map((p) => {
     switch (p.kind) {
       case 'text': case 'reasoning': case 'refusal': return `${p.kind} ${JSON.stringify(p.text)}`;
       case 'tool_call': return `tool_call ${p.name} ${JSON.stringify(p.arguments)}`;
-      case 'tool_result': return `tool_result ${p.id ?? ''} ${JSON.stringify(p.content)}`;
+      case 'tool_result': return `tool_result ${p.name ? `${p.name} ` : ''}${p.id ?? ''} ${JSON.stringify(p.content)}`;
       case 'media': return `media ${p.media} ${p.mime ?? ''} ${p.bytes ?? p.url ?? ''}`;
       default: return `json ${JSON.stringify(p.value)}`;
     }
@@ -40,7 +43,7 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: text "Weather in Paris?" | media image image/png 300',
       'assistant: tool_call get_weather {"city":"Paris"}',
-      'tool: tool_result call_1 {"temp":21}',
+      'tool: tool_result get_weather call_1 {"temp":21}',
       '>assistant: text "It is 21 °C."',
     ]);
     expect(chat!.messages.at(-1)!.finishReason).toBe('stop');
@@ -64,7 +67,7 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: text "Weather?" | media audio audio/wav 3',
       'assistant: tool_call get_weather {"city":"Paris"}',
-      'tool: tool_result fc_1 "sunny"',
+      'tool: tool_result get_weather fc_1 "sunny"',
       '>assistant: reasoning "Use the tool result."',
       '>assistant: text "Sunny."',
     ]);
@@ -86,7 +89,7 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: media image image/jpeg 6 | text "What is this?"',
       'assistant: tool_call lookup {"q":"cat"}',
-      'tool: tool_result tu_1 "a cat"',
+      'tool: tool_result lookup tu_1 "a cat"',
       '>assistant: reasoning "hmm" | text "A cat."',
     ]);
     expect(chat!.messages.at(-1)!.finishReason).toBe('end_turn');
@@ -107,11 +110,41 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: text "Read this" | media file application/pdf 3',
       'assistant: tool_call read {"page":1}',
-      'tool: tool_result t1 "page one"',
+      'tool: tool_result read t1 "page one"',
       '>assistant: text "Done."',
     ]);
     expect(brief(chatOfCall({ op_name: 'ai.streamText', inputs: { prompt: 'Hi' }, output: { text: '', toolCalls: [{ toolCallId: 'x', toolName: 'f', input: { a: 1 } }], toolResults: [{ toolCallId: 'x', toolName: 'f', output: 2 }] } })!.messages))
-      .toEqual(['user: text "Hi"', '>assistant: tool_call f {"a":1}', '>tool: tool_result x 2']);
+      .toEqual(['user: text "Hi"', '>assistant: tool_call f {"a":1}', '>tool: tool_result f x 2']);
+  });
+
+  it("reads an AI SDK run of several steps in order: all steps' messages (not the text before the tool calls), and a step's request and content", () => {
+    const call = { toolCallId: 'c1', toolName: 'get_weather', input: { city: 'Paris' } };
+    const messages = [
+      { role: 'assistant', content: [{ type: 'tool-call', ...call }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'get_weather', output: { type: 'json', value: { forecast: 'sunny' } } }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Sunny.' }] },
+    ];
+    // as `ai` 7 ends an operation: text of the last step, tool calls and results of all steps, and the messages
+    const run = chatOfCall({
+      op_name: 'ai.generateText',
+      inputs: { instructions: 'Be brief.', messages: [{ role: 'user', content: 'Weather in Paris?' }] },
+      output: { text: 'Sunny.', toolCalls: [call], toolResults: [{ toolCallId: 'c1', toolName: 'get_weather', output: { forecast: 'sunny' } }], finishReason: 'stop', messages },
+    });
+    expect(brief(run!.messages)).toEqual([
+      'system: text "Be brief."',
+      'user: text "Weather in Paris?"',
+      '>assistant: tool_call get_weather {"city":"Paris"}',
+      '>tool: tool_result get_weather c1 {"forecast":"sunny"}',
+      '>assistant: text "Sunny."',
+    ]);
+    expect(run!.messages.at(-1)!.finishReason).toBe('stop');
+    const step = chatOfCall({
+      op_name: 'ai.streamText.doStream',
+      inputs: { model: 'gpt-4o', prompt: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] }] },
+      output: { content: [{ type: 'reasoning', text: 'a tool' }, { type: 'tool-call', ...call }], finishReason: 'tool-calls' },
+    });
+    expect(step?.format).toBe('ai-sdk');
+    expect(brief(step!.messages)).toEqual(['system: text "Be brief."', 'user: text "Weather in Paris?"', '>assistant: reasoning "a tool" | tool_call get_weather {"city":"Paris"}']);
   });
 
   it('reads a Mastra model generation (WeftExporter): the messages sent and the text and tool calls of the result', () => {
@@ -140,7 +173,7 @@ describe('chatOfCall', () => {
       'system: text "Be brief."',
       'user: text "Weather?"',
       'assistant: tool_call get_weather {"city":"Paris"}',
-      'tool: tool_result c1 "rainy"',
+      'tool: tool_result get_weather c1 "rainy"',
       'user: media image image/png 3',
       '>assistant: text "Rainy."',
     ]);
@@ -162,7 +195,7 @@ describe('chatOfCall', () => {
         'system: text "Be brief."',
         'user: text "Weather here?" | media image image/jpeg 6 | media file application/pdf gs://bucket/forecast.pdf',
         'assistant: tool_call get_weather {"city":"Paris"}',
-        'tool: tool_result fc1 {"output":"sunny"}',
+        'tool: tool_result get_weather fc1 {"output":"sunny"}',
         '>assistant: reasoning "Sun is out." | text "Sunny." | json {"executableCode":{"language":"PYTHON","code":"print(1)"}}',
       ],
       finishReason: 'STOP',
@@ -190,7 +223,7 @@ describe('chatOfCall', () => {
       { index: 0, finish_reason: 'tool_calls', logprobs: null, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calculator', arguments: '{"a":2,"b":3}' } }] } },
       { role: 'tool', tool_call_id: 'c1', content: '5' },
     ]);
-    expect(brief(mixed)).toEqual(['user: text "Add 2 and 3"', '>assistant: tool_call calculator {"a":2,"b":3}', 'tool: tool_result c1 5']);
+    expect(brief(mixed)).toEqual(['user: text "Add 2 and 3"', '>assistant: tool_call calculator {"a":2,"b":3}', 'tool: tool_result calculator c1 5']);
     expect(mixed[1]!.finishReason).toBe('tool_calls');
   });
 });
@@ -229,6 +262,8 @@ describe('list and tree facts, filters in the URL', () => {
     expect(isLlmCall({ summary: { usage, 'gen_ai.response.model': 'gpt-4o' } }, 0)).toBe(true);
     expect(isLlmCall({ summary: { usage } }, 2)).toBe(false); // a parent's rolled-up usage
     expect(isLlmCall({ summary: { usage } }, 0)).toBe(true);
+    expect(isLlmCall({ summary: { time_to_first_token_ms: 40 } }, 0)).toBe(true); // a stream left before its usage
+    expect(isLlmCall({ summary: { usage, time_to_first_token_ms: 40, 'ai.response.model': 'gpt-4o' } }, 3)).toBe(false); // a streamText over its steps
     expect(modelsOf({ summary: { usage: { a: {}, b: {} } } })).toBe('a, b');
     expect(shortCount(1280)).toBe('1.3k');
   });

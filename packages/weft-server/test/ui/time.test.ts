@@ -1,6 +1,6 @@
 // The viewer's display helpers that need no browser: times read ISO-like, in a named zone (issue 24, item 11).
 import { describe, expect, it } from 'vitest';
-import { localZone, time } from '../../src/ui/time.js';
+import { clock, localZone, time } from '../../src/ui/time.js';
 
 describe('time()', () => {
   it('reads ISO-like with milliseconds on a 24-hour clock, the zone named', () => {
@@ -11,5 +11,11 @@ describe('time()', () => {
 
   it('uses the local zone by default', () => {
     expect(time('2026-11-25T00:00:00.000Z')).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.000 ${localZone().replace('/', '\\/')}$`));
+  });
+});
+
+describe('clock()', () => {
+  it('reads as time() without the zone (a list names it once, in its header)', () => {
+    expect(clock('2026-11-25T20:16:00.925Z', 'Europe/Berlin')).toBe('2026-11-25 21:16:00.925');
   });
 });

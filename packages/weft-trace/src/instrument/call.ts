@@ -112,8 +112,8 @@ export class Call {
   end(outcome: CallOutcome, output: unknown, exception: CallException | undefined, extra: Record<string, unknown> | undefined): EndedCallSchemaForInsert | undefined {
     if (this.ended) return undefined;
     this.ended = true;
-    const summary = closeSummary(this.ownSummary, outcome, extra, this.countingParent());
-    return this.endEvent(summary, output, exception);
+    const parent = this.countingParent();
+    return this.endEvent(closeSummary(this.ownSummary, outcome, extra, parent), output, exception, parent);
   }
 
   /**
@@ -123,8 +123,8 @@ export class Call {
   interrupt(exception: CallException): EndedCallSchemaForInsert | undefined {
     if (this.ended) return undefined;
     this.ended = true;
-    const summary = interruptedSummary(this.ownSummary, this.countingParent());
-    return this.endEvent(summary, undefined, exception);
+    const parent = this.countingParent();
+    return this.endEvent(interruptedSummary(this.ownSummary, parent), undefined, exception, parent);
   }
 
   /**
@@ -137,7 +137,11 @@ export class Call {
     return parent && !parent.ended && parent.id === this.parentId ? parent.summary : undefined;
   }
 
-  private endEvent(summary: SummaryData, output: unknown, exception: CallException | undefined): EndedCallSchemaForInsert {
+  /**
+   * The end item; `counting` is the summary this call's was merged into (none: a call with a stored parent says
+   * `counted_in_parent: false`, so the server adds it up the trace: the parent is in another process, an OTel span, or ended).
+   */
+  private endEvent(summary: SummaryData, output: unknown, exception: CallException | undefined, counting: SummaryData | undefined): EndedCallSchemaForInsert {
     const ev: EndedCallSchemaForInsert = {
       project_id: this.projectId,
       id: this.id,
@@ -149,6 +153,7 @@ export class Call {
     // the run step when the call ended (`setRunStep` may have moved it since the start), as Weave's `wb_run_step_end`
     const step = this.context?.run?.step;
     if (step !== undefined) ev.svc_run_step_end = step;
+    if (counting === undefined && this.parentId !== undefined) ev.counted_in_parent = false;
     return ev;
   }
 }

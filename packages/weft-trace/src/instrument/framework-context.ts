@@ -10,10 +10,11 @@ import { activeContext, type TraceContext } from './context.js';
 /**
  * Given the running weft context, the context a call starting now belongs in: the same, or the context of a
  * framework run the code runs inside (which weft's own context does not know of, because the framework ran the
- * code from a context of its own). `modelRequest`: the call is a provider wrapper's model request (which may belong
- * to a framework's model run, see `integrations/model-request-once.ts`). Must be cheap.
+ * code from a context of its own). `request`: for a provider wrapper's model request (which may belong to a
+ * framework's model run, see `integrations/model-request-once.ts`), the SDK method's arguments (`[]` when they are
+ * not known); `undefined` for any other call. Must be cheap.
  */
-export type ContextResolver = (ctx: TraceContext | undefined, modelRequest: boolean) => TraceContext | undefined;
+export type ContextResolver = (ctx: TraceContext | undefined, request: readonly unknown[] | undefined) => TraceContext | undefined;
 
 const resolvers: ContextResolver[] = [];
 let resolve: ContextResolver | undefined;
@@ -27,15 +28,18 @@ export function addContextResolver(resolver: ContextResolver): void {
 
 /** `resolve`: none, the one resolver, or each in turn. */
 function compose(): void {
-  resolve = resolvers.length <= 1 ? resolvers[0] : (ctx, model) => resolvers.reduce((c, r) => r(c, model), ctx);
+  resolve = resolvers.length <= 1 ? resolvers[0] : (ctx, request) => resolvers.reduce((c, r) => r(c, request), ctx);
 }
 
-/** The context a call starting now belongs in (the running one when no framework run says otherwise). */
-export function parentContext(modelRequest = false): TraceContext | undefined {
+/**
+ * The context a call starting now belongs in (the running one when no framework run says otherwise).
+ * @param request - for a provider wrapper's model request, the SDK method's arguments (see {@link ContextResolver}).
+ */
+export function parentContext(request?: readonly unknown[]): TraceContext | undefined {
   const ctx = activeContext();
   if (resolve === undefined) return ctx;
   try {
-    return resolve(ctx, modelRequest);
+    return resolve(ctx, request);
   } catch (err) {
     diag.warn(`a framework context resolver threw; the running context is used: ${safeMessage(err)}`);
     return ctx;

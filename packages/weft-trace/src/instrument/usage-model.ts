@@ -202,6 +202,19 @@ export function unreportedUsage(): TokenUsage {
   return usageOf(0, 0, undefined, {});
 }
 
+/** The usage of several requests (`requests` included) as one: each field summed; `undefined` for none. */
+export function sumUsage(usages: readonly TokenUsage[]): TokenUsage | undefined {
+  if (usages.length === 0) return undefined;
+  const total = { ...usages[0]! };
+  for (const u of usages.slice(1)) {
+    for (const k in u) {
+      const key = k as keyof TokenUsage;
+      total[key] = (total[key] ?? 0) + (u[key] ?? 0);
+    }
+  }
+  return total;
+}
+
 /** `summary.usage` for one model request: `{[model]: usage}`, or `undefined` without a model or usage. */
 export function usageByModel(model: unknown, usage: TokenUsage | undefined): Record<string, TokenUsage> | undefined {
   if (typeof model !== 'string' || model === '' || usage === undefined) return undefined;

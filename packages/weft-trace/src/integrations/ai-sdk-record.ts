@@ -1,11 +1,13 @@
 /**
- * What a Vercel AI SDK operation records, whichever route sees it (wrapAISDK or the `ai` 7 telemetry integration): its op definition, inputs, output and summary, and the rule that records it once.
+ * What a Vercel AI SDK operation and each of its steps' model requests record, whichever route sees them (wrapAISDK or the `ai` 7 telemetry integration): op definitions, inputs, output and summary, and the rules that record each once.
  * @module
  */
+import type { ActiveCall } from '../instrument/active-call.js';
 import type { Call } from '../instrument/call.js';
 import { InputKeys } from '../instrument/input-keys.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
 import { aiSdkUsage, usageByModel } from '../instrument/usage-model.js';
+import { countedByProvider, markFrameworkModelCall } from './model-request-once.js';
 
 type Obj = Record<string, unknown>;
 
@@ -27,7 +29,11 @@ function inputsOf(inputs: Obj): Obj {
   return o;
 }
 
-/** What a result (or an `onFinish` / telemetry `onEnd` event) of a text or object call records: its getters read once. */
+/**
+ * What a result (or an `onFinish` / telemetry `onEnd` event) of a text or object call records: its getters read once.
+ * `messages` are the messages of all steps in order (`responseMessages` in `ai` 7, `response.messages` in 6: the
+ * assistant's tool calls, the tool results, the answer), from which the chat view draws the whole conversation.
+ */
 function outputOf(r: unknown): unknown {
   const o = (r ?? {}) as Obj;
   if ('embedding' in o || 'embeddings' in o) {
@@ -39,14 +45,32 @@ function outputOf(r: unknown): unknown {
     const v = o[k];
     if (v !== undefined && !(Array.isArray(v) && v.length === 0)) out[k] = v;
   }
+  const messages = o['responseMessages'] ?? ((o['response'] ?? {}) as Obj)['messages'];
+  if (Array.isArray(messages) && messages.length > 0) out['messages'] = messages;
   return out;
 }
 
-/** Summary of a result: usage by the responding model (all steps; `requests` = steps), finish reason, time to first token. */
-function summaryOf(r: unknown, requestModel: string | undefined, ttft: number | undefined): Obj {
+/** What a step's model request records: the reply's content parts (text, reasoning, tool calls; empty text left out) and finish reason. */
+function stepOutputOf(r: unknown): unknown {
+  const o = (r ?? {}) as Obj;
+  const content = Array.isArray(o['content']) ? o['content'].filter((p) => (p as Obj | null)?.['text'] !== '') : o['content'];
+  return { content, finishReason: o['finishReason'] };
+}
+
+/**
+ * Summary of a result: usage by the responding model (all steps; `requests` = steps), the `gen_ai.response.*` facts
+ * (finish reason, model, id) and time to first token. When its model requests are recorded as calls of their own
+ * (`counted`: the steps' calls, or a wrapped client's under a step), those are the model calls: they hold the usage
+ * (merged up) and the model and id of their responses, and this call, a model run and not a request, records none of
+ * them (its finish reason stays): it keeps the responding model as `ai.response.model` (the AI SDK's own telemetry
+ * name), which does not make it a model call where the viewer or a query looks for `gen_ai.response.model`.
+ */
+function summaryOf(r: unknown, requestModel: string | undefined, ttft: number | undefined, counted: boolean): Obj {
   const o = (r ?? {}) as Obj;
   const response = (o['response'] ?? {}) as Obj;
-  const model = typeof response['modelId'] === 'string' ? response['modelId'] : requestModel;
+  const responseModel = typeof response['modelId'] === 'string' ? response['modelId'] : undefined;
+  if (counted) return runSummary(responseModel, o['finishReason'], ttft);
+  const model = responseModel ?? requestModel;
   const raw = (o['totalUsage'] ?? o['usage']) as Obj | undefined;
   const tokens = raw?.['tokens'];
   const usage =
@@ -63,10 +87,37 @@ function summaryOf(r: unknown, requestModel: string | undefined, ttft: number | 
   return extra;
 }
 
-/** What an AI SDK call's hooks share: time to first token, and the report to the rollout it runs in (`trajectory()`). */
+/**
+ * The summary of a model run whose requests are model calls of their own (see {@link summaryOf}): how it ended (as
+ * the AI SDK's own telemetry tells it of its operation span), the model that answered, when known.
+ */
+function runSummary(model: string | undefined, finishReason: unknown, ttft: number | undefined): Obj {
+  const extra: Obj = {};
+  if (typeof finishReason === 'string') extra['gen_ai.response.finish_reasons'] = [finishReason];
+  if (typeof model === 'string') extra['ai.response.model'] = model;
+  if (ttft !== undefined) extra['time_to_first_token_ms'] = ttft;
+  return extra;
+}
+
+/**
+ * What an AI SDK call's hooks share: time to first token, the report to the rollout it runs in (`trajectory()`), and
+ * the call itself once started (see {@link startedAiCall}).
+ */
 export interface AiCallState {
   ttft?: number;
   report?: ((result: unknown) => void) | undefined;
+  call?: Call;
+}
+
+/** Whether the call of `state` had model requests recorded under it (its steps'), which then hold the usage. */
+const counted = (state: AiCallState): boolean => state.call !== undefined && countedByProvider(state.call);
+
+/** The attributes of an AI SDK call on `model`: `gen_ai.operation.name`, `gen_ai.provider.name`, `gen_ai.request.model`. */
+function attributesOf(name: string, provider: string | undefined, modelId: string | undefined): Obj {
+  const attributes: Obj = { 'gen_ai.operation.name': name.includes('embed') ? 'embeddings' : 'chat' };
+  if (provider) attributes['gen_ai.provider.name'] = provider.split('.')[0];
+  if (modelId) attributes['gen_ai.request.model'] = modelId;
+  return attributes;
 }
 
 /**
@@ -76,14 +127,49 @@ export interface AiCallState {
  */
 export function defineAiCall(name: string, model: unknown, state: AiCallState): OpDefinition {
   const { provider, modelId } = modelOf(model);
-  const attributes: Obj = { 'gen_ai.operation.name': name.includes('embed') ? 'embeddings' : 'chat' };
-  if (provider) attributes['gen_ai.provider.name'] = provider.split('.')[0];
-  if (modelId) attributes['gen_ai.request.model'] = modelId;
-  return {
-    name,
-    inputKeys: KEYS,
-    options: { attributes, postprocessInputs: inputsOf, postprocessOutput: outputOf, summarize: (r) => (state.report?.(r), summaryOf(r, modelId, state.ttft)) },
-  };
+  const summarize = (r: unknown): Obj => (state.report?.(r), summaryOf(r, modelId, state.ttft, counted(state)));
+  return { name, inputKeys: KEYS, options: { attributes: attributesOf(name, provider, modelId), postprocessInputs: inputsOf, postprocessOutput: outputOf, summarize } };
+}
+
+/**
+ * The operations whose steps' model requests are recorded as calls of their own, and the op of those calls: the
+ * names of the AI SDK's own telemetry spans.
+ */
+export const STEP_OPS: Readonly<Record<string, string>> = { 'ai.generateText': 'ai.generateText.doGenerate', 'ai.streamText': 'ai.streamText.doStream' };
+
+/**
+ * One step's model request, as both routes tell it (normalized to `ai`'s own shapes): the reply's content parts (a
+ * tool call's `input` parsed), the unified finish reason, the usage as `LanguageModelUsage`, the response's id and model.
+ */
+export interface AiStepResult {
+  content: unknown[];
+  finishReason?: string;
+  usage?: unknown;
+  response: { id?: string; modelId?: string };
+}
+
+/**
+ * The op of the model request `name` (see {@link STEP_OPS}) of one step on `model`, recording `[options]` (the
+ * request as the step sent it: model, prompt or messages, tools, settings) and ending with an {@link AiStepResult}:
+ * the reply's content, and the request's usage by the responding model (`requests: 1`), unless a wrapped request
+ * under it recorded its own. Marked as a model call a provider wrapper may see too (`model-request-once.ts`).
+ */
+export function defineAiStep(name: string, model: unknown, state: AiCallState): OpDefinition {
+  const { provider, modelId } = modelOf(model);
+  const summarize = (r: unknown): Obj => summaryOf(r, modelId, state.ttft, counted(state));
+  return { name, inputKeys: KEYS, options: { attributes: attributesOf(name, provider, modelId), postprocessInputs: inputsOf, postprocessOutput: stepOutputOf, summarize } };
+}
+
+/**
+ * Notes that `active` records an AI SDK operation or step of `state`: it is a model call whose requests may be
+ * recorded under it (its steps', or a wrapped client's), in which case those hold the usage and it records none
+ * (the one rule of `model-request-once.ts`). Returns `active`.
+ */
+export function startedAiCall(active: ActiveCall | undefined, state: AiCallState): ActiveCall | undefined {
+  if (active === undefined) return undefined;
+  markFrameworkModelCall(active.call);
+  state.call = active.call;
+  return active;
 }
 
 /** The operations wrapAISDK is recording whose telemetry `onStart` has not been seen yet (see {@link claimWrapped}). */

@@ -7,7 +7,7 @@ import { activeContext, runInContext } from '../instrument/context.js';
 import { InputKeys } from '../instrument/input-keys.js';
 import { diag } from '../internal/diag.js';
 import { safeMessage } from '../internal/safe-message.js';
-import { claimWrapped, defineAiCall, type AiCallState } from './ai-sdk-record.js';
+import { claimWrapped, defineAiCall, defineAiStep, startedAiCall, STEP_OPS, type AiCallState } from './ai-sdk-record.js';
 import { startRecorded } from './start-recorded.js';
 import { exchangeReporter } from './rollout-hook.js';
 
@@ -24,12 +24,17 @@ const NOT_INPUTS = new Set([
 
 const TOOL_KEYS = new InputKeys(['input']);
 
-/** One operation being recorded: its call, the state its summary reads, and its tool executions by tool call id. */
+/**
+ * One operation being recorded: its call, the state its summary reads, its step's model request in flight (its call
+ * and the state its summary reads), and its tool executions by tool call id.
+ */
 interface Operation {
+  readonly name: string;
   readonly active: ActiveCall;
   readonly state: AiCallState;
   readonly streamed: boolean;
   modelStartMs?: number;
+  step?: { active: ActiveCall; state: AiCallState } | undefined;
   readonly tools: Map<string, ActiveCall>;
 }
 
@@ -56,21 +61,39 @@ function start(e: Obj): void {
   if (claimWrapped(activeContext()?.call, name)) return;
   const state: AiCallState = {};
   const options = optionsOf(e);
-  const active = startRecorded(defineAiCall(name, { provider: e['provider'], modelId: e['modelId'] }, state), [options]);
+  const active = startedAiCall(startRecorded(defineAiCall(name, { provider: e['provider'], modelId: e['modelId'] }, state), [options]), state);
   if (active === undefined) return;
   if (active.ctx.rollout !== undefined) {
     const system = typeof options['instructions'] === 'string' ? options['instructions'] : undefined;
     state.report = exchangeReporter(active.ctx.rollout, name, { ...options, system });
   }
-  operations.set(callId, { active, state, streamed: name === 'ai.streamText', tools: new Map() });
+  operations.set(callId, { name, active, state, streamed: name === 'ai.streamText', tools: new Map() });
 }
 
-/** Ends the operation of `e.callId` with `end`, once. */
-function finish(e: Obj, end: (active: ActiveCall) => void): void {
+/** Ends the operation of `e.callId` with `end`, once; a step's model request still in flight ends with `endStep`. */
+function finish(e: Obj, end: (active: ActiveCall) => void, endStep = end): void {
   const op = operations.get(e['callId'] as string);
   if (op === undefined) return;
   operations.delete(e['callId'] as string);
+  if (op.step !== undefined) endStep(op.step.active);
   end(op.active);
+}
+
+/**
+ * A step's model request starts: its call (`ai.generateText.doGenerate`, `ai.streamText.doStream`) under its
+ * operation's call, recording the request as the event tells it (the model as its id, instructions, messages, tools,
+ * settings); streamed operations: the start of the time to first token.
+ */
+function modelCallStarted(e: Obj): void {
+  const op = operations.get(e['callId'] as string);
+  if (op === undefined) return;
+  if (op.streamed) op.modelStartMs ??= Date.now();
+  const stepName = STEP_OPS[op.name];
+  if (stepName === undefined || op.step !== undefined) return;
+  const state: AiCallState = {};
+  const def = defineAiStep(stepName, { provider: e['provider'], modelId: e['modelId'] }, state);
+  const active = startedAiCall(runInContext(op.active.ctx, startRecorded, def, [optionsOf(e)]), state);
+  if (active !== undefined) op.step = { active, state };
 }
 
 /**
@@ -80,6 +103,12 @@ function finish(e: Obj, end: (active: ActiveCall) => void): void {
 function modelCallEnded(e: Obj): void {
   const op = operations.get(e['callId'] as string);
   const ms = (e['performance'] as Obj | undefined)?.['timeToFirstOutputMs'];
+  const step = op?.step;
+  if (step !== undefined) {
+    op!.step = undefined;
+    if (typeof ms === 'number') step.state.ttft = Math.round(ms);
+    step.active.succeed({ content: e['content'], finishReason: e['finishReason'], usage: e['usage'], response: { id: e['responseId'], modelId: e['modelId'] } });
+  }
   if (op?.modelStartMs === undefined || op.state.ttft !== undefined || typeof ms !== 'number') return;
   op.state.ttft = Math.round(op.modelStartMs - op.active.call.startedAtMs + ms);
 }
@@ -140,9 +169,9 @@ function within<T>(find: () => ActiveCall | undefined, execute: () => PromiseLik
 export interface AISDKTelemetry {
   /** An operation starts: its call starts, nested under the running call. */
   onStart(event: object): void;
-  /** A model call starts (streamed operations: the start of the time to first token). */
+  /** A step's model request starts: its call starts under the operation's (streamed: the start of the time to first token). */
   onLanguageModelCallStart(event: object): void;
-  /** A model call ends (streamed operations: `time_to_first_token_ms`). */
+  /** A step's model request ends: its call records the reply and usage (streamed operations: `time_to_first_token_ms`). */
   onLanguageModelCallEnd(event: object): void;
   /** A tool execution ends: its call `ai.tool.<name>` records the output, or the error. */
   onToolExecutionEnd(event: object): void;
@@ -152,7 +181,7 @@ export interface AISDKTelemetry {
   onAbort(event: object): void;
   /** The operation fails: its call records the error. */
   onError(event: unknown): void;
-  /** Runs a model call in the context of its operation's call (a traced provider client called there nests under it). */
+  /** Runs a model request in the context of its step's call, else its operation's (a traced provider client called there nests under it). */
   executeLanguageModelCall<T>(options: { callId: string; execute: () => PromiseLike<T> }): PromiseLike<T>;
   /** Runs a tool's `execute` as the call `ai.tool.<name>` (with `{input}`), a child of its operation's call. */
   executeTool<T>(options: { callId: string; toolCallId: string; execute: () => PromiseLike<T> }): PromiseLike<T>;
@@ -165,9 +194,12 @@ export interface AISDKTelemetry {
  * records it: op `ai.<name>` nested under the running call; inputs the options as the SDK's start event tells them
  * (the model as its id, the prompt as `instructions` and `messages`, tools, settings; the SDK's
  * `telemetry.recordInputs: false` leaves the prompt out); output the text, object, tool calls and results, finish
- * reason (embeddings as their dimensions); `summary.usage[model]` over all steps with `requests` = steps, finish
- * reasons, response model and id, and `time_to_first_token_ms` for `streamText`; tool executions as child calls
- * `ai.tool.<name>` with `{input}` and the tool's output or error; errors recorded, aborted streams cancelled.
+ * reason, all steps' `messages` (embeddings as their dimensions); finish reasons, response model and id, and
+ * `time_to_first_token_ms` for `streamText`; each step's model request of `generateText` / `streamText` as a child
+ * call (`ai.generateText.doGenerate`, `ai.streamText.doStream`: the instructions and messages sent, the reply's
+ * content, the request's usage), the usage then in those alone, else (other operations) `summary.usage[model]` over
+ * all steps with `requests` = steps; tool executions as child calls `ai.tool.<name>` with `{input}` and the tool's
+ * output or error, between the steps; errors recorded, aborted streams cancelled.
  *
  * Counted once: when an operation is also called through `wrapAISDK`, the wrapper records it and this integration
  * records nothing for it (nor for its tools); an operation run inside it (in a tool) is recorded as usual. An
@@ -183,16 +215,13 @@ export function aiSDKTelemetry(): AISDKTelemetry {
   const get = (o: { callId: string }): ActiveCall | undefined => operations.get(o.callId)?.active;
   return {
     onStart: guarded('an operation start', start),
-    onLanguageModelCallStart: guarded('a model call start', (e) => {
-      const op = operations.get(e['callId'] as string);
-      if (op?.streamed) op.modelStartMs ??= Date.now();
-    }),
+    onLanguageModelCallStart: guarded('a model call start', modelCallStarted),
     onLanguageModelCallEnd: guarded('a model call end', modelCallEnded),
     onToolExecutionEnd: guarded('a tool execution end', toolEnded),
-    onEnd: guarded('an operation end', (e) => finish(e, (active) => active.succeed(e))),
+    onEnd: guarded('an operation end', (e) => finish(e, (active) => active.succeed(e), (step) => step.cancel())),
     onAbort: guarded('an abort', (e) => finish(e, (active) => active.cancel())),
     onError: guarded('an error', (e) => finish(e, (active) => active.fail(e['error']))),
-    executeLanguageModelCall: (o) => within(() => get(o), o.execute),
+    executeLanguageModelCall: (o) => within(() => operations.get(o.callId)?.step?.active ?? get(o), o.execute),
     executeTool: (o) => within(() => startTool(o as unknown as Obj), o.execute),
   };
 }

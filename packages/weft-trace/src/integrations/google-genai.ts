@@ -4,6 +4,7 @@
  */
 import { geminiUsage, type TokenUsage } from '../instrument/usage-model.js';
 import { isWrappedClient, proxyPaths, type MethodWrapper } from './client-proxy.js';
+import { tracedAfc } from './google-genai-afc.js';
 import { foldGeminiChunk, geminiEmbeddingsOutput, geminiFacts, geminiFinishReasons, geminiOutput } from './google-genai-folds.js';
 import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
 
@@ -60,7 +61,7 @@ function tracedChats(m: ReturnType<typeof methodsFor>): MethodWrapper {
     function create(...args: unknown[]): unknown {
       const own = (owner as { modelsModule?: unknown }).modelsModule;
       if (own === null || typeof own !== 'object') return method.apply(owner, args) as unknown;
-      if (models?.from !== own) models = { from: own, to: proxyPaths(own, { generateContent: traced(m.send), generateContentStream: traced(m.sendStream) }) };
+      if (models?.from !== own) models = { from: own, to: proxyPaths(own, { generateContent: tracedAfc(m.send, 'generateContent'), generateContentStream: tracedAfc(m.sendStream, 'generateContentStream') }) };
       const view = Object.create(owner) as { modelsModule: object };
       view.modelsModule = models.to;
       return method.apply(view, args) as unknown;
@@ -89,8 +90,9 @@ function tracedChats(m: ReturnType<typeof methodsFor>): MethodWrapper {
  *   `gen_ai.response.model` (`modelVersion`), `gen_ai.response.id` (`responseId`);
  * - SDK errors are recorded and rethrown unchanged; `break` out of a stream ends the call as cancelled with what
  *   was received (usage as of the last chunk read, which carries the running total).
- * Automatic function calling with callable tools makes several requests inside one `generateContent`: they are one
- * call, whose usage is that of the final response (the SDK returns no other).
+ * Automatic function calling with callable tools makes several requests inside one `generateContent` (or stream, or
+ * chat turn): they are one call, whose usage is that of all of them, added up (`requests` = their number), streamed or
+ * awaited (`google-genai-afc.ts`).
  * The `@google/genai` package is not imported: weft works without it. Wrapping twice returns the same object.
  * @example const ai = wrapGoogleGenAI(new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY }));
  * @see https://googleapis.github.io/js-genai/ and https://ai.google.dev/api/generate-content
@@ -99,7 +101,7 @@ export function wrapGoogleGenAI<T extends object>(client: T): T {
   if (isWrappedClient(client)) return client;
   const m = methodsFor((client as { vertexai?: unknown }).vertexai === true ? 'gcp.vertex_ai' : 'gcp.gemini');
   return proxyPaths(client, {
-    models: { generateContent: traced(m.generate), generateContentStream: traced(m.stream), embedContent: traced(m.embed) },
+    models: { generateContent: tracedAfc(m.generate, 'generateContent'), generateContentStream: tracedAfc(m.stream, 'generateContentStream'), embedContent: traced(m.embed) },
     chats: { create: tracedChats(m) },
   });
 }

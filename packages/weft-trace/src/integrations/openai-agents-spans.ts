@@ -99,14 +99,25 @@ function modelOf(span: AgentsSpan): { response: Obj | undefined; model: string |
   return { response: out, model: str(out?.['model']) ?? str(d['model']) };
 }
 
-/** Inputs and display name by span type, from the span's data as it is now. */
-function describe(span: AgentsSpan): { inputs: Obj; name: string | undefined } {
+/** What the SDK names a run, and its trace, when neither is given a workflow name. */
+const DEFAULT_WORKFLOW = 'Agent workflow';
+
+/**
+ * A task span's display name: `run` when it would repeat its trace's name (the SDK names a run after the trace's
+ * workflow, so a trace and its run read alike), else the workflow the run names (a run named apart from its trace).
+ */
+function runName(name: string | undefined, workflow: string | undefined): string {
+  return name === undefined || name === workflow || name === DEFAULT_WORKFLOW ? 'run' : name;
+}
+
+/** Inputs and display name by span type, from the span's data as it is now (`workflow`: the name of its trace). */
+function describe(span: AgentsSpan, workflow: string | undefined): { inputs: Obj; name: string | undefined } {
   const d = span.spanData as Obj;
   switch (d['type']) {
     case 'agent':
       return { name: str(d['name']), inputs: { name: d['name'] } };
     case 'task':
-      return { name: str(d['name']), inputs: { name: d['name'] } };
+      return { name: runName(str(d['name']), workflow), inputs: { name: d['name'] } };
     case 'turn':
       return { name: `${String(d['agent_name'])} turn ${String(d['turn'])}`, inputs: { turn: d['turn'], agent_name: d['agent_name'] } };
     case 'function':
@@ -136,10 +147,10 @@ function describe(span: AgentsSpan): { inputs: Obj; name: string | undefined } {
 /**
  * The call of a span, from its data as it is now. `asModelCall`: a model span recorded as the model call (at its end,
  * no weft call started inside it): it gets the `gen_ai.*` attributes of the provider wrappers. A model span's
- * `summary` is read when its call ends (see {@link spanEnd}).
+ * `summary` is read when its call ends (see {@link spanEnd}). `workflow`: the name of the span's trace.
  */
-export function spanStart(span: AgentsSpan, asModelCall: boolean, summary: () => Obj): CallStart {
-  const { inputs, name } = describe(span);
+export function spanStart(span: AgentsSpan, asModelCall: boolean, summary: () => Obj, workflow?: string): CallStart {
+  const { inputs, name } = describe(span, workflow);
   const attributes: Obj = { 'openai.agents.trace_id': span.traceId, 'openai.agents.span_id': span.spanId };
   if (asModelCall) {
     const { response, model } = modelOf(span);

@@ -16,6 +16,8 @@ interface Node {
   readonly key: string;
   /** The node of its parent span, else of its trace; `undefined` for a trace. */
   readonly parent: Node | undefined;
+  /** The trace's name (its workflow's), on a trace's node. */
+  readonly workflow?: string | undefined;
   readonly span: AgentsSpan | undefined;
   /** The weft context of the code that started the span (weft's own AsyncLocalStorage's, not a resolver's). */
   readonly own: TraceContext | undefined;
@@ -57,7 +59,7 @@ export function openTrace(trace: AgentsTrace): void {
   const { op, inputs } = traceStart(trace);
   const active = startUnder(op, [inputs], parentContext());
   if (active === undefined) return;
-  nodes.set(trace.traceId, { key: trace.traceId, parent: undefined, span: undefined, own: undefined, startedAtMs: active.call.startedAtMs, active, open: 0, ended: false });
+  nodes.set(trace.traceId, { key: trace.traceId, parent: undefined, workflow: trace.name, span: undefined, own: undefined, startedAtMs: active.call.startedAtMs, active, open: 0, ended: false });
 }
 
 /** Notes `span` (its call starts now when its data is complete, else later); `undefined` when its trace is not recorded. */
@@ -88,12 +90,19 @@ function started(node: Node, beforeEnd = true): ActiveCall | undefined {
     return undefined;
   }
   const model = isModelSpan(span);
-  const { op, inputs } = spanStart(span, model && !beforeEnd, () => summaryAtEnd.get(node) ?? {});
+  const { op, inputs } = spanStart(span, model && !beforeEnd, () => summaryAtEnd.get(node) ?? {}, workflowOf(node));
   const active = startUnder(op, [inputs], deeper(node.own, parent.ctx), node.startedAtMs);
   // a model span started before its end: a call inside it needs it as parent, maybe a wrapped client's request
   if (active !== undefined && model && beforeEnd) markFrameworkModelCall(active.call);
   node.active = active ?? null;
   return active;
+}
+
+/** The name of the trace `node` is in. */
+function workflowOf(node: Node): string | undefined {
+  let n = node;
+  while (n.parent !== undefined) n = n.parent;
+  return n.workflow;
 }
 
 /** The summary each ending call's op reads (set just before the call ends). */

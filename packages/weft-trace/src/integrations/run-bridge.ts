@@ -5,9 +5,10 @@
 import type { ActiveCall } from '../instrument/active-call.js';
 import type { Call } from '../instrument/call.js';
 import type { TraceContext } from '../instrument/context.js';
-import { parentContext } from '../instrument/framework-context.js';
+import { isWithin, parentContext } from '../instrument/framework-context.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
-import { markFrameworkModelCall } from './model-request-once.js';
+import { markFrameworkModelCall, providerRequests } from './model-request-once.js';
+import { pairScore, requestStrings } from './model-request-match.js';
 import { startUnder } from './start-recorded.js';
 
 /** One framework run as weft knows it. */
@@ -16,9 +17,14 @@ export interface BridgedRun {
   readonly active: ActiveCall | undefined;
   /** The context its children (and code it runs) start in: its call's, or, for a run not recorded, its parent's. */
   readonly ctx: TraceContext | undefined;
-  /** A model request (a chat model or LLM run): see `model-request-once.ts`. */
-  readonly model: boolean;
+  /**
+   * A model run's (a chat model's or LLM's, see `model-request-once.ts`) request texts, its messages' texts or its
+   * prompts, which pair a provider request with it; empty for any other run.
+   */
+  readonly texts: readonly string[];
 }
+
+const NO_TEXTS: readonly string[] = [];
 
 /**
  * Framework runs by their foreign id while they run. A run's parent is its foreign parent's call; a root run (or one
@@ -27,8 +33,8 @@ export interface BridgedRun {
  */
 export class RunBridge {
   private readonly runs = new Map<string, BridgedRun>();
-  /** Open model runs by the weft call they started under. */
-  private readonly openModels = new Map<Call, Set<BridgedRun>>();
+  /** The model runs with a call that are open, in start order. */
+  private readonly openModels = new Set<BridgedRun>();
 
   /** The context a run whose foreign parent is `parentId` starts in. */
   parentOf(parentId: string | undefined): TraceContext | undefined {
@@ -36,27 +42,25 @@ export class RunBridge {
     return parent ? parent.ctx : parentContext();
   }
 
-  /** Starts the call of run `id` (`op`, `args` as for `op()`); returns it, or `undefined` when nothing is recorded. */
-  start(id: string, parentId: string | undefined, op: OpDefinition, args: unknown[], model: boolean): ActiveCall | undefined {
+  /**
+   * Starts the call of run `id` (`op`, `args` as for `op()`); returns it, or `undefined` when nothing is recorded.
+   * @param texts - for a model run, its request texts ({@link BridgedRun.texts}); `undefined` for any other run.
+   */
+  start(id: string, parentId: string | undefined, op: OpDefinition, args: unknown[], texts: readonly string[] | undefined): ActiveCall | undefined {
     const parent = this.parentOf(parentId);
     const active = startUnder(op, args, parent);
-    const run: BridgedRun = { active, ctx: active ? active.ctx : { ...parent, unsampled: true }, model };
+    const run: BridgedRun = { active, ctx: active ? active.ctx : { ...parent, unsampled: true }, texts: texts ?? NO_TEXTS };
     this.runs.set(id, run);
-    if (active && model) {
+    if (active && texts !== undefined) {
       markFrameworkModelCall(active.call);
-      const under = active.call.parent;
-      if (under !== undefined) {
-        let open = this.openModels.get(under);
-        if (open === undefined) this.openModels.set(under, (open = new Set()));
-        open.add(run);
-      }
+      this.openModels.add(run);
     }
     return active;
   }
 
   /** A run that is not recorded (e.g. the framework's own plumbing): its children go to its parent. */
   hide(id: string, parentId: string | undefined): void {
-    this.runs.set(id, { active: undefined, ctx: this.parentOf(parentId), model: false });
+    this.runs.set(id, { active: undefined, ctx: this.parentOf(parentId), texts: NO_TEXTS });
   }
 
   /** The run `id` while it runs. */
@@ -69,20 +73,35 @@ export class RunBridge {
     const run = this.runs.get(id);
     if (run === undefined) return undefined;
     this.runs.delete(id);
-    const under = run.active?.call.parent;
-    const open = under === undefined ? undefined : this.openModels.get(under);
-    if (open !== undefined && under !== undefined) {
-      open.delete(run);
-      if (open.size === 0) this.openModels.delete(under);
-    }
+    this.openModels.delete(run);
     return run;
   }
 
-  /** The context of the one model run open directly under `call`, or `undefined` when there are none or several. */
-  loneModelUnder(call: Call): TraceContext | undefined {
-    const open = this.openModels.get(call);
-    if (open === undefined || open.size !== 1) return undefined;
-    for (const run of open) return run.ctx;
-    return undefined;
+  /**
+   * The context of the open model run that a provider's model request, made where `call` runs (`undefined`: outside
+   * any call), belongs to, or `undefined` for none (see `model-request-once.ts`):
+   * - the one model run open directly under `call`;
+   * - else, among the model runs open directly under `call` (concurrent calls: `Promise.all`, `batch`) or, with none
+   *   there, further down (a stream's body, run where the framework's context no longer names the run's parent),
+   *   the one whose request texts `request` (the SDK method's arguments) carries best ({@link pairScore}), then
+   *   the one with the fewest provider requests so far, then the first started. A request that carries none of
+   *   their texts belongs to none of them.
+   */
+  modelRunFor(call: Call | undefined, request: readonly unknown[]): TraceContext | undefined {
+    if (this.openModels.size === 0) return undefined;
+    const open = [...this.openModels];
+    const direct = open.filter((run) => run.active?.call.parent === call);
+    if (direct.length === 1) return direct[0]!.ctx;
+    const candidates = direct.length > 0 ? direct : call === undefined ? open : open.filter((run) => isWithin(run.active?.call, call));
+    if (candidates.length === 0) return undefined;
+    const carried = requestStrings(request);
+    let best: { run: BridgedRun; score: number; requests: number } | undefined;
+    for (const run of candidates) {
+      const score = pairScore(run.texts, carried);
+      if (score === undefined || (best !== undefined && score < best.score)) continue;
+      const requests = run.active === undefined ? 0 : providerRequests(run.active.call);
+      if (best === undefined || score > best.score || requests < best.requests) best = { run, score, requests };
+    }
+    return best?.run.ctx;
   }
 }

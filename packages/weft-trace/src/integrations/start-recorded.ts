@@ -30,7 +30,7 @@ export function startUnder(op: OpDefinition, args: unknown[], parent: TraceConte
  * a framework model run it is under that the request is recorded here (`model-request-once.ts`).
  */
 export function startRecorded(op: OpDefinition, args: unknown[]): ActiveCall | undefined {
-  const parent = parentContext(true);
+  const parent = parentContext(args);
   const active = startUnder(op, args, parent);
   if (active !== undefined) noteProviderRequest(parent?.call);
   return active;

@@ -15,6 +15,8 @@ export interface SpanUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   total_tokens?: number;
+  /** 1 on a span that is one model request by its convention (see {@link isOneRequest}); else left out. */
+  requests?: number;
 }
 
 /** What the table makes of a span's attributes. */
@@ -175,6 +177,16 @@ function responseFields(a: Attrs): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Whether a span's usage is one model request's: the Vercel AI SDK's request spans (`ai.operationId`
+ * `ai.generateText.doGenerate`, `ai.streamText.doStream`, `ai.generateObject.doGenerate`, ...), one per step, so a
+ * trace's `requests` (which the overview counts) agree with the wrappers'. The operation spans above them are not.
+ */
+function isOneRequest(a: Attrs): boolean {
+  const id = a['ai.operationId'];
+  return typeof id === 'string' && /^ai\.\w+\.do(Generate|Stream)$/.test(id);
+}
+
 /** The first source of `sources` that reads a value; its keys (and those it reports) go into `consumed`. */
 function first<T>(sources: readonly Source<T>[], attrs: Attrs, used: Set<Convention>, consumed?: Set<string>): T | undefined {
   for (const s of sources) {
@@ -208,6 +220,7 @@ export function mapAttributes(attrs: Attrs): MappedAttributes {
     if (prompt !== undefined) usage.prompt_tokens = prompt;
     if (completion !== undefined) usage.completion_tokens = completion;
     if (total !== undefined) usage.total_tokens = total;
+    if (isOneRequest(attrs)) usage.requests = 1;
   }
   for (const k of RESPONSE_KEYS) consumed.add(k);
   const attributes: Record<string, unknown> = {};

@@ -55,9 +55,12 @@ export const CallSummary = z.looseObject({
 export type CallSummary = z.infer<typeof CallSummary>;
 
 /**
- * End of a call (the interface spec, "Call batch items", leaves its shape open; this is weft's): `{project_id, id, ended_at, output?, exception?, summary, display_name?, svc_run_step_end?}`.
+ * End of a call (the interface spec, "Call batch items", leaves its shape open; this is weft's): `{project_id, id, ended_at, output?, exception?, summary, display_name?, svc_run_step_end?, counted_in_parent?}`.
  * `display_name` (sent by the Weave SDK when the name changed while the call ran) replaces the start's when given;
  * `svc_run_step_end` is the run step when the call ended (Weave's `wb_run_step_end`), stored and answered beside `svc_run_step`.
+ * `counted_in_parent: false` says the sender did not add this call's `status_counts` and `usage` into its parent's
+ * summary (the parent is in another process, joined by `traceparent`, or had ended): the server then adds them to every
+ * stored ancestor (docs/interface-notes.md, "Totals across processes"). Absent: counted, as `op()` counts its children.
  */
 export const EndedCallSchemaForInsert = z.object({
   project_id: ProjectId,
@@ -68,6 +71,7 @@ export const EndedCallSchemaForInsert = z.object({
   summary: CallSummary,
   display_name: OptString,
   svc_run_step_end: z.number().int().nullish(),
+  counted_in_parent: z.boolean().optional(),
 });
 export type EndedCallSchemaForInsert = z.input<typeof EndedCallSchemaForInsert>;
 

@@ -1,4 +1,4 @@
-// A returned native promise comes back as a native promise (not a Proxy), and its call ends even when nobody awaits it.
+// A returned native promise comes back as a native promise (not a Proxy), and its call ends even when nobody awaits it (and, ending after its parent, still counts in the parent's summary).
 import { types } from 'node:util';
 import { expect, it } from 'vitest';
 import { op } from '../../src/index.js';
@@ -34,6 +34,28 @@ it('ends a call whose promise nobody awaits (fire and forget)', async () => {
   });
   expect(one(calls, 'notify')).toMatchObject({ inputs: { to: 'ops' }, output: 'sent to ops' });
   expectIsoUtc(one(calls, 'notify').ended_at);
+});
+
+it('counts a child that ends after its parent (fire and forget) in the parent\'s stored summary: the server adds it', async () => {
+  let done!: () => void;
+  const finished = new Promise<void>((resolve) => (done = resolve));
+  const usage = { 'gpt-4o-mini': { prompt_tokens: 13, completion_tokens: 12, requests: 1 } };
+  const later = op(async function later() {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    done();
+    return 'late';
+  }, { summarize: () => ({ usage }) });
+  const handler = op(async function handler() {
+    void later();
+    return 'answered';
+  });
+  const calls = await traced(server(), 'outlives-parent', async () => {
+    await handler();
+    await finished;
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+  expect(Date.parse(one(calls, 'later').ended_at!)).toBeGreaterThanOrEqual(Date.parse(one(calls, 'handler').ended_at!));
+  expect(one(calls, 'handler').summary).toMatchObject({ status_counts: { success: 2, error: 0 }, usage });
 });
 
 it('keeps a promise that carries its own properties (it comes back as a Proxy with them)', async () => {

@@ -8,6 +8,7 @@ import type { CallRecord } from '../../src/schema/calls.js';
 import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
 import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
+import { expectTwoStepRun } from '../../../../test/helpers/ai-sdk-steps.js';
 import { one, traced } from '../../../../test/helpers/traced-calls.js';
 
 const server = useTestServer();
@@ -63,6 +64,11 @@ describe('aiSDKTelemetry on ai 7', () => {
     const wrapper = await traced(server(), 'ait-gen-wrapped', () => wrapAISDK(ai).generateText({ ...toolOptions(), telemetry: { isEnabled: false } }));
     expect(shape(c)).toEqual(shape(one(wrapper, 'ai.generateText')));
   });
+
+  for (const streamed of [false, true]) {
+    it(`${streamed ? 'streamText' : 'generateText'} unwrapped with a tool and two steps: each step's model request a call of its own, the tool between them, usage once, the chat in order`, () =>
+      expectTwoStepRun(server(), `ait-steps-${streamed}`, ai, streamed, toolOptions()));
+  }
 
   it('streamText unwrapped: the stream is unchanged, and the call records text, streamed usage and time to first token', async () => {
     let text = '';

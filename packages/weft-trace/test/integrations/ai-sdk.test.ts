@@ -1,30 +1,19 @@
 // wrapAISDK against the real `ai` package (6, and 7 where Node >= 22) with @ai-sdk/openai pointed at the loopback fake: results unchanged, tool calls as child calls, usage over steps, errors.
-import { createOpenAI } from '@ai-sdk/openai';
 import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { wrapAISDK } from '../../src/index.js';
+import { op, wrapAISDK } from '../../src/index.js';
+import { expectTwoStepRun, expectTwoSteps } from '../../../../test/helpers/ai-sdk-steps.js';
+import { aiMajors } from '../../../../test/helpers/ai-majors.js';
 import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
 import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
-import { majorsOf } from '../../../../test/helpers/sdk-majors.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
 import { one, traced } from '../../../../test/helpers/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();
 
-/** An `ai` major with the `@ai-sdk/openai` major made for it, typed as the 6 the tests are written against. */
-interface AiMajor {
-  ai: typeof ai;
-  createOpenAI: typeof createOpenAI;
-}
-const MAJORS = await majorsOf<AiMajor>('ai', {
-  ai: () => Promise.resolve({ ai, createOpenAI }),
-  'ai-v7': async () => ({
-    ai: (await import('ai-v7')) as unknown as typeof ai,
-    createOpenAI: (await import('ai-sdk-openai-v4')).createOpenAI as unknown as typeof createOpenAI,
-  }),
-});
+const MAJORS = await aiMajors();
 
 const TOOL_USAGE = { 'gpt-4o-tool-2024-07-18': { prompt_tokens: 2400, completion_tokens: 160, cache_read_input_tokens: 400, reasoning_tokens: 60, requests: 2 } };
 
@@ -84,6 +73,23 @@ describe.each(MAJORS)('wrapAISDK on $label', ({ sdk: { ai, createOpenAI } }) => 
     expect(one(calls, 'ai.tool.get_weather')).toMatchObject({ parent_id: c.id, inputs: { input: { city: 'Paris' } }, output: { city: 'Paris', forecast: 'sunny' } });
     expect(c.output).toMatchObject({ text: streamedText(5), finishReason: 'stop' });
     expect(c.summary).toMatchObject({ usage: TOOL_USAGE });
+  });
+
+  for (const streamed of [false, true]) {
+    it(`${streamed ? 'streamText' : 'generateText'} with a tool and two steps: each step's model request a call of its own, the tool between them, usage once, the chat in order`, () =>
+      expectTwoStepRun(server(), `ai-steps-${streamed}`, w, streamed, toolOptions()));
+  }
+
+  it('concurrent generateText and streamText under one op: each operation has its own steps, and the op counts the four requests once', async () => {
+    const calls = await traced(server(), 'ai-steps-concurrent', () =>
+      op(async function agent() {
+        await Promise.all([w.generateText(toolOptions()), w.streamText(toolOptions()).consumeStream()]);
+      })(),
+    );
+    const agent = one(calls, 'agent');
+    expectTwoSteps(calls, agent, 'ai.generateText', 'ai.generateText.doGenerate');
+    expectTwoSteps(calls, agent, 'ai.streamText', 'ai.streamText.doStream');
+    expect(agent.summary).toMatchObject({ usage: { 'gpt-4o-tool-2024-07-18': { prompt_tokens: 4800, completion_tokens: 320, requests: 4 } } });
   });
 
   it('embed is recorded with its dimensions and usage', async () => {

@@ -1,5 +1,5 @@
 // wrapGoogleGenAI against the real @google/genai and a loopback fake of the Gemini API: the tree, usage and cost once per request, streams, chats, errors.
-import { GoogleGenAI } from '@google/genai';
+import { GoogleGenAI, Type, type FunctionCall, type Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { op, wrapGoogleGenAI } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
@@ -158,5 +158,33 @@ describe('wrapGoogleGenAI: chats', () => {
     const twice = Object.fromEntries(Object.entries(USAGE).map(([k, v]) => [k, 2 * v]));
     expect(root.summary).toMatchObject({ usage: { [MODEL]: twice } });
     expect((await costsOf(root.project_id, root.id))[MODEL]).toMatchObject({ requests: 2, total_cost: 2 * COST });
+  });
+});
+
+describe('wrapGoogleGenAI: automatic function calling', () => {
+  /** A callable tool: the SDK declares it, answers the model's call of it with its result, and asks again. */
+  const weather = {
+    tool: async () => ({ functionDeclarations: [{ name: 'get_weather', description: 'The weather in a city', parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } } } }] }),
+    callTool: async (fnCalls: FunctionCall[]): Promise<Part[]> => fnCalls.map((c) => ({ functionResponse: { name: c.name, response: { output: 'sunny' } } })),
+  };
+  const withTool = { model: MODEL, contents: 'Weather in Paris?', config: { tools: [weather] } };
+
+  it('one generateContent, stream or chat turn that makes two requests records the usage of both, once (issue 48)', async () => {
+    const { raw, wrapped } = clients();
+    const run = async (ai: GoogleGenAI): Promise<string[]> => [
+      (await ai.models.generateContent(withTool)).text ?? '',
+      (await collect(await ai.models.generateContentStream(withTool))).map((c) => (c as { text?: string }).text ?? '').join(''),
+      (await ai.chats.create({ model: MODEL, config: { tools: [weather] } }).sendMessage({ message: 'Weather in Paris?' })).text ?? '',
+    ];
+    const before = fake().requests.length;
+    let got: string[] = [];
+    const calls = await traced(server(), 'gg-afc', () => op(async function ask() { got = await run(wrapped); })());
+    expect(fake().requests.length - before).toBe(6); // two requests each: the function call, then the answer
+    expect(got).toEqual(await run(raw));
+    const twice = Object.fromEntries(Object.entries(USAGE).map(([k, v]) => [k, 2 * v]));
+    for (const name of ['google_genai.models.generateContent', 'google_genai.models.generateContentStream', 'google_genai.chats.sendMessage']) {
+      expect([name, one(calls, name).summary?.['usage']]).toEqual([name, { [MODEL]: twice }]);
+    }
+    expect((await costsOf(one(calls, 'ask').project_id, one(calls, 'ask').id))[MODEL]).toMatchObject({ requests: 6 });
   });
 });

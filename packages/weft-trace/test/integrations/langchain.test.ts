@@ -7,10 +7,13 @@ import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { tool } from '@langchain/core/tools';
 import { FakeListChatModel, FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { getCurrentCall, op, wrapOpenAI } from '../../src/index.js';
+import { getCurrentCall, op, wrapMCPClient, wrapMCPServer, wrapOpenAI } from '../../src/index.js';
 import { registerWeftTracer, WeftTracer } from '../../src/integrations/langchain/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { chatOfCall } from '../../../weft-server/src/ui/chat/chat-of-call.js';
@@ -202,6 +205,26 @@ describe('WeftTracer with a wrapped provider client under a chat model (one mode
       expect(usageOf(one(calls, 'ask'))).not.toEqual({ [OPENAI_MODEL]: twice(request[OPENAI_MODEL]!) });
     });
   }
+});
+
+describe('WeftTracer with an MCP client inside a tool', () => {
+  it("the MCP client's call nests under the tool run whose function makes it, the server's handler under it", async () => {
+    const mcpServer = wrapMCPServer(new McpServer({ name: 'weather', version: '1.0.0' }));
+    mcpServer.registerTool('forecast', { inputSchema: { city: z.string() } }, async ({ city }) => ({ content: [{ type: 'text' as const, text: `${city}: rain` }] }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcpServer.connect(serverSide);
+    const mcp = wrapMCPClient(new Client({ name: 'agent', version: '1.0.0' }));
+    await mcp.connect(clientSide);
+    const forecast = tool(async ({ city }: { city: string }) => JSON.stringify((await mcp.callTool({ name: 'forecast', arguments: { city } })).content), {
+      name: 'forecast',
+      description: 'The weather in a city',
+      schema: z.object({ city: z.string() }),
+    });
+    const calls = await traced(server(), 'lc-mcp', () => op(async function plan() { return forecast.invoke({ city: 'Lisbon' }, tracer()); })());
+    await mcp.close();
+    // as a set: the tool's run and the client's call may start in the same millisecond
+    expect(tree(calls).sort()).toEqual(['langchain.tool.forecast <- plan', 'mcp.callTool <- langchain.tool.forecast', 'mcp.server.callTool <- mcp.callTool', 'plan <- (root)']);
+  });
 });
 
 describe('registerWeftTracer', () => {

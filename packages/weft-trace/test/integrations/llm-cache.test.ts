@@ -57,7 +57,8 @@ async function workload(fake: { openaiURL: string; anthropicURL: string }, apiKe
   };
 }
 
-const MODEL_CALLS = ['openai.chat.completions.create', 'openai.responses.create', 'anthropic.messages.create', 'ai.generateText', 'ai.streamText'];
+// the AI SDK's model calls are its steps' requests (ai.generateText.doGenerate, ai.streamText.doStream), not the operations
+const MODEL_CALLS = ['openai.chat.completions.create', 'openai.responses.create', 'anthropic.messages.create', 'ai.generateText.doGenerate', 'ai.streamText.doStream'];
 
 /** `summary.cache` of every model call, by op name (each op's calls in order). */
 function cacheMarks(calls: CallRecord[]): Record<string, unknown[]> {
@@ -84,8 +85,8 @@ describe('WEFT_LLM_CACHE', () => {
         'openai.chat.completions.create': ['record', 'record'],
         'openai.responses.create': ['record', 'record'],
         'anthropic.messages.create': ['record', 'record'],
-        'ai.generateText': ['record'],
-        'ai.streamText': ['record'],
+        'ai.generateText.doGenerate': ['record'],
+        'ai.streamText.doStream': ['record'],
       });
     } finally {
       await fake.close();
@@ -113,8 +114,8 @@ describe('WEFT_LLM_CACHE', () => {
       'openai.chat.completions.create': ['replay', 'replay'],
       'openai.responses.create': ['replay', 'replay'],
       'anthropic.messages.create': ['replay', 'replay'],
-      'ai.generateText': ['replay'],
-      'ai.streamText': ['replay'],
+      'ai.generateText.doGenerate': ['replay'],
+      'ai.streamText.doStream': ['replay'],
     });
     const chat = calls.find((c) => c.op_name === 'openai.chat.completions.create' && !(c.inputs as { stream?: boolean }).stream)!;
     expect(chat.output).toEqual(recorded!['chat']);

@@ -1,6 +1,5 @@
 // wrapMCPClient and wrapMCPServer with the real @modelcontextprotocol/sdk: in one process (InMemoryTransport) and across two on stdio, one tree joined through params._meta.traceparent.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
@@ -8,10 +7,9 @@ import { z } from 'zod';
 import { flush, init, op, wrapMCPClient, wrapMCPServer } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { trackPid, whenGone } from '../../../../test/helpers/child-processes.js';
+import { mcpChild } from '../../../../test/helpers/mcp-child.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
 import { one, traced } from '../../../../test/helpers/traced-calls.js';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
 
 const server = useTestServer();
 
@@ -121,26 +119,20 @@ describe('MCP client and server in one process', () => {
 });
 
 it('two processes on stdio: the agent\'s tool call and the child server\'s handler are one tree', async () => {
-  const script = await bundled('test/fixtures/mcp-stdio-server.ts');
   const project = uniqueProject('mcp-stdio');
   init({ project, baseUrl: server().url, flushIntervalMs: 50 });
-  const env = Object.fromEntries(Object.entries({ ...process.env, WEFT_BASE_URL: server().url, WEFT_PROJECT: project }).filter((e): e is [string, string] => e[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [script], env, stderr: 'inherit' });
-  const client = wrapMCPClient(new Client({ name: 'agent', version: '1.0.0' }));
-  let pid: number | undefined;
+  const child = await mcpChild(server().url, project);
   let answer: unknown;
   try {
     await op(async function agent() {
-      await client.connect(transport);
-      pid = transport.pid ?? undefined;
-      if (pid !== undefined) trackPid(pid, 'mcp-stdio-server fixture');
-      answer = await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+      await child.connect();
+      answer = await child.client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
     })();
   } finally {
-    await client.close(); // ends the child's stdin; it flushes at exit
+    await child.close(); // ends the child's stdin; it flushes at exit
   }
-  await whenGone(pid as number, 10_000);
   expect((await flush()).dropped).toBe(0);
+  const pid = child.pid();
   expect(answer).toEqual(text(`Oslo: sunny, ${pid}`));
   const calls = await readCalls(server().url, project);
   expect(parents(calls)).toEqual({

@@ -7,10 +7,12 @@ import {
   createGenerationSpan,
   getGlobalTraceProvider,
   run,
+  Runner,
   setTraceProcessors,
   setTracingDisabled,
   tool,
   withCustomSpan,
+  withTrace,
   type TracingProcessor,
 } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents-core/testing';
@@ -111,9 +113,9 @@ describe('with tracing enabled', () => {
       'openai.agents.agent[triage] > openai.agents.turn[triage turn 2]',
       'openai.agents.custom[cache] > lookup',
       'openai.agents.function[get_weather] > openai.agents.custom[cache]',
-      'openai.agents.task[Agent workflow] > openai.agents.agent[french]',
-      'openai.agents.task[Agent workflow] > openai.agents.agent[triage]',
-      'openai.agents.trace[Agent workflow] > openai.agents.task[Agent workflow]',
+      'openai.agents.task[run] > openai.agents.agent[french]',
+      'openai.agents.task[run] > openai.agents.agent[triage]',
+      'openai.agents.trace[Agent workflow] > openai.agents.task[run]',
       'openai.agents.turn[triage turn 1] > openai.agents.function[get_weather]',
       'openai.agents.turn[triage turn 2] > openai.agents.handoff[triage → french]',
     ]);
@@ -182,6 +184,25 @@ describe('with tracing enabled', () => {
     expect(g.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini' });
     expect(g.summary).toMatchObject({ usage: { [MODEL]: USAGE }, 'gen_ai.response.finish_reasons': ['stop'] });
     expect((one(calls, 'ask').summary as { usage: unknown }).usage).toEqual({ [MODEL]: USAGE });
+  });
+
+  it('names a run apart from its trace: `run` under the workflow it repeats, else the workflow the run names', async () => {
+    const agent = new Agent({ name: 'writer', model: new ScriptedModel([[assistantMessage('a')], [assistantMessage('b')], [assistantMessage('c')]]) });
+    const calls = await traced(server(), 'agents-names', () =>
+      op(async function ask() {
+        await run(agent, 'one'); // its own trace, named by the SDK's default, as is its run
+        await new Runner({ workflowName: 'Forecast' }).run(agent, 'two'); // trace and run both named Forecast
+        await withTrace('Weather desk', () => new Runner({ workflowName: 'Forecast' }).run(agent, 'three')); // a run named apart from its trace
+      })(),
+    );
+    const runs = (trace: string) => edges(calls).filter((e) => e.startsWith(`openai.agents.trace[${trace}] >`));
+    expect([runs('Agent workflow'), runs('Forecast'), runs('Weather desk')]).toEqual([
+      ['openai.agents.trace[Agent workflow] > openai.agents.task[run]'],
+      ['openai.agents.trace[Forecast] > openai.agents.task[run]'],
+      ['openai.agents.trace[Weather desk] > openai.agents.task[Forecast]'],
+    ]);
+    // the run's own name stays in its inputs
+    expect(calls.filter((c) => c.op_name === 'openai.agents.task').map((c) => c.inputs)).toEqual([{ name: 'Agent workflow' }, { name: 'Forecast' }, { name: 'Forecast' }]);
   });
 
   it('keeps a span that ends after its trace (openai-agents-js#570) in the tree, its usage counted in the trace and the op', async () => {

@@ -1,7 +1,7 @@
 // Ops in the OTel context: OTel spans (an undici request among them) made inside an op are its children, an op inside an OTel span is the span's child.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { context, trace, type Tracer } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, trace, TraceFlags, type SpanContext, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
@@ -130,5 +130,28 @@ describe('ops in the OTel context', () => {
     });
     expect(calls.map((c) => c.op_name).sort()).toEqual(['POST /api', 'handler']);
     expect(named(calls, 'handler').parent_id).toBe(named(calls, 'POST /api').id);
+  });
+
+  it('an op of another process joined by traceparent adds its tokens and itself to the root of the process that sent it', async () => {
+    const usage = { 'gpt-4o-mini': { prompt_tokens: 13, completion_tokens: 12, requests: 1 } };
+    let sent: SpanContext | undefined; // what a traceparent header carries from the tool call
+    const tool = op(async function tool() {
+      await tick();
+      sent = trace.getSpanContext(context.active());
+    });
+    const agent = op(async function agent() {
+      await tool();
+    });
+    const remoteWork = op(async function remoteWork() {
+      return 'done';
+    }, { summarize: () => ({ usage }) });
+    const calls = await record('remote-op', async () => {
+      await agent();
+      // "process B": no weft call running, the OTel context extracted from the traceparent
+      const remote = trace.setSpanContext(ROOT_CONTEXT, { traceId: sent!.traceId, spanId: sent!.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
+      await context.with(remote, () => remoteWork());
+    });
+    expect(named(calls, 'remoteWork').parent_id).toBe(named(calls, 'tool').id);
+    for (const name of ['agent', 'tool']) expect(named(calls, name).summary, name).toMatchObject({ usage, status_counts: { success: name === 'agent' ? 3 : 2, error: 0 } });
   });
 });

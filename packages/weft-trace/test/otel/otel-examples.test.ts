@@ -18,7 +18,7 @@ describe('OTel examples', () => {
     const doGenerate = run.stdout.split('\n').find((l) => l.startsWith('ai.generateText.doGenerate:'));
     expect(doGenerate).toContain('{"role":"user","content":"What is 2+2?"}');
     expect(doGenerate).toContain('-> output {"messages":[{"role":"assistant","content":"4","finish_reason":"stop"}]}');
-    expect(doGenerate).toContain('usage {"tiny-model":{"prompt_tokens":14,"completion_tokens":1,"total_tokens":15}}');
+    expect(doGenerate).toContain('usage {"tiny-model":{"prompt_tokens":14,"completion_tokens":1,"total_tokens":15,"requests":1}}');
     const tree = run.stdout.split('\n').filter((l) => /✓/.test(l)).map((l) => l.replace(/\s+\d+ ms$/, '').trimEnd());
     expect(tree).toEqual(['✓ answer', '  ✓ ai.generateText', '    ✓ ai.generateText.doGenerate']);
   }, 90_000);

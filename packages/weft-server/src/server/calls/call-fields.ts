@@ -23,9 +23,10 @@ export type UpsertItem = z.output<typeof UpsertBatchItem>;
  * `name` (non-empty text), `text?` (text or null), `time` (a timestamp, stored as UTC ISO text), `object` / `object?`
  * (a JSON object, required or nullish), `json?` (any JSON, optional), `int?` (a safe integer or null), `exception`
  * and `summary` (their zod shapes) are stored in the column of their name; `end-name` is an end's `display_name`,
- * which replaces the call's name after the upsert instead of filling a column of the end.
+ * which replaces the call's name after the upsert instead of filling a column of the end; `count-mark` is an end's
+ * `counted_in_parent` (a boolean), whose `false` marks the call for the rollup (rollup-writes.ts) instead.
  */
-export type FieldKind = 'project' | 'key' | 'key?' | 'name' | 'text?' | 'time' | 'object' | 'object?' | 'json?' | 'int?' | 'exception' | 'summary' | 'end-name';
+export type FieldKind = 'project' | 'key' | 'key?' | 'name' | 'text?' | 'time' | 'object' | 'object?' | 'json?' | 'int?' | 'exception' | 'summary' | 'end-name' | 'count-mark';
 
 /** Fields of a start, in the zod shape's order. */
 export const START_FIELDS = {
@@ -37,13 +38,14 @@ export const START_FIELDS = {
 /** Fields of an end, in the zod shape's order. */
 export const END_FIELDS = {
   project_id: 'project', id: 'key', ended_at: 'time', output: 'json?', exception: 'exception', summary: 'summary', display_name: 'end-name', svc_run_step_end: 'int?',
+  counted_in_parent: 'count-mark',
 } as const satisfies Record<keyof typeof EndedCallSchemaForInsert.shape, FieldKind>;
 
 /** How a column's value is written: as text, as a timestamp normalized to UTC, as JSON text, as an integer. */
 export type ColumnType = 'text' | 'time' | 'json' | 'int';
 
 const COLUMN_TYPE: Record<FieldKind, ColumnType | undefined> = {
-  'project': undefined, 'key': undefined, 'key?': undefined, 'end-name': undefined, 'name': 'text', 'text?': 'text', 'time': 'time',
+  'project': undefined, 'key': undefined, 'key?': undefined, 'end-name': undefined, 'count-mark': undefined, 'name': 'text', 'text?': 'text', 'time': 'time',
   'object': 'json', 'object?': 'json', 'json?': 'json', 'exception': 'json', 'summary': 'json', 'int?': 'int',
 };
 

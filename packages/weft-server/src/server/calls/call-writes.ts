@@ -2,17 +2,17 @@
  * Idempotent writes of call starts and ends (upserts keyed by project_id and id), written once as SQL steps for both
  * engines: the stored trace ids a batch needs are read, the batch is staged (batch-staging.ts), its rollup traces
  * found (rollup-writes.ts), and the engine's flush writes it (SQLite: sqlite-call-flush.ts, PostgreSQL:
- * pg-call-writes.ts), then the overview hours it changed are marked (rollup-marks.ts), inside one transaction the
- * caller's runner opens.
+ * pg-call-writes.ts), then the calls no sender counted are marked and those traces rolled up (rollup-writes.ts), and
+ * the overview hours it changed are marked (rollup-marks.ts), inside one transaction the caller's runner opens.
  * @module
  */
 import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
 import type { Dialect } from '../db/dialect.js';
 import type { Steps } from '../db/sql-steps.js';
-import { END_COLUMNS, START_COLUMNS, type UpsertItem } from './call-fields.js';
+import { END_COLUMNS, START_COLUMNS, type StartInput, type UpsertItem } from './call-fields.js';
 import { callId, callProject, type EndedRoot, idsByProject, keyOf, type StagedCall, stageItems, storedColumn } from './batch-staging.js';
 import { HourMarks, markHours, rootsAbove } from './rollup-marks.js';
-import { rollUpTraces, tracesToRollUp } from './rollup-writes.js';
+import { markUncounted, rollUpTraces, tracesToRollUp } from './rollup-writes.js';
 import { pgFlush, pgLockStartedProjects } from './pg-call-writes.js';
 import { sqliteFlush } from './sqlite-call-flush.js';
 
@@ -47,21 +47,34 @@ export function* startedCalls(d: Dialect, items: readonly UpsertItem[]): Steps<(
  *   a start without `trace_id` keeps its call's, else takes its parent's), `{}` (the wire `CallEndRes`) for an end.
  */
 export function* writeBatch(d: Dialect, items: readonly UpsertItem[]): Steps<(CallStartRes | CallEndRes)[]> {
-  const starts = items.flatMap((item) => (item.mode === 'start' ? [item.req.start] : []));
+  const { starts, uncounted } = splitItems(items);
   // a pending rename of a call this batch starts is applied by the flush: lock out a concurrent /call/update of it first
   if (d.engine === 'postgres') yield* pgLockStartedProjects(starts);
   // trace ids a start without one may inherit: its own call's, else its parent's, as stored before the batch
   const wanted = starts.flatMap((s): [string, string][] => (s.trace_id ? [] : [s.id, s.parent_id].flatMap((id) => (id ? [[s.project_id, id]] : []))));
   const stored = yield* storedColumn(d, wanted, 'trace_id');
   const { calls, answers } = stageItems(items, (projectId, id) => stored.get(keyOf(projectId, id)), d.json);
-  const traces = yield* tracesToRollUp(d, calls, new Set(starts.filter((s) => s.otel_dump).map((s) => s.project_id)));
+  const rolledNow = new Set([...starts.filter((s) => s.otel_dump).map((s) => s.project_id), ...uncounted.map((u) => u[0])]);
+  const traces = yield* tracesToRollUp(d, calls, rolledNow);
   const started = rootStartHours(calls);
   // PostgreSQL's upsert marks the hours of the roots the batch starts (from JS) and of the stored roots it ends (from the
   // rows it updates); SQLite's flush answers the stored roots it ended, and the roots it starts are marked below
   const ended = d.engine === 'postgres' ? (yield* pgFlush(calls, started), []) : yield* sqliteFlush(calls);
+  yield* markUncounted(d, uncounted);
   const rolled = yield* rollUpTraces(d, traces);
   yield* markBatchHours(d, calls, d.engine === 'postgres' ? new HourMarks() : started, [...ended, ...rolled]);
   return answers;
+}
+
+/** The starts of a batch, and the project and id of each end saying `counted_in_parent: false` (usually none), in one pass. */
+function splitItems(items: readonly UpsertItem[]): { starts: StartInput[]; uncounted: [string, string][] } {
+  const starts: StartInput[] = [];
+  const uncounted: [string, string][] = [];
+  for (const item of items) {
+    if (item.mode === 'start') starts.push(item.req.start);
+    else if (item.req.end.counted_in_parent === false) uncounted.push([item.req.end.project_id, item.req.end.id]);
+  }
+  return { starts, uncounted };
 }
 
 const STARTED_AT = START_COLUMNS.findIndex((c) => c.name === 'started_at');

@@ -1,7 +1,7 @@
 /**
  * The server's rollup writes, written once as SQL steps for both engines: the traces a batch touches that hold OTel
- * span calls are found (on PostgreSQL, locked before the batch writes), then rolled up after its rows are written
- * (calls/rollup.ts).
+ * span calls or calls no sender counted (another process's, `counted_in_parent: false`) are found (on PostgreSQL,
+ * locked before the batch writes), then rolled up after its rows are written (calls/rollup.ts).
  * @module
  */
 import type { Dialect } from '../db/dialect.js';
@@ -15,49 +15,54 @@ export type TouchedCall = Pick<StagedCall, 'projectId' | 'id' | 'traceId'>;
 /** A trace the batch may change: project and trace id. */
 export type TraceKey = [projectId: string, traceId: string];
 
+/** A call the server rolls up through: a span call, or a call marked `uncounted` (the partial index `calls_rollup`). */
+const ROLLED = '(otel_dump IS NOT NULL OR uncounted IS NOT NULL)';
 /**
- * Any span call in the project (the partial index `calls_otel`): a project without one is never rolled up. On SQLite
- * `INDEXED BY`, because its planner otherwise takes the primary key's `project_id` prefix and reads every call of the
- * project to find none (a cost per batch growing with the project: 3 ms per batch at 30,000 calls).
+ * Any call to roll up through in the project (the partial index `calls_rollup`): a project without one is never rolled
+ * up. On SQLite `INDEXED BY`, because its planner otherwise takes the primary key's `project_id` prefix and reads every
+ * call of the project to find none (a cost per batch growing with the project: 3 ms per batch at 30,000 calls).
  */
-const anyOtel = (d: Dialect): string =>
-  `SELECT 1 FROM calls${d.engine === 'sqlite' ? ' INDEXED BY calls_otel' : ''} WHERE project_id = ? AND otel_dump IS NOT NULL LIMIT 1`;
+const anyRolled = (d: Dialect): string =>
+  `SELECT 1 FROM calls${d.engine === 'sqlite' ? ' INDEXED BY calls_rollup' : ''} WHERE project_id = ? AND ${ROLLED} LIMIT 1`;
 /** Namespace (first int4 key) of PostgreSQL's per-trace advisory locks of the rollup: 'wftr' in ASCII. */
 const LOCK_SPACE = 0x77667472;
 const PG_LOCK_TRACES = `SELECT count(pg_advisory_xact_lock(${LOCK_SPACE}, h)) FROM (
     SELECT DISTINCT hashtext(t) AS h FROM unnest(?::text[]) AS t ORDER BY 1) l`;
-const TRACE_HAS_OTEL = 'SELECT 1 FROM calls WHERE project_id = ? AND trace_id = ? AND otel_dump IS NOT NULL LIMIT 1';
-const traceRows = (d: Dialect): string => `SELECT id, parent_id, started_at, otel_dump IS NOT NULL AS otel,
+const TRACE_ROLLS_UP = `SELECT 1 FROM calls WHERE project_id = ? AND trace_id = ? AND ${ROLLED} LIMIT 1`;
+const traceRows = (d: Dialect): string => `SELECT id, parent_id, started_at, otel_dump IS NOT NULL AS otel, uncounted IS NOT NULL AS uncounted,
   ${d.engine === 'sqlite' ? 'summary, sent_summary' : 'summary::text AS summary, sent_summary::text AS sent_summary'}
   FROM calls WHERE project_id = ? AND trace_id = ? AND started_at IS NOT NULL`;
 const SQLITE_SET_SUMMARY = 'UPDATE calls SET summary = ?, sent_summary = ? WHERE project_id = ? AND id = ?';
+const SQLITE_MARK = 'UPDATE calls SET uncounted = 1 WHERE project_id = ? AND id = ?';
+const PG_MARK = 'UPDATE calls c SET uncounted = true FROM unnest(?::text[], ?::text[]) AS v(project_id, id) WHERE c.project_id = v.project_id AND c.id = v.id';
 const PG_SET_SUMMARIES = `UPDATE calls c SET summary = v.summary::json, sent_summary = v.sent::json
   FROM unnest(?::text[], ?::text[], ?::text[]) AS v(id, summary, sent) WHERE c.project_id = ? AND c.id = v.id`;
 
 /**
- * The traces of `touched` in projects holding a span call (or starting one in this batch, `otelStarts`). Costs one
- * indexed probe per project of the batch when none holds a span call (weft's op() traces count their own).
+ * The traces of `touched` in projects holding a call to roll up through (or getting one in this batch, `rolledNow`: a
+ * span call it starts, a call it marks uncounted). Costs one indexed probe per project of the batch when none holds one
+ * (weft's op() traces of one process count their own).
  *
  * Run it before the batch writes, on both engines. On PostgreSQL each trace is locked until the transaction ends, so two
  * servers rolling up one trace take turns and the later reads the earlier's rows; locks are taken in one order (hash
  * order), before the batch's row locks, so they never wait in a cycle. On SQLite (one writer) the order does not
- * matter: an end-only call gains no trace id from the flush, and `otelStarts` names the span calls the batch starts.
+ * matter: an end-only call gains no trace id from the flush, and `rolledNow` names the projects the batch gives one.
  *
  * @param touched - the calls the batch writes (trace id set when the batch carries the start).
- * @param otelStarts - projects whose span calls the batch starts.
+ * @param rolledNow - projects whose span calls the batch starts, or whose calls it marks uncounted.
  * @returns the traces, for {@link rollUpTraces}.
  */
-export function* tracesToRollUp(d: Dialect, touched: readonly TouchedCall[], otelStarts: ReadonlySet<string>): Steps<TraceKey[]> {
-  const otel = new Set(otelStarts);
+export function* tracesToRollUp(d: Dialect, touched: readonly TouchedCall[], rolledNow: ReadonlySet<string>): Steps<TraceKey[]> {
+  const rolled = new Set(rolledNow);
   for (const projectId of new Set(touched.map((c) => c.projectId))) {
-    if (!otel.has(projectId) && (yield* get(anyOtel(d), [projectId])) !== undefined) otel.add(projectId);
+    if (!rolled.has(projectId) && (yield* get(anyRolled(d), [projectId])) !== undefined) rolled.add(projectId);
   }
-  if (otel.size === 0) return [];
+  if (rolled.size === 0) return [];
   const keys = new Map<string, TraceKey>();
   const add = (projectId: string, traceId: string): void => void keys.set(keyOf(projectId, traceId), [projectId, traceId]);
   const unknown: [string, string][] = [];
   for (const c of touched) {
-    if (!otel.has(c.projectId)) continue;
+    if (!rolled.has(c.projectId)) continue;
     if (c.traceId !== undefined) add(c.projectId, c.traceId);
     else unknown.push([c.projectId, c.id]);
   }
@@ -71,8 +76,22 @@ export function* tracesToRollUp(d: Dialect, touched: readonly TouchedCall[], ote
 }
 
 /**
- * Rolls up status counts and usage in each of `traces` that holds a span call, so a span's failure and tokens reach
- * its ancestors whichever order starts and ends arrive in. Run it in the batch's transaction, after its rows are written.
+ * Marks the calls whose ends said `counted_in_parent: false` (`uncounted`), after the batch's flush wrote their rows and
+ * before {@link rollUpTraces}; a mark stays (a re-sent end marks again). Nothing to run for a batch without one.
+ *
+ * @param marked - project and id of each such call.
+ */
+export function* markUncounted(d: Dialect, marked: readonly [projectId: string, id: string][]): Steps<void> {
+  if (marked.length === 0) return;
+  if (d.engine === 'postgres') yield* run(PG_MARK, [marked.map((m) => m[0]), marked.map((m) => m[1])]);
+  else for (const [projectId, id] of marked) yield* run(SQLITE_MARK, [projectId, id]);
+}
+
+/**
+ * Rolls up status counts and usage in each of `traces` that holds a span call or an uncounted call, so a span's or
+ * another process's failure and tokens reach every ancestor whichever order starts and ends arrive in, and a re-sent
+ * batch changes nothing (each rollup starts again from the ends as sent). Run it in the batch's transaction, after its
+ * rows are written and marked ({@link markUncounted}).
  *
  * @param traces - the traces {@link tracesToRollUp} found.
  * @returns the project and `started_at` of the roots whose summary changed (overview hours to mark).
@@ -80,7 +99,7 @@ export function* tracesToRollUp(d: Dialect, touched: readonly TouchedCall[], ote
 export function* rollUpTraces(d: Dialect, traces: readonly TraceKey[]): Steps<EndedRoot[]> {
   const roots: EndedRoot[] = [];
   for (const [projectId, traceId] of traces) {
-    if ((yield* get(TRACE_HAS_OTEL, [projectId, traceId])) === undefined) continue;
+    if ((yield* get(TRACE_ROLLS_UP, [projectId, traceId])) === undefined) continue;
     const rows = yield* all<RollupRow & { started_at: string | null }>(traceRows(d), [projectId, traceId]);
     const writes = rollUpTrace(rows);
     if (writes.length === 0) continue;

@@ -1,5 +1,5 @@
 /**
- * Status counts and usage rolled up a trace by the server, for the calls whose sender did not count them (OTel spans): the pure part both stores share.
+ * Status counts and usage rolled up a trace by the server, for the calls whose sender did not count them (OTel spans, calls from another process): the pure part both stores share.
  * @module
  */
 
@@ -9,6 +9,8 @@ export interface RollupRow {
   parent_id: string | null;
   /** True for a call made from an OTel span (its start carried `otel_dump`). */
   otel: boolean | number;
+  /** True for a call whose end said `counted_in_parent: false` (its parent is in another process, or had ended). */
+  uncounted: boolean | number;
   /** The stored summary (JSON text): the end's as sent, or the rolled-up one when `sent_summary` is set. */
   summary: string | null;
   /** The end's summary as sent (JSON text) when the server rolled descendants into `summary`, else null. */
@@ -43,6 +45,15 @@ function addTally(into: Tally, counts: unknown, usage: unknown): void {
   for (const [model, fields] of Object.entries(usage)) addNumbers((into.usage[model] ??= {}), fields);
 }
 
+/**
+ * Whether the OTel span call `row`'s own usage is the sum of the requests below it, which `extra` (what its children
+ * add) then holds: a span that reports usage over requests recorded as spans (or calls) of their own, as the AI SDK's
+ * `ai.generateText` over its `ai.generateText.doGenerate` spans, or a GenAI `invoke_agent` span over its `chat` spans.
+ * Its own usage is then left out, so each request counts once (the rule of docs/integrations.md, "One model request,
+ * one model call"); with nothing below reporting usage it counts.
+ */
+const aggregatesBelow = (row: RollupRow, extra: Tally): boolean => Boolean(row.otel) && Object.keys(extra.usage).length > 0;
+
 function parseSummary(text: string | null): Record<string, unknown> | undefined {
   if (text === null) return undefined;
   const v = JSON.parse(text) as unknown;
@@ -52,9 +63,12 @@ function parseSummary(text: string | null): Record<string, unknown> | undefined 
 /**
  * The summaries of one trace with what no sender counted rolled up: a call's `status_counts` and `usage` (numbers
  * added per key, per model) gain those of each child whose edge was not counted by the client, where an edge is
- * uncounted when the parent or the child is an OTel span call. weft's op() counts its op() children itself (its
- * end summary holds them), so op-to-op edges are never added twice. What a child adds is its own summary plus
- * what was rolled into it, so a failed span three levels down reaches the root through spans and ops alike.
+ * uncounted when the parent or the child is an OTel span call, or the child is marked `uncounted` (a call of another
+ * process, joined by `traceparent`). Across an uncounted edge a child adds its own summary plus what was rolled into
+ * it; across a counted edge (weft's op() counts its op() children itself: its end summary holds them) only what was
+ * rolled into it, which its sender never saw. So a failed span or another process's tokens three levels down reach the
+ * root through spans and ops alike, and nothing is added twice. An OTel span's own usage is left out when calls below
+ * it report usage ({@link aggregatesBelow}): it is theirs, summed again by the span's instrumentation.
  * A call without an end passes its children's tallies up but is not written. The result depends only on the
  * stored rows, never on the order their starts and ends arrived in; a cycle of parent ids is cut.
  *
@@ -82,13 +96,13 @@ export function rollUpTrace(rows: readonly RollupRow[]): RollupWrite[] {
       if (expanded) {
         const extra = emptyTally();
         for (const child of children.get(row.id) ?? []) {
-          const t = total.get(child.id);
-          if (t && (row.otel || child.otel)) addTally(extra, t.counts, t.usage);
+          const t = row.otel || child.otel || child.uncounted ? total.get(child.id) : added.get(child.id);
+          if (t) addTally(extra, t.counts, t.usage);
         }
         added.set(row.id, extra);
         const own = parseSummary(row.sent_summary ?? row.summary);
         const sum = emptyTally();
-        addTally(sum, own?.['status_counts'], own?.['usage']);
+        addTally(sum, own?.['status_counts'], aggregatesBelow(row, extra) ? undefined : own?.['usage']);
         addTally(sum, extra.counts, extra.usage);
         total.set(row.id, sum);
         continue;
@@ -110,7 +124,7 @@ function writeOf(row: RollupRow, extra: Tally): RollupWrite[] {
   if (isEmpty(extra)) return row.sent_summary === null ? [] : [{ id: row.id, summary: sentText as string, sent_summary: null }];
   const merged: Record<string, unknown> = { ...sent };
   const counts = emptyTally();
-  addTally(counts, sent['status_counts'], sent['usage']);
+  addTally(counts, sent['status_counts'], aggregatesBelow(row, extra) ? undefined : sent['usage']);
   addTally(counts, extra.counts, extra.usage);
   merged['status_counts'] = counts.counts;
   if (Object.keys(counts.usage).length > 0) merged['usage'] = counts.usage;

@@ -105,6 +105,7 @@ const CHECKS: Record<FieldKind, (v: unknown) => unknown> = {
   'name': (v) => str(v, 1),
   'text?': optStr,
   'end-name': optStr,
+  'count-mark': (v) => (v === undefined || typeof v === 'boolean' ? v : fail()),
   'time': (v) => (DATE_TIME.test(str(v)) ? v : fail()),
   'object': obj,
   'object?': (v) => (v === undefined || v === null ? v : obj(v)),

@@ -3,6 +3,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
+import { SQLITE_UNCOUNTED } from './rollup-edge-migrations.js';
 
 /**
  * The rollup tables: `call_rollups` holds, per project and hour (`YYYY-MM-DDTHH` of the roots' `started_at`), one row per
@@ -299,6 +300,7 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT DISTINCT project_id, substr(started_at, 1, 13) FROM calls WHERE parent_id IS NULL AND started_at IS NOT NULL;
     `,
   },
+  SQLITE_UNCOUNTED,
 ];
 
 /**

@@ -15,6 +15,7 @@ import { LATENCY_BOUNDS } from '../calls/latency-histogram.js';
 
 /** The latency histogram's bounds as a PostgreSQL array literal. */
 const BOUNDS = `{${LATENCY_BOUNDS.join(',')}}`;
+import { PG_UNCOUNTED } from './rollup-edge-migrations.js';
 import { PG_EXPR_PARITY, PG_FEEDBACK_STATS, PG_GET_KEYS_ONCE, PG_WEAVE_NUMBERS, PG_WEFT_FUNCTIONS } from './pg-sql-functions.js';
 
 /** Every PostgreSQL migration, in order. Shipped migrations are never edited; add new ones at the end. */
@@ -240,4 +241,5 @@ export const PG_MIGRATIONS: readonly Migration[] = [
         ON CONFLICT DO NOTHING;
     `,
   },
+  PG_UNCOUNTED,
 ];

@@ -84,11 +84,27 @@ export function responseItems(v: unknown, reply: boolean): ChatMessage[] {
 }
 
 /**
+ * Names each tool result that carries only the id of the call it answers (OpenAI's `role: tool` `tool_call_id`, the
+ * Responses API's `function_call_output`, Anthropic's `tool_use_id`) after the earlier tool call of that id; changes
+ * `messages` in place and returns them.
+ */
+export function nameToolResults(messages: ChatMessage[]): ChatMessage[] {
+  const names = new Map<string, string>();
+  for (const m of messages) {
+    for (const p of m.parts) {
+      if (p.kind === 'tool_call' && p.id !== undefined && p.name !== '?') names.set(p.id, p.name);
+      else if (p.kind === 'tool_result' && p.name === undefined && p.id !== undefined && names.has(p.id)) p.name = names.get(p.id)!;
+    }
+  }
+  return messages;
+}
+
+/**
  * An RL trajectory's `messages_and_choices` (the training interface's shape): a message as any message, a choice
  * (`{message, finish_reason, logprobs?}`, no `role` of its own) as its message, marked as the model's reply.
  */
 export function messagesAndChoices(entries: readonly unknown[]): ChatMessage[] {
-  return entries.map((e) => (isObj(e) && isObj(e.message) && !('role' in e)
+  return nameToolResults(entries.map((e) => (isObj(e) && isObj(e.message) && !('role' in e)
     ? messageOf({ ...e.message, ...(str(e.finish_reason) ? { finish_reason: e.finish_reason } : {}) }, true)
-    : messageOf(e)));
+    : messageOf(e))));
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Chat, ChatFormat, ChatMessage } from './chat-message.js';
-import { messageList, messageOf, responseItems, systemMessage, toolCallOf } from './chat-messages.js';
+import { messageList, messageOf, nameToolResults, responseItems, systemMessage, toolCallOf } from './chat-messages.js';
 import { isObj, parseArgs, partsOf, str } from './chat-parts.js';
 import { geminiChat } from './gemini-chat.js';
 
@@ -34,7 +34,8 @@ export function chatFormat(call: ChatCallFields): ChatFormat | undefined {
   if (o.object === 'response' || /openai\.responses\./.test(op) || (prov === 'openai' && 'input' in i)) return 'openai-responses';
   if ((o.type === 'message' && o.role === 'assistant') || (/^anthropic\./.test(op) && Array.isArray(i.messages))) return 'anthropic';
   // a Mastra model generation (weft's WeftExporter) records the AI SDK's messages and a result of the same shape
-  if ((/^ai\.(generate|stream)(Text|Object)$/.test(op) || op === 'mastra.model_generation') && (i.prompt !== undefined || Array.isArray(i.messages))) return 'ai-sdk';
+  // an AI SDK step's model request (`ai.generateText.doGenerate`, `ai.streamText.doStream`) records the prompt it sent
+  if ((/^ai\.(generate|stream)(Text|Object)(\.do(Generate|Stream))?$/.test(op) || op === 'mastra.model_generation') && (i.prompt !== undefined || Array.isArray(i.messages))) return 'ai-sdk';
   if (Array.isArray(o.candidates) || (/^google_genai\.(models\.generateContent|chats\.)/.test(op) && i.contents !== undefined)) return 'gemini';
   if (messageList(i.messages) || messageList(o.messages)) return 'otel-genai';
   return undefined;
@@ -61,19 +62,28 @@ function anthropic(i: Obj, o: Obj): ChatMessage[] {
   return [...systemMessage(i.system), ...(messageList(i.messages) ?? []), ...reply];
 }
 
+/**
+ * The AI SDK's messages: the request's (`system` or `instructions`, `prompt`, `messages`), then the reply: all steps'
+ * messages in order when the result has them (`messages`: the assistant's tool calls, the tool results, the answer),
+ * else a step's reply `content` parts, else the result's text, object and tool calls, then its tool results.
+ */
 function aiSdk(i: Obj, o: unknown): ChatMessage[] {
-  const request = [...systemMessage(i.system)];
+  const request = [...systemMessage(i.system ?? i.instructions)];
   if (typeof i.prompt === 'string') request.push({ role: 'user', parts: [{ kind: 'text', text: i.prompt }] });
   else request.push(...(messageList(i.prompt) ?? []));
   request.push(...(messageList(i.messages) ?? []));
   if (!isObj(o)) return o === undefined || o === null ? request : [...request, { role: 'assistant', parts: partsOf(o), reply: true }];
+  const finish = str(o.finishReason) ? { finishReason: str(o.finishReason)! } : {};
+  const steps = messageList(o.messages, true);
+  if (steps) return [...request, ...steps.slice(0, -1), { ...steps.at(-1)!, ...finish }];
+  if (Array.isArray(o.content)) return [...request, { role: 'assistant', parts: partsOf(o.content), reply: true, ...finish }];
   const parts = [
     ...(typeof o.reasoningText === 'string' && o.reasoningText ? [{ kind: 'reasoning' as const, text: o.reasoningText }] : []),
     ...partsOf(o.text),
     ...(o.object !== undefined ? [{ kind: 'json' as const, value: o.object }] : []),
     ...(Array.isArray(o.toolCalls) ? o.toolCalls.map(toolCallOf) : []),
   ];
-  const reply: ChatMessage[] = [{ role: 'assistant', parts, reply: true, ...(str(o.finishReason) ? { finishReason: str(o.finishReason)! } : {}) }];
+  const reply: ChatMessage[] = [{ role: 'assistant', parts, reply: true, ...finish }];
   if (Array.isArray(o.toolResults) && o.toolResults.length > 0) {
     reply.push({
       role: 'tool',
@@ -93,7 +103,8 @@ function otelGenAI(i: Obj, o: Obj): ChatMessage[] {
 
 /**
  * The call as a conversation, or `null` when it is not one (the detail then shows JSON only). A call still
- * running has the request's messages only; a failed call's reply is empty.
+ * running has the request's messages only; a failed call's reply is empty. A tool result is named after the tool call
+ * it answers when it carries only that call's id.
  */
 export function chatOfCall(call: ChatCallFields): Chat | null {
   const format = chatFormat(call);
@@ -107,5 +118,5 @@ export function chatOfCall(call: ChatCallFields): Chat | null {
     : format === 'ai-sdk' ? aiSdk(i, call.output)
     : format === 'gemini' ? geminiChat(i, o)
     : otelGenAI(i, o);
-  return messages.length > 0 ? { format, messages } : null;
+  return messages.length > 0 ? { format, messages: nameToolResults(messages) } : null;
 }

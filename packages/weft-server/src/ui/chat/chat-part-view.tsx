@@ -50,7 +50,7 @@ export function ChatPartView({ part }: { part: ChatPart }) {
     case 'tool_result':
       return (
         <div class="chat-tool-result">
-          <div><span class="chat-tag">tool result</span>{part.name ? <code> {part.name}</code> : null}{part.id ? <span class="muted"> {part.id}</span> : null}</div>
+          <div><span class="chat-tag">tool result</span>{part.name ? <> <code class="chat-tool-name">{part.name}</code></> : null}{part.id ? <span class="muted"> {part.id}</span> : null}</div>
           <Folded label="result" value={part.content} />
         </div>
       );

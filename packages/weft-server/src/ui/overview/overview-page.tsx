@@ -31,12 +31,13 @@ function Totals({ t }: { t: OverviewFigures }) {
 }
 
 type Pick = (b: OverviewBucket) => number | null;
-const CHARTS: [string, Pick][] = [
+/** Each chart: its title, its value per bucket, and the unit written before its axis labels. */
+const CHARTS: [string, Pick, string?][] = [
   ['traces', (b) => b.calls],
   ['errors', (b) => b.errors],
   ['latency p95 (ms)', (b) => b.latency_p95_ms],
   ['tokens (in + out)', (b) => b.input_tokens + b.output_tokens],
-  ['cost (USD)', (b) => b.cost_usd],
+  ['cost (USD)', (b) => b.cost_usd, '$'],
 ];
 
 export function OverviewPage({ project, q, onError }: { project: string; q?: Record<string, string>; onError: (e: unknown) => void }) {
@@ -58,13 +59,13 @@ export function OverviewPage({ project, q, onError }: { project: string; q?: Rec
   const charts = useMemo(() => {
     if (!data) return [];
     const xs = data.buckets.map((b) => Date.parse(b.timestamp) / 1000);
-    return CHARTS.map(([title, pick]) => {
+    return CHARTS.map(([title, pick, prefix]) => {
       const series: ChartSeries[] = data.groups
         ? data.groups.map((g) => ({ label: g.key, values: g.buckets.map(pick) }))
         : title === 'latency p95 (ms)'
           ? [{ label: 'p50', values: data.buckets.map((b) => b.latency_p50_ms) }, { label: 'p95', values: data.buckets.map(pick) }]
           : [{ label: title, values: data.buckets.map(pick) }];
-      return { title, xs, series };
+      return { title, xs, series, prefix };
     });
   }, [data]);
 

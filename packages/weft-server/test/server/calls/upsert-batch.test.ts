@@ -95,6 +95,7 @@ describe('POST /call/upsert_batch', () => {
       'project': () => PROJECT, 'key': () => 'every-field', 'key?': () => 'every-field', 'name': () => 'op', 'text?': (n) => `v-${n}`,
       'end-name': () => 'end-name', 'time': () => '2024-05-01T10:00:00.000Z', 'object': (n) => ({ k: n }), 'object?': (n) => ({ k: n }),
       'json?': (n) => ({ k: n }), 'int?': () => 7, 'exception': () => ({ type: 'E', message: 'm' }), 'summary': () => ({ status_counts: { success: 1 } }),
+      'count-mark': () => false,
     };
     const fill = (fields: Record<string, FieldKind>): Record<string, unknown> => Object.fromEntries(Object.entries(fields).map(([k, kind]) => [k, sample[kind](k)]));
     const body = { batch: [startItem(fill(START_FIELDS)), endItem(fill(END_FIELDS))] };
@@ -105,6 +106,9 @@ describe('POST /call/upsert_batch', () => {
     for (const [name, kind] of [...Object.entries(START_FIELDS), ...Object.entries(END_FIELDS)]) {
       // the end's display_name replaces the start's (the batch-writes tests check that rule)
       if (['project', 'key', 'key?'].includes(kind) || (name === 'display_name' && kind !== 'end-name')) continue;
+      // counted_in_parent: false marks the call uncounted (1 on SQLite, true on PostgreSQL)
+      if (kind === 'count-mark') expect(Number(row?.['uncounted']), name).toBe(1);
+      if (kind === 'count-mark') continue;
       const column = kind === 'end-name' ? 'display_name' : name;
       const sent = sample[kind](name);
       const stored = row?.[column];

@@ -27,18 +27,19 @@ function runningRunId(): string | undefined {
 
 /**
  * The resolver `WeftTracer` adds: a call starting inside a LangChain run's body nests under that run, unless the
- * running weft call already is (or is under) that run. A provider wrapper's model request made where exactly one
- * chat model run is open under the chosen call nests under that model run (`@langchain/core` versions without the
- * `wrapRunExecution` hook run a model's `_generate` in its caller's context, so this is how a wrapped client inside a
- * model is found); once the hook is seen (`hooked()`), the running context is already the model's and this is skipped.
+ * running weft call already is (or is under) that run. A provider wrapper's model request nests under the chat model
+ * (or LLM) run that sent it, found by `RunBridge.modelRunFor`: `@langchain/core` versions without the
+ * `wrapRunExecution` hook (1.4) run a model's `_generate` in its caller's context, and nothing in any async context
+ * names the model run (LangChain's holds the caller's run, a node or a tool; a stream's body runs where it holds
+ * none), so the run is found among those open under the caller, by the request's texts when several are open at once.
+ * Once the hook is seen (`hooked()`), the running context is already the model's and this is skipped.
  */
 export function langChainResolver(bridge: RunBridge, hooked: () => boolean): ContextResolver {
-  return (ctx, modelRequest) => {
+  return (ctx, request) => {
     const id = runningRunId();
     const run = id === undefined ? undefined : bridge.get(id)?.ctx;
     const chosen: TraceContext | undefined = run?.call !== undefined && !isWithin(ctx?.call, run.call) ? run : ctx;
-    const call = chosen?.call;
-    if (!modelRequest || call === undefined || hooked()) return chosen;
-    return bridge.loneModelUnder(call) ?? chosen;
+    if (request === undefined || chosen?.unsampled || hooked()) return chosen;
+    return bridge.modelRunFor(chosen?.call, request) ?? chosen;
   };
 }

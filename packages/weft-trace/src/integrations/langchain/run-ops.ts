@@ -91,10 +91,45 @@ function inputsOf(run: Run): Obj {
   return out;
 }
 
+/** The texts of a message's `content`: the string, or its parts' `text`. */
+function contentTexts(content: unknown): string[] {
+  if (typeof content === 'string') return content === '' ? [] : [content];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part) => {
+    const text = str(obj(part)['text']);
+    return text === undefined ? [] : [text];
+  });
+}
+
+/**
+ * The texts a model run's request carries, whatever provider sends it: its messages' texts (a chat run), its prompts
+ * (an LLM run). A provider wrapper's request is paired with the run by them (`RunBridge.modelRunFor`).
+ */
+export function requestTexts(run: Run): string[] {
+  if (isChatRun(run)) {
+    const [messages] = run.inputs['messages'] as unknown[][];
+    return (messages ?? []).flatMap((m) => contentTexts(obj(m)['content']));
+  }
+  const prompts = run.inputs['prompts'];
+  return Array.isArray(prompts) ? prompts.filter((p): p is string => str(p) !== undefined) : [];
+}
+
 interface Generation {
   text?: string;
   message?: Obj & { _getType(): string };
   generationInfo?: Obj;
+}
+
+/**
+ * The model that answered, as the provider named it, however the run was consumed: the message's
+ * `response_metadata.model_name` (LangChain's key; `invoke`, `stream`), else the generation's
+ * `generationInfo.model_name` (a stream LangChain aggregates for a streaming callback, as LangGraph's
+ * `streamMode: 'messages'` and `streamEvents` have, keeps it only there), else the provider's own `model` field
+ * (`@langchain/anthropic`: `response_metadata.model`, a stream's `additional_kwargs.model`).
+ */
+function servedModel(g: Generation | undefined): string | undefined {
+  const rm = obj(g?.message?.['response_metadata']);
+  return str(rm['model_name']) ?? str(g?.generationInfo?.['model_name']) ?? str(rm['model']) ?? str(obj(g?.message?.['additional_kwargs'])['model']);
 }
 
 function generationsOf(run: Run): Generation[] {
@@ -109,7 +144,7 @@ function modelOutput(run: Run): unknown {
   const gens = generationsOf(run);
   if (!isChatRun(run)) return { generations: gens.map((g) => g.text) };
   const first = obj(gens[0]?.message?.['response_metadata']);
-  const out: Obj = { object: 'chat.completion', model: str(first['model_name']) ?? requestOf(run).model ?? run.name };
+  const out: Obj = { object: 'chat.completion', model: servedModel(gens[0]) ?? requestOf(run).model ?? run.name };
   if (str(first['id'])) out['id'] = first['id'];
   out['choices'] = gens.map((g, index) => ({
     index,
@@ -137,19 +172,21 @@ function reportedUsage(run: Run, gen: Generation | undefined): ReturnType<typeof
 }
 
 /**
- * A model run's summary: `usage[model]` unless a provider wrapper recorded the request under it
- * (`model-request-once.ts`), `time_to_first_token_ms` (streams), `gen_ai.response.finish_reasons`, `.model`, `.id`.
+ * A model run's summary: `usage[model]` (the served model, {@link servedModel}, else the requested one) unless a
+ * provider wrapper recorded the request under it (`model-request-once.ts`), `time_to_first_token_ms` (streams),
+ * `gen_ai.response.finish_reasons`, `.model`, `.id`.
  */
 function modelSummary(run: Run, state: RunState): Obj {
   const gens = generationsOf(run);
   const rm = obj(gens[0]?.message?.['response_metadata']);
-  const model = str(rm['model_name']) ?? requestOf(run).model ?? run.name;
+  const served = servedModel(gens[0]);
+  const model = served ?? requestOf(run).model ?? run.name;
   const extra: Obj = {};
   if (state.call === undefined || !countedByProvider(state.call)) extra['usage'] = usageByModel(model, reportedUsage(run, gens[0]) ?? unreportedUsage());
   if (state.timeToFirstTokenMs !== undefined) extra['time_to_first_token_ms'] = state.timeToFirstTokenMs;
   const reasons = gens.map(finishReasonOf).filter((r): r is string => r !== undefined);
   if (reasons.length) extra['gen_ai.response.finish_reasons'] = reasons;
-  if (str(rm['model_name'])) extra['gen_ai.response.model'] = rm['model_name'];
+  if (served !== undefined) extra['gen_ai.response.model'] = served;
   if (str(rm['id'])) extra['gen_ai.response.id'] = rm['id'];
   return extra;
 }

@@ -9,7 +9,7 @@ import { diag } from '../../internal/diag.js';
 import { safeMessage } from '../../internal/safe-message.js';
 import { RunBridge } from '../run-bridge.js';
 import { langChainResolver } from './lc-context.js';
-import { runOp, type RunState } from './run-ops.js';
+import { requestTexts, runOp, type RunState } from './run-ops.js';
 
 /** The tag LangChain and LangGraph put on their own plumbing runs (channel writes, ...): not recorded, children go to the parent. */
 const HIDDEN = 'langsmith:hidden';
@@ -31,9 +31,9 @@ function errorOf(text: string): Error {
 }
 
 /**
- * A LangChain.js callback handler (a `BaseTracer` of `@langchain/core/tracers/base`, tested with `@langchain/core` 1.4
- * and `@langchain/langgraph` 1.7) that records each run as a weft call, so LangChain decides the arguments of each
- * callback and weft reads the finished `Run`:
+ * A LangChain.js callback handler (a `BaseTracer` of `@langchain/core/tracers/base`, tested with `@langchain/core` 1.4,
+ * `@langchain/langgraph` 1.7, `@langchain/openai` 1.6 and `@langchain/anthropic` 1.5) that records each run as a weft
+ * call, so LangChain decides the arguments of each callback and weft reads the finished `Run`:
  * - op names: `langchain.chain.<name>` (runnables, sequences, lambdas, graphs), `langchain.chat_model.<name>`,
  *   `langchain.llm.<name>`, `langchain.tool.<name>`, `langchain.retriever.<name>`, `langchain.prompt.<name>`,
  *   `langchain.parser.<name>`, and `langgraph.node.<name>` for a LangGraph node (`metadata.langgraph_node`); runs
@@ -46,8 +46,10 @@ function errorOf(text: string): Error {
  *   `gen_ai.provider.name` (`ls_provider`), `gen_ai.operation.name`, `gen_ai.request.model` (OpenTelemetry GenAI
  *   semantic conventions) and summary `usage[model]` from `usage_metadata` (a stream's chunks added up by
  *   LangChain), `time_to_first_token_ms`, `gen_ai.response.finish_reasons` / `.model` / `.id`, so the viewer's chat
- *   view and the server's cost work as for `wrapOpenAI`. When a wrapped provider client records the request under
- *   the run, the run records no usage of its own: the request is counted once (`model-request-once.ts`);
+ *   view and the server's cost work as for `wrapOpenAI`; the usage is keyed by the model that answered however the
+ *   run was consumed (`invoke`, `stream`, `streamEvents`, LangGraph's stream modes). When a wrapped provider client
+ *   records the request under the run (also with several model runs at once under one caller), the run records no
+ *   usage of its own: the request is counted once (`model-request-once.ts`);
  * - callbacks are awaited (`awaitHandlers`): each call's start and end are queued before LangChain goes on, so
  *   nothing is lost when a serverless function returns (weft's `flush()` still sends them).
  * Before `init()` (or with tracing disabled) it records nothing. It never throws into LangChain.
@@ -77,7 +79,7 @@ export class WeftTracer extends BaseTracer {
     try {
       if (run.tags?.includes(HIDDEN)) return bridge.hide(run.id, run.parent_run_id);
       const state: RunState = { startedAtMs: Date.now() };
-      const active = bridge.start(run.id, run.parent_run_id, runOp(run, state), [run.inputs], run.run_type === 'llm');
+      const active = bridge.start(run.id, run.parent_run_id, runOp(run, state), [run.inputs], run.run_type === 'llm' ? requestTexts(run) : undefined);
       state.call = active?.call;
       if (active) states.set(run.id, state);
     } catch (err) {
@@ -109,7 +111,7 @@ export class WeftTracer extends BaseTracer {
    * weft context, so `op()` and wrapped provider clients called in it nest under the run. `@langchain/core` calls it
    * where it has the hook (`wrapRunExecution` of the callback handler contract); where it does not (1.4), the
    * same nesting comes from LangChain's async context (lambdas, tools, nodes) and, for a wrapped client inside a
-   * chat model, from the one chat model run open under the caller.
+   * chat model, from the model run open under the caller that sent the request (`lc-context.ts`).
    */
   wrapRunExecution<T>(runId: string, fn: () => T): T {
     hookSeen = true;

@@ -48,7 +48,7 @@ async function normalized(input: RequestInfo | URL, init: RequestInit | undefine
 
 /** Marks the running weft call (the model call a wrapper records) as recorded or replayed: `summary.cache`. */
 function markCall(mode: 'record' | 'replay'): void {
-  parentContext(true)?.call?.setSummaryField('cache', mode);
+  parentContext([])?.call?.setSummaryField('cache', mode);
 }
 
 /**

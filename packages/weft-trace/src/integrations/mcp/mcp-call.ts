@@ -9,6 +9,7 @@ import { safeMessage } from '../../internal/safe-message.js';
 import type { TraceParent } from '../../internal/traceparent.js';
 import { startCall, type ActiveCall } from '../../instrument/active-call.js';
 import { activeContext, runInContext, type TraceContext } from '../../instrument/context.js';
+import { parentContext } from '../../instrument/framework-context.js';
 import { InputKeys } from '../../instrument/input-keys.js';
 import type { OpDefinition } from '../../instrument/op-definition.js';
 import { activeOtelContext, otelContextRegistered, runInOtelSpan } from '../../instrument/otel-hook.js';
@@ -58,8 +59,9 @@ function definition(spec: McpCallSpec): OpDefinition {
 /**
  * Starts the call: under `spec.remote` when given (its trace, its span as the parent; a local parent call that is
  * not that span is left out, so the summary is not merged into an unrelated call), else as `op()` would (the
- * running call, sampling of roots). The ids always come from `bridgedIds` (`instrument/otel-hook.ts`): with no OTel
- * context manager, over the empty context, so the call id is `weftCallId(trace, span)` and a `traceparent` can name it.
+ * running call, or the framework run the code runs inside, such as a LangChain tool's: `parentContext()`; sampling
+ * of roots). The ids always come from `bridgedIds` (`instrument/otel-hook.ts`): with no OTel context manager, over
+ * the empty context, so the call id is `weftCallId(trace, span)` and a `traceparent` can name it.
  * `UNSAMPLED` when the trace is left out (a root not sampled, or a remote parent whose `sampled` flag is off).
  */
 function start(spec: McpCallSpec): { active: ActiveCall; otelCtx: Context | undefined } | typeof UNSAMPLED | undefined {
@@ -67,7 +69,7 @@ function start(spec: McpCallSpec): { active: ActiveCall; otelCtx: Context | unde
   if (sink == null) return undefined;
   const settings = getTraceSettings();
   const registered = otelContextRegistered();
-  let parent = activeContext();
+  let parent = spec.remote ? activeContext() : parentContext();
   let base = registered ? activeOtelContext() : ROOT_CONTEXT;
   const { remote } = spec;
   if (remote) {
