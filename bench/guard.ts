@@ -162,7 +162,7 @@ async function instructionRows(head: BenchBuild, base: BenchBuild): Promise<stri
   }
   const labels: Partial<Record<InstructionWorkload, string>> = {
     inline: 'instructions per sync call on the caller\'s stack (events staged)',
-    sync: 'instructions per sync call with its serialization and batching (no HTTP)',
+    sync: 'instructions per sync call in a burst, all-in (serialized, batched and sent to the sink)',
     nested: 'instructions per exported call, nested, all-in',
   };
   const rows: string[][] = [];

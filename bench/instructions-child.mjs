@@ -1,9 +1,10 @@
 // Child of lib/instructions.ts, run under valgrind (callgrind): one workload of the SDK build in argv[2], sized by argv[4], so that the difference of two sizes is the instructions of the calls alone.
 // Plain JavaScript (no tsx loader under valgrind). Workloads (argv[3]):
-// - sync: `op((x) => x)` after init(), 3,000 warm-up calls, then N calls in one synchronous loop, then exit at once: each
-//   call's inline cost plus the serialization and batching of its events (done inline every STAGE_MAX events), no HTTP;
+// - sync: `op((x) => x)` after init(), 3,000 warm-up calls, then N calls in one synchronous loop, then flush() to the
+//   sink: each call's inline cost plus the serialization, batching and sending of its events (a burst's events are
+//   serialized after it, in the drain's slices, up to the exporter's STAGE_MAX of 262,144 waiting);
 // - inline: the same op, 2,000 warm-up calls and a turn of the event loop (their events serialized and sent), then N
-//   calls (N + 2,000 below the exporter's 8,192-call staging threshold), then exit at once: what the caller's stack pays;
+//   calls (below the exporter's STAGE_MAX, so none is serialized on the caller's stack), then exit at once: what the caller's stack pays;
 // - otel: the OpenTelemetry twin of `inline` (a BasicTracerProvider, BatchSpanProcessor with a discarding exporter, the
 //   AsyncLocalStorage context manager, startActiveSpan, input and output as JSON string attributes, as bench/lib/otel.ts);
 // - nested: the all-in workload of nested-child.ts (a root awaiting two children, a turn every 16 roots) for N roots,
@@ -49,6 +50,7 @@ if (workload === 'sync') {
   const identity = weft.op((x) => x, { name: 'identity' });
   for (let i = 0; i < 3000; i++) identity(i);
   for (let i = 0; i < n; i++) identity(i);
+  await weft.flush();
   process.exit(0);
 }
 const leaf = async (x) => {

@@ -12,7 +12,7 @@ const V8_FLAGS = ['--predictable'];
 
 /** The workloads of `instructions-child.mjs`, and the two sizes whose difference is divided by the calls between them. */
 export const INSTRUCTION_WORKLOADS = {
-  /** one traced sync call with its serialization and batching (no HTTP); sizes in calls */
+  /** one traced sync call of a burst with its serialization, batching and sending; sizes in calls */
   sync: { small: 0, large: 20_000, callsPer: 1 },
   /** what the caller's stack pays for one traced sync call (its events only staged); sizes in calls */
   inline: { small: 0, large: 5_000, callsPer: 1 },
