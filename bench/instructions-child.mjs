@@ -2,9 +2,9 @@
 // Plain JavaScript (no tsx loader under valgrind). Workloads (argv[3]):
 // - sync: `op((x) => x)` after init(), 3,000 warm-up calls, then N calls in one synchronous loop, then flush() to the
 //   sink: each call's inline cost plus the serialization, batching and sending of its events (a burst's events are
-//   serialized after it, in the drain's slices, up to the exporter's STAGE_MAX of 262,144 waiting);
+//   serialized after it, in the drain's slices, up to the exporter's staging bound, maxQueueBytes / 512 events);
 // - inline: the same op, 2,000 warm-up calls and a turn of the event loop (their events serialized and sent), then N
-//   calls (below the exporter's STAGE_MAX, so none is serialized on the caller's stack), then exit at once: what the caller's stack pays;
+//   calls (below the exporter's staging bound, so none is serialized on the caller's stack), then exit at once: what the caller's stack pays;
 // - otel: the OpenTelemetry twin of `inline` (a BasicTracerProvider, BatchSpanProcessor with a discarding exporter, the
 //   AsyncLocalStorage context manager, startActiveSpan, input and output as JSON string attributes, as bench/lib/otel.ts);
 // - nested: the all-in workload of nested-child.ts (a root awaiting two children, a turn every 16 roots) for N roots,

@@ -19,16 +19,12 @@ import { stats, warnUnreportedDrops } from './export-stats.js';
 import { ServiceNotes } from './service-notes.js';
 
 /**
- * Events staged (handed over, not yet serialized) past which the oldest are serialized and queued on the
- * caller's stack, {@link STAGE_SLICE} at a time, instead of on a later turn of the event loop: a bound on the
- * memory a loop that never yields holds unserialized (about 300 bytes of heap an event; the memory caps apply
- * once events are serialized). Large enough that a burst of 131,072 calls in one loop pays no JSON in its own
- * turn (issue 47: at 16,384, a burst of 200,000 calls cost 3.7x its p50 per call on average, the caller
- * serializing every event; the same work done after the burst, in the drain's slices, costs about 8% more CPU).
+ * Heap bytes one staged event (handed over, not yet serialized) is taken to hold, for the bound on the staged events:
+ * a start of `op((x) => x)` is about 300 bytes with its ids, time and inputs, an end about 250.
  */
-const STAGE_MAX = 262_144;
+const STAGED_EVENT_BYTES = 512;
 
-/** Events a drain forced by {@link STAGE_MAX} takes, oldest first: one such pause stays short (a few ms). */
+/** Events a drain forced by the staging bound ({@link CallExporter.stageMax}) takes, oldest first: one such pause stays short (a few ms). */
 const STAGE_SLICE = 16_384;
 
 /**
@@ -91,6 +87,15 @@ export class CallExporter implements CallSink {
   private staged: (StartedCallSchemaForInsert | EndedCallSchemaForInsert | undefined)[] = [];
   /** Where the events not yet serialized start in {@link CallExporter.staged}. */
   private stagedAt = 0;
+  /**
+   * Events staged past which the oldest are serialized and queued on the caller's stack, {@link STAGE_SLICE} at a
+   * time, instead of on a later turn of the event loop: a bound on the memory a loop that never yields holds
+   * unserialized, taken from the memory budget (`maxQueueBytes` / {@link STAGED_EVENT_BYTES}: 524,288 events at 256
+   * MiB), so a burst of up to half as many calls pays no JSON in its own turn. Issue 47: at 16,384 a burst of 200,000
+   * calls cost 3.7x its p50 per call on average, the caller serializing every event; done after the burst, in the
+   * drain's slices, the same work costs about 8% more CPU.
+   */
+  private readonly stageMax: number;
   private drainScheduled = false;
   /** A drain is taking staged events (see `drain`). */
   private draining = false;
@@ -111,6 +116,7 @@ export class CallExporter implements CallSink {
     this.userId = userId;
     this.predecessor = predecessor;
     this.options = { ...DEFAULT_EXPORT_OPTIONS, ...options };
+    this.stageMax = Math.max(STAGE_SLICE, Math.floor(this.options.maxQueueBytes / STAGED_EVENT_BYTES));
     this.exitNotes = new ServiceNotes(client.baseUrl, projectId, this.options.spoolDir || undefined, this.options.spoolCourier);
     this.reach = this.exitNotes.reach;
     this.delivery = new Delivery({ client, options: this.options, reach: this.reach, spill: true });
@@ -145,7 +151,7 @@ export class CallExporter implements CallSink {
 
   /**
    * Keeps an event to serialize and queue after the caller's code has run: on the next turn of the
-   * event loop, at the next flush, or at once (the oldest {@link STAGE_SLICE}) when {@link STAGE_MAX} are waiting, or all when the staged and
+   * event loop, at the next flush, or at once (the oldest {@link STAGE_SLICE}) when {@link CallExporter.stageMax} are waiting, or all when the staged and
    * queued events reach `maxQueueItems` (the item cap holds for both), so op() does not pay
    * for JSON on the caller's stack. Safe because op() never changes an event after handing it over
    * (the CallSink contract). With `flushMode: 'immediate'` or `waitUntil`, events are queued at once,
@@ -158,7 +164,7 @@ export class CallExporter implements CallSink {
     stats.queueItems++;
     const waiting = staged.length - this.stagedAt;
     if (waiting + this.batcher.pendingCount >= this.options.maxQueueItems) this.drain();
-    else if (waiting >= STAGE_MAX) this.drain(Infinity, STAGE_SLICE);
+    else if (waiting >= this.stageMax) this.drain(Infinity, STAGE_SLICE);
     else if (!this.drainScheduled) {
       this.drainScheduled = true;
       runSoon(this.drainStaged);

@@ -25,7 +25,7 @@ it('a burst of 60,000 calls in one loop, with the defaults and a spool directory
       f(i); // no turn of the event loop until the last call
       if (i % 1_000 === 0) serializedInLoop = Math.max(serializedInLoop, getExportStats().queueBytes - before.queueBytes);
     }
-    // the burst's events wait unserialized (below the exporter's STAGE_MAX): the caller pays no JSON in its loop
+    // the burst's events wait unserialized (below the exporter's staging bound, maxQueueBytes / 512 events): the caller pays no JSON in its loop
     expect(serializedInLoop).toBe(0);
     const report = await shutdown({ timeoutMs: 60_000 });
     const after = getExportStats();
@@ -38,4 +38,22 @@ it('a burst of 60,000 calls in one loop, with the defaults and a spool directory
   } finally {
     rmSync(spoolDir, { recursive: true, force: true });
   }
+}, 120_000);
+
+it("the events a loop that never yields holds unserialized are bounded by the memory budget: maxQueueBytes / 512", async () => {
+  const project = uniqueProject('burst-bound');
+  const before = getExportStats();
+  init({ project, baseUrl: server().url, maxQueueBytes: 8 * 1024 * 1024 }); // a bound of 16,384 events: 8,192 calls
+  const f = op(function f(i: number) {
+    return i;
+  });
+  let serializedInLoop = 0;
+  for (let i = 0; i < 20_000; i++) {
+    f(i);
+    if (i % 500 === 0) serializedInLoop = Math.max(serializedInLoop, getExportStats().queueBytes - before.queueBytes);
+  }
+  expect(serializedInLoop).toBeGreaterThan(0); // past the bound, the caller's loop serialized the oldest
+  const report = await shutdown({ timeoutMs: 60_000 });
+  expect(report).toMatchObject({ dropped: 0, pending: 0 });
+  expect(await readCalls(server().url, project, { columns: ['id'] })).toHaveLength(20_000);
 }, 120_000);
