@@ -78,6 +78,7 @@ const RUNTIME_SQLITE = [
   'packages/weft-trace/test/integrations/google-genai.test.ts',
   'packages/weft-trace/test/integrations/openai.test.ts',
   'packages/weft-trace/test/integrations/ai-sdk.test.ts',
+  'packages/weft-trace/test/integrations/ai-sdk-stream-end.test.ts',
   ...NEEDS_NODE_22,
 ];
 const RUNTIME_POSTGRES = ['packages/weft-server/test/server/calls/upsert-batch.test.ts', 'packages/weft-server/test/server/calls/stream-query.test.ts'];
