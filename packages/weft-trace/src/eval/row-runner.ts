@@ -5,7 +5,7 @@
 import { diag } from '../internal/diag.js';
 import { captureFeedbackPayload } from '../instrument/capture.js';
 import { getTraceSettings } from '../instrument/trace-settings.js';
-import { checkRequest } from '../schema/check.js';
+import { checkRequest } from '../check-request.js';
 import { FeedbackCreateReq } from '../schema/feedback.js';
 import { getSink } from '../instrument/sink.js';
 import { newId } from '../internal/ids.js';

@@ -8,7 +8,7 @@ import { createFeedbackRaw, upsertCallsUnread } from '../api/core/raw-batch.js';
 import { isRetryableError } from '../api/core/retry.js';
 import type { RequestOptions } from '../api/core/transport.js';
 import { safeMessage } from '../internal/safe-message.js';
-import type { Entry } from './batcher.js';
+import type { Entry } from './entry.js';
 import { batchBody } from './entry-chunks.js';
 import type { ExportOptions } from './export-options.js';
 import { invalidItemIndexes } from './invalid-items.js';

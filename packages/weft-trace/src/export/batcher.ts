@@ -3,17 +3,10 @@
  * @module
  */
 import { CallOrder } from './call-order.js';
+import type { Entry } from './entry.js';
 import type { BatcherOptions } from './export-options.js';
 import { stats } from './export-stats.js';
 import { unrefTimeout, unrefDelay } from '../internal/timers.js';
-
-/** One event, serialized once: `json` is sent (or spooled) as is; `bytes` is its UTF-8 length. */
-export interface Entry {
-  readonly json: string;
-  readonly bytes: number;
-  /** For a call event with an id: which call, and whether it is the end (kept behind its start). */
-  readonly call?: { readonly id: string; readonly end: boolean };
-}
 
 /** Events sent and dropped so far (a delivery's counters). */
 export interface Tally {

@@ -4,7 +4,8 @@
  */
 import { utf8Length } from '../internal/runtime.js';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from '../schema/calls.js';
-import { BODY_OVERHEAD_BYTES, type Entry } from './batcher.js';
+import { BODY_OVERHEAD_BYTES } from './batcher.js';
+import type { Entry } from './entry.js';
 import { ITEM_FRAME_BYTES, packedEntry, packedItem } from './entry-chunks.js';
 import { cutString, truncatedValue } from '../internal/truncation.js';
 

@@ -3,7 +3,8 @@
  * @module
  */
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
-import type { Batcher, Entry } from './batcher.js';
+import type { Batcher } from './batcher.js';
+import type { Entry } from './entry.js';
 import { callEventEntry } from './call-entry.js';
 import type { Delivery } from './delivery.js';
 import type { ExportOptions } from './export-options.js';

@@ -2,7 +2,7 @@
  * Per-call order for the exporter: a call's end is sent in the batch of its start, or after the batch holding its start was settled.
  * @module
  */
-import type { Entry } from './batcher.js';
+import type { Entry } from './entry.js';
 
 /** Marks a start still in the batcher's buffer (not yet cut into a batch). */
 const BUFFERED = null;

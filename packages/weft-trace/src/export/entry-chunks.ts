@@ -3,7 +3,7 @@
  * @module
  */
 import { HAS_BUFFER, utf8Length } from '../internal/runtime.js';
-import type { Entry } from './batcher.js';
+import type { Entry } from './entry.js';
 import { END_HEAD, ITEM_TAIL, itemText, START_HEAD } from './event-json.js';
 
 /**

@@ -52,7 +52,8 @@ export interface ExportStats {
 
 const zeroDrops = (): Record<DropReason, number> => Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<DropReason, number>;
 
-const shared = getGlobal();
+/** The registry's counters slot, which this module owns (typed here: the registry sits below it). */
+const shared = getGlobal() as { exportStats: ExportStats | undefined };
 shared.exportStats ??= {
   queued: 0,
   sent: 0,

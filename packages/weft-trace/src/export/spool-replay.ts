@@ -3,7 +3,8 @@
  * @module
  */
 import type PQueue from 'p-queue';
-import type { Entry, Tally } from './batcher.js';
+import type { Tally } from './batcher.js';
+import type { Entry } from './entry.js';
 import { BODY_OVERHEAD_BYTES } from './batcher.js';
 import type { BatchSender } from './batch-sender.js';
 import { callOf } from './call-entry.js';

@@ -3,7 +3,7 @@
  * @module
  */
 import { WeftError } from '../errors.js';
-import { checkRequest } from '../schema/check.js';
+import { checkRequest } from '../check-request.js';
 import { diag } from '../internal/diag.js';
 import { FeedbackCreateReq } from '../schema/feedback.js';
 import { activeContext } from './context.js';

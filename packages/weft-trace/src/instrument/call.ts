@@ -3,10 +3,26 @@
  * @module
  */
 import type { CallException, EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
-import type { RunState, TraceContext } from './context.js';
 import { newId } from '../internal/ids.js';
 import { isoTime } from './iso-time.js';
 import { closeSummary, emptySummary, interruptedSummary, type CallOutcome, type SummaryData } from './summary.js';
+
+/** The run a call belongs to (`svc_run_id`, `svc_run_step`); `step` changes with `setRunStep()`. */
+export interface RunState {
+  readonly runId: string;
+  step: number | undefined;
+}
+
+/** What a call reads from the context it starts in (a `TraceContext` of context.ts is one). */
+export interface CallContext {
+  /** The call whose body is running. */
+  readonly call?: Call | undefined;
+  /** `thread_id` and `turn_id` from `withThread()`. */
+  readonly threadId?: string;
+  readonly turnId?: string | undefined;
+  /** The run from `withRun()`. */
+  readonly run?: RunState;
+}
 
 /** Ids chosen for a call instead of the defaults (the OTel context hook, `otel-hook.ts`). */
 export interface CallIds {
@@ -22,7 +38,7 @@ export interface CallInit {
   /** `op_name` of its events. */
   opName: string;
   /** The context the call starts in: its parent call, thread, turn and run come from it. */
-  context: TraceContext | undefined;
+  context: CallContext | undefined;
   /** Id, trace id and parent id to use (an OTel parent span). @defaultValue a new UUIDv7, the parent's trace and id */
   ids?: CallIds | undefined;
   /** When the call started, in ms since the epoch (a framework's span that began before weft heard of it). @defaultValue now */
@@ -53,7 +69,7 @@ export class Call {
   readonly opName: string;
   /** The weft call this one started under (its context's call), whether or not it is the stored parent. */
   readonly parent: Call | undefined;
-  private readonly context: TraceContext | undefined;
+  private readonly context: CallContext | undefined;
 
   constructor({ projectId, opName, context, ids, startedAtMs }: CallInit) {
     this.startedAtMs = startedAtMs ?? Date.now();

@@ -2,28 +2,19 @@
  * The AsyncLocalStorage context that carries the current call through await, callbacks and timers.
  * @module
  */
+import type { AsyncLocalStorage } from 'node:async_hooks';
 import { getGlobal } from '../internal/global.js';
-import type { Call } from './call.js';
+import type { CallContext } from './call.js';
 
-/** The run a call belongs to (`svc_run_id`, `svc_run_step`); `step` changes with `setRunStep()`. */
-export interface RunState {
-  readonly runId: string;
-  step: number | undefined;
-}
-
-/** Immutable per-async-path context. A new object is made for every change (except `run.step`). */
-export interface TraceContext {
-  /** The call whose body is running. */
-  readonly call?: Call | undefined;
+/**
+ * Immutable per-async-path context. A new object is made for every change (except `run.step`). What a call
+ * reads from it (the running call, thread, turn and run) is {@link CallContext}, declared by call.ts.
+ */
+export interface TraceContext extends CallContext {
   /** True inside a trace that sampling left out: nothing below it is recorded. */
   readonly unsampled?: boolean;
   /** Attributes from `withAttributes()`, merged from the outermost in. */
   readonly attributes?: Readonly<Record<string, unknown>>;
-  /** `thread_id` and `turn_id` from `withThread()`. */
-  readonly threadId?: string;
-  readonly turnId?: string | undefined;
-  /** The run from `withRun()`. */
-  readonly run?: RunState;
   /** The rollout of `trajectory()` (trajectories/) the code runs in: told of each finished model request. */
   readonly rollout?: ExchangeRecorder;
 }
@@ -34,7 +25,8 @@ export interface ExchangeRecorder {
   exchange(format: string, request: Readonly<Record<string, unknown>>, response: unknown): void;
 }
 
-const storage = getGlobal().storage;
+/** The registry's context slot, which this module owns (typed here: the registry sits below it). */
+const storage = getGlobal().storage as AsyncLocalStorage<TraceContext>;
 
 /** The context of the running code, or `undefined` outside any op. */
 export function activeContext(): TraceContext | undefined {

@@ -41,7 +41,8 @@ export interface ExportReport {
   pending: number;
 }
 
-const g = getGlobal();
+/** The registry's sink slot, which this module owns (typed here: the registry sits below it). */
+const g = getGlobal() as { runtime: CallSink | null | undefined };
 
 /** The active sink; `undefined` before `init()`, `null` when `init()` disabled tracing. */
 export function getSink(): CallSink | null | undefined {

@@ -28,7 +28,8 @@ export const DEFAULT_TRACE_SETTINGS: TraceSettings = {
   maxStreamChunks: DEFAULT_MAX_STREAM_CHUNKS,
 };
 
-const g = getGlobal();
+/** The registry's settings slot, which this module owns (typed here: the registry sits below it). */
+const g = getGlobal() as { settings: TraceSettings | undefined };
 
 /** The settings in effect (shared by every copy of weft in the process). */
 export function getTraceSettings(): TraceSettings {

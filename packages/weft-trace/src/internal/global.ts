@@ -3,10 +3,6 @@
  * @module
  */
 import type { AsyncLocalStorage } from 'node:async_hooks';
-import type { ExportStats } from '../export/export-stats.js';
-import type { TraceContext } from '../instrument/context.js';
-import type { CallSink } from '../instrument/sink.js';
-import type { TraceSettings } from '../instrument/trace-settings.js';
 import { diag } from './diag.js';
 import { newLocalStorage } from './local-storage.js';
 
@@ -17,18 +13,20 @@ const KEY = Symbol.for(`weft.global.v${GLOBAL_MAJOR}`);
 /**
  * What the registry holds, one slot per piece of shared state, each read and written only by the module
  * that owns it. The slot names are part of the shared shape (the object is sealed): renaming one needs a
- * new {@link GLOBAL_MAJOR}.
+ * new {@link GLOBAL_MAJOR}. The registry sits below the modules that own its slots, so it types their
+ * contents `unknown`: each owner narrows the registry to its own slot's type once, as it loads (an `as`,
+ * erased by the compiler), e.g. `getGlobal() as { runtime: CallSink | null | undefined }`.
  */
 export interface WeftGlobal {
   readonly version: string;
-  /** The context of the running code (instrument/context.ts). */
-  readonly storage: AsyncLocalStorage<TraceContext>;
-  /** The active call sink (instrument/sink.ts): `undefined` before `init()`, `null` when `init()` disabled tracing. */
-  runtime: CallSink | null | undefined;
-  /** Settings of the instrumentation: sampling, redaction, ... (instrument/trace-settings.ts); `undefined` before `init()`. */
-  settings: TraceSettings | undefined;
-  /** The export counters behind `getExportStats()` (export/), made by the first copy that loads them. */
-  exportStats: ExportStats | undefined;
+  /** The context of the running code: a `TraceContext` (instrument/context.ts). */
+  readonly storage: AsyncLocalStorage<unknown>;
+  /** The active call sink, a `CallSink` (instrument/sink.ts): `undefined` before `init()`, `null` when `init()` disabled tracing. */
+  runtime: unknown;
+  /** Settings of the instrumentation, `TraceSettings`: sampling, redaction, ... (instrument/trace-settings.ts); `undefined` before `init()`. */
+  settings: unknown;
+  /** The export counters behind `getExportStats()`, `ExportStats` (export/export-stats.ts), made by the first copy that loads them. */
+  exportStats: unknown;
 }
 
 type GlobalHost = typeof globalThis & { [KEY]?: WeftGlobal };
@@ -44,7 +42,7 @@ export function getGlobal(): WeftGlobal {
   const host = globalThis as GlobalHost;
   let g = host[KEY];
   if (!g) {
-    g = Object.seal<WeftGlobal>({ version: VERSION, storage: newLocalStorage<TraceContext>(), runtime: undefined, settings: undefined, exportStats: undefined });
+    g = Object.seal<WeftGlobal>({ version: VERSION, storage: newLocalStorage<unknown>(), runtime: undefined, settings: undefined, exportStats: undefined });
     Object.defineProperty(host, KEY, { value: g, enumerable: false, configurable: true, writable: false });
   } else if (g.version !== VERSION) {
     diag.once('global-version', 'debug', `sharing weft's global with version ${g.version} (this copy is ${VERSION})`);

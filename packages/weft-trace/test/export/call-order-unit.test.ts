@@ -1,7 +1,7 @@
 // CallOrder on its own, property-based: whatever the events, cuts and settle order, no batch holds an end ahead of its start, and no end is held for good.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import type { Entry } from '../../src/export/batcher.js';
+import type { Entry } from '../../src/export/entry.js';
 import { CallOrder } from '../../src/export/call-order.js';
 
 type Step = { t: 'event'; pick: number } | { t: 'cut' } | { t: 'settle'; pick: number; lose: boolean };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import type { Entry } from '../../src/export/batcher.js';
+import type { Entry } from '../../src/export/entry.js';
 import { batchBody, packedEntry } from '../../src/export/entry-chunks.js';
 
 const reference = (batch: readonly Entry[]): string => `{"batch":[${batch.map((e) => e.json).join(',')}]}`;

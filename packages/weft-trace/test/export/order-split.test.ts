@@ -5,7 +5,7 @@ import { afterEach, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
 import { BatchSender } from '../../src/export/batch-sender.js';
 import { toCallEntry } from '../../src/export/call-entry.js';
-import type { Entry } from '../../src/export/batcher.js';
+import type { Entry } from '../../src/export/entry.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@
 import { ENDPOINTS } from '../../schema/endpoints.js';
 import type { z } from 'zod';
 import { APIResource } from '../core/resource.js';
-import { checkRequest } from '../../schema/check.js';
+import { checkRequest } from '../../check-request.js';
 import type { RequestOptions } from '../core/transport.js';
 import { JsonlStream } from '../core/jsonl-stream.js';
 import { type IterateOptions, paginate } from './calls-pagination.js';

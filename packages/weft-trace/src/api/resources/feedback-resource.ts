@@ -5,7 +5,7 @@
 import { ENDPOINTS } from '../../schema/endpoints.js';
 import { newId } from '../../internal/ids.js';
 import { APIResource } from '../core/resource.js';
-import { checkRequest } from '../../schema/check.js';
+import { checkRequest } from '../../check-request.js';
 import type { RequestOptions } from '../core/transport.js';
 import {
   FeedbackBatchCreateReq,

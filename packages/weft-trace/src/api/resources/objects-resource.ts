@@ -4,7 +4,7 @@
  */
 import { WEAVE_ENDPOINTS } from '../../schema/weave-endpoints.js';
 import { APIResource } from '../core/resource.js';
-import { checkRequest } from '../../schema/check.js';
+import { checkRequest } from '../../check-request.js';
 import type { RequestOptions } from '../core/transport.js';
 import { ObjCreateReq, ObjCreateRes, ObjQueryReq, ObjQueryRes, ObjReadReq, ObjReadRes } from '../../schema/objects.js';
 

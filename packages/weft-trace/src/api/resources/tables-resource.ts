@@ -4,7 +4,7 @@
  */
 import { ENDPOINTS } from '../../schema/endpoints.js';
 import { APIResource } from '../core/resource.js';
-import { checkRequest } from '../../schema/check.js';
+import { checkRequest } from '../../check-request.js';
 import type { RequestOptions } from '../core/transport.js';
 import { TableCreateReq, TableCreateRes, TableQueryReq, TableQueryRes } from '../../schema/tables.js';
 

@@ -5,7 +5,7 @@
 import { APIResource } from '../core/resource.js';
 import { ENDPOINTS } from '../../schema/endpoints.js';
 import { fillPath } from '../core/path.js';
-import { checkRequest } from '../../schema/check.js';
+import { checkRequest } from '../../check-request.js';
 import type { RequestOptions } from '../core/transport.js';
 import {
   TrainingJobCreateReq,

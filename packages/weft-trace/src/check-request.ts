@@ -1,10 +1,12 @@
 /**
- * Checks a request body against its wire schema before it is sent, for the client and the helpers alike.
+ * Checks a request body against its wire schema before it is sent, for the client and the helpers alike. It stands
+ * above `schema/` and `errors.ts`: it throws the `RequestValidationError` of `errors.ts` with the detail items of
+ * `schema/validate.ts`.
  * @module
  */
 import type { z } from 'zod';
-import { RequestValidationError } from '../errors.js';
-import { PARSE_OPTIONS, issuesToDetail } from './validate.js';
+import { RequestValidationError } from './errors.js';
+import { PARSE_OPTIONS, issuesToDetail } from './schema/validate.js';
 
 /**
  * Validates `body` with `schema` and returns the parsed value.
