@@ -14,8 +14,8 @@ export const MAX_QUEUE_BYTES = 256 * MIB;
  * `maxQueueBytes` when the app does not set it: 1/8 of the memory the process may use (its cgroup limit,
  * `process.constrainedMemory()`, or the machine's memory, `os.totalmem()`, whichever is less), kept between
  * {@link MIN_QUEUE_BYTES} and {@link MAX_QUEUE_BYTES}. A burst of 200,000 traced calls with small inputs holds about
- * 90 MB of serialized events until the server has taken them (bench/README.md, issue 47), so a machine with 2 GiB or
- * more keeps such a burst in memory rather than writing it to the disk spool.
+ * 90 MB of serialized events until the server has taken them (bench/history/2026-12-02-issue-47-burst.md), so a
+ * machine with 2 GiB or more keeps such a burst in memory rather than writing it to the disk spool.
  */
 export function defaultQueueBytes(): number {
   const limits: number[] = [];
