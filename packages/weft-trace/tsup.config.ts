@@ -29,7 +29,8 @@ export default defineConfig([
   { ...common, entry: { ...sdk, 'spool-courier': 'src/spool-courier.ts' }, format: ['esm'], external: sdkExternal, noExternal: sdkBundled, esbuildPlugins: plugins },
   // splitting: zod once in a shared chunk, not once per entry; shims: `import.meta.url` (courier-launch.ts finds the
   // courier beside the module) becomes the file's URL, which esbuild leaves alone in a split CommonJS build
-  { ...common, entry: sdk, format: ['cjs'], splitting: true, treeshake: true, shims: true, external: sdkExternal, noExternal: [...esmOnly, ...sdkBundled], esbuildPlugins: plugins },
+  // `vitest/core`: weft-trace/vitest without vitest, for the Node.js ESM entry of build/finish.mjs (vitest refuses require())
+  { ...common, entry: { ...sdk, 'vitest/core': 'src/vitest/core.ts' }, format: ['cjs'], splitting: true, treeshake: true, shims: true, external: sdkExternal, noExternal: [...esmOnly, ...sdkBundled], esbuildPlugins: plugins },
   // the declarations of both formats (.d.ts, .d.cts) from one TypeScript program, not one per format
   { ...common, entry: sdk, format: ['esm', 'cjs'], dts: { only: true }, external: sdkExternal },
   // the SDK's `weft` bin: runs weft-server's CLI when it is installed, else says how to get it

@@ -70,6 +70,25 @@ it('traces with zod bundled (not installed), its types from the vendored declara
   expect(declarations.some((t) => t.includes("from './zod/index.js'"))).toBe(true);
 });
 
+it('runs one instance of the SDK under Node.js, whether the app imports it or requires it (each subpath too)', async () => {
+  // the `node` condition's ESM entries re-export the CommonJS build (build/finish.mjs): no second copy of the
+  // SDK's state and classes for an app (or its dependencies) mixing the two; the ESM build is for other runtimes
+  const script = `import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const same = [];
+for (const sub of ['', '/schema', '/otel']) { // (/langchain needs @langchain/core, a peer not installed here)
+  const esm = await import('weft-trace' + sub);
+  const cjs = require('weft-trace' + sub);
+  const names = Object.keys(esm);
+  same.push(names.length > 0 && names.every((n) => esm[n] === cjs[n]));
+}
+console.log(same.join(' '));`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app, timeout: 30_000 });
+  expect(stdout.trim()).toBe('true true true');
+  const dist = path.join(app, 'node_modules/weft-trace/dist');
+  expect(readFileSync(path.join(dist, 'node/vitest/index.mjs'), 'utf8')).toContain("import * as vitest from 'vitest'");
+});
+
 it('says how to get the server: the `weft` bin and weft-trace/server without weft-server', async () => {
   const bin = await run('npx', ['weft', 'serve'], { cwd: app, timeout: 60_000 }).then(
     () => undefined,

@@ -68,6 +68,35 @@ function vendorZodTypes() {
   }
 }
 
+/**
+ * The Node.js ESM entries (the `node` condition under `import` in package.json): each re-exports the entry's CommonJS
+ * build, so an app that imports weft-trace and one that requires it (or both, in one process) run one instance of
+ * the SDK, and the traced call costs under `import` what it costs under `require` (issue 47: the split ESM build's
+ * calls across its chunks cost 1.2x). The export names are read from the CommonJS build. `weft-trace/vitest` imports
+ * vitest here (vitest refuses `require()`) and hands it to `vitest/core.cjs`. Other runtimes and bundlers without
+ * the `node` condition keep the ESM build. Fails the build when package.json does not point at a file written here.
+ */
+function writeNodeEntries() {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+  const require = createRequire(path.resolve('package.json'));
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    const nodeFile = target?.import?.node;
+    if (subpath === './server' || typeof target !== 'object' || !target.require) continue;
+    if (typeof nodeFile !== 'string') throw new Error(`package.json exports["${subpath}"].import has no "node" entry (build/finish.mjs writes one)`);
+    const vitest = subpath === './vitest';
+    const cjsFile = vitest ? './dist/vitest/core.cjs' : target.require.default;
+    const names = Object.keys(require(path.resolve(cjsFile))).filter((n) => n !== '__esModule' && n !== 'default' && n !== 'useVitest').sort();
+    let rel = path.relative(path.dirname(nodeFile), cjsFile).split(path.sep).join('/');
+    if (!rel.startsWith('.')) rel = `./${rel}`;
+    const head = `// weft-trace${subpath.slice(1)} under Node.js: the CommonJS build, one instance for import and require (build/finish.mjs).\n`;
+    const body = vitest
+      ? `import * as vitest from 'vitest';\nimport core from '${rel}';\ncore.useVitest(vitest);\nexport const { ${names.join(', ')} } = core;\n`
+      : `import cjs from '${rel}';\nexport const { ${names.join(', ')} } = cjs;\n`;
+    mkdirSync(path.dirname(nodeFile), { recursive: true });
+    writeFileSync(nodeFile, head + body);
+  }
+}
+
 function exists(file) {
   try {
     return statSync(file).isFile();
@@ -86,4 +115,5 @@ function* walk(dir) {
 
 writeServerForward();
 vendorZodTypes();
+writeNodeEntries();
 // zod's package.json says "type": "module"; its .d.cts files are CommonJS by their extension, so no package.json is needed

@@ -2,7 +2,6 @@
  * describeEval() and evalTest(): an evaluation as a vitest suite, one test per row, the whole suite recorded as one evaluation run (as evaluate() records one).
  * @module
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Dataset, type DatasetRow } from '../eval/dataset.js';
 import type { EvaluateOptions, EvaluationResult } from '../eval/evaluate-options.js';
 import { RunRecorder, type ScoreRow } from '../eval/run-recorder.js';
@@ -13,6 +12,7 @@ import { runtimeEnv } from '../internal/runtime.js';
 import { viewerLink } from '../internal/viewer-link.js';
 import { rowVerdict, type Threshold } from './row-verdict.js';
 import { summaryLine } from './summary-line.js';
+import { vitestApi } from './vitest-api.js';
 
 /** Options of {@link describeEval}. */
 export interface DescribeEvalOptions<Row extends DatasetRow = DatasetRow, Output = unknown> extends Pick<EvaluateOptions<Row, Output>, 'task' | 'scorers' | 'metadata' | 'client'> {
@@ -108,6 +108,7 @@ export function describeEval<Row extends DatasetRow = DatasetRow, Output = unkno
   const { threshold } = options;
   const badThreshold = threshold !== undefined && typeof threshold !== 'number' && (threshold === null || typeof threshold !== 'object' || Object.values(threshold).some((v) => typeof v !== 'number'));
   if (badThreshold) throw new TypeError(`describeEval: threshold must be a number or an object of numbers by score name, got ${JSON.stringify(threshold)}`);
+  const { afterAll, beforeAll, describe, expect, test } = vitestApi();
   enterEvalFile(expect.getState().testPath);
   describe(name, () => {
     const own = options.dataset?.rows ?? options.rows ?? [];
