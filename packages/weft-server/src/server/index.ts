@@ -4,7 +4,7 @@
  */
 // The public surface (see docs/server.md): the server, the two stores behind one base class (ServerStore), their inputs
 // and answers, and the errors a caller may catch. No store internals (resource stores, connections, migrations, SQL).
-export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './http/app.js';
+export { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './app.js';
 export { openStore, Store, type StoreOptions } from './store.js';
 export { openPgStore, PgStore } from './pg-store.js';
 export type { ServerStore } from './server-store.js';

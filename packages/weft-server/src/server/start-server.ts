@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { type AppOptions, createApp } from './http/app.js';
+import { type AppOptions, createApp } from './app.js';
 import { openStore } from './store.js';
 import { isPostgresUrl } from './db/pg-url.js';
 import { parseApiKeys } from './http/api-keys.js';
@@ -12,7 +12,7 @@ import { describeAccess } from './http/auth.js';
 import type { PriceTable } from './calls/price-table.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 import { MonitorLoop, type MonitorLoopOptions } from 'weft-trace/internal';
-import { storePort } from './monitors/store-port.js';
+import { storePort } from './monitor-port.js';
 import { type RetentionJob, startRetentionJob } from './calls/retention-job.js';
 import { type RollupJob, type RollupJobOptions, startRollupJob } from './calls/rollup-job.js';
 import { type ServerStore, storeParts } from './server-store.js';

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
-import type { ApiKey } from './api-keys.js';
-import { GRANTED_PROJECTS } from './auth.js';
-import { keylessGuard } from './keyless-guard.js';
-import type { CallStore } from '../calls/call-store.js';
+import type { ApiKey } from './http/api-keys.js';
+import { GRANTED_PROJECTS } from './http/auth.js';
+import { keylessGuard } from './http/keyless-guard.js';
+import type { CallStore } from './calls/call-store.js';
 import { WEFT_PROJECTS_PATH } from 'weft-trace/internal';
 
 /** This module's folder: `__dirname` in the CommonJS build, `import.meta.url` in ESM. */

@@ -5,22 +5,22 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { parseApiKeys } from './api-keys.js';
-import { authMiddleware } from './auth.js';
-import { requireJsonBody } from './content-type.js';
-import { errorHandler, notFound } from './http-error.js';
-import { callRoutes } from '../calls/call-routes.js';
-import { feedbackRoutes } from '../feedback/feedback-routes.js';
-import { OTLP_MEDIA_TYPES, otlpRoutes } from '../otlp/otlp-routes.js';
-import { type ServerStore, storeParts } from '../server-store.js';
-import { tableRoutes } from '../tables/table-routes.js';
-import { trainingRoutes } from '../training/training-routes.js';
-import { objectRoutes } from '../objects/object-routes.js';
+import { parseApiKeys } from './http/api-keys.js';
+import { authMiddleware } from './http/auth.js';
+import { requireJsonBody } from './http/content-type.js';
+import { errorHandler, notFound } from './http/http-error.js';
+import { callRoutes } from './calls/call-routes.js';
+import { feedbackRoutes } from './feedback/feedback-routes.js';
+import { OTLP_MEDIA_TYPES, otlpRoutes } from './otlp/otlp-routes.js';
+import { type ServerStore, storeParts } from './server-store.js';
+import { tableRoutes } from './tables/table-routes.js';
+import { trainingRoutes } from './training/training-routes.js';
+import { objectRoutes } from './objects/object-routes.js';
 import { WEAVE_BODY_TYPES } from 'weft-trace/internal';
 import { serviceInfoRoutes } from './service-info-routes.js';
-import { overviewRoute } from '../calls/overview-route.js';
-import { monitorRoutes } from '../monitors/monitor-routes.js';
-import { retentionRoute } from '../calls/retention-route.js';
+import { overviewRoute } from './calls/overview-route.js';
+import { monitorRoutes } from './monitors/monitor-routes.js';
+import { retentionRoute } from './calls/retention-route.js';
 import { projectRoutes, uiRoutes } from './ui-routes.js';
 
 /** Largest request body accepted by default: 32 MiB. */

@@ -6,7 +6,7 @@
 import { CallsQueryReq } from 'weft-trace/internal';
 import { FeedbackCreateReq } from 'weft-trace/internal';
 import type { EndedCall, MonitorPort } from 'weft-trace/internal';
-import type { StoreParts } from '../server-store.js';
+import type { StoreParts } from './server-store.js';
 
 /** A {@link MonitorPort} over a store's parts (every project's monitors). */
 export function storePort(store: Pick<StoreParts, 'calls' | 'feedback' | 'monitors'>): MonitorPort {
