@@ -10,7 +10,7 @@ import { histogramOf, piecesOf } from './overview-pieces.js';
 import { HOUR_MS } from './overview-plan.js';
 import { rootFigures, rootUsage } from './overview-sql.js';
 import { HOUR_LOCK_SPACE, hourLockKey } from './rollup-marks.js';
-import { histogramText } from './latency-histogram.js';
+import { histogramText } from '../stats/latency-histogram.js';
 
 /** A stale hour of a project. */
 export interface StaleHour {

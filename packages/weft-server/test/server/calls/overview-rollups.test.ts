@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../../../weft-trace/src/internal/ids.js';
 import { CALLS_DELETE_BEFORE_PATH } from '../../../../weft-trace/src/schema/calls-retention.js';
 import { refreshStaleHours } from '../../../src/server/calls/rollup-job.js';
-import { planBuckets } from '../../../src/server/feedback/stats-buckets.js';
+import { planBuckets } from '../../../src/server/stats/stats-buckets.js';
 import { storeParts } from '../../../src/server/server-store.js';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { useTestServer } from '../../../../../test/helpers/server.js';

@@ -14,7 +14,7 @@ import { rootFigures, type RootsQuery } from '../../../src/server/calls/overview
 import { PG_DIALECT, pgSql } from '../../../src/server/db/dialect.js';
 import type { Step, Steps } from '../../../src/server/db/sql-steps.js';
 import { feedbackStats } from '../../../src/server/feedback/stats-query.js';
-import { planBuckets } from '../../../src/server/feedback/stats-buckets.js';
+import { planBuckets } from '../../../src/server/stats/stats-buckets.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
 import { freshPgDatabase, type FreshDatabase } from '../../../../../test/helpers/pg.js';
 
