@@ -6,6 +6,7 @@
  */
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
+import type { Params } from '../db/sql-params.js';
 import { END_COLUMNS, START_COLUMNS } from './call-fields.js';
 import { type FeedbackField, parseFeedbackField } from './feedback-fields.js';
 import { CALL_COLUMNS } from './records.js';
@@ -21,18 +22,6 @@ export const INT_COLUMNS: ReadonlySet<string> = new Set([...START_COLUMNS, ...EN
 
 /** Columns whose value is never null in a record (a stored call always has them). */
 const NEVER_NULL = new Set(['id', 'project_id', 'started_at']);
-
-/** Positional parameters of a statement being built: `bind` appends a value and answers its placeholder. */
-export interface Params {
-  readonly values: unknown[];
-  bind(value: unknown): string;
-}
-
-/** The parameters of a new statement, bound as `?` (SQLite), or as `$1, $2, ...` when `numbered` (PostgreSQL). */
-export function newParams(numbered: boolean): Params {
-  const values: unknown[] = [];
-  return { values, bind: (v) => (values.push(v), numbered ? `$${values.length}` : '?') };
-}
 
 /** A compiled operand: SQL of its value, and what an index-friendly equality needs to know (PostgreSQL). */
 export interface Compiled {

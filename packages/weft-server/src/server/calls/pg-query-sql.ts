@@ -4,7 +4,8 @@
  * of db/pg-sql-functions.ts (NULL < numbers < text, booleans as 1/0, text by code point), and `compilePgCallsQuery`.
  * @module
  */
-import { type Compiled, newParams } from './fields.js';
+import type { Compiled } from './fields.js';
+import { newParams } from '../db/sql-params.js';
 import { type CallsQuery, compileWith, type QueryLeaves } from './query-walk.js';
 import { STORED_COLUMNS } from './records.js';
 import { pgValueSortKeys } from '../db/value-sort.js';

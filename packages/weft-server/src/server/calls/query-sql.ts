@@ -4,7 +4,8 @@
  * the PostgreSQL leaves compare, pg-query-sql.ts).
  * @module
  */
-import { INT_COLUMNS, newParams, PLAIN_COLUMNS } from './fields.js';
+import { INT_COLUMNS, PLAIN_COLUMNS } from './fields.js';
+import { newParams } from '../db/sql-params.js';
 import { type CallsQuery, type CompiledCallsQuery, compileWith, type QueryLeaves, type Side } from './query-walk.js';
 import { STORED_COLUMNS } from './records.js';
 import { jsonPath } from '../db/field-path.js';

@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import { DEFAULT_AGGREGATIONS, metricSlug, type FeedbackStatsReq, type MetricValueType } from 'weft-trace/internal';
-import { newParams, type Params } from '../calls/fields.js';
+import { newParams, type Params } from '../db/sql-params.js';
 import type { Dialect } from '../db/dialect.js';
 import { readableJson } from '../db/pg-json.js';
 import { all, get, type Steps } from '../db/sql-steps.js';
