@@ -9,7 +9,7 @@ export { openStore, Store, type StoreOptions } from './store.js';
 export { openPgStore, PgStore } from './pg-store.js';
 export type { ServerStore } from './server-store.js';
 export type { CallCursorApi as CallCursor } from './calls/call-cursor.js';
-export type { StartInput, EndInput, UpsertItem } from './calls/call-fields.js';
+export type { StartInput, EndInput, UpsertItem } from './calls/write/call-fields.js';
 export type { CallsQuery } from './calls/query-sql.js';
 export type { WireRecord } from './calls/columns.js';
 export type { CallStatus, StoredCallRecord } from './calls/records.js';

@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
 import type { PgDatabase } from './db/pg-database.js';
 import type { CallCursorApi } from './calls/call-cursor.js';
-import type { EndInput, StartInput, UpsertItem } from './calls/call-fields.js';
+import type { EndInput, StartInput, UpsertItem } from './calls/write/call-fields.js';
 import { type CallEngine, CallStore, type CallStoreDeps } from './calls/call-store.js';
 import type { WireRecord } from './calls/columns.js';
 import type { CallsQuery } from './calls/query-sql.js';

@@ -14,7 +14,7 @@ import { sqliteRunner } from './db/sql-runner.js';
 import { statementCache } from './db/statement-cache.js';
 import { engineParts, ServerStore } from './server-store.js';
 
-export type { UpsertItem } from './calls/call-fields.js';
+export type { UpsertItem } from './calls/write/call-fields.js';
 
 /** Options of {@link openStore} and {@link openPgStore} (and `startServer`). */
 export interface StoreOptions {

@@ -12,7 +12,7 @@ import { parseJsonText, postJson, readJsonBody, readText, validateBody } from '.
 import type { CallStore } from './call-store.js';
 import { formatFromAccept, pageSize, recordStream } from './record-stream.js';
 import { callTurns } from './call-turns.js';
-import { fastParseUpsertBatch } from './upsert-batch-parse.js';
+import { fastParseUpsertBatch } from './write/upsert-batch-parse.js';
 
 const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } as const;
 

@@ -7,7 +7,7 @@
 import { jsonPath, parseFieldPath } from '../db/field-path.js';
 import { QueryError } from '../db/query-error.js';
 import type { Params } from '../db/sql-params.js';
-import { END_COLUMNS, START_COLUMNS } from './call-fields.js';
+import { END_COLUMNS, START_COLUMNS } from './write/call-fields.js';
 import { type FeedbackField, parseFeedbackField } from './feedback-fields.js';
 import { CALL_COLUMNS } from './records.js';
 

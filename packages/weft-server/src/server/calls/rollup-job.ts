@@ -8,7 +8,7 @@
 import type { CallStore } from './call-store.js';
 import { callTurns } from './call-turns.js';
 import { HOUR_MS } from './overview-plan.js';
-import { hourAt } from './rollup-marks.js';
+import { hourAt } from './write/rollup-marks.js';
 import { type PeriodicJob, startPeriodicJob } from './periodic-job.js';
 
 /** How often the job looks for stale hours after its first run at start: every 30 s. */

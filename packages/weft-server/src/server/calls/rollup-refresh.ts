@@ -9,7 +9,7 @@ import { all, get, insert, run, type Steps } from '../db/sql-steps.js';
 import { histogramOf, piecesOf } from './overview-pieces.js';
 import { HOUR_MS } from './overview-plan.js';
 import { rootFigures, rootUsage } from './overview-sql.js';
-import { HOUR_LOCK_SPACE, hourLockKey } from './rollup-marks.js';
+import { HOUR_LOCK_SPACE, hourLockKey } from './write/rollup-marks.js';
 import { histogramText } from '../stats/latency-histogram.js';
 
 /** A stale hour of a project. */

@@ -3,8 +3,8 @@
  * project started before a cutoff, deleted with their feedback, refs and pending renames in one transaction.
  * @module
  */
-import type { Dialect } from '../db/dialect.js';
-import { all, run, type Steps } from '../db/sql-steps.js';
+import type { Dialect } from '../../db/dialect.js';
+import { all, run, type Steps } from '../../db/sql-steps.js';
 import { dropCallRows } from './call-edit-writes.js';
 
 /** What one batch deleted. */

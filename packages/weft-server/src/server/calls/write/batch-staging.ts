@@ -6,8 +6,8 @@
  */
 import { newId } from 'weft-trace/internal';
 import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
-import type { Dialect } from '../db/dialect.js';
-import { all, type Steps } from '../db/sql-steps.js';
+import type { Dialect } from '../../db/dialect.js';
+import { all, type Steps } from '../../db/sql-steps.js';
 import { type EndInput, endValues, INPUTS_AT, type JsonText, OUTPUT_AT, START_NAME_AT, type StartInput, startValues, type UpsertItem, type Value } from './call-fields.js';
 
 /** The key of a (project id, call id) pair in maps and sets. */

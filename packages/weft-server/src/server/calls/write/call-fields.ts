@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from 'weft-trace/internal';
-import { normalizeTimestamp } from '../db/timestamps.js';
+import { normalizeTimestamp } from '../../db/timestamps.js';
 
 /** A validated start (zod output of `StartedCallSchemaForInsert`). */
 export type StartInput = z.output<typeof StartedCallSchemaForInsert>;

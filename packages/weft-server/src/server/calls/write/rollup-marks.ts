@@ -11,8 +11,8 @@
  * transaction runs synchronously, so no write can fall between its read and its clear.
  * @module
  */
-import type { Dialect } from '../db/dialect.js';
-import { all, run, type Steps } from '../db/sql-steps.js';
+import type { Dialect } from '../../db/dialect.js';
+import { all, run, type Steps } from '../../db/sql-steps.js';
 
 /** The hour key of a normalized timestamp (`YYYY-MM-DDTHH`), as the marks and rollups store it. */
 export const hourOf = (startedAt: string): string => startedAt.slice(0, 13);

@@ -4,8 +4,8 @@
  * locked before the batch writes), then rolled up after its rows are written (calls/rollup.ts).
  * @module
  */
-import type { Dialect } from '../db/dialect.js';
-import { all, get, run, type Steps } from '../db/sql-steps.js';
+import type { Dialect } from '../../db/dialect.js';
+import { all, get, run, type Steps } from '../../db/sql-steps.js';
 import { rollUpTrace, type RollupRow } from './rollup.js';
 import { type EndedRoot, keyOf, type StagedCall, storedColumn } from './batch-staging.js';
 

@@ -5,7 +5,7 @@
  * only the half each row carries, and rows are written in key order so concurrent batches lock rows in the same order.
  * @module
  */
-import { run, all, type Steps } from '../db/sql-steps.js';
+import { run, all, type Steps } from '../../db/sql-steps.js';
 import { callRefs } from './call-refs.js';
 import { type ColumnType, END_COLUMNS, KEY_COLUMNS, START_COLUMNS, START_NAME_AT, type StartInput, type Value } from './call-fields.js';
 import { keyOf, type StagedCall } from './batch-staging.js';

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { type CallUpsertBatchReq, CallSummary, LlmUsage } from 'weft-trace/internal';
 import { LIMITS } from 'weft-trace/internal';
 import { isProjectId } from 'weft-trace/internal';
-import { DATE_TIME_PATTERN as DATE_TIME } from '../db/timestamps.js';
+import { DATE_TIME_PATTERN as DATE_TIME } from '../../db/timestamps.js';
 import { END_FIELDS, type FieldKind, START_FIELDS } from './call-fields.js';
 
 /** The validated body (zod output of `CallUpsertBatchReq`). */

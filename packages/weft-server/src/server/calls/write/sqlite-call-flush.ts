@@ -3,7 +3,7 @@
  * in the batch's transaction: multi-row upserts, then end names, refs and pending renames.
  * @module
  */
-import { all, get, run, type Steps } from '../db/sql-steps.js';
+import { all, get, run, type Steps } from '../../db/sql-steps.js';
 import { callRefs } from './call-refs.js';
 import { applyPendingRenames } from './call-edit-writes.js';
 import { END_COLUMNS, KEY_COLUMNS, START_COLUMNS, type Value } from './call-fields.js';

@@ -7,8 +7,8 @@
  * @module
  */
 import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
-import type { Dialect } from '../db/dialect.js';
-import type { Steps } from '../db/sql-steps.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { Steps } from '../../db/sql-steps.js';
 import { END_COLUMNS, START_COLUMNS, type StartInput, type UpsertItem } from './call-fields.js';
 import { callId, callProject, type EndedRoot, idsByProject, keyOf, type StagedCall, stageItems, storedColumn } from './batch-staging.js';
 import { HourMarks, markHours, rootsAbove } from './rollup-marks.js';

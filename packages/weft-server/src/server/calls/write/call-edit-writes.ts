@@ -3,8 +3,8 @@
  * row deletion retention shares, `dropCallRows`).
  * @module
  */
-import type { Dialect } from '../db/dialect.js';
-import { all, get, run, type Steps } from '../db/sql-steps.js';
+import type { Dialect } from '../../db/dialect.js';
+import { all, get, run, type Steps } from '../../db/sql-steps.js';
 import { PG_LOCK_FOR_RENAME } from './pg-call-writes.js';
 import { markRootsAbove } from './rollup-marks.js';
 
