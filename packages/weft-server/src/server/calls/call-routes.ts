@@ -10,7 +10,7 @@ import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from 'weft-trace/inte
 import { WEAVE_ENDPOINTS } from 'weft-trace/internal';
 import { parseJsonText, postJson, readJsonBody, readText, validateBody } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';
-import { formatFromAccept, pageSize, recordStream } from './record-stream.js';
+import { formatFromAccept, pageSize, recordStream } from './query/record-stream.js';
 import { callTurns } from './call-turns.js';
 import { fastParseUpsertBatch } from './write/upsert-batch-parse.js';
 

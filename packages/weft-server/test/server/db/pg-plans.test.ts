@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { CallsQueryReq } from '../../../../weft-trace/src/schema/calls.js';
 import { FeedbackStatsReq } from '../../../../weft-trace/src/schema/feedback.js';
-import { compilePgCallsQuery } from '../../../src/server/calls/pg-query-sql.js';
+import { compilePgCallsQuery } from '../../../src/server/calls/query/pg-query-sql.js';
 import { rootFigures, type RootsQuery } from '../../../src/server/calls/overview-sql.js';
 import { PG_DIALECT, pgSql } from '../../../src/server/db/dialect.js';
 import type { Step, Steps } from '../../../src/server/db/sql-steps.js';

@@ -8,12 +8,12 @@ import { compileColumns, parseColumns, type WireRecord } from './columns.js';
 import { expandRefs } from './expand.js';
 import { markDescendantErrors } from './descendant-errors.js';
 import { addWeaveSummary } from './weave-summary.js';
-import type { ObjectKey } from '../objects/object-vals.js';
-import { costsOf } from './prices.js';
-import type { PriceTable } from './price-table.js';
+import type { ObjectKey } from '../../objects/object-vals.js';
+import { costsOf } from '../prices.js';
+import type { PriceTable } from '../price-table.js';
 import type { CallsQuery } from './query-sql.js';
 import type { StoredCallRecord } from './records.js';
-import { andThen, type MaybePromise } from '../db/store-api.js';
+import { andThen, type MaybePromise } from '../../db/store-api.js';
 
 /** What the pipeline reads besides the records: lookups the store answers (SQLite: values; PostgreSQL: Promises), and the prices. */
 export interface PipelineDeps {

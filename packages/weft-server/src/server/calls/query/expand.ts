@@ -4,11 +4,11 @@
  * `/obj/create` with the object's value (object-ref-reads.ts), as Weave's trace server expands them.
  * @module
  */
-import { resolvePath } from '../db/field-path.js';
+import { resolvePath } from '../../db/field-path.js';
 import { type ColumnPath, setAt, type WireRecord } from './columns.js';
 import { inTurn, type ObjectReads, parseObjectRef, resolveObjectRefs } from './object-ref-reads.js';
 import type { StoredCallRecord } from './records.js';
-import { andThen, type MaybePromise } from '../db/store-api.js';
+import { andThen, type MaybePromise } from '../../db/store-api.js';
 import { addWeaveSummary } from './weave-summary.js';
 
 const CALL_REF = /^svc:\/\/\/([^/]+\/[^/]+)\/call\/([^/]+)$/;

@@ -2,9 +2,9 @@
  * Cursors over query results that hand out rows a page at a time, so a response can stream with backpressure.
  * @module
  */
-import { isMemoryPath, openReadOnly } from '../db/open-database.js';
-import type { Prepare } from '../db/statement-cache.js';
-import { andThen, type MaybePromise } from '../db/store-api.js';
+import { isMemoryPath, openReadOnly } from '../../db/open-database.js';
+import type { Prepare } from '../../db/statement-cache.js';
+import { andThen, type MaybePromise } from '../../db/store-api.js';
 import type { CompiledCallsQuery } from './query-sql.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';
 

@@ -3,7 +3,7 @@
  * @module
  */
 import type { CallRecord } from 'weft-trace/internal';
-import { latencyMs } from '../db/timestamps.js';
+import { latencyMs } from '../../db/timestamps.js';
 import { deriveStatus } from 'weft-trace/internal';
 
 /** A `calls` row as selected by {@link CALL_COLUMNS}; JSON columns are TEXT. */

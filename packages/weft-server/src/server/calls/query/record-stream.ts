@@ -3,8 +3,8 @@
  * @module
  */
 import type { CallCursorApi } from './call-cursor.js';
-import type { MaybePromise } from '../db/store-api.js';
-import type { TurnQueue } from './turn-queue.js';
+import type { MaybePromise } from '../../db/store-api.js';
+import type { TurnQueue } from '../turn-queue.js';
 import type { WireRecord } from './columns.js';
 
 /** Records read from the cursor per pull, once the stream is under way. */

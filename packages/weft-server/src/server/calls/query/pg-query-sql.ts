@@ -5,10 +5,10 @@
  * @module
  */
 import type { Compiled } from './fields.js';
-import { newParams } from '../db/sql-params.js';
+import { newParams } from '../../db/sql-params.js';
 import { type CallsQuery, compileWith, type QueryLeaves } from './query-walk.js';
 import { STORED_COLUMNS } from './records.js';
-import { pgValueSortKeys } from '../db/value-sort.js';
+import { pgValueSortKeys } from '../../db/value-sort.js';
 
 /** A compiled query: SQL (with LIMIT/OFFSET) and its parameters. */
 export interface PgCompiledQuery {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { StoredCallRecord } from './records.js';
-import { andThen, type MaybePromise } from '../db/store-api.js';
+import { andThen, type MaybePromise } from '../../db/store-api.js';
 
 /**
  * Marks `descendant_error` the records of a page that read `success` only because their end sent no

@@ -2,8 +2,8 @@
  * stream_query `columns`: which record keys each answered record keeps, as Weave's trace server selects them.
  * @module
  */
-import { parseFieldPath } from '../db/field-path.js';
-import { QueryError } from '../db/query-error.js';
+import { parseFieldPath } from '../../db/field-path.js';
+import { QueryError } from '../../db/query-error.js';
 import type { z } from 'zod';
 import type { CallsQueryReq } from 'weft-trace/internal';
 import { CALL_COLUMNS, EXTRA_COLUMNS } from './records.js';

@@ -5,7 +5,7 @@
  */
 import type { Operand } from 'weft-trace/internal';
 import { isFeedbackField } from './feedback-fields.js';
-import type { Params } from '../db/sql-params.js';
+import type { Params } from '../../db/sql-params.js';
 
 /** Columns holding an instant (ISO 8601 text); compared with a number, they read as epoch seconds. */
 const TIME_COLUMNS = new Set(['started_at', 'ended_at']);

@@ -3,8 +3,8 @@
  * Parsed here once for both stores, read by the one field compiler (fields.ts) over each engine's leaves.
  * @module
  */
-import { parseFieldPath } from '../db/field-path.js';
-import { QueryError } from '../db/query-error.js';
+import { parseFieldPath } from '../../db/field-path.js';
+import { QueryError } from '../../db/query-error.js';
 
 const PREFIX = 'feedback.[';
 

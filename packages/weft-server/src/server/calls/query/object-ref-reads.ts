@@ -6,10 +6,10 @@
  * the row of the dataset's table).
  * @module
  */
-import { andThen, type MaybePromise } from '../db/store-api.js';
-import { type ObjectKey, objectKeyOf } from '../objects/object-vals.js';
+import { andThen, type MaybePromise } from '../../db/store-api.js';
+import { type ObjectKey, objectKeyOf } from '../../objects/object-vals.js';
 import type { TableRowSchema } from 'weft-trace/internal';
-import type { TableQuery } from '../tables/table-store.js';
+import type { TableQuery } from '../../tables/table-store.js';
 
 /** What resolving reads: object values by `<object_id>:<digest>`, and table rows' values by row digest. */
 export interface ObjectReads {

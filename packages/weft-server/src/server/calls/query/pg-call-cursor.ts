@@ -6,9 +6,9 @@
  * @module
  */
 import type pg from 'pg';
-import { cancelBackend } from '../db/pg-database.js';
-import { isCanceledStatement } from '../db/pg-json.js';
-import { HttpError } from '../http/http-error.js';
+import { cancelBackend } from '../../db/pg-database.js';
+import { isCanceledStatement } from '../../db/pg-json.js';
+import { HttpError } from '../../http/http-error.js';
 import type { CallCursorApi } from './call-cursor.js';
 import type { PgCompiledQuery } from './pg-query-sql.js';
 import { type CallRow, rowToRecord, type StoredCallRecord } from './records.js';

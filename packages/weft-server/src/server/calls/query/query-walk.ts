@@ -9,9 +9,9 @@
 import type { z } from 'zod';
 import type { CallsQueryReq } from 'weft-trace/internal';
 import type { Operand, Operation } from 'weft-trace/internal';
-import { QueryError } from '../db/query-error.js';
+import { QueryError } from '../../db/query-error.js';
 import { type Compiled, compileField, type FieldLeaves } from './fields.js';
-import type { Params } from '../db/sql-params.js';
+import type { Params } from '../../db/sql-params.js';
 import { epochColumn, missingAsEmpty, opNamesCondition, runIdForms, statusByColumns } from './query-rules.js';
 import { CALL_COLUMNS } from './records.js';
 import { unreadColumns } from './columns.js';

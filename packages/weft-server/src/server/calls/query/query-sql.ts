@@ -5,12 +5,12 @@
  * @module
  */
 import { INT_COLUMNS, PLAIN_COLUMNS } from './fields.js';
-import { newParams } from '../db/sql-params.js';
+import { newParams } from '../../db/sql-params.js';
 import { type CallsQuery, type CompiledCallsQuery, compileWith, type QueryLeaves, type Side } from './query-walk.js';
 import { STORED_COLUMNS } from './records.js';
-import { jsonPath } from '../db/field-path.js';
-import { toSql } from '../db/sql-functions.js';
-import { sqliteValueSortKeys } from '../db/value-sort.js';
+import { jsonPath } from '../../db/field-path.js';
+import { toSql } from '../../db/sql-functions.js';
+import { sqliteValueSortKeys } from '../../db/value-sort.js';
 
 export type { CallsQuery, CompiledCallsQuery } from './query-walk.js';
 

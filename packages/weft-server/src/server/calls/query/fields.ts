@@ -4,10 +4,10 @@
  * query-sql.ts for SQLite, pg-query-sql.ts for PostgreSQL), and a server-derived field is one row of `DERIVED`.
  * @module
  */
-import { jsonPath, parseFieldPath } from '../db/field-path.js';
-import { QueryError } from '../db/query-error.js';
-import type { Params } from '../db/sql-params.js';
-import { END_COLUMNS, START_COLUMNS } from './write/call-fields.js';
+import { jsonPath, parseFieldPath } from '../../db/field-path.js';
+import { QueryError } from '../../db/query-error.js';
+import type { Params } from '../../db/sql-params.js';
+import { END_COLUMNS, START_COLUMNS } from '../write/call-fields.js';
 import { type FeedbackField, parseFeedbackField } from './feedback-fields.js';
 import { CALL_COLUMNS } from './records.js';
 
