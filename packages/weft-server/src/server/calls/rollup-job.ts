@@ -7,7 +7,7 @@
  */
 import type { CallStore } from './call-store.js';
 import { callTurns } from './call-turns.js';
-import { HOUR_MS } from './overview-plan.js';
+import { HOUR_MS } from './overview/overview-plan.js';
 import { hourAt } from './write/rollup-marks.js';
 import { type PeriodicJob, startPeriodicJob } from './periodic-job.js';
 

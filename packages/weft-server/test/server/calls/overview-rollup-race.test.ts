@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../../weft-trace/src/internal/ids.js';
 import { writeBatch } from '../../../src/server/calls/write/call-writes.js';
-import { refreshHour } from '../../../src/server/calls/rollup-refresh.js';
+import { refreshHour } from '../../../src/server/calls/overview/rollup-refresh.js';
 import type { Dialect } from '../../../src/server/db/dialect.js';
 import { pgRunner } from '../../../src/server/db/sql-runner.js';
 import { get, type Steps } from '../../../src/server/db/sql-steps.js';

@@ -4,13 +4,13 @@
  * place of the old, its mark cleared, in one transaction.
  * @module
  */
-import type { Dialect } from '../db/dialect.js';
-import { all, get, insert, run, type Steps } from '../db/sql-steps.js';
+import type { Dialect } from '../../db/dialect.js';
+import { all, get, insert, run, type Steps } from '../../db/sql-steps.js';
 import { histogramOf, piecesOf } from './overview-pieces.js';
 import { HOUR_MS } from './overview-plan.js';
 import { rootFigures, rootUsage } from './overview-sql.js';
-import { HOUR_LOCK_SPACE, hourLockKey } from './write/rollup-marks.js';
-import { histogramText } from '../stats/latency-histogram.js';
+import { HOUR_LOCK_SPACE, hourLockKey } from '../write/rollup-marks.js';
+import { histogramText } from '../../stats/latency-histogram.js';
 
 /** A stale hour of a project. */
 export interface StaleHour {

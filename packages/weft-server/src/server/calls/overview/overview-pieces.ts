@@ -5,7 +5,7 @@
  * depend on which hours came from rollups.
  * @module
  */
-import { addHistogramText, LatencyHistogram } from '../stats/latency-histogram.js';
+import { addHistogramText, LatencyHistogram } from '../../stats/latency-histogram.js';
 import { type OverviewUsageRow, type RootFiguresRow, USAGE_KEYS } from './overview-sql.js';
 
 /** Token sums of one model, by token kind (only kinds with a number). */

@@ -6,11 +6,11 @@
  * stored rollup (rollup-refresh.ts), so both hold the same figures.
  * @module
  */
-import type { Dialect } from '../db/dialect.js';
-import { all, type Steps } from '../db/sql-steps.js';
-import { derivedSql } from './query/fields.js';
-import { PG_LEAVES } from './query/pg-query-sql.js';
-import { SQLITE_LEAVES } from './query/query-sql.js';
+import type { Dialect } from '../../db/dialect.js';
+import { all, type Steps } from '../../db/sql-steps.js';
+import { derivedSql } from '../query/fields.js';
+import { PG_LEAVES } from '../query/pg-query-sql.js';
+import { SQLITE_LEAVES } from '../query/query-sql.js';
 
 /** What the overview asks of a store. */
 export interface OverviewQuery {

@@ -6,17 +6,17 @@
  * @module
  */
 import type { OverviewBucket, OverviewFigures, OverviewGroup } from 'weft-trace/internal';
-import type { Dialect } from '../db/dialect.js';
-import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
-import { all, type Steps } from '../db/sql-steps.js';
-import { andThen, type MaybePromise } from '../db/store-api.js';
-import { addHistogramText, histogramPercentiles, LatencyHistogram } from '../stats/latency-histogram.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { Out, SqlRunner, Wait } from '../../db/sql-runner.js';
+import { all, type Steps } from '../../db/sql-steps.js';
+import { andThen, type MaybePromise } from '../../db/store-api.js';
+import { addHistogramText, histogramPercentiles, LatencyHistogram } from '../../stats/latency-histogram.js';
 import { addSums, type Piece, pieceOfRollup, piecesOf, type RollupRowRead, type UsageSums } from './overview-pieces.js';
 import { HOUR_MS, planOverview } from './overview-plan.js';
 import { MAX_GROUPS, NONE, OTHER, type OverviewQuery, type OverviewUsageRow, type RootFiguresRow, rootFigures, rootUsage, type RootsQuery } from './overview-sql.js';
-import { costsOf } from './prices.js';
-import type { PriceTable } from './price-table.js';
-import { hourAt } from './write/rollup-marks.js';
+import { costsOf } from '../prices.js';
+import type { PriceTable } from '../price-table.js';
+import { hourAt } from '../write/rollup-marks.js';
 
 /** The figures of {@link CallsOverviewRes} (schema/calls-overview.ts) besides the window. */
 export interface OverviewResult {

@@ -4,7 +4,7 @@
  * edges, hours cut by a bucket edge, and any hour of windows with buckets under an hour).
  * @module
  */
-import { hourAt } from './write/rollup-marks.js';
+import { hourAt } from '../write/rollup-marks.js';
 
 /** One hour in ms. */
 export const HOUR_MS = 3_600_000;
