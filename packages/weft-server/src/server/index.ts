@@ -13,7 +13,7 @@ export type { StartInput, EndInput, UpsertItem } from './calls/write/call-fields
 export type { CallsQuery } from './calls/query/query-sql.js';
 export type { WireRecord } from './calls/query/columns.js';
 export type { CallStatus, StoredCallRecord } from './calls/query/records.js';
-export { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './calls/price-table.js';
+export { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './calls/prices/price-table.js';
 export { HttpError, type DetailItem } from './http/http-error.js';
 export { QueryError } from './db/query-error.js';
 export { parseApiKeys, type ApiKey } from './http/api-keys.js';

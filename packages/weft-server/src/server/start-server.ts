@@ -9,7 +9,7 @@ import { openStore } from './store.js';
 import { isPostgresUrl } from './db/pg-url.js';
 import { parseApiKeys } from './http/api-keys.js';
 import { describeAccess } from './http/auth.js';
-import type { PriceTable } from './calls/price-table.js';
+import type { PriceTable } from './calls/prices/price-table.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 import { MonitorLoop, type MonitorLoopOptions } from 'weft-trace/internal';
 import { storePort } from './monitor-port.js';

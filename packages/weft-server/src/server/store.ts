@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import { sqliteCursor } from './calls/query/call-cursor.js';
 import type { CallEngine } from './calls/call-store.js';
-import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './calls/price-table.js';
+import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './calls/prices/price-table.js';
 import { compileCallsQuery } from './calls/query/query-sql.js';
 import { isMemoryPath, openDatabase } from './db/open-database.js';
 import { sqliteRunner } from './db/sql-runner.js';

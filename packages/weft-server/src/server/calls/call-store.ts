@@ -20,7 +20,7 @@ import { type DeletedBatch, deleteBatchBefore } from './write/retention-writes.j
 import type { WireRecord } from './query/columns.js';
 import { endsBeforeStart } from './write/strict-order.js';
 import { HttpError } from '../http/http-error.js';
-import type { PriceTable } from './price-table.js';
+import type { PriceTable } from './prices/price-table.js';
 import type { FeedbackStore } from '../feedback/feedback-store.js';
 import type { ObjectStore } from '../objects/object-store.js';
 import type { TableStore } from '../tables/table-store.js';

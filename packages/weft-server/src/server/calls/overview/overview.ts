@@ -14,8 +14,8 @@ import { addHistogramText, histogramPercentiles, LatencyHistogram } from '../../
 import { addSums, type Piece, pieceOfRollup, piecesOf, type RollupRowRead, type UsageSums } from './overview-pieces.js';
 import { HOUR_MS, planOverview } from './overview-plan.js';
 import { MAX_GROUPS, NONE, OTHER, type OverviewQuery, type OverviewUsageRow, type RootFiguresRow, rootFigures, rootUsage, type RootsQuery } from './overview-sql.js';
-import { costsOf } from '../prices.js';
-import type { PriceTable } from '../price-table.js';
+import { costsOf } from '../prices/prices.js';
+import type { PriceTable } from '../prices/price-table.js';
 import { hourAt } from '../write/rollup-marks.js';
 
 /** The figures of {@link CallsOverviewRes} (schema/calls-overview.ts) besides the window. */
