@@ -18,7 +18,7 @@ import { newId } from '../packages/weft-trace/src/internal/ids.js';
 import { openStore } from '../packages/weft-server/src/server/store.js';
 import { openPgStore } from '../packages/weft-server/src/server/pg-store.js';
 import { storeParts } from '../packages/weft-server/src/server/server-store.js';
-import { refreshStaleHours } from '../packages/weft-server/src/server/calls/rollup-job.js';
+import { refreshStaleHours } from '../packages/weft-server/src/server/calls/jobs/rollup-job.js';
 import { planBuckets } from '../packages/weft-server/src/server/stats/stats-buckets.js';
 import { buildForBench } from './lib/build.js';
 import { contextLine } from './lib/context-line.js';

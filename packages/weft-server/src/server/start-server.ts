@@ -13,8 +13,8 @@ import type { PriceTable } from './calls/prices/price-table.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 import { MonitorLoop, type MonitorLoopOptions } from 'weft-trace/internal';
 import { storePort } from './monitor-port.js';
-import { type RetentionJob, startRetentionJob } from './calls/retention-job.js';
-import { type RollupJob, type RollupJobOptions, startRollupJob } from './calls/rollup-job.js';
+import { type RetentionJob, startRetentionJob } from './calls/jobs/retention-job.js';
+import { type RollupJob, type RollupJobOptions, startRollupJob } from './calls/jobs/rollup-job.js';
 import { type ServerStore, storeParts } from './server-store.js';
 
 /** Options of {@link startServer}; `maxBodyBytes`, `log` and `now` as {@link AppOptions} (`createApp`) takes them. */

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../../weft-trace/src/internal/ids.js';
 import { CALLS_DELETE_BEFORE_PATH } from '../../../../weft-trace/src/schema/calls-retention.js';
-import { refreshStaleHours } from '../../../src/server/calls/rollup-job.js';
+import { refreshStaleHours } from '../../../src/server/calls/jobs/rollup-job.js';
 import { planBuckets } from '../../../src/server/stats/stats-buckets.js';
 import { storeParts } from '../../../src/server/server-store.js';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';

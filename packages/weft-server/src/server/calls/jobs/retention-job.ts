@@ -4,7 +4,7 @@
  * @module
  */
 import { DEFAULT_DELETE_BATCH } from 'weft-trace/internal';
-import type { CallStore } from './call-store.js';
+import type { CallStore } from '../call-store.js';
 import { deleteBefore, type DeletedTotals } from './retention.js';
 import { type PeriodicJob, startPeriodicJob } from './periodic-job.js';
 

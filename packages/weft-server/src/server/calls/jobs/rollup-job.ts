@@ -5,10 +5,10 @@
  * job only makes it fast.
  * @module
  */
-import type { CallStore } from './call-store.js';
-import { callTurns } from './call-turns.js';
-import { HOUR_MS } from './overview/overview-plan.js';
-import { hourAt } from './write/rollup-marks.js';
+import type { CallStore } from '../call-store.js';
+import { callTurns } from '../call-turns.js';
+import { HOUR_MS } from '../overview/overview-plan.js';
+import { hourAt } from '../write/rollup-marks.js';
 import { type PeriodicJob, startPeriodicJob } from './periodic-job.js';
 
 /** How often the job looks for stale hours after its first run at start: every 30 s. */

@@ -3,8 +3,8 @@
  * batch after batch of `CallStore.deleteCallsBefore`, each taking its turn with the writes (calls/call-turns.ts).
  * @module
  */
-import type { CallStore } from './call-store.js';
-import { callTurns } from './call-turns.js';
+import type { CallStore } from '../call-store.js';
+import { callTurns } from '../call-turns.js';
 
 /** What {@link deleteBefore} deletes. */
 export interface DeleteBeforeOptions {
