@@ -7,9 +7,9 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './connection.js';
 import type { RunningServer } from '../server/start-server.js';
-import { loadPriceFile, type PriceTable } from '../server/calls/price-table.js';
+import { loadPriceFile, type PriceTable } from '../server/calls/prices/price-table.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/listen-defaults.js';
-import { parseUserPairs } from '../server/calls/user-pairs.js';
+import { parseUserPairs } from '../server/calls/query/user-pairs.js';
 
 /** Options of `weft serve`, as parsed by commander. */
 interface ServeOptions {

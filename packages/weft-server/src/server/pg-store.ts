@@ -5,8 +5,8 @@
  */
 import { openPgDatabase, type PgDatabase } from './db/pg-database.js';
 import type { CallEngine } from './calls/call-store.js';
-import { openPgCursor } from './calls/pg-call-cursor.js';
-import { compilePgCallsQuery } from './calls/pg-query-sql.js';
+import { openPgCursor } from './calls/query/pg-call-cursor.js';
+import { compilePgCallsQuery } from './calls/query/pg-query-sql.js';
 import { pgRunner } from './db/sql-runner.js';
 import { engineParts, ServerStore } from './server-store.js';
 import { storePrices, type StoreOptions } from './store.js';

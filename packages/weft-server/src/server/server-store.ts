@@ -7,12 +7,12 @@
 import type Database from 'better-sqlite3';
 import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
 import type { PgDatabase } from './db/pg-database.js';
-import type { CallCursorApi } from './calls/call-cursor.js';
-import type { EndInput, StartInput, UpsertItem } from './calls/call-fields.js';
+import type { CallCursorApi } from './calls/query/call-cursor.js';
+import type { EndInput, StartInput, UpsertItem } from './calls/write/call-fields.js';
 import { type CallEngine, CallStore, type CallStoreDeps } from './calls/call-store.js';
-import type { WireRecord } from './calls/columns.js';
-import type { CallsQuery } from './calls/query-sql.js';
-import type { StoredCallRecord } from './calls/records.js';
+import type { WireRecord } from './calls/query/columns.js';
+import type { CallsQuery } from './calls/query/query-sql.js';
+import type { StoredCallRecord } from './calls/query/records.js';
 import type { SqlRunner, Wait } from './db/sql-runner.js';
 import { andThen } from './db/store-api.js';
 import { FeedbackStore } from './feedback/feedback-store.js';

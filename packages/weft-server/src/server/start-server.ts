@@ -4,17 +4,17 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { type AppOptions, createApp } from './http/app.js';
+import { type AppOptions, createApp } from './app.js';
 import { openStore } from './store.js';
 import { isPostgresUrl } from './db/pg-url.js';
 import { parseApiKeys } from './http/api-keys.js';
 import { describeAccess } from './http/auth.js';
-import type { PriceTable } from './calls/price-table.js';
+import type { PriceTable } from './calls/prices/price-table.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 import { MonitorLoop, type MonitorLoopOptions } from 'weft-trace/internal';
-import { storePort } from './monitors/store-port.js';
-import { type RetentionJob, startRetentionJob } from './calls/retention-job.js';
-import { type RollupJob, type RollupJobOptions, startRollupJob } from './calls/rollup-job.js';
+import { storePort } from './monitor-port.js';
+import { type RetentionJob, startRetentionJob } from './calls/jobs/retention-job.js';
+import { type RollupJob, type RollupJobOptions, startRollupJob } from './calls/jobs/rollup-job.js';
 import { type ServerStore, storeParts } from './server-store.js';
 
 /** Options of {@link startServer}; `maxBodyBytes`, `log` and `now` as {@link AppOptions} (`createApp`) takes them. */

@@ -5,16 +5,16 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import { sqliteCursor } from './calls/call-cursor.js';
+import { sqliteCursor } from './calls/query/call-cursor.js';
 import type { CallEngine } from './calls/call-store.js';
-import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './calls/price-table.js';
-import { compileCallsQuery } from './calls/query-sql.js';
+import { DEFAULT_PRICES, checkPriceTable, type PriceTable } from './calls/prices/price-table.js';
+import { compileCallsQuery } from './calls/query/query-sql.js';
 import { isMemoryPath, openDatabase } from './db/open-database.js';
 import { sqliteRunner } from './db/sql-runner.js';
 import { statementCache } from './db/statement-cache.js';
 import { engineParts, ServerStore } from './server-store.js';
 
-export type { UpsertItem } from './calls/call-fields.js';
+export type { UpsertItem } from './calls/write/call-fields.js';
 
 /** Options of {@link openStore} and {@link openPgStore} (and `startServer`). */
 export interface StoreOptions {

@@ -53,3 +53,6 @@ export function shortOp(op: string): string {
   const m = /\/op\/([^:]+)(:.*)?$/.exec(op);
   return m?.[1] ?? op;
 }
+
+/** A score for people: up to 3 decimals. */
+export const fmt = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : String(Math.round(v * 1000) / 1000));

@@ -8,7 +8,7 @@ import { MonitorRunner } from '../../../weft-trace/src/eval/monitors/monitor-pas
 import type { MonitorPort } from '../../../weft-trace/src/eval/monitors/monitor-port.js';
 import { httpPort } from '../../src/cli/monitors-http-port.js';
 import { MONITOR_PATHS, monitorTriggerRef, type Monitor } from '../../../weft-trace/src/schema/monitors.js';
-import { storePort } from '../../src/server/monitors/store-port.js';
+import { storePort } from '../../src/server/monitor-port.js';
 import { storeParts } from '../../src/server/server-store.js';
 import { uniqueProject } from '../../../../test/helpers/calls.js';
 import { useTestServer } from '../../../../test/helpers/server.js';

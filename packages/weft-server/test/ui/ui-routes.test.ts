@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { findUiDir, uiRoutes } from '../../src/server/http/ui-routes.js';
+import { findUiDir, uiRoutes } from '../../src/server/ui-routes.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
 import { batch, start, startItem } from '../../../../test/helpers/server-http.js';
 

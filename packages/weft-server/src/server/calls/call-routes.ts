@@ -10,9 +10,9 @@ import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from 'weft-trace/inte
 import { WEAVE_ENDPOINTS } from 'weft-trace/internal';
 import { parseJsonText, postJson, readJsonBody, readText, validateBody } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';
-import { formatFromAccept, pageSize, recordStream } from './record-stream.js';
+import { formatFromAccept, pageSize, recordStream } from './query/record-stream.js';
 import { callTurns } from './call-turns.js';
-import { fastParseUpsertBatch } from './upsert-batch-parse.js';
+import { fastParseUpsertBatch } from './write/upsert-batch-parse.js';
 
 const CONTENT_TYPES = { jsonl: 'application/jsonl', json: 'application/json' } as const;
 

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { CallsOverviewReq, type CallsOverviewRes } from 'weft-trace/internal';
-import { planBuckets } from '../feedback/stats-buckets.js';
+import { planBuckets } from '../stats/stats-buckets.js';
 import { HttpError } from '../http/http-error.js';
 import { postJson } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';

@@ -9,7 +9,7 @@ import { normalizeTimestamp } from '../db/timestamps.js';
 import { HttpError } from '../http/http-error.js';
 import { postJson } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';
-import { deleteBefore } from './retention.js';
+import { deleteBefore } from './jobs/retention.js';
 
 /**
  * Builds the route. Body {@link CallsDeleteBeforeReq}; answer {@link CallsDeleteBeforeRes}. 422 `{detail}` for a bad

@@ -11,7 +11,7 @@
  * @module
  */
 import type { Migration } from './migrations.js';
-import { LATENCY_BOUNDS } from '../calls/latency-histogram.js';
+import { LATENCY_BOUNDS } from '../stats/latency-histogram.js';
 
 /** The latency histogram's bounds as a PostgreSQL array literal. */
 const BOUNDS = `{${LATENCY_BOUNDS.join(',')}}`;

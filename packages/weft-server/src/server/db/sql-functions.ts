@@ -4,10 +4,10 @@
  */
 import type Database from 'better-sqlite3';
 import { resolvePath } from './field-path.js';
-import { percentileOf } from '../feedback/stats-aggregate.js';
+import { percentileOf } from '../stats/stats-aggregate.js';
 import { NUMERIC_TEXT } from './numeric-text.js';
 import { opShortName } from 'weft-trace/internal';
-import { latencyBin } from '../calls/latency-histogram.js';
+import { latencyBin } from '../stats/latency-histogram.js';
 
 /**
  * Unicode case folding for case-insensitive `$contains`: NFC, then upper, then lower case, then `ς`→`σ`

@@ -7,8 +7,8 @@ import { type FeedbackStatsBucket, type FeedbackStatsRes } from 'weft-trace/inte
 import type { Dialect } from '../db/dialect.js';
 import type { Steps } from '../db/sql-steps.js';
 import { HttpError } from '../http/http-error.js';
-import { combine, metricResults, partialOf, percentileOf, type PartialStats } from './stats-aggregate.js';
-import { planBuckets, zonedIso } from './stats-buckets.js';
+import { combine, metricResults, partialOf, percentileOf, type PartialStats } from '../stats/stats-aggregate.js';
+import { planBuckets, zonedIso } from '../stats/stats-buckets.js';
 import { metricsOf, statsRows, type StatsQuery, type StatsRow, type StatsWindow } from './stats-sql.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
 

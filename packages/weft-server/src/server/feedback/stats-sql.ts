@@ -9,12 +9,12 @@
  */
 import type { z } from 'zod';
 import { DEFAULT_AGGREGATIONS, metricSlug, type FeedbackStatsReq, type MetricValueType } from 'weft-trace/internal';
-import { newParams, type Params } from '../calls/fields.js';
+import { newParams, type Params } from '../db/sql-params.js';
 import type { Dialect } from '../db/dialect.js';
 import { readableJson } from '../db/pg-json.js';
 import { all, get, type Steps } from '../db/sql-steps.js';
-import type { MetricAggregations } from './stats-aggregate.js';
-import type { BucketPlan } from './stats-buckets.js';
+import type { MetricAggregations } from '../stats/stats-aggregate.js';
+import type { BucketPlan } from '../stats/stats-buckets.js';
 
 /** A validated stats request (zod output of `FeedbackStatsReq`). */
 export type StatsQuery = z.output<typeof FeedbackStatsReq>;

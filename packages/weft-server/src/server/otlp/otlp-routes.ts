@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { spanToCall } from 'weft-trace/internal';
 import type { DetailItem } from 'weft-trace/internal';
 import type { CallStore } from '../calls/call-store.js';
-import type { UpsertItem } from '../calls/call-writes.js';
+import type { UpsertItem } from '../calls/write/call-writes.js';
 import { GRANTED_PROJECTS } from '../http/auth.js';
 import { mediaType } from '../http/content-type.js';
 import { HttpError } from '../http/http-error.js';

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { compareRuns, type RowComparison, type RunComparison } from 'weft-trace/viewer';
 import type { EvalRun } from 'weft-trace/viewer';
-import { fmt } from './evaluations-page';
+import { fmt } from '../format';
 import { loadRows } from './eval-data';
 
 const text = (v: unknown, n = 160): string => {

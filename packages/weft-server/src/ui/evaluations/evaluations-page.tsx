@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { EvalRun } from 'weft-trace/viewer';
-import { usd } from '../format';
+import { fmt, usd } from '../format';
 import { href } from '../route';
 import { time } from '../time';
 import { CompareView } from './compare-view';
@@ -13,9 +13,6 @@ import './evaluations.css';
 import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from '../load-status';
 
 const MAX = 4;
-
-/** A score for people: up to 3 decimals. */
-export const fmt = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : String(Math.round(v * 1000) / 1000));
 
 /** The page; `runIds` (from the URL) are the runs compared. */
 export function EvaluationsPage({ project, runIds, onError }: { project: string; runIds: string[]; onError: (e: unknown) => void }) {

@@ -1,6 +1,6 @@
 // Unit tests of ref extraction at insert time (the input_refs / output_refs filters read what it finds).
 import { describe, expect, it } from 'vitest';
-import { extractRefs } from '../../../src/server/calls/call-refs.js';
+import { extractRefs } from '../../../src/server/calls/write/call-refs.js';
 
 describe('extractRefs', () => {
   it('finds refs at any depth and inside longer strings, once each', () => {

@@ -2,7 +2,7 @@
 import { calcPrice } from '@pydantic/genai-prices';
 import { describe, expect, it } from 'vitest';
 import { aiSdkUsage, anthropicUsage, geminiUsage, openAIChatUsage, openAIResponsesUsage } from '../../../../weft-trace/src/instrument/usage-model.js';
-import { costsOf } from '../../../src/server/calls/prices.js';
+import { costsOf } from '../../../src/server/calls/prices/prices.js';
 
 describe('usage model', () => {
   it('OpenAI: cached and reasoning tokens are parts of prompt and completion tokens', () => {

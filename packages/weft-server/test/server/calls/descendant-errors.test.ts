@@ -1,7 +1,7 @@
 // descendant_error marked page by page through one answer: the subtree of a call found clean is not walked again.
 import { describe, expect, it } from 'vitest';
-import { markDescendantErrors } from '../../../src/server/calls/descendant-errors.js';
-import type { StoredCallRecord } from '../../../src/server/calls/records.js';
+import { markDescendantErrors } from '../../../src/server/calls/query/descendant-errors.js';
+import type { StoredCallRecord } from '../../../src/server/calls/query/records.js';
 
 /** A record as `rowToRecord` builds it, ended without `status_counts` (as the Weave SDKs send it), or failed. */
 const rec = (id: string, parent: string | null, failed = false): StoredCallRecord =>

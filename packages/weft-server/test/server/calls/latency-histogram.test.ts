@@ -2,7 +2,7 @@
 // from their stored text exactly as a plain count per bin, and percentiles as percentile_cont over the bins' values.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addHistogramText, binValue, histogramPercentiles, histogramText, LATENCY_BOUNDS, LatencyHistogram } from '../../../src/server/calls/latency-histogram.js';
+import { addHistogramText, binValue, histogramPercentiles, histogramText, LATENCY_BOUNDS, LatencyHistogram } from '../../../src/server/stats/latency-histogram.js';
 
 const MAX_BIN = LATENCY_BOUNDS.length;
 const binsArb = fc.array(fc.tuple(fc.integer({ min: -MAX_BIN, max: MAX_BIN }), fc.integer({ min: 1, max: 1_000_000 })), { maxLength: 60 });

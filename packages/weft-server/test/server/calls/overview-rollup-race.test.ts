@@ -4,12 +4,12 @@
 // pg_sleep); on SQLite a job's transaction runs synchronously, so the same sequence runs one after the other.
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../../weft-trace/src/internal/ids.js';
-import { writeBatch } from '../../../src/server/calls/call-writes.js';
-import { refreshHour } from '../../../src/server/calls/rollup-refresh.js';
+import { writeBatch } from '../../../src/server/calls/write/call-writes.js';
+import { refreshHour } from '../../../src/server/calls/overview/rollup-refresh.js';
 import type { Dialect } from '../../../src/server/db/dialect.js';
 import { pgRunner } from '../../../src/server/db/sql-runner.js';
 import { get, type Steps } from '../../../src/server/db/sql-steps.js';
-import type { UpsertItem } from '../../../src/server/calls/call-fields.js';
+import type { UpsertItem } from '../../../src/server/calls/write/call-fields.js';
 import { storeParts } from '../../../src/server/server-store.js';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { useTestServer } from '../../../../../test/helpers/server.js';

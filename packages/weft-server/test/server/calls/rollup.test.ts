@@ -1,6 +1,6 @@
 // The server's rollup of one trace (src/server/calls/rollup.ts), pure: which edges add up, what is written, cycles.
 import { describe, expect, it } from 'vitest';
-import { rollUpTrace, type RollupRow } from '../../../src/server/calls/rollup.js';
+import { rollUpTrace, type RollupRow } from '../../../src/server/calls/write/rollup.js';
 
 const row = (id: string, parent: string | null, otel: boolean, summary: unknown, sent: unknown = null, uncounted = false): RollupRow => ({
   id, parent_id: parent, otel, uncounted, summary: summary === null ? null : JSON.stringify(summary), sent_summary: sent === null ? null : JSON.stringify(sent),

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, q, ValidationError } from '../../../../weft-trace/src/index.js';
 import { openStore } from '../../../src/server/index.js';
-import { compileCallsQuery } from '../../../src/server/calls/query-sql.js';
+import { compileCallsQuery } from '../../../src/server/calls/query/query-sql.js';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { startTestServer, useTestServer } from '../../../../../test/helpers/server.js';
 import { storeParts } from '../../../src/server/server-store.js';

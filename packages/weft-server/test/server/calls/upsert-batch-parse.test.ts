@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallUpsertBatchReq } from '../../../../weft-trace/src/schema/calls.js';
 import { PARSE_OPTIONS, issuesToDetail } from '../../../../weft-trace/src/schema/validate.js';
 import type { RunningServer } from '../../../src/server/index.js';
-import { fastParseUpsertBatch } from '../../../src/server/calls/upsert-batch-parse.js';
-import { END_FIELDS, START_FIELDS } from '../../../src/server/calls/call-fields.js';
+import { fastParseUpsertBatch } from '../../../src/server/calls/write/upsert-batch-parse.js';
+import { END_FIELDS, START_FIELDS } from '../../../src/server/calls/write/call-fields.js';
 import { startTestServer } from '../../../../../test/helpers/server.js';
 import { post } from '../../../../../test/helpers/server-http.js';
 

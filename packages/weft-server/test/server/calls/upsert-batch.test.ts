@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
 import { startTestServer } from '../../../../../test/helpers/server.js';
 import { UUIDV7, expectUuidv7 } from '../../../../../test/helpers/shapes.js';
-import { END_FIELDS, type FieldKind, START_FIELDS } from '../../../src/server/calls/call-fields.js';
-import { fastParseUpsertBatch } from '../../../src/server/calls/upsert-batch-parse.js';
+import { END_FIELDS, type FieldKind, START_FIELDS } from '../../../src/server/calls/write/call-fields.js';
+import { fastParseUpsertBatch } from '../../../src/server/calls/write/upsert-batch-parse.js';
 import { storeRows } from '../../../../../test/helpers/store-sql.js';
 import { PROJECT, batch, end, endItem, ids, post, query, start, startItem } from '../../../../../test/helpers/server-http.js';
 

@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { CallsQueryReq } from '../../../../weft-trace/src/schema/calls.js';
 import { FeedbackStatsReq } from '../../../../weft-trace/src/schema/feedback.js';
-import { compilePgCallsQuery } from '../../../src/server/calls/pg-query-sql.js';
-import { rootFigures, type RootsQuery } from '../../../src/server/calls/overview-sql.js';
+import { compilePgCallsQuery } from '../../../src/server/calls/query/pg-query-sql.js';
+import { rootFigures, type RootsQuery } from '../../../src/server/calls/overview/overview-sql.js';
 import { PG_DIALECT, pgSql } from '../../../src/server/db/dialect.js';
 import type { Step, Steps } from '../../../src/server/db/sql-steps.js';
 import { feedbackStats } from '../../../src/server/feedback/stats-query.js';
-import { planBuckets } from '../../../src/server/feedback/stats-buckets.js';
+import { planBuckets } from '../../../src/server/stats/stats-buckets.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
 import { freshPgDatabase, type FreshDatabase } from '../../../../../test/helpers/pg.js';
 

@@ -2,7 +2,7 @@
 // backend and a cursor connection, and a statement past the cursor pool's statement_timeout answers a clear 503.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPgCursor } from '../../../src/server/calls/pg-call-cursor.js';
+import { openPgCursor } from '../../../src/server/calls/query/pg-call-cursor.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
 import { HttpError } from '../../../src/server/http/http-error.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';

@@ -1,8 +1,8 @@
 // Property tests of selection-based percentiles: the same numbers as sorting first (R type 7).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quickselect } from '../../../src/server/feedback/quickselect.js';
-import { percentileOf } from '../../../src/server/feedback/stats-aggregate.js';
+import { quickselect } from '../../../src/server/stats/quickselect.js';
+import { percentileOf } from '../../../src/server/stats/stats-aggregate.js';
 
 const values = fc.array(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: -3, max: 3 })), { minLength: 1, maxLength: 300 });
 

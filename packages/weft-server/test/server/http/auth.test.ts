@@ -8,7 +8,7 @@ import { AuthenticationError, Client, PermissionDeniedError } from '../../../../
 import type { CallStartReq, TrajectoryLogReq } from '../../../../weft-trace/src/schema/index.js';
 import { parseApiKeys } from '../../../src/server/index.js';
 import { isLoopbackAddress } from '../../../src/server/http/loopback.js';
-import { createApp } from '../../../src/server/http/app.js';
+import { createApp } from '../../../src/server/app.js';
 import { expectUuidv7 } from '../../../../../test/helpers/shapes.js';
 import { startTestServer, useTestServer } from '../../../../../test/helpers/server.js';
 import { start } from '../../../../../test/helpers/server-http.js';
