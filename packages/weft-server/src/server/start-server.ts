@@ -15,6 +15,7 @@ import { MonitorLoop, type MonitorLoopOptions } from 'weft-trace/internal';
 import { storePort } from './monitors/store-port.js';
 import { type RetentionJob, startRetentionJob } from './calls/retention-job.js';
 import { type RollupJob, type RollupJobOptions, startRollupJob } from './calls/rollup-job.js';
+import { type FeedbackRollupJob, startFeedbackRollupJob } from './feedback/feedback-rollup-job.js';
 import { type ServerStore, storeParts } from './server-store.js';
 
 /** Options of {@link startServer}; `maxBodyBytes`, `log` and `now` as {@link AppOptions} (`createApp`) takes them. */
@@ -65,7 +66,8 @@ export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'l
    * Runs the overview's rollup job (calls/rollup-job.ts) inside this server: `true` or its options (`intervalMs`
    * between runs, default 30,000). It recomputes, one hour per transaction, the hour rollups writes marked stale, so
    * `POST /weft/calls/overview` reads hours instead of rows; the answer is the same without it, only slower.
-   * `weft serve` turns it on. @defaultValue false
+   * `weft serve` turns it on. The feedback rollup job (feedback/feedback-rollup-job.ts) runs with it, on the same
+   * interval, so `POST /feedback/stats` reads hours too. @defaultValue false
    */
   rollups?: boolean | Pick<RollupJobOptions, 'intervalMs'>;
 }
@@ -86,6 +88,8 @@ export interface RunningServer {
   retention?: RetentionJob;
   /** The overview's rollup job, with `rollups` (its `runNow()` refreshes the stale hours at once). */
   rollups?: RollupJob;
+  /** The feedback rollup job, with `rollups` (its `runNow()` refreshes the stale hours at once). */
+  feedbackRollups?: FeedbackRollupJob;
   /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -146,12 +150,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const monitors = loopOptions ? new MonitorLoop(storePort(storeParts(store)), { log, ...loopOptions }).start() : undefined;
   const rollupOptions = options.rollups === true ? {} : options.rollups || undefined;
   const rollups = rollupOptions ? startRollupJob(storeParts(store).calls, { log, now: options.now, ...rollupOptions }) : undefined;
+  const feedbackRollups = rollupOptions ? startFeedbackRollupJob(storeParts(store).feedback, { log, now: options.now, ...rollupOptions }) : undefined;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       server.close(async () => {
         await monitors?.stop();
         await rollups?.stop().catch(() => undefined);
+        await feedbackRollups?.stop().catch(() => undefined);
         (retention?.stop() ?? Promise.resolve()).then(() => store.close()).then(resolve, (err: unknown) => {
           log(`weft server: error while closing the database: ${String(err)}`);
           resolve();
@@ -161,5 +167,5 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     return closing;
   };
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, retention, rollups, monitors, close };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, retention, rollups, feedbackRollups, monitors, close };
 }
