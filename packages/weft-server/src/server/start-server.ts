@@ -15,8 +15,10 @@ import { MonitorLoop, type MonitorLoopOptions } from 'weft-trace/internal';
 import { storePort } from './monitors/store-port.js';
 import { type RetentionJob, startRetentionJob } from './calls/retention-job.js';
 import { type RollupJob, type RollupJobOptions, startRollupJob } from './calls/rollup-job.js';
-import { type FeedbackRollupJob, startFeedbackRollupJob } from './feedback/feedback-rollup-job.js';
+import { FEEDBACK_ROLLUP_INTERVAL_MS, refreshStaleFeedbackHours } from './feedback/feedback-rollup-job.js';
+import { type PeriodicJob, startPeriodicJob } from './calls/periodic-job.js';
 import { type ServerStore, storeParts } from './server-store.js';
+import type { FeedbackStore } from './feedback/feedback-store.js';
 
 /** Options of {@link startServer}; `maxBodyBytes`, `log` and `now` as {@link AppOptions} (`createApp`) takes them. */
 export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'log' | 'now'> {
@@ -89,7 +91,7 @@ export interface RunningServer {
   /** The overview's rollup job, with `rollups` (its `runNow()` refreshes the stale hours at once). */
   rollups?: RollupJob;
   /** The feedback rollup job, with `rollups` (its `runNow()` refreshes the stale hours at once). */
-  feedbackRollups?: FeedbackRollupJob;
+  feedbackRollups?: PeriodicJob<number>;
   /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -150,7 +152,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const monitors = loopOptions ? new MonitorLoop(storePort(storeParts(store)), { log, ...loopOptions }).start() : undefined;
   const rollupOptions = options.rollups === true ? {} : options.rollups || undefined;
   const rollups = rollupOptions ? startRollupJob(storeParts(store).calls, { log, now: options.now, ...rollupOptions }) : undefined;
-  const feedbackRollups = rollupOptions ? startFeedbackRollupJob(storeParts(store).feedback, { log, now: options.now, ...rollupOptions }) : undefined;
+  const feedbackRollups = rollupOptions ? startFeedbackRollups(storeParts(store).feedback, log, rollupOptions.intervalMs, options.now) : undefined;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
@@ -168,4 +170,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     return closing;
   };
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, retention, rollups, feedbackRollups, monitors, close };
+}
+
+/**
+ * Starts the feedback rollup job: a first run at once, then one every `intervalMs` (default 30 s); a failed run is logged.
+ * @returns the job; its `runNow()` answers how many hours it refreshed.
+ */
+function startFeedbackRollups(feedback: FeedbackStore, log: (line: string) => void, intervalMs = FEEDBACK_ROLLUP_INTERVAL_MS, now = (): Date => new Date()): PeriodicJob<number> {
+  return startPeriodicJob('feedback rollup', intervalMs, log, (stopped) => refreshStaleFeedbackHours(feedback, now(), stopped));
 }

@@ -3,8 +3,9 @@
  * stale (feedback/feedback-rollup-marks.ts). `feedback_rollups` holds, per project, hour of `created_at`
  * (`YYYY-MM-DDTHH`, UTC), feedback type and key path in the payloads (JSON text of the keys; `[]`: the rows), what
  * `/feedback/stats` reads there: `present` (rows, or non-null values), the JSON numbers (`count`, `total`: the exact
- * sum's partials as JSON text, NULL after an overflow; `lo`, `hi`) and the booleans (`t`, `f`). Every hour holding
- * feedback starts stale, so the rollup job fills them all.
+ * sum's partials as JSON text, NULL after an overflow; `lo`, `hi`; `vals`: the numbers, ascending, as little-endian
+ * float64s in base64, for exact percentiles) and the booleans (`t`, `f`). A mark's `gen` counts the writes that marked
+ * its hour again. Every hour holding feedback starts stale, so the rollup job fills them all.
  * @module
  */
 
@@ -19,6 +20,7 @@ const table = (text: string, int: string, real: string, tail: string): string =>
     total         ${text},
     lo            ${real},
     hi            ${real},
+    vals          ${text},
     t             ${int} NOT NULL,
     f             ${int} NOT NULL,
     PRIMARY KEY (project_id, hour, feedback_type, path)
@@ -26,6 +28,7 @@ const table = (text: string, int: string, real: string, tail: string): string =>
   CREATE TABLE feedback_rollup_marks (
     project_id ${text} NOT NULL,
     hour       ${text} NOT NULL,
+    gen        ${int} NOT NULL DEFAULT 0,
     PRIMARY KEY (project_id, hour)
   )${tail};`;
 

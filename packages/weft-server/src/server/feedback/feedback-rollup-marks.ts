@@ -1,13 +1,11 @@
 /**
  * The marks of stale feedback rollups (table `feedback_rollup_marks`, migration 13): a write that adds or deletes
  * feedback marks the (project, hour of `created_at`) of its rows in its own transaction, one statement for the batch's
- * few distinct hours (a new batch: the hour in progress, almost always). The rollup job (feedback-rollup-refresh.ts)
- * recomputes a marked hour and clears its mark.
- *
- * PostgreSQL (several servers, concurrent transactions), as the overview's marks (calls/rollup-marks.ts): a write takes
- * a shared advisory lock on each hour it marks, the job an exclusive one on the hour it recomputes, each until its
- * transaction ends, so a mark is never cleared over rows the rollup missed. SQLite's job runs its transaction
- * synchronously: no write falls between its read and its clear.
+ * few distinct hours (a new batch: the hour in progress, almost always), raising the mark's `gen` when it is there
+ * already. The rollup job (feedback-rollup-refresh.ts) reads a marked hour's rows in slices, outside any transaction,
+ * and clears the mark only if its `gen` is still the one it read first: a write that marked the hour meanwhile keeps it
+ * stale. On PostgreSQL the clearing `DELETE ... WHERE gen = ?` waits for a concurrent write holding the mark's row and
+ * then sees its new `gen`; a write whose mark comes after the clear inserts a new one.
  * @module
  */
 import type { Dialect } from '../db/dialect.js';
@@ -16,40 +14,29 @@ import { all, run, type Steps } from '../db/sql-steps.js';
 /** The hour key (`YYYY-MM-DDTHH`, UTC) of a normalized `created_at`. */
 export const feedbackHour = (createdAt: string): string => createdAt.slice(0, 13);
 
-/** Namespace (first int4 key) of PostgreSQL's per-hour advisory locks of the feedback rollups: 'wffb' in ASCII. */
-export const FEEDBACK_LOCK_SPACE = 0x77666662;
-
-/** The advisory lock key (second int4) of a (project, hour). */
-export const feedbackLockKey = (projectIdSql: string, hourSql: string): string => `hashtext(${projectIdSql} || ' ' || ${hourSql})`;
-
-const PG_MARK = `WITH l AS (SELECT count(pg_advisory_xact_lock_shared(${FEEDBACK_LOCK_SPACE}, k)) AS n FROM (
-    SELECT DISTINCT ${feedbackLockKey('p', 'h')} AS k FROM unnest(?::text[], ?::text[]) AS v(p, h) ORDER BY 1) s)
-  INSERT INTO feedback_rollup_marks (project_id, hour) SELECT p, h FROM unnest(?::text[], ?::text[]) AS v(p, h), l WHERE l.n >= 0
-  ON CONFLICT DO NOTHING`;
+const PG_MARK = `INSERT INTO feedback_rollup_marks (project_id, hour) SELECT p, h FROM unnest(?::text[], ?::text[]) AS v(p, h)
+  ON CONFLICT (project_id, hour) DO UPDATE SET gen = feedback_rollup_marks.gen + 1`;
 
 /**
  * Marks the hours of some feedback rows stale; run in the transaction of the write.
  * @param rows - the rows' project and `created_at` (normalized), duplicates welcome.
  */
 export function* markFeedbackHours(d: Dialect, rows: readonly { project_id: string; created_at: string }[]): Steps<void> {
-  const seen = new Set<string>();
-  const projects: string[] = [];
-  const hours: string[] = [];
+  const keys = new Map<string, [string, string]>();
   for (const r of rows) {
     const hour = feedbackHour(r.created_at);
-    const key = `${r.project_id}\u0000${hour}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    projects.push(r.project_id);
-    hours.push(hour);
+    keys.set(`${r.project_id}\u0000${hour}`, [r.project_id, hour]);
   }
-  if (projects.length === 0) return;
+  if (keys.size === 0) return;
+  // in key order, so two writes upserting the same marks take their row locks in one order (PostgreSQL)
+  const pairs = [...keys.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, pair]) => pair);
   if (d.engine === 'postgres') {
-    yield* run(PG_MARK, [projects, hours, projects, hours]);
+    yield* run(PG_MARK, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
     return;
   }
-  const values = projects.map(() => '(?, ?)').join(', ');
-  yield* run(`INSERT OR IGNORE INTO feedback_rollup_marks (project_id, hour) VALUES ${values}`, projects.flatMap((p, i) => [p, hours[i]]));
+  const values = pairs.map(() => '(?, ?)').join(', ');
+  yield* run(`INSERT INTO feedback_rollup_marks (project_id, hour) VALUES ${values}
+    ON CONFLICT (project_id, hour) DO UPDATE SET gen = gen + 1`, pairs.flat());
 }
 
 /**

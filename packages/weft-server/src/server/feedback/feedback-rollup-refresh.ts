@@ -1,13 +1,13 @@
 /**
  * The feedback rollup job's steps, written once for both engines: the stale hours (marked by writes,
- * feedback-rollup-marks.ts), and one hour's rollup recomputed from its feedback rows (rollup-fold.ts) and stored in
- * place of the old, its mark cleared, in one transaction.
+ * feedback-rollup-marks.ts); a marked hour's `gen`; its rows a slice at a time (each slice a short read of its own, so
+ * the job never holds the database or, on SQLite, the event loop for a whole hour); and the hour's new rollup stored in
+ * place of the old, with its mark cleared, in one short transaction, only if the mark's `gen` is unchanged.
  * @module
  */
 import type { Dialect } from '../db/dialect.js';
 import { all, get, insert, run, type Steps } from '../db/sql-steps.js';
-import { FEEDBACK_LOCK_SPACE, feedbackLockKey } from './feedback-rollup-marks.js';
-import { HourFold } from './rollup-fold.js';
+import { encodeValues, type RollupCell } from './rollup-fold.js';
 
 /** A stale hour of a project. */
 export interface StaleFeedbackHour {
@@ -23,35 +23,50 @@ export function* staleFeedbackHours(_: Dialect, beforeHour: string, limit: numbe
   return rows.map((r) => ({ projectId: r.project_id, hour: r.hour }));
 }
 
+/** The `gen` of an hour's mark, or undefined when the hour is not marked. */
+export function* markGen(_: Dialect, projectId: string, hour: string): Steps<number | undefined> {
+  const row = yield* get<{ gen: number | string }>('SELECT gen FROM feedback_rollup_marks WHERE project_id = ? AND hour = ?', [projectId, hour]);
+  return row === undefined ? undefined : Number(row.gen);
+}
+
+/** Where a slice of an hour's rows ends: its last row's `created_at` and `id`. */
+export type HourCursor = { created_at: string; id: string };
+
+/** One slice of an hour's rows: type, payload (JSON text), and the cursor. */
+export type HourRow = HourCursor & { feedback_type: string; payload: string };
+
 /** The payload as JSON text: SQLite keeps it as JSONB, PostgreSQL as `json`. */
 const PAYLOAD = { sqlite: 'json(payload)', postgres: 'payload::text' } as const;
 
-/**
- * Recomputes one hour's rollup rows and clears its mark; run in one transaction. On PostgreSQL it first takes the
- * hour's advisory lock exclusively (feedback-rollup-marks.ts).
- * @returns false when the hour was not marked any more (another server refreshed it).
- */
-export function* refreshFeedbackHour(d: Dialect, projectId: string, hour: string): Steps<boolean> {
-  if (d.engine === 'postgres') {
-    yield* get(`SELECT pg_advisory_xact_lock(${FEEDBACK_LOCK_SPACE}, ${feedbackLockKey('?::text', '?::text')})`, [projectId, hour]);
-  }
-  if ((yield* get('SELECT 1 AS x FROM feedback_rollup_marks WHERE project_id = ? AND hour = ?', [projectId, hour])) === undefined) return false;
+/** The next `limit` rows of an hour of a project after `after` (in `created_at`, `id` order; from the start without). */
+export function* hourRows(d: Dialect, projectId: string, hour: string, after: HourCursor | null, limit: number): Steps<HourRow[]> {
   const startMs = Date.parse(`${hour}:00:00.000Z`);
-  const rows = yield* all<{ feedback_type: string; payload: string }>(
-    `SELECT feedback_type, ${PAYLOAD[d.engine]} AS payload FROM feedback WHERE project_id = ? AND created_at >= ? AND created_at < ?`,
-    [projectId, new Date(startMs).toISOString(), new Date(startMs + 3_600_000).toISOString()]);
-  const fold = new HourFold();
-  for (const r of rows) fold.add(r.feedback_type, JSON.parse(r.payload));
+  const params: unknown[] = [projectId, new Date(startMs).toISOString(), new Date(startMs + 3_600_000).toISOString()];
+  let where = 'project_id = ? AND created_at >= ? AND created_at < ?';
+  if (after) {
+    where += ' AND (created_at > ? OR (created_at = ? AND id > ?))';
+    params.push(after.created_at, after.created_at, after.id);
+  }
+  params.push(limit);
+  return yield* all<HourRow>(`SELECT created_at, id, feedback_type, ${PAYLOAD[d.engine]} AS payload FROM feedback
+    WHERE ${where} ORDER BY created_at, id LIMIT ?`, params);
+}
+
+/**
+ * Stores an hour's rollup in place of the old and clears its mark, if the mark's `gen` is still `gen`; run in one
+ * transaction.
+ * @returns false when the hour was marked again meanwhile (or refreshed by another server): nothing stored.
+ */
+export function* storeHour(_: Dialect, projectId: string, hour: string, gen: number, cells: readonly RollupCell[]): Steps<boolean> {
+  if ((yield* run('DELETE FROM feedback_rollup_marks WHERE project_id = ? AND hour = ? AND gen = ?', [projectId, hour, gen])) === 0) return false;
   yield* run('DELETE FROM feedback_rollups WHERE project_id = ? AND hour = ?', [projectId, hour]);
-  const cells = fold.cells();
   if (cells.length > 0) {
     yield* insert({
       table: 'feedback_rollups',
       fixed: { project_id: ['text', projectId], hour: ['text', hour] },
-      columns: { feedback_type: 'text', path: 'text', present: 'int', count: 'int', total: 'text', lo: 'float8', hi: 'float8', t: 'int', f: 'int' },
-      rows: cells.map((c) => [c.type, c.path, c.present, c.count, c.sum === null ? null : JSON.stringify(c.sum), c.lo, c.hi, c.t, c.f]),
+      columns: { feedback_type: 'text', path: 'text', present: 'int', count: 'int', total: 'text', lo: 'float8', hi: 'float8', vals: 'text', t: 'int', f: 'int' },
+      rows: cells.map((c) => [c.type, c.path, c.present, c.count, c.sum === null ? null : JSON.stringify(c.sum), c.lo, c.hi, encodeValues(c.values), c.t, c.f]),
     });
   }
-  yield* run('DELETE FROM feedback_rollup_marks WHERE project_id = ? AND hour = ?', [projectId, hour]);
   return true;
 }

@@ -12,7 +12,8 @@ import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { all, insert, type Steps } from '../db/sql-steps.js';
 import { deleteFeedback, markFeedbackHours } from './feedback-rollup-marks.js';
-import { refreshFeedbackHour, type StaleFeedbackHour, staleFeedbackHours } from './feedback-rollup-refresh.js';
+import { type HourCursor, type HourRow, hourRows, markGen, type StaleFeedbackHour, staleFeedbackHours, storeHour } from './feedback-rollup-refresh.js';
+import type { RollupCell } from './rollup-fold.js';
 import { feedbackStats, type StatsAnswer, type StatsQuery } from './stats-query.js';
 
 export type { FeedbackRecord };
@@ -150,9 +151,19 @@ export class FeedbackStore<W extends Wait = Wait> {
     return this.db.run(staleFeedbackHours, beforeHour, limit);
   }
 
-  /** Recomputes one stale feedback rollup hour and clears its mark, in one transaction. @returns false when it was not stale. */
-  refreshRollupHour(projectId: string, hour: string): Out<W, boolean> {
-    return this.db.transaction(refreshFeedbackHour, projectId, hour);
+  /** The `gen` of a feedback rollup hour's mark, or undefined when it is not marked (feedback-rollup-marks.ts). */
+  rollupMarkGen(projectId: string, hour: string): Out<W, number | undefined> {
+    return this.db.run(markGen, projectId, hour);
+  }
+
+  /** The next `limit` rows of an hour after `after` (`created_at`, `id` order), for its rollup. */
+  rollupHourRows(projectId: string, hour: string, after: HourCursor | null, limit: number): Out<W, HourRow[]> {
+    return this.db.run(hourRows, projectId, hour, after, limit);
+  }
+
+  /** Stores an hour's rollup and clears its mark, in one transaction, if its mark's `gen` is still `gen`. @returns whether it did. */
+  storeRollupHour(projectId: string, hour: string, gen: number, cells: readonly RollupCell[]): Out<W, boolean> {
+    return this.db.transaction(storeHour, projectId, hour, gen, cells);
   }
 
   /**

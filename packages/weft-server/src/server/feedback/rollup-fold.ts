@@ -19,6 +19,8 @@ export interface RollupCell {
   sum: number[] | null;
   lo: number | null;
   hi: number | null;
+  /** The JSON numbers at the path, in row order (stored sorted: {@link encodeValues}). */
+  values: number[];
   /** Booleans at the path. */
   t: number;
   f: number;
@@ -32,7 +34,7 @@ export class HourFold {
     const path = JSON.stringify(keys);
     const key = `${type}\u0000${path}`;
     let c = this.#cells.get(key);
-    if (!c) this.#cells.set(key, (c = { type, path, present: 0, count: 0, sum: [], lo: null, hi: null, t: 0, f: 0 }));
+    if (!c) this.#cells.set(key, (c = { type, path, present: 0, count: 0, sum: [], lo: null, hi: null, values: [], t: 0, f: 0 }));
     return c;
   }
 
@@ -50,6 +52,7 @@ export class HourFold {
       c.present += 1;
       if (typeof v === 'number') {
         c.count += 1;
+        c.values.push(v);
         if (c.sum !== null && !addExact(c.sum, v)) c.sum = null;
         if (c.lo === null || v < c.lo) c.lo = v;
         if (c.hi === null || v > c.hi) c.hi = v;
@@ -64,4 +67,19 @@ export class HourFold {
   cells(): RollupCell[] {
     return [...this.#cells.values()];
   }
+}
+
+/** Numbers as stored in a rollup's `vals`: ascending, little-endian float64s, base64 (null for none). */
+export function encodeValues(values: readonly number[]): string | null {
+  if (values.length === 0) return null;
+  const sorted = Float64Array.from(values).sort();
+  return Buffer.from(sorted.buffer).toString('base64');
+}
+
+/** The numbers of a rollup's `vals` ({@link encodeValues}). */
+export function decodeValues(text: string): Float64Array {
+  const bytes = Buffer.from(text, 'base64');
+  const out = new Float64Array(bytes.length / 8);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
 }

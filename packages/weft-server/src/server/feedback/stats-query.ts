@@ -93,10 +93,12 @@ export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date, useRoll
       let percentiles: (number | null)[] | undefined;
       const list = row?.[`l${j}`];
       if (list !== undefined) {
-        // the metric's values as a JSON array (a metric with percentiles on both stores; every metric on PostgreSQL)
-        const values = new Float64Array(JSON.parse((list as string | null) ?? '[]') as number[]);
+        // the metric's values as a JSON array (a metric with percentiles on both stores; every metric on PostgreSQL),
+        // or, from rollups, the values themselves beside their exact count, sum, min and max
+        const rolled = list instanceof Float64Array;
+        const values = rolled ? list : new Float64Array(JSON.parse((list as string | null) ?? '[]') as number[]);
         // SQLite adds a metric with percentiles in JS too (plainly), one without in its scan (compensated)
-        part = partialOf(values, m.percentiles.length === 0);
+        if (!rolled) part = partialOf(values, m.percentiles.length === 0);
         if (m.percentiles.length > 0) {
           percentiles = percentilesOf(values, m.percentiles);
           lists[j]!.push(values);

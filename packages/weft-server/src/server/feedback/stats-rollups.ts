@@ -3,13 +3,15 @@
  * answer, and those buckets' rows built from them in the shape of the SQLite scan's rows (stats-sql.ts `StatsRow`:
  * count, sum, min, max per metric), so stats-query.ts assembles either alike. A bucket is answered from rollups when
  * its range (clipped to the window) starts and ends on whole UTC hours before the hour in progress, and none of its
- * hours is marked stale; a request with a `trigger_ref`, a percentile, or a `json_path` holding an array index is read
- * from rows whole (the rollups keep neither triggers, values, nor paths into arrays).
+ * hours is marked stale; a request with a `trigger_ref` or a `json_path` holding an array index is read from rows
+ * whole (the rollups keep neither triggers nor paths into arrays). Percentiles come from each hour's stored numbers
+ * (`vals`), exactly as from the rows: the same values, the same selection (stats-aggregate.ts `percentileOf`).
  * @module
  */
 import type { Dialect } from '../db/dialect.js';
 import { all, type Steps } from '../db/sql-steps.js';
 import { addExact, exactValue } from './exact-sum.js';
+import { decodeValues } from './rollup-fold.js';
 import type { StatsQuery, StatsMetric, StatsRow, StatsWindow } from './stats-sql.js';
 
 const HOUR_MS = 3_600_000;
@@ -28,14 +30,14 @@ export function bucketMs(window: StatsWindow, i: number): [number, number] {
 
 /** True when the request may read rollups at all (see the module comment). */
 function rollupable(query: StatsQuery, metrics: readonly StatsMetric[]): boolean {
-  return query.trigger_ref == null && metrics.every((m) => m.percentiles.length === 0 && m.steps.every((s) => typeof s === 'string'));
+  return query.trigger_ref == null && metrics.every((m) => m.steps.every((s) => typeof s === 'string'));
 }
 
 /** One rollup row read for a request. */
-type Cell = { hour: string; path: string; present: number; count: number; total: string | null; lo: number | null; hi: number | null; t: number; f: number };
+type Cell = { hour: string; path: string; present: number; count: number; total: string | null; lo: number | null; hi: number | null; vals: string | null; t: number; f: number };
 
-/** A bucket's sums being gathered: rows, and per metric count, exact-sum partials, min, max. */
-type Gather = { n: number; c: number[]; s: number[][]; lo: (number | null)[]; hi: (number | null)[] };
+/** A bucket's sums being gathered: rows, and per metric count, exact-sum partials, min, max, and the numbers' lists. */
+type Gather = { n: number; c: number[]; s: number[][]; lo: (number | null)[]; hi: (number | null)[]; v: Float64Array[][] };
 
 /**
  * The rows of the buckets the rollups answer, by bucket index (see {@link StatsRow}; a bucket without rows is absent
@@ -66,7 +68,9 @@ export function* rollupRows(d: Dialect, query: StatsQuery, metrics: readonly Sta
   if (buckets.size === 0) return none;
   const paths = ['[]', ...metrics.map((m) => JSON.stringify(m.steps))];
   const params: unknown[] = [query.project_id, hourKey(first), hourKey(last), d.list([...new Set(paths)])];
-  let sql = `SELECT hour, path, present, count, total, lo, hi, t, f FROM feedback_rollups
+  // the stored numbers are read only for percentiles
+  const vals = metrics.some((m) => m.percentiles.length > 0) ? 'vals' : 'NULL AS vals';
+  let sql = `SELECT hour, path, present, count, total, lo, hi, ${vals}, t, f FROM feedback_rollups
     WHERE project_id = ? AND hour >= ? AND hour < ? AND ${d.inList('path')}`;
   if (query.feedback_type != null) {
     sql += ' AND feedback_type = ?';
@@ -80,7 +84,7 @@ export function* rollupRows(d: Dialect, query: StatsQuery, metrics: readonly Sta
     const b = bucketOf(edges, ms);
     if (!buckets.has(b)) continue;
     let g = gathered.get(b);
-    if (!g) gathered.set(b, (g = { n: 0, c: metrics.map(() => 0), s: metrics.map(() => []), lo: metrics.map(() => null), hi: metrics.map(() => null) }));
+    if (!g) gathered.set(b, (g = { n: 0, c: metrics.map(() => 0), s: metrics.map(() => []), lo: metrics.map(() => null), hi: metrics.map(() => null), v: metrics.map(() => []) }));
     if (cell.path === '[]') g.n += Number(cell.present);
     metrics.forEach((m, j) => {
       if (paths[j + 1] !== cell.path) return;
@@ -94,6 +98,7 @@ export function* rollupRows(d: Dialect, query: StatsQuery, metrics: readonly Sta
     metrics.forEach((_, j) => {
       const some = g.c[j]! > 0;
       Object.assign(row, { [`c${j}`]: g.c[j]!, [`s${j}`]: some ? exactValue(g.s[j]!) : null, [`lo${j}`]: some ? g.lo[j]! : null, [`hi${j}`]: some ? g.hi[j]! : null });
+      if (metrics[j]!.percentiles.length > 0) row[`l${j}`] = concat(g.v[j]!);
     });
     rows.push(row);
   }
@@ -128,9 +133,17 @@ function gatherCell(g: Gather, j: number, m: StatsMetric, cell: Cell): boolean {
   if (m.valueType === 'numeric') {
     if (cell.total === null) return false;
     add(Number(cell.count), JSON.parse(cell.total) as number[], Number(cell.lo), Number(cell.hi));
+    if (m.percentiles.length > 0 && cell.vals !== null) g.v[j]!.push(decodeValues(cell.vals));
   } else if (m.valueType === 'boolean') {
     const [t, f] = [Number(cell.t), Number(cell.f)];
     add(t + f, [t], f > 0 ? 0 : 1, t > 0 ? 1 : 0);
   } else add(Number(cell.present), [], 0, 0);
   return true;
+}
+
+/** The lists one after another. */
+function concat(lists: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(lists.reduce((n, l) => n + l.length, 0));
+  lists.reduce((at, l) => (out.set(l, at), at + l.length), 0);
+  return out;
 }

@@ -48,9 +48,10 @@ export interface StatsWindow {
 
 /**
  * A bucket's row of the scan: its index `b` (0-based), its rows `n`, and per metric `j` its count `c<j>`, sum `s<j>`,
- * min `lo<j>` and max `hi<j>` or, with percentiles, `l<j>`: the JSON array of its values, in scan order (null for none).
+ * min `lo<j>` and max `hi<j>` or, with percentiles, `l<j>`: the JSON array of its values, in scan order (null for none;
+ * from rollups, stats-rollups.ts: the values themselves, beside the count, exact sum, min and max).
  */
-export type StatsRow = { b: number; n: number } & Record<string, number | string | null>;
+export type StatsRow = { b: number; n: number } & Record<string, number | string | Float64Array | null>;
 
 /** Largest index `jsonb -> int` takes; a path with a larger one reads nothing on either engine. */
 const MAX_INDEX = 2 ** 31 - 1;

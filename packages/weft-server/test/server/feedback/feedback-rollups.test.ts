@@ -55,7 +55,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 );
 
 const numeric = (json_path: string): Json => ({ json_path, value_type: 'numeric', aggregations: ['sum', 'avg', 'min', 'max', 'count'] });
-const METRICS = [numeric('score'), numeric('a.b'), { json_path: 'ok', value_type: 'boolean', aggregations: ['count_true', 'count_false', 'count', 'avg'] },
+const METRICS = [{ ...numeric('score'), percentiles: [0, 25, 50, 95, 100] }, numeric('a.b'), { json_path: 'ok', value_type: 'boolean', aggregations: ['count_true', 'count_false', 'count', 'avg'] },
   { json_path: 'label', value_type: 'categorical' }];
 /** The requests compared: hourly (rollups), half-hourly and off-the-hour zones (rows), a type filter, the auto granularity. */
 const REQUESTS: Json[] = [
@@ -124,6 +124,28 @@ describe('feedback rollups', () => {
       expect(sources.slice(0, 5)).toEqual(['rollups', 'rollups', 'rollups', 'rows', 'rows']);
     }), { numRuns: 12 });
   }, 120_000);
+
+  it('a write marking the hour while the job reads it keeps the hour stale: the job stores nothing over it', async () => {
+    const project = uniqueProject('fb-race');
+    const feedback = storeParts(server().store).feedback;
+    const hour = new Date(T0 + HOUR).toISOString().slice(0, 13);
+    const send = async (id: string, score: number): Promise<void> => {
+      clock.push(T0 + HOUR + 5 * MIN);
+      const item = { id, project_id: project, feedback_type: 'score', svc_ref: `svc:///${project}/call/c0`, payload: { score } };
+      expect((await post(server(), '/feedback/batch/create', { batch: [item] })).status).toBe(200);
+    };
+    await send('00000000-0000-7000-8000-00000000aaa1', 1);
+    const gen = await feedback.rollupMarkGen(project, hour);
+    expect(gen).toBeDefined();
+    expect(await feedback.rollupHourRows(project, hour, null, 100)).toHaveLength(1);
+    await send('00000000-0000-7000-8000-00000000aaa2', 2); // between the job's read and its store
+    expect(await feedback.storeRollupHour(project, hour, gen!, [])).toBe(false);
+    expect(await feedback.rollupMarkGen(project, hour)).toBe(gen! + 1);
+    await expectSameAsRows(project, LATER);
+    await refreshStaleFeedbackHours(feedback, new Date(LATER));
+    expect(await feedback.rollupMarkGen(project, hour)).toBeUndefined();
+    expect((await expectSameAsRows(project, LATER))[0]).toBe('rollups');
+  });
 
   it('a re-sent id, a purge and retention each leave the rollups exact (explicit cases)', async () => {
     const one = (minute: number, payload: Json): Fb => ({ minute, type: 0, call: 1, payload });
