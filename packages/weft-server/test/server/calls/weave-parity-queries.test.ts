@@ -183,5 +183,8 @@ describe('trigger_ref in feedback stats (TestTriggerRefWhereClause)', () => {
       return ((await res.json()) as { buckets: { count: number }[] }).buckets.reduce((n, b) => n + b.count, 0);
     };
     expect([await count(ref('v1')), await count(ref('v2')), await count(ref('*')), await count(ref('v3'))]).toEqual([1, 2, 3, 0]);
+    // a Weave client's refs (weave:///), as its feedback is stored through /feedback/create
+    const weave = (v: string): string => ref(v).replace('svc:///', 'weave:///');
+    expect([await count(weave('v1')), await count(weave('*'))]).toEqual([1, 3]);
   });
 });
