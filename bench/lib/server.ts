@@ -26,11 +26,13 @@ export function benchTempDir(): string {
  * @param dbPath - SQLite file; created and migrated when missing. Default: a new file in a temp dir
  *   that `close()` deletes again.
  * @param dist - the tsup build the child runs (a `buildForBench` dir); default: this process's WEFT_BENCH_DIST.
+ * @param env - more environment of the child (`WEFT_BENCH_ROLLUPS: '1'` runs the rollup jobs, as `weft serve`).
  */
-export function startChildServer(dbPath?: string, dist?: string): Promise<ChildServer> {
+export function startChildServer(dbPath?: string, dist?: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const tempDir = dbPath ? undefined : benchTempDir();
   const file = dbPath ?? join(tempDir ?? '', 'calls.db');
-  return spawnServer(file, () => tempDir && rmSync(tempDir, { recursive: true, force: true }), './server-child.ts', dist ? { WEFT_BENCH_DIST: dist } : undefined);
+  const childEnv = { ...env, ...(dist ? { WEFT_BENCH_DIST: dist } : {}) };
+  return spawnServer(file, () => tempDir && rmSync(tempDir, { recursive: true, force: true }), './server-child.ts', Object.keys(childEnv).length > 0 ? childEnv : undefined);
 }
 
 /**

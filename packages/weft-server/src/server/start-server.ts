@@ -15,7 +15,10 @@ import { MonitorLoop, type MonitorLoopOptions } from 'weft-trace/internal';
 import { storePort } from './monitor-port.js';
 import { type RetentionJob, startRetentionJob } from './calls/jobs/retention-job.js';
 import { type RollupJob, type RollupJobOptions, startRollupJob } from './calls/jobs/rollup-job.js';
+import { FEEDBACK_ROLLUP_INTERVAL_MS, refreshStaleFeedbackHours } from './feedback/feedback-rollup-job.js';
+import { type PeriodicJob, startPeriodicJob } from './calls/jobs/periodic-job.js';
 import { type ServerStore, storeParts } from './server-store.js';
+import type { FeedbackStore } from './feedback/feedback-store.js';
 
 /** Options of {@link startServer}; `maxBodyBytes`, `log` and `now` as {@link AppOptions} (`createApp`) takes them. */
 export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'log' | 'now'> {
@@ -65,7 +68,8 @@ export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'l
    * Runs the overview's rollup job (calls/rollup-job.ts) inside this server: `true` or its options (`intervalMs`
    * between runs, default 30,000). It recomputes, one hour per transaction, the hour rollups writes marked stale, so
    * `POST /weft/calls/overview` reads hours instead of rows; the answer is the same without it, only slower.
-   * `weft serve` turns it on. @defaultValue false
+   * `weft serve` turns it on. The feedback rollup job (feedback/feedback-rollup-job.ts) runs with it, on the same
+   * interval, so `POST /feedback/stats` reads hours too. @defaultValue false
    */
   rollups?: boolean | Pick<RollupJobOptions, 'intervalMs'>;
 }
@@ -86,6 +90,8 @@ export interface RunningServer {
   retention?: RetentionJob;
   /** The overview's rollup job, with `rollups` (its `runNow()` refreshes the stale hours at once). */
   rollups?: RollupJob;
+  /** The feedback rollup job, with `rollups` (its `runNow()` refreshes the stale hours at once). */
+  feedbackRollups?: PeriodicJob<number>;
   /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -146,12 +152,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const monitors = loopOptions ? new MonitorLoop(storePort(storeParts(store)), { log, ...loopOptions }).start() : undefined;
   const rollupOptions = options.rollups === true ? {} : options.rollups || undefined;
   const rollups = rollupOptions ? startRollupJob(storeParts(store).calls, { log, now: options.now, ...rollupOptions }) : undefined;
+  const feedbackRollups = rollupOptions ? startFeedbackRollups(storeParts(store).feedback, log, rollupOptions.intervalMs, options.now) : undefined;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       server.close(async () => {
         await monitors?.stop();
         await rollups?.stop().catch(() => undefined);
+        await feedbackRollups?.stop().catch(() => undefined);
         (retention?.stop() ?? Promise.resolve()).then(() => store.close()).then(resolve, (err: unknown) => {
           log(`weft server: error while closing the database: ${String(err)}`);
           resolve();
@@ -161,5 +169,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     return closing;
   };
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, retention, rollups, monitors, close };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, retention, rollups, feedbackRollups, monitors, close };
+}
+
+/**
+ * Starts the feedback rollup job: a first run at once, then one every `intervalMs` (default 30 s); a failed run is logged.
+ * @returns the job; its `runNow()` answers how many hours it refreshed.
+ */
+function startFeedbackRollups(feedback: FeedbackStore, log: (line: string) => void, intervalMs = FEEDBACK_ROLLUP_INTERVAL_MS, now = (): Date => new Date()): PeriodicJob<number> {
+  return startPeriodicJob('feedback rollup', intervalMs, log, (stopped) => refreshStaleFeedbackHours(feedback, now(), stopped));
 }

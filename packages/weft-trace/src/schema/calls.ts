@@ -114,9 +114,12 @@ export type CallUpsertBatchRes = z.infer<typeof CallUpsertBatchRes>;
 /**
  * Spec "CallsFilter": every field optional; lists match any of their values. A key not listed here (a typo, or a
  * field of a newer client) is a 422 naming it (`loc: ["body", "filter", "<key>"]`), never silently ignored.
- * `call_ids`, `parent_ids` and `trace_ids` match each id in both its forms, with and without dashes (`idForms`).
+ * `call_ids`, `parent_ids`, `trace_ids` and `ancestor_ids` match each id in both its forms, with and without dashes (`idForms`).
+ * `ancestor_ids` (Weave's `CallsFilter.ancestor_ids`): the calls under any of the given calls, at any depth (not the
+ * given calls themselves); an empty list matches no call, which is not the same as no filter.
  */
 export const CallsFilter = z.strictObject({
+  ancestor_ids: IdList,
   call_ids: IdList,
   input_refs: OptStrings,
   op_names: OptStrings,

@@ -7,7 +7,7 @@ import { CallRef, DateTime, JsonObject, ObjectRef, OpRef, OptString } from './co
 import { ProjectId } from './project-id.js';
 import { LIMITS, tooMany } from './limits.js';
 import { checkFeedbackType } from './feedback-types.js';
-import { parseRef } from './refs.js';
+import { parseRef, toSvcRef } from './refs.js';
 
 /** Any of the spec's three ref shapes (object, op or call ref): what feedback may be about. */
 export const AnyRef = z
@@ -156,10 +156,13 @@ function isTimeZone(name: string): boolean {
   }
 }
 
-/** `trigger_ref` filter: an object ref (exact match) or one ending in `:*` (every version of that object). */
-const TriggerRefFilter = z
+/**
+ * `trigger_ref` filter: an object ref (exact match) or one ending in `:*` (every version of that object). A Weave
+ * client's `weave:///` ref is read as the spec's `svc:///` one, as `/feedback/create` stores it.
+ */
+const TriggerRefFilter = z.preprocess(toSvcRef, z
   .string()
-  .regex(/^svc:\/\/\/[^/]+\/[^/]+\/object\/[^/:]+:[^/]+$/, 'expected svc:///<entity>/<project>/object/<name>:<digest>, or <name>:* for every version');
+  .regex(/^svc:\/\/\/[^/]+\/[^/]+\/object\/[^/:]+:[^/]+$/, 'expected svc:///<entity>/<project>/object/<name>:<digest>, or <name>:* for every version'));
 
 /** Body of `POST /feedback/stats`. Times are ISO 8601; `granularity` is in seconds; at most `LIMITS.maxMetrics` metrics. */
 export const FeedbackStatsReq = z

@@ -20,6 +20,11 @@ export function parseRef(ref: string): ParsedRef | undefined {
   return m ? { project: m[1]!, kind: m[2] as ParsedRef['kind'], rest: m[3]! } : undefined;
 }
 
+/** `weave:///<entity>/<project>/...` written as the spec's `svc:///<entity>/<project>/...`; anything else unchanged. */
+export function toSvcRef(ref: unknown): unknown {
+  return typeof ref === 'string' && ref.startsWith('weave:///') ? `svc:///${ref.slice('weave:///'.length)}` : ref;
+}
+
 /** An op or object ref in either scheme: `weave:///` (the Weave SDKs) or the spec's `svc:///`; group 3 is the name. */
 const NAMED_REF = /^(weave|svc):\/\/\/[^/]+\/[^/]+\/(op|object)\/([^/:]+):/;
 

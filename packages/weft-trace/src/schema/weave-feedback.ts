@@ -4,14 +4,12 @@
  */
 import { z } from 'zod';
 import { FeedbackCreateReq } from './feedback.js';
+import { toSvcRef } from './refs.js';
 
 /** The ref fields of a feedback item. */
 const REF_FIELDS = ['svc_ref', 'annotation_ref', 'call_ref', 'runnable_ref', 'trigger_ref'] as const;
 
-/** `weave:///<entity>/<project>/...` written as the spec's `svc:///<entity>/<project>/...`; anything else unchanged. */
-export function toSvcRef(ref: unknown): unknown {
-  return typeof ref === 'string' && ref.startsWith('weave:///') ? `svc:///${ref.slice('weave:///'.length)}` : ref;
-}
+export { toSvcRef };
 
 /**
  * Weave's feedback item as a spec `FeedbackCreateReq`: `weave_ref` is `svc_ref`, `wb_user_id` is `svc_user_id`,

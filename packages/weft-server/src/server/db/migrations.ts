@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { SQLITE_UNCOUNTED } from './rollup-edge-migrations.js';
+import { SQLITE_FEEDBACK_ROLLUPS } from './feedback-rollup-migrations.js';
 
 /**
  * The rollup tables: `call_rollups` holds, per project and hour (`YYYY-MM-DDTHH` of the roots' `started_at`), one row per
@@ -301,6 +302,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   SQLITE_UNCOUNTED,
+  SQLITE_FEEDBACK_ROLLUPS,
 ];
 
 /**

@@ -14,12 +14,16 @@ import { storedPayload, withStoredPayloads } from './feedback-payload.js';
 import type { FeedbackStore } from './feedback-store.js';
 import { noMetricsStats } from './stats-query.js';
 
+/** The response header of `POST /feedback/stats` saying where its buckets came from: `rollups`, `rows` or `rollups+rows`. */
+export const STATS_SOURCE_HEADER = 'x-weft-stats-source';
+
 /**
  * Builds the feedback routes over the feedback store.
  *
  * - `POST /feedback/batch/create` `{batch}` → `{res}`: one `{id, created_at, payload, svc_user_id}` per item,
  *   in order; ids (UUIDv7) generated when absent, `created_at` from `now` (ISO 8601 UTC). All or nothing.
- * - `POST /feedback/stats` → `{start, end, granularity, timezone, buckets, window_stats}`.
+ * - `POST /feedback/stats` → `{start, end, granularity, timezone, buckets, window_stats}`, with the header
+ *   `x-weft-stats-source`: `rollups`, `rows` or `rollups+rows`, where its buckets came from.
  * - `POST /feedback/create`: one item as the Weave SDKs send it (`client.addScore()`), stored as one
  *   `/feedback/batch/create` item would be (ids, `created_at`, idempotence on `id`) and answered
  *   `{id, created_at, payload, svc_user_id, wb_user_id}`.
@@ -35,9 +39,14 @@ export function feedbackRoutes(feedback: FeedbackStore, now: () => Date): Hono {
   postJson(app, ENDPOINTS.feedbackBatchCreate, FeedbackBatchCreateReq, async (body) => ({
     res: await feedback.createBatch(withStoredPayloads(body.batch), now),
   }));
-  postJson(app, ENDPOINTS.feedbackStats, FeedbackStatsReq, (body) => {
+  postJson(app, ENDPOINTS.feedbackStats, FeedbackStatsReq, async (body, c) => {
     const at = now();
-    return noMetricsStats(body, at) ?? feedback.stats(body, at);
+    const empty = noMetricsStats(body, at);
+    if (empty) return empty;
+    const { res, source } = await feedback.stats(body, at);
+    // where the buckets came from: the hour rollups, rows, or both (a weft extension)
+    c.header(STATS_SOURCE_HEADER, source);
+    return res;
   });
   postJson(app, WEAVE_ENDPOINTS.feedbackCreate, WeaveFeedbackCreateReq, async (item) => {
     const [res] = await feedback.createBatch([{ ...item, payload: storedPayload(item, []) }], now);

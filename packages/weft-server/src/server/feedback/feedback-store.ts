@@ -7,11 +7,14 @@
 import { newId } from 'weft-trace/internal';
 import type { z } from 'zod';
 import { parseRef } from 'weft-trace/internal';
-import { type FeedbackCreateReq, type FeedbackCreateRes, type FeedbackRecord, type FeedbackStatsRes } from 'weft-trace/internal';
+import { type FeedbackCreateReq, type FeedbackCreateRes, type FeedbackRecord } from 'weft-trace/internal';
 import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
-import { all, insert, run, type Steps } from '../db/sql-steps.js';
-import { feedbackStats, type StatsQuery } from './stats-query.js';
+import { all, insert, type Steps } from '../db/sql-steps.js';
+import { deleteFeedback, markFeedbackHours } from './feedback-rollup-marks.js';
+import { type HourCursor, type HourRow, hourRows, markGen, type StaleFeedbackHour, staleFeedbackHours, storeHour } from './feedback-rollup-refresh.js';
+import type { RollupCell } from './rollup-fold.js';
+import { feedbackStats, type StatsAnswer, type StatsQuery } from './stats-query.js';
 
 export type { FeedbackRecord };
 
@@ -64,6 +67,8 @@ function* createBatch(d: Dialect, items: readonly FeedbackInput[], now: () => Da
   });
   // The first item of an inserted id stored it; any later one of the batch, and an id stored before, is answered as stored.
   const fresh = new Set(inserted.map((r) => keyOf(r.project_id, r.id)));
+  // the hours of the rows added go stale (a re-sent id adds none); the rollup job recomputes them
+  yield* markFeedbackHours(d, rows.filter((r) => fresh.has(keyOf(r.project_id!, r.id!))) as { project_id: string; created_at: string }[]);
   const isFresh = rows.map((r) => fresh.delete(keyOf(r.project_id!, r.id!)));
   const stored = new Map<string, StoredRow>();
   const old = rows.filter((_, i) => !isFresh[i]);
@@ -96,7 +101,7 @@ function* forCalls(d: Dialect, projectId: string, callIds: readonly string[]): S
 
 /** Deletes feedback by id (see {@link FeedbackStore.purge}). */
 function* purge(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
-  return yield* run(`DELETE FROM feedback WHERE project_id = ? AND ${d.inList('id')}`, [projectId, d.list(ids)]);
+  return yield* deleteFeedback(d, projectId, 'id', ids);
 }
 
 /** Feedback of every project in one database (SQLite: the `feedback` table of migration 2; PostgreSQL's, with `seq` in insert order). */
@@ -141,14 +146,34 @@ export class FeedbackStore<W extends Wait = Wait> {
     return this.db.run(purge, projectId, ids);
   }
 
+  /** The oldest stale feedback rollup hours before `beforeHour` (`YYYY-MM-DDTHH`), at most `limit` (feedback-rollup-refresh.ts). */
+  staleRollupHours(beforeHour: string, limit: number): Out<W, StaleFeedbackHour[]> {
+    return this.db.run(staleFeedbackHours, beforeHour, limit);
+  }
+
+  /** The `gen` of a feedback rollup hour's mark, or undefined when it is not marked (feedback-rollup-marks.ts). */
+  rollupMarkGen(projectId: string, hour: string): Out<W, number | undefined> {
+    return this.db.run(markGen, projectId, hour);
+  }
+
+  /** The next `limit` rows of an hour after `after` (`created_at`, `id` order), for its rollup. */
+  rollupHourRows(projectId: string, hour: string, after: HourCursor | null, limit: number): Out<W, HourRow[]> {
+    return this.db.run(hourRows, projectId, hour, after, limit);
+  }
+
+  /** Stores an hour's rollup and clears its mark, in one transaction, if its mark's `gen` is still `gen`. @returns whether it did. */
+  storeRollupHour(projectId: string, hour: string, gen: number, cells: readonly RollupCell[]): Out<W, boolean> {
+    return this.db.transaction(storeHour, projectId, hour, gen, cells);
+  }
+
   /**
-   * Feedback stats over `[start, end)` of a validated request; see `feedbackStats`. On PostgreSQL a long read, on
+   * Feedback stats over `[start, end)` of a validated request, and where they came from; see `feedbackStats`. On PostgreSQL a long read, on
    * the long-read pool (its `statement_timeout` bounds it; answered 503 by the app).
    * @param now - the end when `query.end` is absent.
    * @throws HttpError 422 when `end` is absent and `start` is not before `now`.
    * @see spec endpoint 6, "Feedback statistics"
    */
-  stats(query: StatsQuery, now: Date): Out<W, FeedbackStatsRes> {
-    return this.db.longRead(feedbackStats, query, now);
+  stats(query: StatsQuery, now: Date, useRollups = true): Out<W, StatsAnswer> {
+    return this.db.longRead(feedbackStats, query, now, useRollups);
   }
 }

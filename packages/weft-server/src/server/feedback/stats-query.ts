@@ -10,6 +10,7 @@ import { HttpError } from '../http/http-error.js';
 import { combine, metricResults, partialOf, percentileOf, type PartialStats } from '../stats/stats-aggregate.js';
 import { planBuckets, zonedIso } from '../stats/stats-buckets.js';
 import { metricsOf, statsRows, type StatsQuery, type StatsRow, type StatsWindow } from './stats-sql.js';
+import { rollupRows, type StatsSource } from './stats-rollups.js';
 import { normalizeTimestamp } from '../db/timestamps.js';
 
 export type { StatsQuery };
@@ -50,6 +51,12 @@ function percentilesOf(values: Float64Array, ps: readonly number[]): (number | n
   return ps.map((p) => (values.length > 0 ? percentileOf(values, p) : null));
 }
 
+/** A stats answer, and where its buckets came from (the route says it in the `x-weft-stats-source` header). */
+export interface StatsAnswer {
+  res: FeedbackStatsRes;
+  source: StatsSource;
+}
+
 /**
  * Computes feedback stats over `[start, end)`: rows with `start <= created_at < end` that pass the filters. A metric
  * with percentiles has them computed here from its values (exact JSON numbers), per bucket and over the window.
@@ -57,18 +64,24 @@ function percentilesOf(values: Float64Array, ps: readonly number[]): (number | n
  * @param d - the engine's dialect: the scan's SQL leaves are picked by it.
  * @param query - the validated request.
  * @param now - the current time; the end when `query.end` is absent.
- * @returns the spec's "Feedback statistics response": `start`/`end` (ISO 8601 UTC), `granularity` (s),
+ * @param useRollups - false reads every bucket from rows (the same answer; for tests and benchmarks). @defaultValue true
+ * @returns `res`: the spec's "Feedback statistics response": `start`/`end` (ISO 8601 UTC), `granularity` (s),
  *   `timezone`, every bucket of the window, gaps included (`timestamp`: bucket start, ISO 8601 in the zone;
  *   `count`; `<agg>_<slug>`; `p<N>_<slug>`), and `window_stats` `{slug: {agg or p<N>: number | null}}`.
  * @throws HttpError 422 when `end` is absent and `start` is not before `now`.
  * @see the interface spec, endpoint 6 "Feedback statistics"
  */
-export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date): Steps<FeedbackStatsRes> {
+export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date, useRollups = true): Steps<StatsAnswer> {
   const window = statsWindow(query, now);
   const { start, end, plan } = window;
   const metrics = metricsOf(query);
   const rows: (StatsRow | undefined)[] = [];
-  for (const row of yield* statsRows(d, query, metrics, window)) rows[row.b] = row;
+  // the buckets the hour rollups answer (stats-rollups.ts), then the rest from rows
+  const rolled = useRollups ? yield* rollupRows(d, query, metrics, window, now) : { buckets: new Set<number>(), rows: [] };
+  for (const row of rolled.rows) rows[row.b] = row;
+  for (const row of yield* statsRows(d, query, metrics, window, rolled.buckets)) rows[row.b] = row;
+  const all = plan.edges.length - 1;
+  const source: StatsSource = rolled.buckets.size === 0 ? 'rows' : rolled.buckets.size === all ? 'rollups' : 'rollups+rows';
   const parts: PartialStats[][] = metrics.map(() => []);
   const lists: Float64Array[][] = metrics.map(() => []);
   const buckets: FeedbackStatsBucket[] = [];
@@ -80,10 +93,12 @@ export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date): Steps<
       let percentiles: (number | null)[] | undefined;
       const list = row?.[`l${j}`];
       if (list !== undefined) {
-        // the metric's values as a JSON array (a metric with percentiles on both stores; every metric on PostgreSQL)
-        const values = new Float64Array(JSON.parse((list as string | null) ?? '[]') as number[]);
+        // the metric's values as a JSON array (a metric with percentiles on both stores; every metric on PostgreSQL),
+        // or, from rollups, the values themselves beside their exact count, sum, min and max
+        const rolled = list instanceof Float64Array;
+        const values = rolled ? list : new Float64Array(JSON.parse((list as string | null) ?? '[]') as number[]);
         // SQLite adds a metric with percentiles in JS too (plainly), one without in its scan (compensated)
-        part = partialOf(values, m.percentiles.length === 0);
+        if (!rolled) part = partialOf(values, m.percentiles.length === 0);
         if (m.percentiles.length > 0) {
           percentiles = percentilesOf(values, m.percentiles);
           lists[j]!.push(values);
@@ -100,5 +115,5 @@ export function* feedbackStats(d: Dialect, query: StatsQuery, now: Date): Steps<
     const percentiles = percentilesOf(values, m.percentiles);
     return [m.slug, Object.fromEntries(metricResults(combine(parts[j]!), percentiles, m, 'window'))];
   }));
-  return { start, end, granularity: plan.granularity, timezone: query.timezone, buckets, window_stats: windowStats };
+  return { res: { start, end, granularity: plan.granularity, timezone: query.timezone, buckets, window_stats: windowStats }, source };
 }

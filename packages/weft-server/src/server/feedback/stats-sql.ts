@@ -48,9 +48,10 @@ export interface StatsWindow {
 
 /**
  * A bucket's row of the scan: its index `b` (0-based), its rows `n`, and per metric `j` its count `c<j>`, sum `s<j>`,
- * min `lo<j>` and max `hi<j>` or, with percentiles, `l<j>`: the JSON array of its values, in scan order (null for none).
+ * min `lo<j>` and max `hi<j>` or, with percentiles, `l<j>`: the JSON array of its values, in scan order (null for none;
+ * from rollups, stats-rollups.ts: the values themselves, beside the count, exact sum, min and max).
  */
-export type StatsRow = { b: number; n: number } & Record<string, number | string | null>;
+export type StatsRow = { b: number; n: number } & Record<string, number | string | Float64Array | null>;
 
 /** Largest index `jsonb -> int` takes; a path with a larger one reads nothing on either engine. */
 const MAX_INDEX = 2 ** 31 - 1;
@@ -104,8 +105,13 @@ function bucketRange(plan: BucketPlan, i: number, start: string, end: string): [
  * flattened, and json_agg has no combine function, so no parallel aggregation reorders them. The per-row PL/pgSQL
  * `weft_kbn_sum` (migration 2) it used before cost about a second per million rows; it stays in the schema, unused.
  */
-export function* statsRows(d: Dialect, query: StatsQuery, metrics: readonly StatsMetric[], window: StatsWindow): Steps<StatsRow[]> {
-  const { start, end, plan } = window;
+export function* statsRows(d: Dialect, query: StatsQuery, metrics: readonly StatsMetric[], window: StatsWindow, skip: ReadonlySet<number> = new Set()): Steps<StatsRow[]> {
+  const { plan } = window;
+  // the buckets in `skip` are answered otherwise (stats-rollups.ts): the scan reads from the first other bucket to the last
+  const read = Array.from({ length: plan.edges.length - 1 }, (_, i) => i).filter((i) => !skip.has(i));
+  if (read.length === 0) return [];
+  const start = bucketRange(plan, read[0]!, window.start, window.end)[0];
+  const end = bucketRange(plan, read.at(-1)!, window.start, window.end)[1];
   const pg = d.engine === 'postgres';
   // bound in the order of the SQL text (the bucket, the columns, the filters): SQLite's `?` are positional
   const params = newParams(pg);
@@ -135,10 +141,10 @@ export function* statsRows(d: Dialect, query: StatsQuery, metrics: readonly Stat
   const sql = !pg && metrics.length === 0 ? `SELECT count(*) AS n ${filtered}`
     : `SELECT ${pg ? 'b, ' : ''}count(*) AS n${aggregates.join('')} FROM (SELECT ${columns.join(', ')} ${filtered}
       ${pg ? 'ORDER BY 1, created_at, seq) f GROUP BY b' : 'LIMIT -1)'}`;
-  if (pg) return yield* all<StatsRow>(sql, values);
+  if (pg) return (yield* all<StatsRow>(sql, values)).filter((r) => !skip.has(r.b));
   const rows: StatsRow[] = [];
-  for (let b = 0; b + 1 < plan.edges.length; b++) {
-    values.splice(range, 2, ...bucketRange(plan, b, start, end));
+  for (const b of read) {
+    values.splice(range, 2, ...bucketRange(plan, b, window.start, window.end));
     const row = (yield* get<StatsRow>(sql, [...values]))!;
     if (row.n > 0) rows.push({ ...row, b });
   }

@@ -76,6 +76,8 @@ export interface FieldLeaves {
   opShort(opName: string): string;
   /** The feedback payload (of `feedback f`) as a JSON document. */
   readonly payload: string;
+  /** The text `'true'` / `'false'` when the value at `segments` of `doc` is a JSON boolean, else NULL (Weave's `JSON_VALUE`). */
+  boolText(doc: string, segments: readonly string[], params: Params): string;
   /** A scalar's ORDER BY term: nulls last (a `never-null` column may keep its index order); `text` by code point. */
   scalarSort(sql: string, desc: boolean, kind?: 'never-null' | 'text'): string;
   /** The ORDER BY terms of a value (db/value-sort.ts); each `read` binds the value's parameters again. */
@@ -154,12 +156,18 @@ export function parseCallField(path: string, loc: string[]): CallField {
   return { kind: 'path', column, rest, quoted, jsonPath: jsonPath(rest, loc) };
 }
 
-/** The value of a feedback field, a whole JSON column or a path in one; binds its parameters in placeholder order. */
-function jsonValue(f: Exclude<CallField, { kind: 'plain' }>, params: Params, e: FieldLeaves): string {
+/**
+ * The value of a feedback field, a whole JSON column or a path in one; binds its parameters in placeholder order.
+ * `boolAsText`: a feedback payload's boolean reads as the text `true` / `false` (compared with a string, as Weave's
+ * `JSON_VALUE` reads it), else as 1 / 0.
+ */
+function jsonValue(f: Exclude<CallField, { kind: 'plain' }>, params: Params, e: FieldLeaves, boolAsText = false): string {
   if (f.kind === 'feedback') {
     // the newest feedback (of the type, or any) holding the path
     const { feedback: fb } = f;
-    const read = fb.column === undefined ? e.get(e.payload, fb.segments, params, true) : e.scalar(`f.${fb.column}`);
+    const value = (): string => e.get(e.payload, fb.segments, params, true);
+    const payload = (): string => (boolAsText ? `COALESCE(${e.boolText(e.payload, fb.segments, params)}, ${value()})` : value());
+    const read = fb.column === undefined ? payload() : e.scalar(`f.${fb.column}`);
     const type = fb.type === null ? '' : ` AND f.feedback_type = ${params.bind(fb.type)}`;
     return `(SELECT v FROM (SELECT ${read} AS v, f.created_at AS c, f.id AS i FROM feedback f
       WHERE f.project_id = calls.project_id AND f.call_id = calls.id${type}) x
@@ -198,10 +206,11 @@ function jsonValue(f: Exclude<CallField, { kind: 'plain' }>, params: Params, e: 
  * @param params - the parameters of the statement being built; appended to.
  * @param loc - location of the path in the request, for errors.
  * @param e - the engine's leaves.
+ * @param boolAsText - a feedback payload's boolean reads as the text `true` / `false` (a comparison with a string).
  * @returns SQL over the `calls` table: the value, a plain text column's name, and the sort keys (binding again).
  * @throws QueryError for an unknown column or a malformed path (the same errors on both engines).
  */
-export function compileField(path: string, params: Params, loc: string[], e: FieldLeaves): Field {
+export function compileField(path: string, params: Params, loc: string[], e: FieldLeaves, boolAsText = false): Field {
   const derived = DERIVED[path];
   if (derived !== undefined) {
     const sql = derived.sql(e);
@@ -214,7 +223,7 @@ export function compileField(path: string, params: Params, loc: string[], e: Fie
     const textColumn = INT_COLUMNS.has(f.column) ? undefined : sql;
     return { sql: e.scalar(sql), textColumn, sort: (desc) => [e.scalarSort(sql, desc, kind)] };
   }
-  const sql = jsonValue(f, params, e);
+  const sql = jsonValue(f, params, e, boolAsText);
   let reads = 0;
   return { sql, sort: (desc) => e.valueSort(() => (reads++ === 0 ? sql : jsonValue(f, params, e)), desc) };
 }

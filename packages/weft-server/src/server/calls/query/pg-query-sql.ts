@@ -49,6 +49,10 @@ export const PG_LEAVES: QueryLeaves = {
   joinInOrder: 'JOIN',
   opShort: (n) => `COALESCE((regexp_match(${n}, '^(weave|svc):///[^/]+/[^/]+/(op|object)/([^/:]+):'))[3], ${n})`,
   payload: 'f.payload',
+  boolText(doc, segments, params) {
+    const at = `weft_get_exact(weft_nonul(${doc}), ${params.bind(segments)}::text[])`;
+    return `(CASE json_typeof(${at}) WHEN 'boolean' THEN to_jsonb(${at}::text) END)`;
+  },
   // a never-null column (id, started_at: the query keeps started_at IS NOT NULL) without NULLS LAST, which its index's
   // backward scan (DESC NULLS FIRST) could not give: newest first reads (project_id, started_at, id) backwards
   scalarSort: (sql, desc, kind) =>

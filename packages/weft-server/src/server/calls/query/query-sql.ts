@@ -57,6 +57,8 @@ export const SQLITE_LEAVES: QueryLeaves = {
   opShort: (opName) => `weft_op_short(${opName})`,
   // JSONB (SQLite's binary JSON) as text
   payload: 'json(f.payload)',
+  boolText: (doc, segments, params) =>
+    `(CASE json_type(${doc}, ${params.bind(jsonPath([...segments], []))}) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' END)`,
   epoch: (timestamp) => `unixepoch(${timestamp}, 'subsec')`,
   convert: {
     double: (s) => `CAST(weft_numq(${s}) AS REAL)`,

@@ -15,6 +15,7 @@ import type { Params } from '../../db/sql-params.js';
 import { epochColumn, missingAsEmpty, opNamesCondition, runIdForms, statusByColumns } from './query-rules.js';
 import { CALL_COLUMNS } from './records.js';
 import { unreadColumns } from './columns.js';
+import { ancestorClause } from './ancestor-filter.js';
 
 /** A validated stream-query body (the zod output of `CallsQueryReq`). */
 export type CallsQuery = z.output<typeof CallsQueryReq>;
@@ -88,7 +89,9 @@ class ExprWalker {
     const epoch = epochColumn(o, others);
     if (epoch !== undefined) return { sql: this.leaves.scalar(this.leaves.epoch(this.leaves.column(epoch))) };
     if ('$getField' in o) {
-      const f = compileField(o.$getField, this.params, [...loc, '$getField'], this.leaves);
+      // compared with a string, a feedback payload's boolean is the text true / false (Weave's JSON_VALUE)
+      const withText = others.some((x) => '$literal' in x && typeof x.$literal === 'string');
+      const f = compileField(o.$getField, this.params, [...loc, '$getField'], this.leaves, withText);
       // Weave's rule: a missing value reads as '' (`missingAsEmpty`)
       return missingAsEmpty(o, others) ? { sql: `COALESCE(${f.sql}, ${this.leaves.literal('', this.params).sql})` } : f;
     }
@@ -176,6 +179,8 @@ function filterClauses(filter: Filter, projectId: string, where: string[], param
     }
   }
   if (filter.trace_roots_only) where.push(`${leaves.column('parent_id')} IS NULL`);
+  const below = ancestorClause(filter.ancestor_ids, projectId, params, leaves);
+  if (below !== undefined) where.push(below);
 }
 
 function orderBy(sortBy: CallsQuery['sort_by'], params: Params, leaves: QueryLeaves): string {

@@ -4,7 +4,8 @@
  * @module
  */
 import type { Dialect } from '../../db/dialect.js';
-import { all, run, type Steps } from '../../db/sql-steps.js';
+import { all, type Steps } from '../../db/sql-steps.js';
+import { deleteFeedback } from '../../feedback/feedback-rollup-marks.js';
 import { dropCallRows } from './call-edit-writes.js';
 
 /** What one batch deleted. */
@@ -70,7 +71,7 @@ export function* deleteBatchBefore(d: Dialect, projectId: string, cutoff: string
     ? (yield* all<{ id: string }>(`SELECT id FROM calls WHERE project_id = ? AND ${d.inList('trace_id')}`, [projectId, d.list(traces)])).map((r) => r.id)
     : (yield* all<{ id: string }>(OLD_ORPHANS, [projectId, cutoff, batchSize])).map((r) => r.id);
   if (doomed.length === 0) return { calls: 0, feedback: 0, more: false };
-  const feedback = yield* run(`DELETE FROM feedback WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, d.list(doomed)]);
+  const feedback = yield* deleteFeedback(d, projectId, 'call_id', doomed);
   const calls = yield* dropCallRows(d, projectId, doomed);
   return { calls, feedback, more: true };
 }
