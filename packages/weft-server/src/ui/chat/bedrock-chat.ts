@@ -31,7 +31,8 @@ export function bedrockPart(b: unknown): ChatPart {
     const m = b[media];
     if (isObj(m)) {
       const source = isObj(m.source) ? (m.source.bytes ?? (isObj(m.source.s3Location) ? m.source.s3Location.uri : undefined)) : undefined;
-      return mediaOf(media === 'image' ? 'image' : 'file', typeof source === 'string' ? source : undefined, str(m.format), str(m.name));
+      const format = str(m.format);
+      return mediaOf(media === 'image' ? 'image' : 'file', typeof source === 'string' ? source : undefined, format && media !== 'document' ? `${media}/${format}` : format, str(m.name));
     }
   }
   return { kind: 'json', value: b };
