@@ -104,6 +104,25 @@ describe('wrapClaudeAgentQuery', () => {
     expect(turns).toHaveLength(fake().requests.length);
   }, 120_000);
 
+  it('a session that ends in an error result (the turn limit): the error the SDK throws fails the session; its turns and tools stay recorded', async () => {
+    const query = wrapClaudeAgentQuery(sdkQuery);
+    let last: Record<string, unknown> | undefined;
+    let thrown: unknown;
+    const calls = await traced(server(), 'claude-agent-max-turns', async () => {
+      try {
+        for await (const m of query({ prompt: 'Weather in Paris, then read the file', options: { ...options(), maxTurns: 1 } })) if (m.type === 'result') last = m as unknown as Record<string, unknown>;
+      } catch (err) {
+        thrown = err;
+      }
+    });
+    expect(last).toMatchObject({ subtype: 'error_max_turns', is_error: true });
+    expect((thrown as Error).message).toMatch(/maximum number of turns/);
+    const session = one(calls, 'claude_agent.query');
+    expect(session.exception).toMatchObject({ message: (thrown as Error).message });
+    expect(byName(calls, 'claude_agent.turn').length).toBeGreaterThanOrEqual(1);
+    expect(one(calls, 'claude_agent.tool')).toMatchObject({ display_name: 'mcp__weather__get_weather', summary: { status: 'success' } });
+  }, 120_000);
+
   it('streaming input: each user message is the input of the turn it starts; breaking out cancels the session', async () => {
     const query = wrapClaudeAgentQuery(sdkQuery);
     async function* prompt(): AsyncGenerator<SDKUserMessage> {

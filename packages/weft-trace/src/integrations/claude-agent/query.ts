@@ -123,7 +123,8 @@ function tracedQuery(q: AsyncGenerator<unknown, void> & Obj, session: AgentSessi
  *   user messages) and `options` (secrets redacted as everywhere); output the `result` message's `result`, `subtype`,
  *   `num_turns`, `total_cost_usd`, `permission_denials` (every result, when streaming input made several); summary
  *   `claude_agent.total_cost_usd` (the CLI's own figure) and `claude_agent.session_id`. A session whose last result is
- *   an error (`error_max_turns`, `error_during_execution`, ...) fails with `ClaudeAgentError`.
+ *   an error (`error_max_turns`, `error_during_execution`, ...) fails with the error the SDK throws for it (0.3.333:
+ *   `Claude Code returned an error result: ...`), or with `ClaudeAgentError` when the stream ends without throwing.
  * - op `claude_agent.turn`: each assistant turn (one model request of the CLI), a model call as the provider wrappers
  *   record them: inputs `model` and `messages` (what the conversation added since the last turn: the prompt, tool
  *   results); output the assistant message; summary `usage[model]` with Anthropic's cache counts,
