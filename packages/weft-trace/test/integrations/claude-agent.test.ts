@@ -68,7 +68,10 @@ describe('wrapClaudeAgentQuery', () => {
     expect(types).toContain('result');
     const session = one(calls, 'claude_agent.query');
     expect(session.parent_id).toBe(one(calls, 'agent').id);
-    expect(session.inputs).toMatchObject({ prompt: 'Weather in Paris, then read the file', options: { model: MODEL } });
+    expect(session.inputs).toMatchObject({ prompt: 'Weather in Paris, then read the file', options: { model: MODEL, mcpServers: { weather: { type: 'sdk', name: 'weather' } } } });
+    // the environment as its names only: no value of it is recorded
+    expect((session.inputs as { options: { env: unknown } }).options.env).toEqual(expect.arrayContaining(['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY']));
+    expect(JSON.stringify(session.inputs)).not.toContain('sk-ant-fake');
     expect(session.output).toMatchObject({ subtype: 'success', result: 'All done.' });
     expect(typeof (session.summary as Record<string, unknown>)['claude_agent.total_cost_usd']).toBe('number');
 

@@ -65,6 +65,26 @@ function sessionError(session: AgentSession): Error | undefined {
 }
 
 /**
+ * The options as recorded: `env` as its variable names only (it is often the whole `process.env`); an in-process SDK MCP
+ * server as its `type` and `name` (not its server object); any other MCP server config without its `env` and `headers` values.
+ */
+function recordedOptions(options: Obj): Obj {
+  const out: Obj = { ...options };
+  if (options['env'] !== null && typeof options['env'] === 'object') out['env'] = Object.keys(options['env']);
+  const servers = options['mcpServers'];
+  if (servers !== null && typeof servers === 'object') {
+    const shown: Obj = {};
+    for (const [name, raw] of Object.entries(servers as Obj)) {
+      const c = (raw ?? {}) as Obj;
+      const { instance, env, headers, ...rest } = c;
+      shown[name] = instance !== undefined ? { type: c['type'], name: c['name'] } : { ...rest, ...(env ? { env: Object.keys(env as Obj) } : {}), ...(headers ? { headers: Object.keys(headers as Obj) } : {}) };
+    }
+    out['mcpServers'] = shown;
+  }
+  return out;
+}
+
+/**
  * The SDK's `Query` behind a Proxy: `next()` feeds each message to the session (and hides the stream events weft asked
  * for when the caller did not); the end of the stream, `return()` and an error end the session's call. Every other
  * member (`interrupt()`, `setPermissionMode()`, ...) is the query's own.
@@ -120,7 +140,8 @@ function tracedQuery(q: AsyncGenerator<unknown, void> & Obj, session: AgentSessi
  * Returns `query` (the `query` function of `@anthropic-ai/claude-agent-sdk`; tested with 0.3.333, whose bundled Claude
  * Code CLI it runs) traced: each call is a session, recorded as a call tree under the running op:
  * - op `claude_agent.query`: the session; inputs `prompt` (a string, or `'[streaming input]'` for an AsyncIterable of
- *   user messages) and `options` (secrets redacted as everywhere); output the `result` message's `result`, `subtype`,
+ *   user messages) and `options` (secrets redacted as everywhere; `env` and MCP servers' `env` / `headers` as their
+ *   names only; an SDK MCP server as its type and name); output the `result` message's `result`, `subtype`,
  *   `num_turns`, `total_cost_usd`, `permission_denials` (every result, when streaming input made several); summary
  *   `claude_agent.total_cost_usd` (the CLI's own figure) and `claude_agent.session_id`. A session whose last result is
  *   an error (`error_max_turns`, `error_during_execution`, ...) fails with the error the SDK throws for it (0.3.333:
@@ -155,7 +176,7 @@ export function wrapClaudeAgentQuery<F extends Function>(query: F): F {
     let session: AgentSession | undefined;
     const root = startUnder(
       sessionOp(options['model'], () => (session ? sessionSummary(session) : {})),
-      [{ prompt, options }],
+      [{ prompt, options: recordedOptions(options) }],
       parentContext(),
     );
     if (root === undefined) return original.call(this, params);
