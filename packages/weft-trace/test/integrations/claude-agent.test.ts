@@ -30,7 +30,7 @@ function options(): Record<string, unknown> {
   const weather = createSdkMcpServer({
     name: 'weather',
     version: '1.0.0',
-    tools: [tool('get_weather', 'The weather of a city', { city: z.string() }, async ({ city }) => ({ content: [{ type: 'text', text: `Weather in ${city}: sunny` }] }))],
+    tools: [tool('get_weather', 'The weather of a city', { city: z.string() }, async ({ city }) => ({ content: [{ type: 'text', text: await op(async function lookup(c: string) { return `Weather in ${c}: sunny`; })(city) }] }))],
   });
   return {
     model: MODEL,
@@ -90,6 +90,8 @@ describe('wrapClaudeAgentQuery', () => {
     expect(mcp.inputs).toEqual({ city: 'Paris' });
     expect(mcp.output).toEqual([{ type: 'text', text: 'Weather in Paris: sunny' }]);
     expect(mcp.attributes).toMatchObject({ 'mcp.server.name': 'weather', 'gen_ai.tool.name': 'get_weather' });
+    // code the custom tool's handler runs (in this process) nests under the tool use's call
+    expect(one(calls, 'lookup').parent_id).toBe(mcp.id);
 
     const agentTool = byName(calls, 'claude_agent.tool').find((t) => t.display_name === 'Agent')!;
     const subTurns = turns.filter((t) => t.parent_id === agentTool.id);

@@ -9,6 +9,7 @@ import { diag } from '../../internal/diag.js';
 import { safeMessage } from '../../internal/safe-message.js';
 import { startUnder } from '../start-recorded.js';
 import { sessionOp } from './ops.js';
+import { bindSdkServers } from './sdk-tools.js';
 import { AgentSession } from './session.js';
 
 type Obj = Record<string, unknown>;
@@ -154,7 +155,8 @@ function tracedQuery(q: AsyncGenerator<unknown, void> & Obj, session: AgentSessi
  *   the tool's; inputs the tool input; output the tool's result (`tool_use_result` when the SDK gives it, else the
  *   result content); a result with `is_error` fails it (`ToolError`, or `ToolPermissionDenied` when the SDK denied the
  *   tool use). A subagent's turns and tools nest under the tool use that started it (`Agent` / `Task`), which ends when
- *   the subagent's task does.
+ *   the subagent's task does. A custom tool of an in-process SDK MCP server (`createSdkMcpServer`) runs its handler in
+ *   its call's context: an `op()` or a wrapped client inside it nests under the tool's call.
  * Exact per-turn usage needs the stream's events: weft sets `includePartialMessages: true` and hides the
  * `stream_event` messages from the caller unless it asked for them. The CLI streams no events for a subagent's turns:
  * those record the usage of the SDK's assistant message (output tokens as of the message's start).
@@ -182,6 +184,7 @@ export function wrapClaudeAgentQuery<F extends Function>(query: F): F {
     if (root === undefined) return original.call(this, params);
     session = new AgentSession(root, options['model']);
     const s = session;
+    guard(() => bindSdkServers(options, s));
     if (!streaming) s.prompt({ role: 'user', content: params.prompt });
     const sent = {
       ...params,

@@ -140,6 +140,12 @@ export class AgentSession {
     thread.sinceMs = Date.now();
   }
 
+  /** The context of tool use `id`, for code its handler runs (started now, in the main thread, when its block has not been read yet). */
+  toolContext(id: string, block: Obj): TraceContext | undefined {
+    if (!this.tools.has(id)) this.startTool({ ...block, id }, this.thread(null));
+    return this.tools.get(id)?.active?.ctx;
+  }
+
   private startTool(block: Obj, thread: Thread): void {
     const id = block['id'] as string;
     if (this.tools.has(id)) return;
