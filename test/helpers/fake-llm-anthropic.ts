@@ -46,3 +46,29 @@ export function anthropicStreamEvents(s: Scenario): { event: string; data: unkno
   out.push(ev('message_stop', {}));
   return out;
 }
+
+/**
+ * The SSE events of any streamed `message` (its content blocks given whole): message_start with `usage` but one output
+ * token, each block (text in two deltas, tool-use input as JSON in two deltas), message_delta with the stop reason and
+ * the final output tokens, message_stop, as the Messages API streams them.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ */
+export function messageEvents(message: { id: string; model: string; content: Record<string, unknown>[]; stop_reason: string; usage: Record<string, number> }): { event: string; data: unknown }[] {
+  const ev = (type: string, rest: Record<string, unknown>): { event: string; data: unknown } => ({ event: type, data: { type, ...rest } });
+  const start = { id: message.id, type: 'message', role: 'assistant', model: message.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } };
+  const out = [ev('message_start', { message: start })];
+  message.content.forEach((block, index) => {
+    const split = (s: string): string[] => [s.slice(0, Math.ceil(s.length / 2)), s.slice(Math.ceil(s.length / 2))];
+    if (block['type'] === 'tool_use') {
+      out.push(ev('content_block_start', { index, content_block: { ...block, input: {} } }));
+      for (const part of split(JSON.stringify(block['input']))) out.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } }));
+    } else {
+      out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+      for (const text of split(String(block['text']))) out.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text } }));
+    }
+    out.push(ev('content_block_stop', { index }));
+  });
+  out.push(ev('message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage['output_tokens'] ?? 0 } }));
+  out.push(ev('message_stop', {}));
+  return out;
+}

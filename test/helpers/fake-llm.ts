@@ -50,7 +50,7 @@ function sendError(res: ServerResponse, status: number, anthropic: boolean): voi
 }
 
 /** Writes SSE events (`event:` line when named), then `[DONE]` for OpenAI chat; a cut stream stops halfway. */
-function sendStream(res: ServerResponse, events: { event?: string; data: unknown }[], done: boolean, cut: boolean, requestId: string): void {
+export function sendStream(res: ServerResponse, events: { event?: string; data: unknown }[], done: boolean, cut: boolean, requestId: string): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': requestId, 'request-id': requestId });
   const upTo = cut ? Math.floor(events.length / 2) : events.length;
   let text = '';

@@ -27,6 +27,8 @@ export { wrapOpenAI } from './integrations/openai.js';
 export { wrapAnthropic } from './integrations/anthropic.js';
 export { wrapAISDK } from './integrations/ai-sdk.js';
 export { wrapGoogleGenAI } from './integrations/google-genai.js';
+export { wrapClaudeAgentQuery } from './integrations/claude-agent/query.js';
+export { wrapBedrock } from './integrations/bedrock/bedrock.js';
 export { aiSDKTelemetry, type AISDKTelemetry } from './integrations/ai-sdk-telemetry.js';
 export { llmCacheFetch, type LlmCacheFetchOptions } from './integrations/llm-cache/fetch.js';
 export type { LlmCacheMode } from './integrations/llm-cache/mode.js';

@@ -110,6 +110,22 @@ export function anthropicUsage(raw: unknown): TokenUsage | undefined {
 }
 
 /**
+ * Amazon Bedrock `TokenUsage` (Converse, ConverseStream's `metadata` event, an Amazon Nova InvokeModel body; also
+ * `{inputTokens, outputTokens}` built from other bodies' counts). Rule: `inputTokens` counts the tokens not read from
+ * or written to the prompt cache; `cacheReadInputTokens` and `cacheWriteInputTokens` (Nova's body:
+ * `cacheReadInputTokenCount` / `cacheWriteInputTokenCount`) come on top of it, as Anthropic's do, so the input total
+ * is their sum.
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_TokenUsage.html and https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html
+ */
+export function bedrockUsage(raw: unknown): TokenUsage | undefined {
+  const u = obj(raw);
+  if (!u || (u['inputTokens'] === undefined && u['outputTokens'] === undefined)) return undefined;
+  const read = num(u['cacheReadInputTokens'] ?? u['cacheReadInputTokenCount']);
+  const write = num(u['cacheWriteInputTokens'] ?? u['cacheWriteInputTokenCount']);
+  return usageOf(num(u['inputTokens']) + read + write, num(u['outputTokens']), undefined, { cache_read_input_tokens: read, cache_creation_input_tokens: write });
+}
+
+/**
  * Vercel AI SDK 6 `LanguageModelUsage` (`result.usage` / `totalUsage`). Rule: `inputTokens` is the
  * total, `inputTokenDetails.cacheReadTokens` / `cacheWriteTokens` are parts of it (the SDK's providers
  * already added Anthropic's cache counts in); `outputTokens` includes `outputTokenDetails.reasoningTokens`.

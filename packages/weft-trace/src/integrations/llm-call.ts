@@ -35,6 +35,8 @@ export interface LlmMethod {
   fold(acc: unknown, chunk: unknown): unknown;
   /** The recorded output of a response (or of a folded stream). @defaultValue the response */
   output?(response: unknown): unknown;
+  /** The model the request names (`gen_ai.request.model`). @defaultValue the body's `model` */
+  requestModel?(body: Record<string, unknown>): unknown;
   /** Usage of a response, or `undefined`. */
   usage(response: unknown): TokenUsage | undefined;
   /** `gen_ai.response.finish_reasons`. */
@@ -92,8 +94,10 @@ function inputsOf(inputs: Record<string, unknown>): Record<string, unknown> {
   return b !== null && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : inputs;
 }
 
+/** `_request_id` (OpenAI, Anthropic), else `$metadata.requestId` (AWS SDK v3). */
 function requestIdOf(value: unknown): string | undefined {
-  const id = value !== null && typeof value === 'object' ? (value as { _request_id?: unknown })._request_id : undefined;
+  const v = value !== null && typeof value === 'object' ? (value as { _request_id?: unknown; $metadata?: { requestId?: unknown } }) : undefined;
+  const id = v?._request_id ?? v?.$metadata?.requestId;
   return typeof id === 'string' ? id : undefined;
 }
 
@@ -125,7 +129,8 @@ class LlmCall implements StreamObserver {
     private readonly body: Record<string, unknown>,
   ) {
     const attributes: Record<string, unknown> = { 'gen_ai.provider.name': spec.provider, 'gen_ai.operation.name': spec.operation };
-    if (typeof body['model'] === 'string') attributes['gen_ai.request.model'] = body['model'];
+    const model = spec.requestModel ? spec.requestModel(body) : body['model'];
+    if (typeof model === 'string') attributes['gen_ai.request.model'] = model;
     this.op = {
       name: spec.name,
       inputKeys: KEYS,

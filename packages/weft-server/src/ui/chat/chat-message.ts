@@ -34,7 +34,7 @@ export interface ChatMessage {
 }
 
 /** The formats a call's messages are read from. */
-export type ChatFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'ai-sdk' | 'gemini' | 'otel-genai';
+export type ChatFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'ai-sdk' | 'gemini' | 'bedrock' | 'otel-genai';
 
 /** A call read as a conversation: the request's messages, then the reply's. */
 export interface Chat {

@@ -1,12 +1,13 @@
 /**
  * A call read as a conversation, when it is one: which format its inputs and output are in (OpenAI chat
- * completions or Responses, Anthropic messages, the Vercel AI SDK and Mastra, Gemini, OTel GenAI messages), and its messages in
+ * completions or Responses, Anthropic messages, the Vercel AI SDK and Mastra, Gemini, Amazon Bedrock, OTel GenAI messages), and its messages in
  * order, request then reply. Pure, tested without a browser.
  * @module
  */
 import type { Chat, ChatFormat, ChatMessage } from './chat-message.js';
 import { messageList, messageOf, nameToolResults, responseItems, systemMessage, toolCallOf } from './chat-messages.js';
 import { isObj, parseArgs, partsOf, str } from './chat-parts.js';
+import { bedrockChat } from './bedrock-chat.js';
 import { geminiChat } from './gemini-chat.js';
 
 /** The fields of a call record the chat view reads. */
@@ -30,6 +31,8 @@ export function chatFormat(call: ChatCallFields): ChatFormat | undefined {
   const o = isObj(call.output) ? call.output : {};
   const op = call.op_name;
   const prov = provider(call);
+  // weft's wrapBedrock: an InvokeModel body may be any provider's shape, so the op decides before the shapes do
+  if (prov === 'aws.bedrock' || /^bedrock\./.test(op)) return 'bedrock';
   if (Array.isArray(o.choices) || (/openai\.chat\./.test(op) && Array.isArray(i.messages))) return 'openai-chat';
   if (o.object === 'response' || /openai\.responses\./.test(op) || (prov === 'openai' && 'input' in i)) return 'openai-responses';
   if ((o.type === 'message' && o.role === 'assistant') || (/^anthropic\./.test(op) && Array.isArray(i.messages))) return 'anthropic';
@@ -117,6 +120,7 @@ export function chatOfCall(call: ChatCallFields): Chat | null {
     : format === 'anthropic' ? anthropic(i, o)
     : format === 'ai-sdk' ? aiSdk(i, call.output)
     : format === 'gemini' ? geminiChat(i, o)
+    : format === 'bedrock' ? bedrockChat(i, o, anthropic)
     : otelGenAI(i, o);
   return messages.length > 0 ? { format, messages: nameToolResults(messages) } : null;
 }

@@ -47,6 +47,14 @@ function rateAt(v: number | Tiered | undefined, inputTokens: number): number | u
   return price;
 }
 
+/**
+ * An Amazon Bedrock model id (`anthropic.claude-3-5-haiku-20241022-v1:0`, with a cross-region inference profile's
+ * prefix `us.` / `eu.` / `apac.` / `global.`, or an ARN ending in one): genai-prices prices these under its `aws` provider
+ * only (they are the underlying models' Bedrock prices), so they are looked up there, an ARN by the id it ends in.
+ * @see https://docs.aws.amazon.com/bedrock/latest/userguide/models-supported.html
+ */
+const BEDROCK_ID = /^(?:arn:aws[\w-]*:bedrock:[^/]*\/)?((?:[a-z]{2,6}(?:-gov)?\.)?(?:anthropic|meta|amazon|mistral|cohere|ai21|deepseek|qwen|openai|writer)\.[\w.:-]+)$/;
+
 /** genai-prices model match per model name (its lookup walks every provider: cached, bounded). */
 const found = new Map<string, { id: string; prices: GenaiPrice } | null>();
 const FOUND_LIMIT = 5000;
@@ -55,7 +63,8 @@ function genaiModel(model: string): { id: string; prices: GenaiPrice } | null {
   let hit = found.get(model);
   if (hit !== undefined) return hit;
   try {
-    const r = calcPrice({ input_tokens: 0, output_tokens: 0 }, model);
+    const bedrock = BEDROCK_ID.exec(model)?.[1];
+    const r = bedrock === undefined ? calcPrice({ input_tokens: 0, output_tokens: 0 }, model) : calcPrice({ input_tokens: 0, output_tokens: 0 }, bedrock, { providerId: 'aws' });
     hit = r ? { id: r.model.id, prices: r.model_price as GenaiPrice } : null;
   } catch {
     hit = null;
