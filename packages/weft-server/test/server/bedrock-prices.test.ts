@@ -1,6 +1,6 @@
 // Bedrock model ids (weft's wrapBedrock keys usage by the modelId asked for) are priced as the underlying model's Bedrock price.
 import { describe, expect, it } from 'vitest';
-import { ratesFor } from '../../src/server/calls/price-lookup.js';
+import { ratesFor } from '../../src/server/calls/prices/price-lookup.js';
 
 describe('ratesFor a Bedrock model id', () => {
   it.each([
