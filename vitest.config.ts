@@ -108,6 +108,7 @@ const ISOLATED = [
   'packages/weft-trace/test/export/faults.test.ts',
   'packages/weft-trace/test/export/serverless.test.ts',
   'packages/weft-trace/test/export/spool.test.ts',
+  'packages/weft-trace/test/export/sampling.test.ts',
   'packages/weft-trace/test/instrument/add-feedback.test.ts',
   // process-wide registrations of the frameworks (LangChain's handlers, the Agents SDK's processors, Mastra's
   // observability, the recorded-calls cache) and OpenTelemetry's global context manager
