@@ -79,6 +79,8 @@ const RUNTIME_SQLITE = [
   'packages/weft-trace/test/integrations/openai.test.ts',
   'packages/weft-trace/test/integrations/ai-sdk.test.ts',
   'packages/weft-trace/test/integrations/ai-sdk-stream-end.test.ts',
+  // the no-code route: ESM and CommonJS hooks, and openai 7 / ai 7 as `openai` / `ai`
+  'packages/weft-trace/test/auto/register.test.ts',
   ...NEEDS_NODE_22,
 ];
 const RUNTIME_POSTGRES = ['packages/weft-server/test/server/calls/upsert-batch.test.ts', 'packages/weft-server/test/server/calls/stream-query.test.ts'];

@@ -80,3 +80,9 @@ export const AGENTS_APP: AppSpec = {
   await agents.run(agent, 'Say hi');
 }`,
 };
+
+/** The apps above on the newer majors installed under an alias (`openai-v7`, `ai-v7`: Node >= 22), reached as `openai` and `ai`. */
+export const NEWER_MAJOR_APPS: readonly (AppSpec & { installed: string })[] = [
+  { ...OPENAI_APP, installed: 'openai-v7', aliases: { openai: 'openai-v7' } },
+  { ...AI_APP, installed: 'ai-v7', aliases: { ai: 'ai-v7', '@ai-sdk/openai': 'ai-sdk-openai-v4' } },
+];

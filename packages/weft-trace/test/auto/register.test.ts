@@ -6,7 +6,8 @@ import type { CallRecord } from '../../src/schema/calls.js';
 import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
 import { useFakeGemini } from '../../../../test/helpers/fake-gemini.js';
 import { removeApp, runApp, treeOf, writeApp, type AppFormat, type AppSpec } from '../../../../test/helpers/register-apps.js';
-import { AGENTS_APP, AI_APP, ANTHROPIC_APP, GOOGLE_GENAI_APP, MCP_APP, OPENAI_APP } from '../../../../test/helpers/register-specs.js';
+import { AGENTS_APP, AI_APP, ANTHROPIC_APP, GOOGLE_GENAI_APP, MCP_APP, NEWER_MAJOR_APPS, OPENAI_APP } from '../../../../test/helpers/register-specs.js';
+import { runsHere } from '../../../../test/helpers/sdk-majors.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
 
 const server = useTestServer();
@@ -41,7 +42,13 @@ async function threeWays(spec: AppSpec, format: AppFormat): Promise<Record<'expl
   return { explicit: explicit!, auto: auto!, both: both! };
 }
 
-describe.each([OPENAI_APP, ANTHROPIC_APP, AI_APP, GOOGLE_GENAI_APP, MCP_APP, AGENTS_APP])('$lib', (spec) => {
+/** Each app, and the newer majors (openai 7, ai 7) where this Node runs them (>= 22: the Node matrix, vitest.config.ts). */
+const APPS: { label: string; spec: AppSpec }[] = [
+  ...[OPENAI_APP, ANTHROPIC_APP, AI_APP, GOOGLE_GENAI_APP, MCP_APP, AGENTS_APP].map((spec) => ({ label: spec.lib, spec })),
+  ...NEWER_MAJOR_APPS.filter((a) => runsHere(a.installed)).map((spec) => ({ label: `${spec.lib} as ${spec.installed}`, spec })),
+];
+
+describe.each(APPS)('$label', ({ spec }) => {
   it.each(['esm', 'cjs'] as const)('%s: the register route records the explicit wrapper calls, and once each with both on', async (format) => {
     const { explicit, auto, both } = await threeWays(spec, format);
     const expected = EXPECTED[spec.lib]!;
