@@ -8,11 +8,17 @@ import { CallExporter } from './exporter.js';
 import { samplingConfig, type SamplingOptions } from './sampling-options.js';
 import { TraceSampler } from './trace-sampler.js';
 
-/** `exporter`, or a {@link TraceSampler} over it when `options` are given; the sampler's counts are said once at exit. */
+/** The sampler whose counts the exit reports (the last one made); one exit listener for all. */
+let reported: TraceSampler | undefined;
+
+/** `exporter`, or a {@link TraceSampler} over it when `options` are given; the sampling counts are said once at exit. */
 export function samplingSink(exporter: CallExporter, options: SamplingOptions | undefined): CallSink {
   if (options === undefined) return exporter;
   const sampler = new TraceSampler(exporter, samplingConfig(options));
-  if (typeof (globalThis as { process?: { once?: unknown } }).process?.once === 'function') process.once('exit', () => sampler.report());
+  if (reported === undefined && typeof (globalThis as { process?: { once?: unknown } }).process?.once === 'function') {
+    process.once('exit', () => reported?.report());
+  }
+  reported = sampler;
   return sampler;
 }
 
