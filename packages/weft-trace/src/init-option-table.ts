@@ -9,7 +9,7 @@ import { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
 import { DEFAULT_MAX_STREAM_CHUNKS } from './instrument/trace-settings.js';
 import { defaultQueueBytes, MAX_QUEUE_BYTES } from './internal/memory-budget.js';
 import { isProjectId, projectIdMessage } from './schema/project-id.js';
-import { SamplingSchema } from './export/sampling-options.js';
+import { SamplingSchema } from './init-sampling-option.js';
 
 /** Where an option falls back to when it is not passed. */
 export interface EnvVar {

@@ -13,6 +13,7 @@ import { safeMessage } from '../internal/safe-message.js';
 import { INSTRUMENTATIONS, type Instrumentation } from './instrumentations.js';
 import { registerImportHooks } from './import-hooks.js';
 import { sayUnhookable } from './unhookable.js';
+import { inRange } from './version-range.js';
 
 /** Options of {@link instrument}. */
 export interface InstrumentOptions {
@@ -46,10 +47,10 @@ function versionAt(baseDir: string | undefined): string | undefined {
 }
 
 /** Patches one loaded copy of a module; the exports are handed back untouched when its version is not covered or the patch fails. */
-export function patchLoaded(entry: Instrumentation, exports: unknown, baseDir: string | undefined, esm: boolean, satisfies: (v: string, range: string) => boolean): unknown {
+export function patchLoaded(entry: Instrumentation, exports: unknown, baseDir: string | undefined, esm: boolean): unknown {
   try {
     const version = versionAt(baseDir);
-    if (version !== undefined && !satisfies(version, entry.versions)) {
+    if (version !== undefined && !inRange(version, entry.versions)) {
       diag.once(`instrument-version:${entry.name}`, 'warn', `${entry.name} ${version} is outside the versions weft instruments (${entry.versions}); it is not traced: use ${entry.wrapper}`);
       return exports;
     }
@@ -83,15 +84,14 @@ export function instrument(options: InstrumentOptions = {}): Promise<readonly st
   if (entries.length === 0) return Promise.resolve([...HOOKED]);
   try {
     const req = createRequire(import.meta.url);
-    const { satisfies } = req('semver') as typeof import('semver');
     const ritm = req('require-in-the-middle') as typeof import('require-in-the-middle');
     for (const entry of entries) {
       HOOKED.add(entry.name);
       // eslint-disable-next-line no-new
-      new ritm.Hook([...entry.modules], (exports, _name, baseDir) => patchLoaded(entry, exports, baseDir, false, satisfies) as typeof exports);
+      new ritm.Hook([...entry.modules], (exports, _name, baseDir) => patchLoaded(entry, exports, baseDir, false) as typeof exports);
     }
     sayUnhookable(entries, import.meta.url);
-    return registerImportHooks(req, entries, (entry, exports, baseDir) => void patchLoaded(entry, exports, baseDir, true, satisfies)).then(
+    return registerImportHooks(req, entries, (entry, exports, baseDir) => void patchLoaded(entry, exports, baseDir, true)).then(
       () => [...HOOKED],
       (err: unknown) => {
         diag.warn(`instrument: import hooks unavailable (${safeMessage(err)}); libraries loaded by import are not traced`);

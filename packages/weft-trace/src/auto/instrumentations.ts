@@ -21,7 +21,7 @@ export interface Instrumentation {
    * (`@modelcontextprotocol/sdk/client/index.js`), matched by require-in-the-middle and import-in-the-middle.
    */
   readonly modules: readonly string[];
-  /** The package versions patched (a semver range); another version is left alone, said once. */
+  /** The package versions patched: `>=A.B.C <D.E.F` or `^A.B.C` (`version-range.ts`); another version is left alone, said once. */
   readonly versions: string;
   /** What to use instead when a copy cannot be hooked (bundled, or loaded before weft), as the one-line notice says. */
   readonly wrapper: string;

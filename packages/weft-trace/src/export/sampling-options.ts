@@ -2,7 +2,6 @@
  * The `sampling` option of `init()`: a head rate decided per trace id, and the tail rules that keep a whole trace.
  * @module
  */
-import { z } from 'zod';
 
 /** `init({ sampling })`: which traces are sent. A trace is sent whole or not at all. */
 export interface SamplingOptions {
@@ -33,19 +32,6 @@ export interface SamplingConfig {
   readonly keepAttributes: readonly string[];
   readonly maxHeldCalls: number;
 }
-
-const got = (i: { input: unknown }) => `got ${JSON.stringify(i.input) ?? String(i.input)} (${typeof i.input})`;
-
-/** The check of `init({ sampling })`. */
-export const SamplingSchema = z
-  .object({
-    rate: z.number({ error: (i) => `expected a number from 0 to 1, ${got(i)}` }).min(0).max(1).optional(),
-    keepErrors: z.boolean({ error: (i) => `expected a boolean, ${got(i)}` }).optional(),
-    keepSlowerThanMs: z.number({ error: (i) => `expected a number of ms, ${got(i)}` }).min(0).optional(),
-    keepAttributes: z.array(z.string(), { error: (i) => `expected an array of strings, ${got(i)}` }).optional(),
-    maxHeldCalls: z.number({ error: (i) => `expected an integer of 1 or more, ${got(i)}` }).int().min(1).optional(),
-  })
-  .strict();
 
 /** The settings `options` resolve to (their defaults filled in). */
 export function samplingConfig(options: SamplingOptions): SamplingConfig {
