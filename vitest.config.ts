@@ -120,6 +120,7 @@ const ISOLATED = [
   'packages/weft-trace/test/integrations/mastra.test.ts',
   'packages/weft-trace/test/integrations/llm-cache.test.ts',
   'packages/weft-trace/test/otel/otel-context.test.ts',
+  'packages/weft-trace/test/otel/otel-sampled-flag.test.ts',
   // a vitest run of its own, in a child process, under this one's environment
   'packages/weft-trace/test/vitest/**/*.test.ts',
   // a server setting read once, when its module loads (WEFT_PG_STATEMENT_TIMEOUT_MS)

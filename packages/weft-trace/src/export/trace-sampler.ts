@@ -86,6 +86,11 @@ export class TraceSampler implements CallSink {
     if (t.open === 0) this.close(t);
   }
 
+  /** True when the rate left `traceId` out and no tail rule is set that could keep it. */
+  leavesOut(traceId: string): boolean {
+    return !this.tail && !keptByRate(traceId, this.config.rate);
+  }
+
   feedback(item: FeedbackCreateReq): void {
     this.inner.feedback(item);
   }

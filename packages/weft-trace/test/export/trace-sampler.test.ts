@@ -69,3 +69,27 @@ describe('init({ sampling }) rate', () => {
     }
   });
 });
+
+describe('init({ sampling }) and the W3C sampled flag', () => {
+  it('an MCP request of a trace the rate leaves out (no tail rule) carries sampled = 00, else 01; the server honours it', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const { wrapMCPClient } = await import('../../src/index.js');
+    const seen: string[] = [];
+    const flagOf = async (sampling: SamplingOptions) => {
+      const server = new McpServer({ name: 'tools', version: '1.0.0' });
+      server.tool('echo', async (extra) => (seen.push(String(extra._meta?.['traceparent'])), { content: [{ type: 'text' as const, text: 'ok' }] }));
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await server.connect(b);
+      const client = wrapMCPClient(new Client({ name: 'agent', version: '1.0.0' }));
+      await client.connect(a);
+      await run(sampling, () => op(async function ask() { return client.callTool({ name: 'echo' }); })());
+      await client.close();
+      return seen.at(-1)!.slice(-2);
+    };
+    expect(await flagOf({ rate: 0, keepErrors: false })).toBe('00');
+    expect(await flagOf({ rate: 0 })).toBe('01'); // a tail rule may still keep it: the receiver holds its part too
+    expect(await flagOf({ rate: 1 })).toBe('01');
+  });
+});
