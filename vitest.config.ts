@@ -79,6 +79,8 @@ const RUNTIME_SQLITE = [
   'packages/weft-trace/test/integrations/openai.test.ts',
   'packages/weft-trace/test/integrations/ai-sdk.test.ts',
   'packages/weft-trace/test/integrations/ai-sdk-stream-end.test.ts',
+  // the no-code route: ESM and CommonJS hooks, and openai 7 / ai 7 as `openai` / `ai`
+  'packages/weft-trace/test/auto/register.test.ts',
   ...NEEDS_NODE_22,
 ];
 const RUNTIME_POSTGRES = ['packages/weft-server/test/server/calls/upsert-batch.test.ts', 'packages/weft-server/test/server/calls/stream-query.test.ts'];
@@ -108,6 +110,7 @@ const ISOLATED = [
   'packages/weft-trace/test/export/faults.test.ts',
   'packages/weft-trace/test/export/serverless.test.ts',
   'packages/weft-trace/test/export/spool.test.ts',
+  'packages/weft-trace/test/export/sampling.test.ts',
   'packages/weft-trace/test/instrument/add-feedback.test.ts',
   // process-wide registrations of the frameworks (LangChain's handlers, the Agents SDK's processors, Mastra's
   // observability, the recorded-calls cache) and OpenTelemetry's global context manager
@@ -117,6 +120,7 @@ const ISOLATED = [
   'packages/weft-trace/test/integrations/mastra.test.ts',
   'packages/weft-trace/test/integrations/llm-cache.test.ts',
   'packages/weft-trace/test/otel/otel-context.test.ts',
+  'packages/weft-trace/test/otel/otel-sampled-flag.test.ts',
   // a vitest run of its own, in a child process, under this one's environment
   'packages/weft-trace/test/vitest/**/*.test.ts',
   // a server setting read once, when its module loads (WEFT_PG_STATEMENT_TIMEOUT_MS)

@@ -20,19 +20,23 @@ const common = { target: 'node20', removeNodeProtocol: false } as const;
 const plugins = [boundaryPlugin(path.resolve('src'))];
 
 const sdk = { index: 'src/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts', 'langchain/index': 'src/integrations/langchain/index.ts', 'vitest/index': 'src/vitest/index.ts' };
+// the no-code route (docs/integrations.md): `/instrument` in both formats; `/register` is one file per format (ESM
+// waits at its top level for the import loader; CommonJS cannot), sharing the SDK's chunks
+const sdkWithHooks = { ...sdk, 'instrument/index': 'src/auto/index.ts' };
 // bundled into the SDK (not dependencies): zod, which the SDK uses only through its own schemas
 const sdkBundled = ['zod'];
 
 export default defineConfig([
   // with the spool courier (src/export/courier-launch.ts spawns it from beside the SDK's module; not an export): it
   // shares the SDK's chunks instead of a copy of its own (zod and the export path, 0.9 MB)
-  { ...common, entry: { ...sdk, 'spool-courier': 'src/spool-courier.ts' }, format: ['esm'], external: sdkExternal, noExternal: sdkBundled, esbuildPlugins: plugins },
+  { ...common, entry: { ...sdkWithHooks, register: 'src/register.ts', 'spool-courier': 'src/spool-courier.ts' }, format: ['esm'], external: sdkExternal, noExternal: sdkBundled, esbuildPlugins: plugins },
   // splitting: zod once in a shared chunk, not once per entry; shims: `import.meta.url` (courier-launch.ts finds the
   // courier beside the module) becomes the file's URL, which esbuild leaves alone in a split CommonJS build
-  // `vitest/core`: weft-trace/vitest without vitest, for the Node.js ESM entry of build/finish.mjs (vitest refuses require())
-  { ...common, entry: { ...sdk, 'vitest/core': 'src/vitest/core.ts' }, format: ['cjs'], splitting: true, treeshake: true, shims: true, external: sdkExternal, noExternal: [...esmOnly, ...sdkBundled], esbuildPlugins: plugins },
+  // `vitest/core`: weft-trace/vitest without vitest, and `auto-start`: the no-code start without starting, for the
+  // Node.js ESM entries of build/finish.mjs (vitest refuses require(); `--import` must wait for the start)
+  { ...common, entry: { ...sdkWithHooks, register: 'src/register-require.ts', 'vitest/core': 'src/vitest/core.ts', 'auto-start': 'src/auto/start-from-env.ts' }, format: ['cjs'], splitting: true, treeshake: true, shims: true, external: sdkExternal, noExternal: [...esmOnly, ...sdkBundled], esbuildPlugins: plugins },
   // the declarations of both formats (.d.ts, .d.cts) from one TypeScript program, not one per format
-  { ...common, entry: sdk, format: ['esm', 'cjs'], dts: { only: true }, external: sdkExternal },
+  { ...common, entry: sdkWithHooks, format: ['esm', 'cjs'], dts: { only: true }, external: sdkExternal },
   // the SDK's `weft` bin: runs weft-server's CLI when it is installed, else says how to get it
   { ...common, entry: { cli: 'src/cli-forward.ts' }, format: ['esm'], external: ['weft-server'], banner: { js: '#!/usr/bin/env node' }, esbuildPlugins: plugins },
 ]);

@@ -22,10 +22,10 @@ export interface McpChild {
 
 /**
  * The fixture server as a child tracing into `project` on `baseUrl`, with `env` added to this process's environment
- * (e.g. `OPENAI_BASE_URL` for its `ask` tool).
+ * (e.g. `OPENAI_BASE_URL` for its `ask` tool); `fixture` names another server script.
  */
-export async function mcpChild(baseUrl: string, project: string, env: Record<string, string> = {}): Promise<McpChild> {
-  const script = await bundled('test/fixtures/mcp-stdio-server.ts');
+export async function mcpChild(baseUrl: string, project: string, env: Record<string, string> = {}, fixture = 'test/fixtures/mcp-stdio-server.ts'): Promise<McpChild> {
+  const script = await bundled(fixture);
   const all = Object.fromEntries(Object.entries({ ...process.env, WEFT_BASE_URL: baseUrl, WEFT_PROJECT: project, ...env }).filter((e): e is [string, string] => e[1] !== undefined));
   const transport = new StdioClientTransport({ command: process.execPath, args: [script], env: all, stderr: 'inherit' });
   const client = wrapMCPClient(new Client({ name: 'agent', version: '1.0.0' }));

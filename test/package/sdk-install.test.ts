@@ -48,11 +48,15 @@ function installed(): string[] {
 
 it('installs in at most 10 MB with only the SDK\'s own dependencies', () => {
   const pkg = JSON.parse(readFileSync(path.join(app, 'node_modules/weft-trace/package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  // fastest-levenshtein: evaluate()'s stringSimilarity scorer (64 KB)
-  expect(Object.keys(pkg.dependencies).sort()).toEqual(['@opentelemetry/api', 'fastest-levenshtein', 'p-queue', 'undici']);
+  // fastest-levenshtein: evaluate()'s stringSimilarity scorer (64 KB); import-in-the-middle and require-in-the-middle
+  // (with cjs-module-lexer, es-module-lexer, module-details-from-path, debug, ms): the no-code route, loaded only there
+  expect(Object.keys(pkg.dependencies).sort()).toEqual(['@opentelemetry/api', 'fastest-levenshtein', 'import-in-the-middle', 'p-queue', 'require-in-the-middle', 'undici']);
   const names = installed();
   for (const name of SERVER_ONLY) expect(names).not.toContain(name);
-  expect(names).toEqual(['@opentelemetry/api', 'eventemitter3', 'fastest-levenshtein', 'p-queue', 'p-timeout', 'undici', 'weft-trace']);
+  expect(names).toEqual([
+    '@opentelemetry/api', 'cjs-module-lexer', 'debug', 'es-module-lexer', 'eventemitter3', 'fastest-levenshtein', 'import-in-the-middle',
+    'module-details-from-path', 'ms', 'p-queue', 'p-timeout', 'require-in-the-middle', 'undici', 'weft-trace',
+  ]);
   const size = diskBytes(path.join(app, 'node_modules'));
   console.log(`SDK install: ${(size / MB).toFixed(1)} MB on disk, packages: ${names.join(', ')}`);
   expect(size).toBeLessThanOrEqual(10 * MB);
@@ -105,4 +109,13 @@ it('says how to get the server: the `weft` bin and weft-trace/server without wef
     );
     expect(err?.stderr).toContain('weft-trace/server moved to the weft-server package: run `npm install weft-server`');
   }
+});
+
+it('loads the hooking libraries only for the no-code route: not with weft-trace, yes with weft-trace/register', async () => {
+  const hooks = "Object.keys(createRequire(import.meta.url).cache).filter((f) => /(import|require)-in-the-middle/.test(f)).length";
+  const probe = (load: string) => `import { createRequire } from 'node:module'; ${load}; console.log(${hooks} > 0);`;
+  const env = { ...process.env, WEFT_PROJECT: 'acme/app', WEFT_BASE_URL: 'http://127.0.0.1:9', WEFT_DISABLED: 'true' };
+  const loaded = async (load: string) => (await run(process.execPath, ['--input-type=module', '-e', probe(load)], { cwd: app, env, timeout: 30_000 })).stdout.trim();
+  expect(await loaded("const { op, init } = await import('weft-trace'); init(); op((x) => x)(1)")).toBe('false');
+  expect(await loaded("await import('weft-trace/register')")).toBe('true');
 });

@@ -82,19 +82,32 @@ function writeNodeEntries() {
   for (const [subpath, target] of Object.entries(pkg.exports)) {
     const nodeFile = target?.import?.node;
     if (subpath === './server' || typeof target !== 'object' || !target.require) continue;
-    if (typeof nodeFile !== 'string') throw new Error(`package.json exports["${subpath}"].import has no "node" entry (build/finish.mjs writes one)`);
+    if (subpath === './register') {
+      // `--import weft-trace/register`: the CommonJS build's start, awaited (the app's imports wait for the hooks)
+      writeNode(nodeFile, `import core from '${relativeTo(nodeFile, './dist/auto-start.cjs')}';\nawait core.startFromEnv();\n`, subpath);
+      continue;
+    }
     const vitest = subpath === './vitest';
     const cjsFile = vitest ? './dist/vitest/core.cjs' : target.require.default;
     const names = Object.keys(require(path.resolve(cjsFile))).filter((n) => n !== '__esModule' && n !== 'default' && n !== 'useVitest').sort();
-    let rel = path.relative(path.dirname(nodeFile), cjsFile).split(path.sep).join('/');
-    if (!rel.startsWith('.')) rel = `./${rel}`;
-    const head = `// weft-trace${subpath.slice(1)} under Node.js: the CommonJS build, one instance for import and require (build/finish.mjs).\n`;
+    const rel = relativeTo(nodeFile, cjsFile);
     const body = vitest
       ? `import * as vitest from 'vitest';\nimport core from '${rel}';\ncore.useVitest(vitest);\nexport const { ${names.join(', ')} } = core;\n`
       : `import cjs from '${rel}';\nexport const { ${names.join(', ')} } = cjs;\n`;
-    mkdirSync(path.dirname(nodeFile), { recursive: true });
-    writeFileSync(nodeFile, head + body);
+    writeNode(nodeFile, body, subpath);
   }
+}
+
+/** `file` as a relative import from the folder of `from`. */
+function relativeTo(from, file) {
+  const rel = path.relative(path.dirname(from), file).split(path.sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+function writeNode(nodeFile, body, subpath) {
+  if (typeof nodeFile !== 'string') throw new Error(`package.json exports["${subpath}"].import has no "node" entry (build/finish.mjs writes one)`);
+  mkdirSync(path.dirname(nodeFile), { recursive: true });
+  writeFileSync(nodeFile, `// weft-trace${subpath.slice(1)} under Node.js: the CommonJS build, one instance for import and require (build/finish.mjs).\n${body}`);
 }
 
 function exists(file) {

@@ -20,6 +20,8 @@ export { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
 export type { SerializeLimits, SerializeOptions } from './instrument/serialize.js';
 export type { ExportReport } from './instrument/sink.js';
 export { getExportStats, type ExportStats, type DropReason } from './export/export-stats.js';
+export type { SamplingOptions } from './export/sampling-options.js';
+export type { SamplingStats } from './export/sampling-stats.js';
 export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 
 // LLM SDK wrappers

@@ -9,6 +9,7 @@ import { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
 import { DEFAULT_MAX_STREAM_CHUNKS } from './instrument/trace-settings.js';
 import { defaultQueueBytes, MAX_QUEUE_BYTES } from './internal/memory-budget.js';
 import { isProjectId, projectIdMessage } from './schema/project-id.js';
+import { SamplingSchema } from './init-sampling-option.js';
 
 /** Where an option falls back to when it is not passed. */
 export interface EnvVar {
@@ -253,6 +254,13 @@ export const INIT_OPTIONS = {
     max: 1,
     default: 1,
     env: numeric('WEFT_SAMPLE_RATE'),
+  }),
+  sampling: option({
+    purpose:
+      'Which traces are sent, each whole or not at all: `rate` (0 to 1, default 1), decided from the trace id so every process of a trace agrees; and tail rules that keep a trace the rate leaves out, decided when its last open call in this process ends: `keepErrors` (a call failed; default true), `keepSlowerThanMs` (a call took longer), `keepAttributes` (a call carries one of these attribute keys). Calls held for a decision are bounded by `maxHeldCalls` (default 10000): the trace that goes over is sent at once. Counts in `getExportStats().sampling`, said once at exit. Unset: every trace is sent and nothing is held (see docs/tracing.md, Sampling).',
+    type: '{ rate?: number; keepErrors?: boolean; keepSlowerThanMs?: number; keepAttributes?: string[]; maxHeldCalls?: number }',
+    schema: SamplingSchema.optional(),
+    default: undefined,
   }),
   redactKeys: option({
     purpose:

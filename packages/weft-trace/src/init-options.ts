@@ -212,6 +212,17 @@ export interface InitOptions {
    */
   sampleRate?: number;
   /**
+   * Which traces are sent, each whole or not at all: `rate` (0 to 1, default 1), decided from the trace id
+   * so every process of a trace agrees; and tail rules that keep a trace the rate leaves out, decided when
+   * its last open call in this process ends: `keepErrors` (a call failed; default true), `keepSlowerThanMs`
+   * (a call took longer), `keepAttributes` (a call carries one of these attribute keys). Calls held for a
+   * decision are bounded by `maxHeldCalls` (default 10000): the trace that goes over is sent at once. Counts
+   * in `getExportStats().sampling`, said once at exit. Unset: every trace is sent and nothing is held (see
+   * docs/tracing.md, Sampling).
+   * @defaultValue none
+   */
+  sampling?: { rate?: number; keepErrors?: boolean; keepSlowerThanMs?: number; keepAttributes?: string[]; maxHeldCalls?: number };
+  /**
    * Keys whose values are recorded as `"REDACTED"` at any depth of inputs, outputs and attributes; this list
    * replaces the default one (`DEFAULT_REDACT_KEYS` is exported to extend it). Matching ignores case and
    * `-`/`_`/camelCase separators and finds the listed words inside longer keys (`x-api-key`,

@@ -8,6 +8,7 @@ import { getSink, setSink, type ExportReport } from './instrument/sink.js';
 import { serializeConfig } from './instrument/serialize.js';
 import { setTraceSettings } from './instrument/trace-settings.js';
 import { CallExporter } from './export/exporter.js';
+import { exporterOf, samplingSink } from './export/sampling-sink.js';
 import { flushOnExit } from './export/lifecycle.js';
 import { resolveSpoolDir } from './export/spool-location.js';
 import { ViewerLinkNotice } from './export/viewer-link-notice.js';
@@ -38,7 +39,7 @@ export function init(options: InitOptions = {}): Client {
     return new Client(clientOptions);
   }
   // The exporter owns its client, so closing it never affects the one returned to the caller.
-  const predecessor = previous instanceof CallExporter ? previous : undefined;
+  const predecessor = exporterOf(previous);
   if (previous && !predecessor) void previous.shutdown().catch(() => undefined);
   const exportClient = new Client(clientOptions);
   const spoolDir = resolveSpoolDir(settings.spoolDir, settings.baseUrl, settings.project);
@@ -49,7 +50,7 @@ export function init(options: InitOptions = {}): Client {
     const notice = new ViewerLinkNotice(exportClient.baseUrl, settings.project, exportClient.transport.authHeader('/server_info'));
     exporter.onStart = (start) => void notice.seen(start);
   }
-  setSink(exporter);
+  setSink(samplingSink(exporter, settings.sampling));
   flushOnExit(exporter, settings.exitTimeoutMs, settings.handleSignals);
   return new Client(clientOptions);
 }

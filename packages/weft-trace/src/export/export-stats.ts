@@ -4,6 +4,7 @@
  */
 import { diag } from '../internal/diag.js';
 import { getGlobal } from '../internal/global.js';
+import { samplingStats, type SamplingStats } from './sampling-stats.js';
 
 /** Why events were given up on. */
 export type DropReason =
@@ -48,6 +49,8 @@ export interface ExportStats {
   queueItems: number;
   /** Serialized bytes of the events held in memory now. */
   queueBytes: number;
+  /** What `init({ sampling })` decided: traces sent and left out (all zero without it). */
+  sampling: SamplingStats;
 }
 
 const zeroDrops = (): Record<DropReason, number> => Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<DropReason, number>;
@@ -65,6 +68,7 @@ shared.exportStats ??= {
   inFlightBytes: 0,
   queueItems: 0,
   queueBytes: 0,
+  sampling: samplingStats,
 } satisfies ExportStats;
 
 /**
@@ -81,7 +85,7 @@ export const stats: ExportStats = shared.exportStats;
  * @since 0.1.0
  */
 export function getExportStats(): ExportStats {
-  return { ...stats, dropped: { ...stats.dropped } };
+  return { ...stats, dropped: { ...stats.dropped }, sampling: { ...samplingStats } };
 }
 
 const lastWarnAt = new Map<string, number>();

@@ -7,6 +7,7 @@ import { newId } from '../internal/ids.js';
 import { weftCallId, weftTraceId } from '../internal/otel-ids.js';
 import { markWeftChild } from '../internal/wanted-ancestors.js';
 import type { Call, CallIds } from './call.js';
+import { getSink } from './sink.js';
 
 export { otelContextRegistered } from '../internal/otel-global.js';
 
@@ -40,7 +41,7 @@ export function bridgedIds(otelCtx: Context, parent: Call | undefined, nowMs: nu
 
 /**
  * The non-recording span standing for a call in the OTel context. Its span context (trace id and span id
- * in hex, sampled) is made only when OTel code asks for it, so an op whose body starts no span pays for the
+ * in hex, sampled unless `init({ sampling })` leaves the trace out whatever happens in it) is made only when OTel code asks for it, so an op whose body starts no span pays for the
  * context entry alone.
  */
 class CallSpan implements Span {
@@ -53,7 +54,7 @@ class CallSpan implements Span {
       const { id, traceId } = this.call;
       const ok = id.length === 36 && traceId.length === 36;
       this.sc = ok
-        ? { traceId: hexOf(traceId), spanId: hexOf(id).slice(16), traceFlags: TraceFlags.SAMPLED, isRemote: false }
+        ? { traceId: hexOf(traceId), spanId: hexOf(id).slice(16), traceFlags: getSink()?.leavesOut?.(traceId) === true ? TraceFlags.NONE : TraceFlags.SAMPLED, isRemote: false }
         : { traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: TraceFlags.NONE };
     }
     return this.sc;

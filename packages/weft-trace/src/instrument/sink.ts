@@ -27,6 +27,11 @@ export interface CallSink {
   flush(timeoutMs?: number): Promise<ExportReport>;
   /** Flushes and stops accepting events; see `shutdown()`. */
   shutdown(timeoutMs?: number): Promise<ExportReport>;
+  /**
+   * True when nothing of trace `traceId` will be sent whatever happens in it (`init({ sampling })`'s rate left it out
+   * and no tail rule can keep it): the W3C `sampled` flag sent on to other processes is then off. Absent: all are sent.
+   */
+  leavesOut?(traceId: string): boolean;
 }
 
 /** Counters reported by `flush()` and `shutdown()`, in events. */

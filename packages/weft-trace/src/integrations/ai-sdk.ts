@@ -145,7 +145,7 @@ const STREAMS = ['streamText', 'streamObject'] as const;
 /**
  * Returns the AI SDK module (`import * as ai from 'ai'`; tested with 6.x and 7.x) with `generateText`, `streamText`,
  * `generateObject`, `streamObject`, `embed` and `embedMany` traced as ops `ai.<name>`; everything else is the
- * module's own. Each call records its options (the model as its id, callbacks left out), the
+ * module's own (wrapping twice traces once). Each call records its options (the model as its id, callbacks left out), the
  * result (text, object, tool calls and results, all steps' `messages` in order, finish reason; embeddings as their
  * dimensions), and `summary.usage[model]` (see `aiSdkUsage`). For `generateText` and `streamText`, each step's model
  * request is a child call of its own (`ai.generateText.doGenerate`, `ai.streamText.doStream`, as the AI SDK's own
@@ -167,7 +167,12 @@ export function wrapAISDK<T extends object>(ai: T): T {
   const out: Obj = { ...(ai as Obj) };
   const src = ai as Obj;
   const cache = llmCacheMayApply();
-  for (const k of PROMISES) if (typeof src[k] === 'function') out[k] = tracedPromise(`ai.${k}`, src[k] as AnyFn, cache);
-  for (const k of STREAMS) if (typeof src[k] === 'function') out[k] = tracedStream(`ai.${k}`, src[k] as AnyFn, cache);
+  const untraced = (k: string): boolean => typeof src[k] === 'function' && !(src[k] as { [TRACED_FN]?: true })[TRACED_FN];
+  for (const k of PROMISES) if (untraced(k)) out[k] = traced(tracedPromise(`ai.${k}`, src[k] as AnyFn, cache));
+  for (const k of STREAMS) if (untraced(k)) out[k] = traced(tracedStream(`ai.${k}`, src[k] as AnyFn, cache));
   return out as T;
 }
+
+/** Marks the functions `wrapAISDK` returns (every copy of weft in the process reads it): a module holding them is wrapped no further. */
+const TRACED_FN = Symbol.for('weft.tracedAiFunction');
+const traced = (fn: AnyFn): AnyFn => Object.defineProperty(fn, TRACED_FN, { value: true });

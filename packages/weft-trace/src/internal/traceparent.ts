@@ -33,14 +33,15 @@ export function parseTraceparent(value: unknown): TraceParent | undefined {
 }
 
 /**
- * The `traceparent` (version `00`, sampled) that names the call `callId` of trace `traceId`, or `undefined` when
+ * The `traceparent` (version `00`; the `sampled` flag set unless `sampled` is false: a trace the sender's sampling
+ * leaves out) that names the call `callId` of trace `traceId`, or `undefined` when
  * the mapping of `otel-ids.ts` cannot carry it: the trace id must be UUID-shaped and the call id must be what
  * `weftCallId` gives for its trace and its last 64 bits (a trace's root, whose id is the trace id, or a call whose
  * ids were chosen by `instrument/otel-hook.ts` `bridgedIds`), so the receiver maps the span id back to this very id.
  */
-export function traceparentOf(traceId: string, callId: string): string | undefined {
+export function traceparentOf(traceId: string, callId: string, sampled = true): string | undefined {
   const t = otelTraceId(traceId);
   const s = otelSpanId(callId);
   if (t === undefined || s === undefined || weftCallId(t, s) !== callId.toLowerCase()) return undefined;
-  return `00-${t}-${s}-01`;
+  return `00-${t}-${s}-${sampled ? '01' : '00'}`;
 }

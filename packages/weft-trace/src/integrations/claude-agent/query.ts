@@ -203,19 +203,3 @@ export function wrapClaudeAgentQuery<F extends Function>(query: F): F {
   Object.defineProperty(traced, TRACED, { value: true });
   return traced as unknown as F;
 }
-
-/**
- * For the no-code route: replaces `query` on the module's exports (`@anthropic-ai/claude-agent-sdk`) with
- * {@link wrapClaudeAgentQuery}'s; returns whether it did (the exports have a `query` function that could be set).
- */
-export function patchClaudeAgentSDK(exports: Obj): boolean {
-  const q = exports['query'];
-  if (typeof q !== 'function') return false;
-  try {
-    exports['query'] = wrapClaudeAgentQuery(q);
-    return true;
-  } catch (err) {
-    diag.warn(`could not patch @anthropic-ai/claude-agent-sdk's query: ${safeMessage(err)}`);
-    return false;
-  }
-}

@@ -6,6 +6,7 @@ import { diag } from '../../internal/diag.js';
 import { safeMessage } from '../../internal/safe-message.js';
 import { traceparentOf } from '../../internal/traceparent.js';
 import type { ActiveCall } from '../../instrument/active-call.js';
+import { getSink } from '../../instrument/sink.js';
 import { isWrappedClient, proxyPaths, type MethodWrapper } from '../client-proxy.js';
 import { activeTraceState, runMcpCall } from './mcp-call.js';
 
@@ -37,7 +38,8 @@ function withTraceContext(params: unknown, active: ActiveCall | undefined): unkn
     const p = (params ?? {}) as Obj;
     const meta = p['_meta'] as Obj | undefined;
     if (meta?.['traceparent'] !== undefined) return params;
-    const traceparent = traceparentOf(active.call.traceId, active.call.id);
+    const traceId = active.call.traceId;
+    const traceparent = traceparentOf(traceId, active.call.id, getSink()?.leavesOut?.(traceId) !== true);
     if (traceparent === undefined) return params;
     const sentMeta: Obj = Object.assign({}, meta, { traceparent });
     const tracestate = activeTraceState();
@@ -85,7 +87,7 @@ const SPEC = Object.fromEntries(Object.entries(METHODS).map(([name, m]) => [name
  *   rethrown unchanged.
  *
  * Trace context (SEP-414, W3C Trace Context): the request is sent with a copy of the params whose `_meta` holds
- * `traceparent` = `00-<trace id>-<span id>-01`, where the trace id is the call's `trace_id` without dashes and the span
+ * `traceparent` = `00-<trace id>-<span id>-01` (`-00` when `init({ sampling })` leaves the trace out whatever happens in it), where the trace id is the call's `trace_id` without dashes and the span
  * id its call `id`'s last 64 bits (the call's ids are chosen so that `id` = the first 64 bits of the trace id
  * followed by the span id, the mapping of `weft-trace/otel`'s `weftCallId`), plus `tracestate` when an OTel context
  * manager is registered and the active span carries one. A server wrapped with `wrapMCPServer` makes its
