@@ -9,6 +9,7 @@
 // One store only: `npx vitest run --project 'sqlite*'` (or `--project 'postgres*'`).
 // `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22, 24 and 26) runs only what can differ by runtime.
 import path from 'node:path';
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -227,9 +228,14 @@ function storeProject(name: string, files: { include: string[]; exclude: string[
   };
 }
 
+// The packages' names (`weft-trace`, `weft-trace/wire`, `weft-server`, ...) resolve as Node resolves them, through npm's
+// workspace links and each package's `exports`, with the `weft-source` condition first: the tests run the packages'
+// sources, as the type check reads them (tsconfig.base.json), while an app (and a test's child `node`) gets dist/.
+// (vitest's own default drops `module`, which points some packages at builds Node cannot load.)
+const conditions = ['weft-source', ...defaultServerConditions.filter((c) => c !== 'module')];
+
 export default defineConfig({
-  // the packages' workspace names (`weft-trace/internal`, ...) resolve to their sources as tsconfig.json maps them
-  resolve: { tsconfigPaths: true },
+  ssr: { resolve: { conditions } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
