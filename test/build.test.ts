@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // The built package: CommonJS loads without ERR_REQUIRE_ESM, ESM loads, both copies share one context.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -1,3 +1,4 @@
+// @weft-test: runtime node22
 // Runs examples/mastra.ts (a Mastra agent on @ai-sdk/openai against the loopback fake, WeftExporter as exporter and bridge) and checks its tree, usage and cost. Node >= 22 (Mastra's engines).
 import { describe, expect, it } from 'vitest';
 import { runExample } from '../helpers/examples.js';

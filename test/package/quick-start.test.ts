@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // The README's quick start as a new user runs it, outside this repository: `npm pack` both packages, install the
 // tarballs into an empty app (weft-trace, and weft-server without optional dependencies, as a user whose native
 // SQLite build failed), trace a function into a real server, then `npx weft calls show` and `npx weft calls export`

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // End-to-end test of `weft serve`: spawn the CLI, POST a call, read it back, SIGTERM, exit code 0.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Online scoring (monitors) on both stores: the routes (422 detail, list, delete), a monitor scoring a sampled
 // fraction of 1,000 ended calls within the binomial bound, the same calls picked by the server and by a worker over
 // HTTP, a pass stopped after one page resumed by a new runner without scoring a call twice, and feedback idempotent

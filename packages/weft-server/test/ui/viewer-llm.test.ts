@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The viewer's pages for LLM apps in Chromium, on the run's store (SQLite, or PostgreSQL in the postgres project): a
 // traced agent's model call as chat, OTel GenAI spans as chat, feedback clicked and stored, the overview's cost.
 import { mkdtempSync, rmSync } from 'node:fs';

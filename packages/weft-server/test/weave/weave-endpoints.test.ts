@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The Weave SDK compatibility endpoints over real HTTP: objects (digests as the Weave server computes them, versions,
 // latest, queries), files (multipart, content-addressed), table/create in weave's shape, feedback/create,
 // call/update (also before the start lands), calls/delete (with descendants), display_name on end items,

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The real Weave TypeScript SDK (npm `weave`) against a real `weft serve` child process, configured as a weave user
 // would (WANDB_API_KEY, WANDB_BASE_URL, WF_TRACE_SERVER_URL, weave.init('entity/project')): a program using nested
 // async ops, Promise.all, a sync op, a throwing op, a streamed op, withAttributes, invoke + setDisplayName,

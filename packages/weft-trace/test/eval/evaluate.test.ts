@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // evaluate() and Dataset against a real weft server (both stores): a dataset published and loaded back by ref, an
 // evaluation recorded as Weave records one (root, one predict_and_score per row, summarize, scores as feedback),
 // failures counted, trials and concurrency, and the built-in scorers.

@@ -1,3 +1,4 @@
+// @weft-test: isolated (a process's life: its exit, its first warnings, its spool and its memory)
 // A burst that outruns a healthy server, with init()'s defaults: serialized after the loop, not in it, and every call reaches the server from memory, nothing goes to the disk spool (issue 47).
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

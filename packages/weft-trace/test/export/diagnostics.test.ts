@@ -1,3 +1,4 @@
+// @weft-test: isolated (it reads the process-wide export counters, getExportStats)
 // Diagnostics: a non-retried 4xx drops the batch with one warning naming the status and the server's detail; no diagnostic ever holds the API key.
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { flush, getExportStats, init, op, setDiagLevel } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (a process's life: its exit, its first warnings, its spool and its memory)
 // A short script that exits without calling flush() loses no call: beforeExit drains the queue.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -1,3 +1,4 @@
+// @weft-test: isolated (it reads the process-wide export counters, getExportStats)
 // Every call of a 5,000-call run arrives exactly once through a fault proxy: outage, 500 and 429 storms, resets, lost answers, 2 s latency.
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { flush, getExportStats, init, op, type InitOptions } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: isolated (a process's life: its exit, its first warnings, its spool and its memory)
 // Limits with the server down: 200k calls keep the memory queue within its caps and every drop is counted; with a spool nothing is dropped; oversize events are truncated.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

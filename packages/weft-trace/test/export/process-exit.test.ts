@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (a process's life: its exit, its first warnings, its spool and its memory)
 // Child processes lose nothing: SIGTERM with handleSignals flushes first; an exit during an outage spools; SIGKILL while spooling loses at most unwritten events, the next process replays the rest; calls still running at exit end as WeftInterrupted.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @weft-test: isolated (a process's life: its exit, its first warnings, its spool and its memory)
 // Issue 37 point 3, the spool courier: the built SDK (`npm run build` first) hands a spool it gave up on at once to a detached process that sends it for up to exitTimeoutMs; against a real server behind a loopback fault proxy (test/helpers/server-away.ts).
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';

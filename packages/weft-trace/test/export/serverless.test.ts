@@ -1,3 +1,4 @@
+// @weft-test: isolated (it reads the process-wide export counters, getExportStats)
 // Serverless and shutdown: flushMode 'immediate' and waitUntil send a trace when its root call ends; after shutdown() nothing is queued.
 import { expect, it } from 'vitest';
 import { getExportStats, init, op, shutdown } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: isolated (a process's life: its exit, its first warnings, its spool and its memory)
 // The default disk spool (issue 37 point 3): a directory under the OS temp directory keyed by base URL and project, created only when something is written (a run that sends everything leaves only the service's answered-marker); `spoolDir: false` leaves nothing; `weft spool flush` needs a project or a directory.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @weft-test: isolated (it reads the process-wide export counters, getExportStats)
 // The disk spool: an outage past the retry budget turns drops into spooled events that are replayed in order once the server answers; segments are claimed once.
 import { execFile } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

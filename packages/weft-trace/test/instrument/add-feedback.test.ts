@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (it reads the process-wide export counters, getExportStats)
 // addFeedback(): feedback on the current call or a given call id, batched to POST /feedback/batch/create.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFeedback, flush, getExportStats, init, op, RequestValidationError, WeftError } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // What a call records: inputs by name, display name, postprocessing, summarize (usage merged up), attributes, redaction, mask.
 import { describe, expect, it } from 'vitest';
 import { op } from '../../src/index.js';

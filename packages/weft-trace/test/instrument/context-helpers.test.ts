@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // Context helpers: withAttributes, withThread, withRun/setRunStep, getCurrentCall, svc_user_id; and op.invoke().
 import { describe, expect, it } from 'vitest';
 import { getCurrentCall, op, setRunStep, withAttributes, withRun, withThread } from '../../src/index.js';

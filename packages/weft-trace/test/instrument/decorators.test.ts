@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // @op on class methods: fixtures compiled by the real tsc with standard and with legacy decorators against the built
 // package (dist/, its .d.ts: a user's view, and seconds faster than compiling src/ twice), run with node against the server.
 import { execFile } from 'node:child_process';

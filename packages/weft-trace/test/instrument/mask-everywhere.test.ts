@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // Redaction and mask reach every user value that leaves the process (attributes, exceptions, summarize fields, feedback), and a throwing mask warns once per op.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';

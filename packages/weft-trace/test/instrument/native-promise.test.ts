@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // A returned native promise comes back as a native promise (not a Proxy), and its call ends even when nobody awaits it (and, ending after its parent, still counts in the parent's summary).
 import { types } from 'node:util';
 import { expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (the first call before any init(), the process's state at its start)
 // Before init() and with tracing disabled, op() just runs the function and records nothing.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

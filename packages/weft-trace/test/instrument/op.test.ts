@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // op(): the call tree (parent_id / trace_id) through await, Promise.all, timers and emitters; sync stays sync.
 import { execFile } from 'node:child_process';
 import { AsyncResource } from 'node:async_hooks';

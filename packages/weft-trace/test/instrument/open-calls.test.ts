@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // The registry of open calls: every started call is linked until it ends, and exit ends the rest as WeftInterrupted (newest first, counts unchanged).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

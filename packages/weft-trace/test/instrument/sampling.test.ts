@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // Sampling per trace (children follow the root; unsampled traces record nothing at any depth) and the off switches.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, flush, getCurrentCall, init, op } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // op() on every function shape: generators, async generators, web ReadableStreams and async iterables are traced lazily.
 import { describe, expect, it } from 'vitest';
 import { Client, flush, init, op } from '../../src/index.js';

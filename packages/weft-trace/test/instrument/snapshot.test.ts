@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // Recorded values are snapshots: inputs as they were at the call's start, output and attributes as they were at its end, whatever the caller changes afterwards (events are serialized later, off the caller's stack).
 import { expect, it } from 'vitest';
 import { op, withAttributes } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // op() on functions returning thenables: lazy ones do not run early, subclasses and extra properties survive, nothing throws into user code.
 import { describe, expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';

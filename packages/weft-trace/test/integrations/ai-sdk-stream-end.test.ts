@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // wrapAISDK's streamText when the AI SDK calls none of onFinish / onError / onAbort (a consumer that breaks out early, a stream cut mid-way): the operation's call still ends, nothing left running.
 import { describe, expect, it } from 'vitest';
 import { wrapAISDK } from '../../src/index.js';

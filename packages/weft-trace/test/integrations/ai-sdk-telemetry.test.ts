@@ -1,3 +1,4 @@
+// @weft-test: runtime node22
 // aiSDKTelemetry() registered with `ai` 7's registerTelemetry (Node >= 22: the runtime scope): the calls wrapAISDK records, without wrapping; once when both routes see an operation.
 import { createOpenAI } from 'ai-sdk-openai-v4';
 import * as ai from 'ai-v7';

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // wrapAISDK against the real `ai` package (6, and 7 where Node >= 22) with @ai-sdk/openai pointed at the loopback fake: results unchanged, tool calls as child calls, usage over steps, errors.
 import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';

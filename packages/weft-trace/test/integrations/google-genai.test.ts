@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // wrapGoogleGenAI against the real @google/genai and a loopback fake of the Gemini API: the tree, usage and cost once per request, streams, chats, errors.
 import { GoogleGenAI, Type, type FunctionCall, type Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';

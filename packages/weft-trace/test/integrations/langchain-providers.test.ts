@@ -1,3 +1,4 @@
+// @weft-test: isolated (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // WeftTracer over LangChain's own provider integrations (@langchain/openai's ChatOpenAI, @langchain/anthropic's ChatAnthropic) at the loopback
 // fake, with the provider client wrapped (wrapOpenAI, wrapAnthropic) and not: concurrent model calls under one LangGraph node each keep their own
 // request under them and are counted once; however a run is consumed (invoke, stream, streamEvents, LangGraph's stream modes) its usage is keyed

@@ -1,3 +1,4 @@
+// @weft-test: isolated (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // WeftTracer over the real @langchain/core and @langchain/langgraph with their own fakes: the exact tree under op(), chat requests and completions, usage once (streamed too), a wrapped client inside a run.
 import { AIMessage, AIMessageChunk, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';

@@ -1,3 +1,4 @@
+// @weft-test: isolated (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // Recorded model calls (WEFT_LLM_CACHE): the real openai, @anthropic-ai/sdk and ai SDKs record against the loopback fake, then replay with it closed.
 import Anthropic from '@anthropic-ai/sdk';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';

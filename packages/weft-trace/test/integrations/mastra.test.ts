@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime node22 (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // WeftExporter against the real @mastra/core and @mastra/observability (Node >= 22.13): an agent with a tool on ai/test's
 // MockLanguageModelV3 (generate and stream), a two-step workflow, and the bridge: an op in a tool and a wrapped OpenAI
 // client under a custom model each nest under their Mastra span, the request's usage counted once.

@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // WeftTracingProcessor with the real OpenAI Agents SDK: a scripted model (the SDK's own test double) and OpenAIResponsesModel /
 // OpenAIChatCompletionsModel over real openai clients at a loopback fake of the API; the exact tree, usage once per request.
 import {

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // wrapOpenAI against the real openai SDK (6, and 7 where Node >= 22) and a loopback fake of the API: results unchanged, calls recorded with usage, streams, errors.
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // Ops in the OTel context: OTel spans (an undici request among them) made inside an op are its children, an op inside an OTel span is the span's child.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // OTLP ingest on the local server: the real OTLP/HTTP exporters (JSON, protobuf, gzip) into POST /otel/v1/traces; auth, bad bodies.
 import { gzipSync } from 'node:zlib';
 import { SpanStatusCode, context, trace, type Tracer } from '@opentelemetry/api';

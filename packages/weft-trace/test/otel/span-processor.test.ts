@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // WeftSpanProcessor and WeftSpanExporter with the real OTel SDK into a real weft server: nesting, ids, errors, odd spans, the Next.js filter.
 import { SpanStatusCode, context, trace, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';

@@ -1,3 +1,4 @@
+// @weft-test: isolated (a vitest run of its own, in a child process, under this one's environment)
 // weft-trace/vitest in a sample project (test/fixtures/vitest-evals, with the example of docs/evaluations.md as a second
 // vitest project), run by a child vitest against a real weft server: each file's suite stored as one evaluation run
 // (read back as `weft eval ls` reads runs) with its scores as feedback and a summary line linking it; a threshold a

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Property test of the batch writer: one batch stores exactly what its items applied one request at a time store
 // (rows and refs); and the display_name rule that makes it hold (an end's name wins over its start's, whichever
 // arrives first; a start without a name never clears one), checked over HTTP on the run's store (SQLite or PostgreSQL).

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Tests of POST /call/start over loopback HTTP: id generation, trace inheritance, idempotency, timestamps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // A trace whose calls two processes sent, over loopback HTTP on both stores: the root's summary counts them all, whichever arrives first, once.
 import { describe, expect, it } from 'vitest';
 import { readCalls, uniqueProject } from '../../../../../test/helpers/calls.js';

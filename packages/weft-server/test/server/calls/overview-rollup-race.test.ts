@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The rollup job against writes of the hour it recomputes, on both stores: a write in flight when the job starts is
 // counted by it (the job waits for its commit), and a write arriving while the job holds the hour marks it again; a
 // mark is never cleared over rows the rollup missed. On PostgreSQL the two really overlap (a transaction held open with

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The overview's hour rollups (issue 40, point 1) over loopback HTTP, on both stores: after a random workload (batches
 // of starts and ends, late ends, re-sent batches, failures below roots, several ops and models, /calls/delete,
 // retention) with the rollup job run at random points, POST /weft/calls/overview (stored rollups + live SQL) answers

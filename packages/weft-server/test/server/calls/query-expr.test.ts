@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Tests of the $expr `query` of /calls/stream_query and of streaming many records across pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Retention (issue 40, point 3) over loopback HTTP, on both stores: POST /weft/calls/delete_before deletes whole traces
 // whose root started before the cutoff, with their feedback, in batches; the server's job (retentionDays) does the same
 // while writes arrive; bad bodies answer 422 with detail.

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Issue 11 item 6: while a client reads a long stream_query as fast as it can, a small write is answered before the stream ends.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // stream_query columns, expand_columns / return_expanded_column_values, and the accept header, through the typed client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ValidationError } from '../../../../weft-trace/src/index.js';

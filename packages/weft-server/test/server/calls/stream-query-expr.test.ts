@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // stream_query $expr through the typed client: Unicode case folding, keys with dots, $convert, sort stability, injection attempts, index use.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // stream_query include_* options through the typed client: costs, storage sizes, usernames, feedback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../../weft-trace/src/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: postgres runtime runtime-postgres
 // Tests of POST /calls/stream_query over loopback HTTP: every CallsFilter field, paging, order, framing, derived summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: postgres runtime runtime-postgres
 // Tests of POST /call/upsert_batch over loopback HTTP: order of answers, ends before/with/after starts, idempotency, atomicity.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';

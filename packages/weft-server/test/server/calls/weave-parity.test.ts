@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Cases of Weave's own server tests (tests/trace/test_client_trace.py), ported: the data each inserts, the query, the
 // answer Weave's trace server gives (its ClickHouse server where its SQLite server differs, see docs/interface-notes.md).
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // Tests of a file database: data and migrations survive a restart; a slow stream does not block writers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

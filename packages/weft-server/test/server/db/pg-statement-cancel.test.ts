@@ -1,3 +1,4 @@
+// @weft-test: isolated (a server setting read once, when its module loads, WEFT_PG_STATEMENT_TIMEOUT_MS)
 // Issue 16 (PostgreSQL): a stream_query whose client went away cancels its running statement instead of holding a
 // backend and a cursor connection, and a statement past the cursor pool's statement_timeout answers a clear 503.
 import pg from 'pg';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Tests of POST /feedback/batch/create over loopback HTTP: ids, created_at, order, idempotency, 422 detail, ref shapes.
 import { describe, expect, it } from 'vitest';
 import type { FeedbackCreateReq } from '../../../../weft-trace/src/schema/feedback.js';

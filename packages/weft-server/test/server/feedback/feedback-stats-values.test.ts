@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Tests of /feedback/stats metrics: numeric, boolean and categorical values, aggregates and percentiles checked
 // against simple-statistics on the same values, per bucket and over the window.
 import * as ss from 'simple-statistics';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Tests of /feedback/stats bucket alignment in IANA time zones: DST change days in New York, and +05:30 Kolkata.
 import { describe, expect, it } from 'vitest';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Tests of POST /feedback/stats rules over loopback HTTP: window bounds, default end, filters, granularity, gaps, 422.
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../../weft-trace/src/api/core/api-errors.js';

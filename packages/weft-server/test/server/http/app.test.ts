@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // In-process route tests of createApp (app.request, no socket), plus a real-HTTP 500 and a chunked 413.
 import { describe, expect, it } from 'vitest';
 import { createApp, openStore } from '../../../src/server/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Server auth over real HTTP: Basic vs Bearer per endpoint, 401 with WWW-Authenticate, project grants (403),
 // loopback-only without keys (a real non-loopback connection), key parsing, and the start log of `weft serve`.
 import type { ChildProcess } from 'node:child_process';

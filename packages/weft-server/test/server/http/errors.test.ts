@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Tests of error answers over loopback HTTP: 422 detail locs, malformed JSON, 404, 405, 413.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';

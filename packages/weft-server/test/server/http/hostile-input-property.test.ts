@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Property tests of hostile request bodies (issue 11, items 1-4): random deep, oversized and control-character bodies on every endpoint answer 2xx or 4xx with a well-formed detail, never 5xx, in bounded time.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';

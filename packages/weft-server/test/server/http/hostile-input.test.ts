@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Tests of hostile request bodies (issue 11, items 1-4): deep nesting, control characters in paths, lists past their maxima and costly validation all answer 422 with a bounded detail, never 500.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

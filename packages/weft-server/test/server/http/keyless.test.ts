@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Issue 11 item 7: a keyless server refuses browsers (foreign Host or Origin) and non-JSON bodies; the SDK still works.
 import { request } from 'node:http';
 import fc from 'fast-check';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Tables on the real server through the typed client: digests, row_digests filter, paging, dotted sort, original_index.
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../../../../test/helpers/server.js';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Training jobs on the real server through the typed client: stored as queued; every bad field gets a 422 item.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Trajectory logs on the real server through the typed client: metrics per split and overall vs simple-statistics.
 import { randomUUID } from 'node:crypto';
 import { max, mean, min, standardDeviation } from 'simple-statistics';

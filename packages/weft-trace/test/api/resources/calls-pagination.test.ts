@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // client.calls.iterate(): auto-pagination of stream_query yields every record exactly once, against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ConfigError, q, RequestValidationError } from '../../../src/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The typed client against a real server: calls.start, upsertBatch, streamQuery, and typed errors.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';

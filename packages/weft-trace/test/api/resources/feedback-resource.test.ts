@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Tests of client.feedback against the real local server: requests validated before sending, answers parsed, errors typed.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client, RequestValidationError, ValidationError } from '../../../src/index.js';

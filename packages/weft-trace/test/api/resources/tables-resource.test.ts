@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // client().tables: requests validated before sending, answers parsed, wire names and path kept; against real servers.
 import { describe, expect, it } from 'vitest';
 import { APIError, Client, RequestValidationError } from '../../../src/index.js';

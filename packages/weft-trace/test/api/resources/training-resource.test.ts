@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // client().trajectories and client().trainingJobs: validated before sending, Bearer auth, encoded path, parsed answers.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
