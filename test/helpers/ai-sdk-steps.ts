@@ -1,11 +1,11 @@
 // Test helper: what a multi-step AI SDK run (a tool, then an answer) must store, whichever route records it: the steps in order, usage once, the conversation in order.
 import { expect } from 'vitest';
-import { op } from '../../packages/weft-trace/src/index.js';
-import type { CallRecord } from '../../packages/weft-trace/src/schema/calls.js';
-import type { RunningServer } from '../../packages/weft-server/src/server/index.js';
-import { isLlmCall } from '../../packages/weft-server/src/ui/call-facts.js';
-import { chatOfCall } from '../../packages/weft-server/src/ui/chat/chat-of-call.js';
-import type { ChatMessage } from '../../packages/weft-server/src/ui/chat/chat-message.js';
+import { op } from 'weft-trace';
+import type { CallRecord } from 'weft-trace';
+import type { RunningServer } from 'weft-server';
+import { isLlmCall } from 'weft-server/src/ui/call-facts.js';
+import { chatOfCall } from 'weft-server/src/ui/chat/chat-of-call.js';
+import type { ChatMessage } from 'weft-server/src/ui/chat/chat-message.js';
 import { streamedText } from './fake-llm-openai.js';
 import { one, traced } from './traced-calls.js';
 

@@ -1,5 +1,5 @@
 // A BatchDelivery for Batcher unit tests: `send(batch, signal)` says what became of each batch; abandon() aborts `signal`.
-import type { BatchDelivery, Entry, Tally } from '../../packages/weft-trace/src/export/batcher.js';
+import type { BatchDelivery, Entry, Tally } from 'weft-trace/src/export/batcher.js';
 
 /** Sends one batch and says how many events were sent and dropped (none are given back as undelivered). */
 export type SendBatch = (batch: Entry[], signal: AbortSignal) => Promise<Tally>;

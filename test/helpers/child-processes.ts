@@ -5,7 +5,7 @@
 import { appendFileSync } from 'node:fs';
 import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
 import path from 'node:path';
-import { isAlive } from '../../packages/weft-trace/src/export/spool.js';
+import { isAlive } from 'weft-trace/src/export/spool.js';
 
 /** Environment variable naming the directory where spawned pids are recorded (set by `global-setup.ts`). */
 export const PID_DIR_ENV = 'WEFT_TEST_PID_DIR';

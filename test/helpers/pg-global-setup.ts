@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import { migratePg } from '../../packages/weft-server/src/server/db/pg-database.js';
+import { migratePg } from 'weft-server/src/server/db/pg-database.js';
 import { admin, PG_TEMPLATE_ENV, PG_URL_ENV, testClusterUrl } from './pg.js';
 
 const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/pg-cluster.sh');

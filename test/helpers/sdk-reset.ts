@@ -8,8 +8,8 @@
  * @module
  */
 import { afterAll } from 'vitest';
-import { shutdown } from '../../packages/weft-trace/src/init.js';
-import { getGlobal } from '../../packages/weft-trace/src/internal/global.js';
+import { shutdown } from 'weft-trace';
+import { getGlobal } from 'weft-trace/src/internal/global.js';
 
 const envBefore = { ...process.env };
 

@@ -10,7 +10,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { isAlive } from '../../packages/weft-trace/src/export/spool.js';
+import { isAlive } from 'weft-trace/src/export/spool.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /**

@@ -3,7 +3,7 @@
 // and a cutoff later than the server's clock is the server's 422 in one line.
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../../weft-trace/src/internal/ids.js';
+import { newId } from 'weft-trace/wire';
 import { spawnTracked } from '../../../../test/helpers/child-processes.js';
 import { uniqueProject } from '../../../../test/helpers/calls.js';
 import { useTestServer } from '../../../../test/helpers/server.js';

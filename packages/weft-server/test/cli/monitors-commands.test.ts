@@ -3,9 +3,9 @@
 // requests paced by the rpm option (p-queue).
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../../weft-trace/src/api/client.js';
-import { judgeClient } from '../../../weft-trace/src/eval/monitors/judge-client.js';
-import { monitorTriggerRef, type Monitor } from '../../../weft-trace/src/schema/monitors.js';
+import { Client } from 'weft-trace';
+import { judgeClient } from 'weft-trace/src/eval/monitors/judge-client.js';
+import { monitorTriggerRef, type Monitor } from 'weft-trace/viewer';
 import { spawnCli } from '../../../../test/helpers/child-processes.js';
 import { uniqueProject } from '../../../../test/helpers/calls.js';
 import { listenLoopback, onJsonRequest } from '../../../../test/helpers/fake-llm.js';

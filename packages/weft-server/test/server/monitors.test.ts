@@ -4,11 +4,11 @@
 // HTTP, a pass stopped after one page resumed by a new runner without scoring a call twice, and feedback idempotent
 // per (monitor, call) when progress was never saved.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../../weft-trace/src/api/client.js';
-import { MonitorRunner } from '../../../weft-trace/src/eval/monitors/monitor-pass.js';
-import type { MonitorPort } from '../../../weft-trace/src/eval/monitors/monitor-port.js';
+import { Client } from 'weft-trace';
+import { MonitorRunner } from 'weft-trace/src/eval/monitors/monitor-pass.js';
+import type { MonitorPort } from 'weft-trace/eval';
 import { httpPort } from '../../src/cli/monitors-http-port.js';
-import { MONITOR_PATHS, monitorTriggerRef, type Monitor } from '../../../weft-trace/src/schema/monitors.js';
+import { MONITOR_PATHS, monitorTriggerRef, type Monitor } from 'weft-trace/viewer';
 import { storePort } from '../../src/server/monitors/store-port.js';
 import { storeParts } from '../../src/server/server-store.js';
 import { uniqueProject } from '../../../../test/helpers/calls.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
-import type { CallRecord } from '../../../weft-trace/src/schema/calls.js';
+import type { CallRecord } from 'weft-trace';
 import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
 import type { Json } from '../../../../test/helpers/server-http.js';
 import { TRACE, twoProcessItems } from '../../../../test/helpers/two-process-trace.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client, Dataset, evaluate, exactMatch, flush, init, jsonValid, numericCloseness, schemaMatch, stringSimilarity } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readRows, writeRows } from '../../../weft-server/src/cli/dataset-files.js';
+import { readRows, writeRows } from 'weft-server/src/cli/dataset-files.js';
 import { listRuns } from '../../src/eval/runs/load-runs.js';
 import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
 import { spawnCli } from '../../../../test/helpers/child-processes.js';

@@ -9,7 +9,7 @@ import { useTestServer } from '../../../../test/helpers/server.js';
 import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../../../../test/helpers/fault-proxy.js';
 import { ISO_UTC } from '../../../../test/helpers/shapes.js';
-import { storeParts } from '../../../weft-server/src/server/server-store.js';
+import { storeParts } from 'weft-server/src/server/server-store.js';
 
 const server = useTestServer({ strictOrder: true });
 let proxy: FaultProxy;

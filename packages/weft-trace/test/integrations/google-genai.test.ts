@@ -4,7 +4,7 @@ import { GoogleGenAI, Type, type FunctionCall, type Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { op, wrapGoogleGenAI } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { chatOfCall } from '../../../weft-server/src/ui/chat/chat-of-call.js';
+import { chatOfCall } from 'weft-server/src/ui/chat/chat-of-call.js';
 import { readCalls } from '../../../../test/helpers/calls.js';
 import { collect } from '../../../../test/helpers/fake-llm.js';
 import { REPLY, THOUGHT, useFakeGemini } from '../../../../test/helpers/fake-gemini.js';

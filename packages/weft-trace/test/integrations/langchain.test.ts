@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { getCurrentCall, op, wrapMCPClient, wrapMCPServer, wrapOpenAI } from '../../src/index.js';
 import { registerWeftTracer, WeftTracer } from '../../src/integrations/langchain/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { chatOfCall } from '../../../weft-server/src/ui/chat/chat-of-call.js';
+import { chatOfCall } from 'weft-server/src/ui/chat/chat-of-call.js';
 import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
 import { one, traced } from '../../../../test/helpers/traced-calls.js';

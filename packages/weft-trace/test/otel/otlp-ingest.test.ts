@@ -9,7 +9,7 @@ import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@op
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weftCallId } from '../../src/internal/otel-ids.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import type { RunningServer } from '../../../weft-server/src/server/index.js';
+import type { RunningServer } from 'weft-server';
 import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
 import { startTestServer, useTestServer } from '../../../../test/helpers/server.js';
 import { storeRows } from '../../../../test/helpers/store-sql.js';

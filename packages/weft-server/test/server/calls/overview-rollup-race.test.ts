@@ -4,7 +4,7 @@
 // mark is never cleared over rows the rollup missed. On PostgreSQL the two really overlap (a transaction held open with
 // pg_sleep); on SQLite a job's transaction runs synchronously, so the same sequence runs one after the other.
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../../../weft-trace/src/internal/ids.js';
+import { newId } from 'weft-trace/wire';
 import { writeBatch } from '../../../src/server/calls/call-writes.js';
 import { refreshHour } from '../../../src/server/calls/rollup-refresh.js';
 import type { Dialect } from '../../../src/server/db/dialect.js';

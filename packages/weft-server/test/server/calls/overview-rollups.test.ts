@@ -5,8 +5,8 @@
 // exactly what the store answers counting every root live; and the job's refresh never clears a mark it raced.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../../../weft-trace/src/internal/ids.js';
-import { CALLS_DELETE_BEFORE_PATH } from '../../../../weft-trace/src/schema/calls-retention.js';
+import { newId } from 'weft-trace/wire';
+import { CALLS_DELETE_BEFORE_PATH } from 'weft-trace/wire';
 import { refreshStaleHours } from '../../../src/server/calls/rollup-job.js';
 import { planBuckets } from '../../../src/server/feedback/stats-buckets.js';
 import { storeParts } from '../../../src/server/server-store.js';

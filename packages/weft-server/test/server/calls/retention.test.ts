@@ -3,8 +3,8 @@
 // whose root started before the cutoff, with their feedback, in batches; the server's job (retentionDays) does the same
 // while writes arrive; bad bodies answer 422 with detail.
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../../../weft-trace/src/internal/ids.js';
-import { CALLS_DELETE_BEFORE_PATH } from '../../../../weft-trace/src/schema/calls-retention.js';
+import { newId } from 'weft-trace/wire';
+import { CALLS_DELETE_BEFORE_PATH } from 'weft-trace/wire';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { useTestServer } from '../../../../../test/helpers/server.js';
 import { batch, end, endItem, ids, type Json, post, query, start, startItem } from '../../../../../test/helpers/server-http.js';

@@ -1,7 +1,7 @@
 // @weft-test: postgres
 // stream_query columns, expand_columns / return_expanded_column_values, and the accept header, through the typed client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, ValidationError } from '../../../../weft-trace/src/index.js';
+import { Client, ValidationError } from 'weft-trace';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { useTestServer } from '../../../../../test/helpers/server.js';
 import { post } from '../../../../../test/helpers/server-http.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, q, ValidationError } from '../../../../weft-trace/src/index.js';
+import { Client, q, ValidationError } from 'weft-trace';
 import { openStore } from '../../../src/server/index.js';
 import { compileCallsQuery } from '../../../src/server/calls/query-sql.js';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';

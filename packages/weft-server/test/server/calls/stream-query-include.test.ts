@@ -1,7 +1,7 @@
 // @weft-test: postgres
 // stream_query include_* options through the typed client: costs, storage sizes, usernames, feedback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../../../weft-trace/src/index.js';
+import { Client } from 'weft-trace';
 import { LATENCY_RELATIVE_ERROR } from '../../../src/server/calls/latency-histogram.js';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { useTestServer } from '../../../../../test/helpers/server.js';

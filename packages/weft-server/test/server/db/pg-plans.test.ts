@@ -7,8 +7,8 @@
 // stats and the overview an index.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { CallsQueryReq } from '../../../../weft-trace/src/schema/calls.js';
-import { FeedbackStatsReq } from '../../../../weft-trace/src/schema/feedback.js';
+import { CallsQueryReq } from 'weft-trace/schema';
+import { FeedbackStatsReq } from 'weft-trace/schema';
 import { compilePgCallsQuery } from '../../../src/server/calls/pg-query-sql.js';
 import { rootFigures, type RootsQuery } from '../../../src/server/calls/overview-sql.js';
 import { PG_DIALECT, pgSql } from '../../../src/server/db/dialect.js';

@@ -1,7 +1,7 @@
 // @weft-test: postgres
 // Tests of POST /feedback/batch/create over loopback HTTP: ids, created_at, order, idempotency, 422 detail, ref shapes.
 import { describe, expect, it } from 'vitest';
-import type { FeedbackCreateReq } from '../../../../weft-trace/src/schema/feedback.js';
+import type { FeedbackCreateReq } from 'weft-trace';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { useFeedbackServer } from '../../../../../test/helpers/feedback-server.js';
 import { post } from '../../../../../test/helpers/server-http.js';

@@ -3,7 +3,7 @@
 // against simple-statistics on the same values, per bucket and over the window.
 import * as ss from 'simple-statistics';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FeedbackStatsRes } from '../../../../weft-trace/src/schema/feedback.js';
+import type { FeedbackStatsRes } from 'weft-trace';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { type At, useFeedbackServer } from '../../../../../test/helpers/feedback-server.js';
 import { prng as rng } from '../../../../../examples/prng.js';

@@ -1,7 +1,7 @@
 // @weft-test: postgres
 // Tests of POST /feedback/stats rules over loopback HTTP: window bounds, default end, filters, granularity, gaps, 422.
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../../weft-trace/src/api/core/api-errors.js';
+import { ValidationError } from 'weft-trace';
 import { MAX_BUCKETS } from '../../../src/server/feedback/stats-buckets.js';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { useFeedbackServer } from '../../../../../test/helpers/feedback-server.js';

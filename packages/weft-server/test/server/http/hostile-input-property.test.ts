@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tooDeepAt } from '../../../../weft-trace/src/schema/json-depth.js';
-import { LIMITS } from '../../../../weft-trace/src/schema/limits.js';
+import { tooDeepAt } from 'weft-trace/wire';
+import { LIMITS } from 'weft-trace/wire';
 import { testStore } from '../../../../../test/helpers/test-store.js';
 import { useTestServer } from '../../../../../test/helpers/server.js';
 import { PROJECT, end, endItem, post, start } from '../../../../../test/helpers/server-http.js';

@@ -3,7 +3,7 @@
 import { request } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Client, flush, init, op } from '../../../../weft-trace/src/index.js';
+import { Client, flush, init, op } from 'weft-trace';
 import { isLoopbackHost } from '../../../src/server/http/loopback.js';
 import { mediaType } from '../../../src/server/http/content-type.js';
 import { startTestServer, useTestServer } from '../../../../../test/helpers/server.js';

@@ -6,7 +6,7 @@ import { useTestClient } from '../../../../../test/helpers/client.js';
 import { sha } from '../../../../../test/helpers/digest.js';
 import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { post } from '../../../../../test/helpers/server-http.js';
-import { LIMITS } from '../../../../weft-trace/src/schema/limits.js';
+import { LIMITS } from 'weft-trace/wire';
 
 const server = useTestServer();
 const client = useTestClient(server);

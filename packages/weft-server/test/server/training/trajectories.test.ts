@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { max, mean, min, standardDeviation } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import type { TrajectoryGroup, TrajectoryMetrics } from '../../../../weft-trace/src/schema/index.js';
+import type { TrajectoryGroup, TrajectoryMetrics } from 'weft-trace';
 import { useTestServer } from '../../../../../test/helpers/server.js';
 import { storeRows } from '../../../../../test/helpers/store-sql.js';
 import { useTestClient } from '../../../../../test/helpers/client.js';

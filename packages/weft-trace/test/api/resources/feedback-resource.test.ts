@@ -7,7 +7,7 @@ import { uniqueProject } from '../../../../../test/helpers/calls.js';
 import { useTestServer } from '../../../../../test/helpers/server.js';
 import { startFaultProxy } from '../../../../../test/helpers/fault-proxy.js';
 import { expectIsoUtc, expectUuidv7 } from '../../../../../test/helpers/shapes.js';
-import { storeParts } from '../../../../weft-server/src/server/server-store.js';
+import { storeParts } from 'weft-server/src/server/server-store.js';
 
 const server = useTestServer();
 let client: Client;
