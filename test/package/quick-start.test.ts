@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { spawnTracked } from '../helpers/child-processes.js';
-import { useTestServer } from '../helpers/server.js';
+import { spawnTracked } from 'weft-test-kit/child-processes.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');

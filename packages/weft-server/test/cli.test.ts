@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killGroup, spawnCli } from '../../../test/helpers/child-processes.js';
+import { killGroup, spawnCli } from 'weft-test-kit/child-processes.js';
 
 
 let child: ChildProcess | undefined;

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFeedback, op } from 'weft-trace';
 import type { CallRecord } from 'weft-trace';
 import type { RunningServer } from '../../src/server/index.js';
-import { BUILT_CLI, killGroup, spawnCli, spawnTracked } from '../../../../test/helpers/child-processes.js';
-import { readCalls } from '../../../../test/helpers/calls.js';
-import { startTestServer } from '../../../../test/helpers/server.js';
-import { traced } from '../../../../test/helpers/traced-calls.js';
+import { BUILT_CLI, killGroup, spawnCli, spawnTracked } from 'weft-test-kit/child-processes.js';
+import { readCalls } from 'weft-test-kit/calls.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { traced } from 'weft-test-kit/traced-calls.js';
 
 interface Run { code: number | null; stdout: string; stderr: string }
 

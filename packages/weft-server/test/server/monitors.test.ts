@@ -11,8 +11,8 @@ import { httpPort } from '../../src/cli/monitors-http-port.js';
 import { MONITOR_PATHS, monitorTriggerRef, type Monitor } from 'weft-trace/viewer';
 import { storePort } from '../../src/server/monitors/store-port.js';
 import { storeParts } from '../../src/server/server-store.js';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 // the loop's own passes wait a day: the tests run each pass themselves (runOnce), so nothing races them
 const server = useTestServer({ monitors: { intervalMs: 86_400_000, settleMs: 0 } });

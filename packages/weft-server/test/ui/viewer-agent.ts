@@ -8,7 +8,7 @@ import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-tra
 import OpenAI from 'openai';
 import { weftCallId, weftTraceId } from 'weft-trace/otel';
 import { flush, init, op, wrapOpenAI } from 'weft-trace';
-import { startFakeLlm } from '../../../../test/helpers/fake-llm.js';
+import { startFakeLlm } from 'weft-test-kit/fake-llm.js';
 
 export const AGENT_PROJECT = 'local/ui-agent';
 export const AGENT_QUESTION = 'What is the weather in Paris today?';

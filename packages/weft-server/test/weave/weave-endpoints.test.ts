@@ -6,8 +6,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTestServer, startTestServer } from '../../../../test/helpers/server.js';
-import { PROJECT, batch, end, endItem, post, query, start, startItem, type Json } from '../../../../test/helpers/server-http.js';
+import { useTestServer, startTestServer } from 'weft-test-kit/server.js';
+import { PROJECT, batch, end, endItem, post, query, start, startItem, type Json } from 'weft-test-kit/server-http.js';
 
 // The real SDK's own file digest, to check the server computes the same one.
 const requireCjs = createRequire(import.meta.url);

@@ -11,9 +11,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'weft-trace';
 import { listRuns, loadRun } from 'weft-trace/eval';
-import { killGroup, spawnCli, spawnTracked } from '../../../../test/helpers/child-processes.js';
-import { type FreshDatabase, freshPgDatabase } from '../../../../test/helpers/pg.js';
-import { testStore } from '../../../../test/helpers/test-store.js';
+import { killGroup, spawnCli, spawnTracked } from 'weft-test-kit/child-processes.js';
+import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { testStore } from 'weft-test-kit/test-store.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 type Json = Record<string, unknown>;

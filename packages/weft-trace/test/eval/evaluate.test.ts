@@ -8,10 +8,10 @@ import { Client, Dataset, evaluate, exactMatch, flush, init, jsonValid, numericC
 import type { CallRecord } from '../../src/schema/calls.js';
 import { readRows, writeRows } from 'weft-server/src/cli/dataset-files.js';
 import { listRuns } from '../../src/eval/runs/load-runs.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { spawnCli } from '../../../../test/helpers/child-processes.js';
-import { testStore } from '../../../../test/helpers/test-store.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { spawnCli } from 'weft-test-kit/child-processes.js';
+import { testStore } from 'weft-test-kit/test-store.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const server = useTestServer();
 type Row = { q: string; expected: string };

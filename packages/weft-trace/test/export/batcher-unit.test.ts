@@ -1,7 +1,7 @@
 // Batcher on its own, with an injected sender: flush() waits only for events queued before it, abandon() gives up, caps and byte cuts hold.
 import { expect, it } from 'vitest';
 import { Batcher, type Entry } from '../../src/export/batcher.js';
-import { deliveryOf, type SendBatch } from '../../../../test/helpers/batch-delivery.js';
+import { deliveryOf, type SendBatch } from 'weft-test-kit/batch-delivery.js';
 import { DEFAULT_BATCHER_OPTIONS } from '../../src/export/export-options.js';
 
 const entry = (i: number, pad = 0): Entry => {

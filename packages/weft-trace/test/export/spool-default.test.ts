@@ -8,9 +8,9 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { flush, init, op, shutdown } from '../../src/index.js';
 import { defaultSpoolDir, flushCommand, resolveSpoolDir } from '../../src/export/spool-location.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
 
 const run = promisify(execFile);
 const server = useTestServer();

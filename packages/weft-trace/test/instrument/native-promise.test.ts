@@ -3,9 +3,9 @@
 import { types } from 'node:util';
 import { expect, it } from 'vitest';
 import { op } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { expectIsoUtc } from '../../../../test/helpers/shapes.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { expectIsoUtc } from 'weft-test-kit/shapes.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 

@@ -12,9 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { op, wrapAnthropic, wrapOpenAI } from '../../src/index.js';
 import { WeftTracer } from '../../src/integrations/langchain/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { collect, useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { traced } from '../../../../test/helpers/traced-calls.js';
+import { collect, useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

@@ -13,9 +13,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { op, WeftExporter, wrapOpenAI } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weftCallId } from '../../src/internal/otel-ids.js';
 import type { CallRecord } from '../../src/schema/calls.js';
 import type { RunningServer } from 'weft-server';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { startTestServer, useTestServer } from '../../../../test/helpers/server.js';
-import { storeRows } from '../../../../test/helpers/store-sql.js';
-import { ISO_UTC } from '../../../../test/helpers/shapes.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
+import { ISO_UTC } from 'weft-test-kit/shapes.js';
 
 const server = useTestServer();
 const path = '/otel/v1/traces';

@@ -12,10 +12,10 @@ import { pgRunner } from '../../../src/server/db/sql-runner.js';
 import { get, type Steps } from '../../../src/server/db/sql-steps.js';
 import type { UpsertItem } from '../../../src/server/calls/call-fields.js';
 import { storeParts } from '../../../src/server/server-store.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
-import { storeRows } from '../../../../../test/helpers/store-sql.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { post } from 'weft-test-kit/server-http.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
 
 const server = useTestServer();
 const HOUR = '2024-05-01T10';

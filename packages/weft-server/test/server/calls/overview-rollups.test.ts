@@ -10,10 +10,10 @@ import { CALLS_DELETE_BEFORE_PATH } from 'weft-trace/wire';
 import { refreshStaleHours } from '../../../src/server/calls/rollup-job.js';
 import { planBuckets } from '../../../src/server/feedback/stats-buckets.js';
 import { storeParts } from '../../../src/server/server-store.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { batch, endItem, type Json, post, startItem } from '../../../../../test/helpers/server-http.js';
-import { storeRows } from '../../../../../test/helpers/store-sql.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { batch, endItem, type Json, post, startItem } from 'weft-test-kit/server-http.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
 
 const server = useTestServer();
 const T0 = Date.parse('2024-05-01T00:00:00.000Z');

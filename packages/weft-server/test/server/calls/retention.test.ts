@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from 'weft-trace/wire';
 import { CALLS_DELETE_BEFORE_PATH } from 'weft-trace/wire';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { batch, end, endItem, ids, type Json, post, query, start, startItem } from '../../../../../test/helpers/server-http.js';
-import { storeRows } from '../../../../../test/helpers/store-sql.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { batch, end, endItem, ids, type Json, post, query, start, startItem } from 'weft-test-kit/server-http.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
 
 const DAY = 86_400_000;
 const server = useTestServer({ retentionDays: 30 });

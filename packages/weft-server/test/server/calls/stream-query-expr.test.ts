@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, q, ValidationError } from 'weft-trace';
 import { openStore } from '../../../src/server/index.js';
 import { compileCallsQuery } from '../../../src/server/calls/query-sql.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { startTestServer, useTestServer } from '../../../../../test/helpers/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
 import { storeParts } from '../../../src/server/server-store.js';
 
 const server = useTestServer();

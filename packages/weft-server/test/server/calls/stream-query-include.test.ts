@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'weft-trace';
 import { LATENCY_RELATIVE_ERROR } from '../../../src/server/calls/latency-histogram.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { post } from 'weft-test-kit/server-http.js';
 
 const CUSTOM = { 'acme-llm': { promptUsdPer1M: 7, completionUsdPer1M: 21 }, 'gpt-4o': { promptUsdPer1M: 1, completionUsdPer1M: 2 } };
 const server = useTestServer({ users: { 'u-1': 'Ada Lovelace', 'u-2': 'Grace Hopper' }, prices: CUSTOM });

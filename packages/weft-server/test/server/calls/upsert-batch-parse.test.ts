@@ -6,8 +6,8 @@ import { PARSE_OPTIONS, issuesToDetail } from 'weft-trace/wire';
 import type { RunningServer } from '../../../src/server/index.js';
 import { fastParseUpsertBatch } from '../../../src/server/calls/upsert-batch-parse.js';
 import { END_FIELDS, START_FIELDS } from '../../../src/server/calls/call-fields.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { post } from 'weft-test-kit/server-http.js';
 
 const PROTO_KEY = JSON.parse('{"__proto__": {"a": 1}, "b": 2}') as unknown;
 const json = fc.jsonValue({ maxDepth: 2 });

@@ -16,7 +16,7 @@ import type { Step, Steps } from '../../../src/server/db/sql-steps.js';
 import { feedbackStats } from '../../../src/server/feedback/stats-query.js';
 import { planBuckets } from '../../../src/server/feedback/stats-buckets.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
-import { freshPgDatabase, type FreshDatabase } from '../../../../../test/helpers/pg.js';
+import { freshPgDatabase, type FreshDatabase } from 'weft-test-kit/pg.js';
 
 const PROJECT = 'plans/big';
 const CALLS = 200_000;

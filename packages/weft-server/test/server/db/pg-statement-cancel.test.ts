@@ -7,8 +7,8 @@ import { openPgCursor } from '../../../src/server/calls/pg-call-cursor.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
 import { HttpError } from '../../../src/server/http/http-error.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { type FreshDatabase, freshPgDatabase } from '../../../../../test/helpers/pg.js';
-import { post } from '../../../../../test/helpers/server-http.js';
+import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { post } from 'weft-test-kit/server-http.js';
 
 const PROJECT = 'cancel/heavy';
 const CALLS = 1000;

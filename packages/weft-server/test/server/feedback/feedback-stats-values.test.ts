@@ -4,8 +4,8 @@
 import * as ss from 'simple-statistics';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FeedbackStatsRes } from 'weft-trace';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { type At, useFeedbackServer } from '../../../../../test/helpers/feedback-server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { type At, useFeedbackServer } from 'weft-test-kit/feedback-server.js';
 import { prng as rng } from '../../../../../examples/prng.js';
 
 const fb = useFeedbackServer();

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from 'weft-trace';
 import { MAX_BUCKETS } from '../../../src/server/feedback/stats-buckets.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useFeedbackServer } from '../../../../../test/helpers/feedback-server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useFeedbackServer } from 'weft-test-kit/feedback-server.js';
+import { post } from 'weft-test-kit/server-http.js';
 
 const fb = useFeedbackServer();
 const HOUR = 3_600_000;

@@ -10,10 +10,10 @@ import type { CallStartReq, TrajectoryLogReq } from 'weft-trace';
 import { parseApiKeys } from '../../../src/server/index.js';
 import { isLoopbackAddress } from '../../../src/server/http/loopback.js';
 import { createApp } from '../../../src/server/http/app.js';
-import { expectUuidv7 } from '../../../../../test/helpers/shapes.js';
-import { startTestServer, useTestServer } from '../../../../../test/helpers/server.js';
-import { start } from '../../../../../test/helpers/server-http.js';
-import { killGroup, spawnCli } from '../../../../../test/helpers/child-processes.js';
+import { expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
+import { start } from 'weft-test-kit/server-http.js';
+import { killGroup, spawnCli } from 'weft-test-kit/child-processes.js';
 
 const KEYS = ['all-key', 'grant-key=acme/a,acme/b'];
 const server = useTestServer({ apiKeys: KEYS });

@@ -5,9 +5,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tooDeepAt } from 'weft-trace/wire';
 import { LIMITS } from 'weft-trace/wire';
-import { testStore } from '../../../../../test/helpers/test-store.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { PROJECT, end, endItem, post, start } from '../../../../../test/helpers/server-http.js';
+import { testStore } from 'weft-test-kit/test-store.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { PROJECT, end, endItem, post, start } from 'weft-test-kit/server-http.js';
 
 const server = useTestServer();
 

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from 'weft-trace/wire';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { PROJECT, end, endItem, post, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { PROJECT, end, endItem, post, start, startItem } from 'weft-test-kit/server-http.js';
 
 const server = useTestServer();
 

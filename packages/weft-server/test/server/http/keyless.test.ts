@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { Client, flush, init, op } from 'weft-trace';
 import { isLoopbackHost } from '../../../src/server/http/loopback.js';
 import { mediaType } from '../../../src/server/http/content-type.js';
-import { startTestServer, useTestServer } from '../../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../../test/helpers/calls.js';
-import { start } from '../../../../../test/helpers/server-http.js';
+import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { start } from 'weft-test-kit/server-http.js';
 
 const server = useTestServer();
 
