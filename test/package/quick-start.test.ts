@@ -36,7 +36,7 @@ console.log('sent', report.sent);
 
 beforeAll(async () => {
   app = mkdtempSync(path.join(tmpdir(), 'weft-quickstart-'));
-  const { stdout } = await run('npm', ['pack', '--silent', '--workspaces', '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
+  const { stdout } = await run('npm', ['pack', '--silent', '--workspace', 'weft-trace', '--workspace', 'weft-server', '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
   const tarballs = stdout.trim().split('\n').map((name) => path.join(app, name.trim()));
   expect(tarballs.map((t) => path.basename(t)).sort()).toEqual(['weft-server-0.1.0.tgz', 'weft-trace-0.1.0.tgz']);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module' }));
