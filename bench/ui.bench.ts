@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { chromiumLaunchOptions } from '../test/helpers/chromium.js';
+import { chromiumLaunchOptions } from '../packages/test-kit/src/chromium.js';
 import { contextLine } from './lib/context-line.js';
 import { buildUi, pageMarks as pageMarksIn, TRACE_MARKS } from './lib/page-marks.js';
 import { startChildServer } from './lib/server.js';

@@ -1,8 +1,8 @@
 // Gemini through @google/genai, traced with wrapGoogleGenAI: a generateContent, a stream and a chat turn under one op, usage per model and the cost at the root.
-// Runs against a loopback fake of the Gemini API (test/helpers/fake-gemini.ts) unless GEMINI_API_KEY is set.
+// Runs against a loopback fake of the Gemini API (packages/test-kit/src/fake-gemini.ts) unless GEMINI_API_KEY is set.
 import { GoogleGenAI } from '@google/genai';
 import { init, op, shutdown, wrapGoogleGenAI } from '../packages/weft-trace/src/index.js';
-import { startFakeGemini } from '../test/helpers/fake-gemini.js';
+import { startFakeGemini } from '../packages/test-kit/src/fake-gemini.js';
 import { connectServer } from './local-server.js';
 import { printTraceCost } from './trace-cost.js';
 

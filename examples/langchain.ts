@@ -1,6 +1,6 @@
 // A LangGraph.js graph traced with weft-trace/langchain: registerWeftTracer() once, then every LangChain run is a call under op(); the
 // graph's chat model sends its request through a wrapped OpenAI client, which nests under the model's run and is counted once.
-// Runs against a loopback fake of the OpenAI API (test/helpers/fake-llm.ts) unless OPENAI_API_KEY is set.
+// Runs against a loopback fake of the OpenAI API (packages/test-kit/src/fake-llm.ts) unless OPENAI_API_KEY is set.
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import { renderTrees } from '../packages/weft-server/src/cli/trace-tree.js';
 import { Client, flush, init, op, shutdown, wrapOpenAI } from '../packages/weft-trace/src/index.js';
 import { registerWeftTracer } from '../packages/weft-trace/src/integrations/langchain/index.js'; // in an app: 'weft-trace/langchain'
-import { startFakeLlm } from '../test/helpers/fake-llm.js';
+import { startFakeLlm } from '../packages/test-kit/src/fake-llm.js';
 import { connectServer } from './local-server.js';
 
 const PROJECT = process.env['WEFT_PROJECT'] ?? 'local/langchain';

@@ -1,6 +1,6 @@
 // A LangGraph agent on ChatOpenAI over a wrapOpenAI client, whose tool is served by an MCP server in a child process on stdio (wrapMCPClient,
 // wrapMCPServer), the tool itself asking a wrapped model: both processes trace to one server, one tree, each model request under its model run.
-// Runs against a loopback fake of the OpenAI API (test/helpers/fake-llm.ts) unless OPENAI_API_KEY is set (npx tsx examples/langgraph-mcp-agent.ts).
+// Runs against a loopback fake of the OpenAI API (packages/test-kit/src/fake-llm.ts) unless OPENAI_API_KEY is set (npx tsx examples/langgraph-mcp-agent.ts).
 import { HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
@@ -14,7 +14,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import { flush, init, op, shutdown, wrapMCPClient, wrapMCPServer, wrapOpenAI } from '../packages/weft-trace/src/index.js';
 import { registerWeftTracer } from '../packages/weft-trace/src/integrations/langchain/index.js'; // in an app: 'weft-trace/langchain'
-import { startFakeLlm } from '../test/helpers/fake-llm.js';
+import { startFakeLlm } from '../packages/test-kit/src/fake-llm.js';
 import { connectServer } from './local-server.js';
 import { printTraceCost } from './trace-cost.js';
 

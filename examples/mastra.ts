@@ -1,5 +1,5 @@
 // A Mastra agent with a tool, traced by WeftExporter: agent run, model generation (usage, cost) and tool call in one tree under an op.
-// Runs against a loopback fake of the OpenAI API (test/helpers/fake-llm.ts) unless OPENAI_API_KEY is set. Needs Node.js >= 22.13 (Mastra's).
+// Runs against a loopback fake of the OpenAI API (packages/test-kit/src/fake-llm.ts) unless OPENAI_API_KEY is set. Needs Node.js >= 22.13 (Mastra's).
 import { createOpenAI } from '@ai-sdk/openai';
 import { Mastra } from '@mastra/core';
 import { Agent } from '@mastra/core/agent';
@@ -7,7 +7,7 @@ import { createTool } from '@mastra/core/tools';
 import { Observability } from '@mastra/observability';
 import { z } from 'zod';
 import { init, op, shutdown, WeftExporter } from '../packages/weft-trace/src/index.js';
-import { startFakeLlm } from '../test/helpers/fake-llm.js';
+import { startFakeLlm } from '../packages/test-kit/src/fake-llm.js';
 import { connectServer } from './local-server.js';
 import { printTraceCost } from './trace-cost.js';
 

@@ -1,8 +1,8 @@
 // A small tool-calling agent on the OpenAI SDK, traced with wrapOpenAI: model calls, tool calls, usage per model and cost at the root.
-// Runs against a loopback fake of the OpenAI API (test/helpers/fake-llm.ts) unless OPENAI_API_KEY is set.
+// Runs against a loopback fake of the OpenAI API (packages/test-kit/src/fake-llm.ts) unless OPENAI_API_KEY is set.
 import OpenAI from 'openai';
 import { flush, init, op, shutdown, wrapOpenAI } from '../packages/weft-trace/src/index.js';
-import { startFakeLlm } from '../test/helpers/fake-llm.js';
+import { startFakeLlm } from '../packages/test-kit/src/fake-llm.js';
 import { connectServer } from './local-server.js';
 import { printTraceCost } from './trace-cost.js';
 

@@ -1,9 +1,9 @@
 // An OpenAI Agents SDK agent with a tool, traced by WeftTracingProcessor: the run, its agent, turns, model requests (with usage) and tool call as one tree under an op.
-// Runs against a loopback fake of the OpenAI API (test/helpers/fake-llm.ts) unless OPENAI_API_KEY is set (then OpenAI's own trace exporter runs too).
+// Runs against a loopback fake of the OpenAI API (packages/test-kit/src/fake-llm.ts) unless OPENAI_API_KEY is set (then OpenAI's own trace exporter runs too).
 import { Agent, OpenAIProvider, Runner, addTraceProcessor, setTraceProcessors, tool } from '@openai/agents';
 import { z } from 'zod';
 import { op, WeftTracingProcessor } from '../packages/weft-trace/src/index.js';
-import { startFakeLlm } from '../test/helpers/fake-llm.js';
+import { startFakeLlm } from '../packages/test-kit/src/fake-llm.js';
 import { runExample } from './run-example.js';
 
 const MODEL = process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini';

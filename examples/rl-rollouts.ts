@@ -1,7 +1,7 @@
 // Trajectories from traces: a small calculator agent on the OpenAI SDK (wrapOpenAI), each run a rollout captured by
 // trajectory(); 3 rounds of 4 arithmetic problems x 4 rollouts gathered into groups and logged for a model, a
 // training job created from the last round and read back, and the groups exported (interface JSONL, OpenAI SFT).
-// Runs against a loopback fake of the OpenAI API (test/helpers/fake-llm.ts) unless OPENAI_API_KEY is set.
+// Runs against a loopback fake of the OpenAI API (packages/test-kit/src/fake-llm.ts) unless OPENAI_API_KEY is set.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { addMetric, Client, gatherTrajectoryGroups, init, op, setReward, shutdown, trajectory, wrapOpenAI, type TrajectoryGroup } from '../packages/weft-trace/src/index.js';
 import { groupLines, openAiSftLines } from '../packages/weft-trace/src/trajectories/export-formats.js';
-import { startFakeLlm } from '../test/helpers/fake-llm.js';
+import { startFakeLlm } from '../packages/test-kit/src/fake-llm.js';
 import { connectServer } from './local-server.js';
 import { prng } from './prng.js';
 

@@ -1,10 +1,11 @@
+// @weft-test: runtime
 // The built package: CommonJS loads without ERR_REQUIRE_ESM, ESM loads, both copies share one context.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, expectTypeOf, it } from 'vitest';
 import { op, type CurrentCall, type Op } from '../packages/weft-trace/src/index.js';
-import { useTestServer } from './helpers/server.js';
-import { readCalls, uniqueProject } from './helpers/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 
 const run = promisify(execFile);
 const node = (args: string[], env: NodeJS.ProcessEnv = {}) =>

@@ -54,8 +54,8 @@ function checkout(rev: string, name: string): { dir: string; layout: Layout } {
  * touching `dist/` (others may be testing against it): the SDK's entries in one build (its chunks are the shipped
  * SDK's: the server's imports never move a module between them), the server in a build of its own with what it takes
  * from the SDK bundled in. Every layout builds alike: each package's dependencies (and the SDK's peers) stay imports,
- * the rest is bundled, and weft-server's `weft-trace/internal` and `weft-trace/viewer` resolve to the extracted SDK's
- * sources (not to the working tree's, as the repository's tsconfig `paths` would).
+ * the rest is bundled, and weft-server's names of the SDK (`weft-trace/wire`, `/client`, `/eval`, `/otel`, `/viewer`;
+ * `weft-trace/internal` before issue 49) resolve to the extracted SDK's sources (not to the working tree's package).
  *
  * @param source - a git revision (default `HEAD`: committed code only, so half-done edits in the
  *   working tree are not measured) or `worktree` for the files as they are on disk.
@@ -65,7 +65,7 @@ export async function buildForBench(source = 'HEAD', name = 'dist'): Promise<Ben
   const { dir: base, layout } = source === 'worktree' ? { dir: ROOT, layout: existsSync(`${ROOT}packages/weft-trace/src`) ? PACKAGES : ONE_SRC } : checkout(source, name);
   const commit = source === 'worktree' ? 'working tree' : execFileSync('git', ['rev-parse', '--short', source], { cwd: ROOT }).toString().trim();
   const sdkDeps = dependencies(`${base}${layout.sdkPackageJson}`, true).filter((d) => d !== 'weft-server');
-  const serverDeps = existsSync(`${base}${layout.serverPackageJson}`) ? dependencies(`${base}${layout.serverPackageJson}`, false) : [];
+  const serverDeps = existsSync(`${base}${layout.serverPackageJson}`) ? dependencies(`${base}${layout.serverPackageJson}`, false).filter((d) => d !== 'weft-trace') : [];
   const dir = `${CACHE}${name}/`;
   const common = { config: false, format: ['esm' as const], target: 'node20', dts: false, sourcemap: true, silent: true };
   await build({
@@ -87,10 +87,12 @@ export async function buildForBench(source = 'HEAD', name = 'dist'): Promise<Ben
     external: ['better-sqlite3', 'pg', ...sdkDeps, ...serverDeps],
     esbuildOptions(options) {
       if (layout === PACKAGES) {
-        options.alias = {
-          'weft-trace/internal': `${base}${layout.sdk}internal-api.ts`,
-          'weft-trace/viewer': `${base}${layout.sdk}viewer-api.ts`,
-        };
+        const entries = { internal: 'internal-api.ts', wire: 'wire-api.ts', client: 'client-api.ts', eval: 'eval-api.ts', viewer: 'viewer-api.ts', otel: 'otel/index.ts' };
+        options.alias = Object.fromEntries(
+          Object.entries(entries)
+            .filter(([, file]) => existsSync(`${base}${layout.sdk}${file}`))
+            .map(([name, file]) => [`weft-trace/${name}`, `${base}${layout.sdk}${file}`]),
+        );
       }
     },
   });

@@ -1,7 +1,7 @@
 // An in-process stand-in of the openai SDK's streamed chat completion, for measuring weft's own part of a wrapped
 // stream: `chunks` chat chunks (with the usage chunk weft asks for) `JSON.parse`d by an async generator, no sockets
 // and no SSE decoding. `wrapOpenAI` wraps it like a client (it only needs `chat.completions.create`).
-import { chatChunks } from '../../test/helpers/fake-llm-openai.js';
+import { chatChunks } from '../../packages/test-kit/src/fake-llm-openai.js';
 
 /** The client shape the stand-in offers: `chat.completions.create(body)` resolving to an async iterable of chunks. */
 export interface OpenAIStandIn {

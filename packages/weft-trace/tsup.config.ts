@@ -1,8 +1,8 @@
-// Build config of weft-trace, the SDK (docs/packaging.md): `.`, `/schema`, `/otel`, `/langchain`, `/vitest` in ESM and
-// CommonJS, zod bundled in (the install stays small: zod alone installs 8 MB; build/finish.mjs vendors its
+// Build config of weft-trace, the SDK (docs/packaging.md): `.`, `/schema`, `/otel`, `/langchain`, `/vitest`, `/wire`,
+// `/client`, `/eval`, `/viewer` in ESM and CommonJS, zod bundled in (the install stays small: zod alone installs 8 MB; build/finish.mjs vendors its
 // declarations); `spool-courier.js`, the process the exit starts to send a spool (both builds spawn this one ESM file,
 // found beside them); the `weft` bin, which forwards to weft-server's CLI; `/server` (a forwarder to weft-server) is
-// written by build/finish.mjs. weft-server (packages/weft-server) builds itself. The package's `build` script empties
+// written by build/server-forward.mjs. weft-server (packages/weft-server) builds itself. The package's `build` script empties
 // dist/ first: a `clean` here would race the configs below, which tsup builds at once.
 import path from 'node:path';
 import { defineConfig } from 'tsup';
@@ -19,7 +19,18 @@ const common = { target: 'node20', removeNodeProtocol: false } as const;
 // a relative import leaving src/ fails the build (build/boundary-plugin.ts)
 const plugins = [boundaryPlugin(path.resolve('src'))];
 
-const sdk = { index: 'src/index.ts', 'schema/index': 'src/schema/index.ts', 'otel/index': 'src/otel/index.ts', 'langchain/index': 'src/integrations/langchain/index.ts', 'vitest/index': 'src/vitest/index.ts' };
+const sdk = {
+  index: 'src/index.ts',
+  'schema/index': 'src/schema/index.ts',
+  'otel/index': 'src/otel/index.ts',
+  'langchain/index': 'src/integrations/langchain/index.ts',
+  'vitest/index': 'src/vitest/index.ts',
+  // what weft-server's server, CLI and viewer take from the SDK (docs/ARCHITECTURE.md#two-packages)
+  'wire/index': 'src/wire-api.ts',
+  'client/index': 'src/client-api.ts',
+  'eval/index': 'src/eval-api.ts',
+  'viewer/index': 'src/viewer-api.ts',
+};
 // the no-code route (docs/integrations.md): `/instrument` in both formats; `/register` is one file per format (ESM
 // waits at its top level for the import loader; CommonJS cannot), sharing the SDK's chunks
 const sdkWithHooks = { ...sdk, 'instrument/index': 'src/auto/index.ts' };

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchors, docFiles, githubSlug, relativeLinks, ROOT } from '../helpers/markdown.js';
+import { anchors, docFiles, githubSlug, relativeLinks, ROOT } from 'weft-test-kit/markdown.js';
 
 /** GitHub's anchor of a line or a line range of a source file (`#L10`, `#L10-L20`). */
 const LINE_ANCHOR = /^L\d+(-L\d+)?$/;

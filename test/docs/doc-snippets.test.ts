@@ -7,9 +7,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docFiles, fences, ROOT } from '../helpers/markdown.js';
-import { useTestServer } from '../helpers/server.js';
-import { bundled } from '../helpers/ts-bundle.js';
+import { docFiles, fences, ROOT } from 'weft-test-kit/markdown.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
 
 const run = promisify(execFile);
 // inside the repository, so `weft-trace` resolves to this package (self-reference through `exports`)

@@ -1,7 +1,7 @@
 // Runs examples/feedback-stats.ts as a child process and checks its report against figures computed here.
 import * as ss from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { type ExampleRun, runExample } from '../helpers/examples.js';
+import { type ExampleRun, runExample } from 'weft-test-kit/examples.js';
 
 const TIMEOUT_MS = 60_000;
 

@@ -1,6 +1,6 @@
 // Runs examples/google-genai.ts (generateContent, a stream and a chat turn on the real @google/genai against the loopback fake) and checks its trace, usage and cost.
 import { expect, it } from 'vitest';
-import { runExample } from '../helpers/examples.js';
+import { runExample } from 'weft-test-kit/examples.js';
 
 it('examples/google-genai.ts prints the three model calls under the op, usage once per request and the cost at the root', async () => {
   const { code, stdout, stderr } = await runExample('examples/google-genai.ts', [], { GEMINI_API_KEY: undefined });

@@ -1,6 +1,6 @@
 // Runs examples/langchain.ts (a LangGraph graph with registerWeftTracer, its chat model over a wrapped OpenAI client at the loopback fake) and checks its tree and cost once.
 import { expect, it } from 'vitest';
-import { runExample } from '../helpers/examples.js';
+import { runExample } from 'weft-test-kit/examples.js';
 
 it('examples/langchain.ts prints the graph, its nodes, the chat model run with the OpenAI request under it, and the usage and cost once', async () => {
   const { code, stdout, stderr } = await runExample('examples/langchain.ts', [], { OPENAI_API_KEY: undefined });

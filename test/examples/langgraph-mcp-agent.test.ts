@@ -2,9 +2,9 @@
 // a wrapped model) against this file's server, and checks the one tree both processes recorded and the usage of each model call.
 import { expect, it } from 'vitest';
 import type { CallRecord } from '../../packages/weft-trace/src/schema/calls.js';
-import { readCalls, uniqueProject } from '../helpers/calls.js';
-import { runExample } from '../helpers/examples.js';
-import { useTestServer } from '../helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { runExample } from 'weft-test-kit/examples.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const server = useTestServer();
 

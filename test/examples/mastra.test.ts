@@ -1,6 +1,7 @@
+// @weft-test: runtime node22
 // Runs examples/mastra.ts (a Mastra agent on @ai-sdk/openai against the loopback fake, WeftExporter as exporter and bridge) and checks its tree, usage and cost. Node >= 22 (Mastra's engines).
 import { describe, expect, it } from 'vitest';
-import { runExample } from '../helpers/examples.js';
+import { runExample } from 'weft-test-kit/examples.js';
 
 describe('examples/mastra.ts', () => {
   it('prints the agent run, the generation, the tool call and the op in it as one tree, usage once and the cost at the root', async () => {

@@ -1,6 +1,6 @@
 // Runs examples/mcp.ts (an agent and an MCP server in two processes on stdio) and checks the one tree it prints.
 import { expect, it } from 'vitest';
-import { runExample } from '../helpers/examples.js';
+import { runExample } from 'weft-test-kit/examples.js';
 
 it('examples/mcp.ts: the agent\'s tool call and the server process\'s handler print as one tree', async () => {
   const { code, stdout, stderr } = await runExample('examples/mcp.ts', [], { WEFT_PROJECT: undefined, WEFT_DISABLED: undefined });

@@ -1,6 +1,6 @@
 // Runs the op() examples (streams, decorators, redaction, sampling, context helpers) as child processes and checks what they print.
 import { describe, expect, it } from 'vitest';
-import { runExampleOk } from '../helpers/examples.js';
+import { runExampleOk } from 'weft-test-kit/examples.js';
 
 const TIMEOUT_MS = 60_000;
 

@@ -1,6 +1,6 @@
 // Runs examples/openai-agent.ts (a tool-calling loop on the real openai SDK against the loopback fake) and checks its trace, usage and cost.
 import { describe, expect, it } from 'vitest';
-import { runExample } from '../helpers/examples.js';
+import { runExample } from 'weft-test-kit/examples.js';
 
 describe('examples/openai-agent.ts', () => {
   it('prints the model calls and the tool call under the agent, usage per model and the cost at the root', async () => {

@@ -1,6 +1,6 @@
 // Runs examples/openai-agents.ts (an Agents SDK agent with a tool against the loopback fake) and checks its tree and usage.
 import { expect, it } from 'vitest';
-import { runExample } from '../helpers/examples.js';
+import { runExample } from 'weft-test-kit/examples.js';
 
 it('examples/openai-agents.ts prints the run as one tree under the op and the usage of both model requests at the root', { timeout: 60_000 }, async () => {
   // NODE_ENV=test (vitest's) would make the Agents SDK trace nothing: the example runs as an application does

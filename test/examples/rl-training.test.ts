@@ -1,7 +1,7 @@
 // Runs examples/rl-training.ts and examples/rl-rollouts.ts as child processes and checks the metrics, training jobs and exports they print.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runExample } from '../helpers/examples.js';
+import { runExample } from 'weft-test-kit/examples.js';
 
 /** Parses `  <split> trajectories=N groups=G reward mean=M ...` lines into numbers by key. */
 function metrics(stdout: string): Record<string, Record<string, number>> {

@@ -1,7 +1,7 @@
 // Runs examples/table-query.ts as a child process against its in-process server and checks what it prints.
 import { describe, expect, it } from 'vitest';
-import { sha } from '../helpers/digest.js';
-import { runExample } from '../helpers/examples.js';
+import { sha } from 'weft-test-kit/digest.js';
+import { runExample } from 'weft-test-kit/examples.js';
 
 describe('examples/table-query.ts', () => {
   it('creates the table, then prints it in insertion order, sorted top 3, in pages, and filtered by digest', async () => {

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // The README's quick start as a new user runs it, outside this repository: `npm pack` both packages, install the
 // tarballs into an empty app (weft-trace, and weft-server without optional dependencies, as a user whose native
 // SQLite build failed), trace a function into a real server, then `npx weft calls show` and `npx weft calls export`
@@ -8,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { spawnTracked } from '../helpers/child-processes.js';
-import { useTestServer } from '../helpers/server.js';
+import { spawnTracked } from 'weft-test-kit/child-processes.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -35,7 +36,7 @@ console.log('sent', report.sent);
 
 beforeAll(async () => {
   app = mkdtempSync(path.join(tmpdir(), 'weft-quickstart-'));
-  const { stdout } = await run('npm', ['pack', '--silent', '--workspaces', '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
+  const { stdout } = await run('npm', ['pack', '--silent', '--workspace', 'weft-trace', '--workspace', 'weft-server', '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
   const tarballs = stdout.trim().split('\n').map((name) => path.join(app, name.trim()));
   expect(tarballs.map((t) => path.basename(t)).sort()).toEqual(['weft-server-0.1.0.tgz', 'weft-trace-0.1.0.tgz']);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module' }));

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // The SDK alone, as an app that only traces installs it: `npm pack` packages/weft-trace, install the tarball into an
 // empty project (offline: the npm cache holds its few dependencies), and check its size on disk (<= 10 MB, the
 // issue 30 budget) and that nothing of the server came with it. Then the SDK's `weft` bin and `weft-trace/server`,

@@ -14,10 +14,10 @@ import { build, type BuildOptions } from 'esbuild';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EdgeRuntime, runServer } from 'edge-runtime';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readCalls, uniqueProject } from '../helpers/calls.js';
-import { killGroup, spawnTracked } from '../helpers/child-processes.js';
-import { useFakeLlm } from '../helpers/fake-llm.js';
-import { useTestServer } from '../helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { killGroup, spawnTracked } from 'weft-test-kit/child-processes.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 import type { CallRecord } from '../../packages/weft-trace/src/schema/calls.js';
 
 const run = promisify(execFile);

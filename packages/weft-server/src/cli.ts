@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
-import { APIConnectionError, APIError, UnexpectedResponseError } from 'weft-trace/internal-cli';
+import { APIConnectionError, APIError, UnexpectedResponseError } from 'weft-trace/client';
 import { lsCommand } from './cli/calls-ls.js';
 import { showCommand } from './cli/calls-show.js';
 import { tailCommand } from './cli/calls-tail.js';

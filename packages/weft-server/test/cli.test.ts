@@ -1,10 +1,11 @@
+// @weft-test: runtime
 // End-to-end test of `weft serve`: spawn the CLI, POST a call, read it back, SIGTERM, exit code 0.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killGroup, spawnCli } from '../../../test/helpers/child-processes.js';
+import { killGroup, spawnCli } from 'weft-test-kit/child-processes.js';
 
 
 let child: ChildProcess | undefined;

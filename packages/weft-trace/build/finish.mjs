@@ -1,40 +1,9 @@
-// The last step of weft-trace's build (after tsup; docs/packaging.md): `weft-trace/server`, a forwarder to
-// weft-server whose names it reads from weft-server's build (the root's `npm run build` builds weft-server first);
-// zod's declaration files vendored under dist/zod/ (zod itself is bundled into the SDK's JavaScript, so the SDK's
-// types must not import the 'zod' package).
+// The last step of weft-trace's build (after tsup; docs/packaging.md): zod's declaration files vendored under dist/zod/
+// (zod itself is bundled into the SDK's JavaScript, so the SDK's types must not import the 'zod' package).
+// `weft-trace/server` is written after weft-server's build (build/server-forward.mjs).
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-
-const SERVER_EXPORTS = (await import('../../weft-server/dist/index.js').then((m) => Object.keys(m))).sort();
-const MISSING =
-  "weft-trace/server moved to the weft-server package: run `npm install weft-server` and import from 'weft-server' (weft-trace/server forwards to it)";
-const isMissing = `(err) => err && /MODULE_NOT_FOUND/.test(String(err.code)) && String(err.message).includes("'weft-server'")`;
-
-/** `weft-trace/server`: weft-server's exports, or one clear error when it is not installed. */
-function writeServerForward() {
-  mkdirSync('dist/server', { recursive: true });
-  const head = '// weft-trace/server: the server ships in weft-server (an optional peer of weft-trace).\n';
-  writeFileSync(
-    'dist/server/index.js',
-    `${head}const isMissing = ${isMissing};
-const server = await import('weft-server').catch((err) => { throw isMissing(err) ? new Error(${JSON.stringify(MISSING)}, { cause: err }) : err; });
-export const { ${SERVER_EXPORTS.join(', ')} } = server;
-`,
-  );
-  writeFileSync(
-    'dist/server/index.cjs',
-    `'use strict';
-${head}const isMissing = ${isMissing};
-try {
-  module.exports = require('weft-server');
-} catch (err) {
-  throw isMissing(err) ? new Error(${JSON.stringify(MISSING)}, { cause: err }) : err;
-}
-`,
-  );
-  for (const ext of ['d.ts', 'd.cts']) writeFileSync(`dist/server/index.${ext}`, "export * from 'weft-server';\n");
-}
 
 /** Copies zod's declarations (what its index.d.ts / .d.cts reaches) into dist/zod and points the SDK's at them. */
 function vendorZodTypes() {
@@ -126,7 +95,6 @@ function* walk(dir) {
   }
 }
 
-writeServerForward();
 vendorZodTypes();
 writeNodeEntries();
 // zod's package.json says "type": "module"; its .d.cts files are CommonJS by their extension, so no package.json is needed

@@ -1,7 +1,8 @@
 /**
- * `weft-trace/viewer`: what the trace viewer (packages/weft-server/src/ui) takes from the SDK, by name: wire types,
- * endpoint paths and pure helpers, none of which imports zod (the viewer's bundle stays small). A workspace-only entry,
- * as `weft-trace/internal` is.
+ * The `weft-trace/viewer` entry point: what a trace viewer in the browser (weft-server's, packages/weft-server/src/ui)
+ * takes from the SDK: wire types, endpoint paths and pure helpers over calls, evaluation runs and monitors, none of
+ * which imports zod or a Node.js module (a viewer's bundle stays small; the schemas that check a body are
+ * `weft-trace/wire`).
  * @module
  */
 export { jsonlLineBatches } from './api/core/jsonl-lines.js';

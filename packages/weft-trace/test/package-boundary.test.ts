@@ -50,7 +50,15 @@ describe('the packages\' boundary', () => {
   it('weft-server\'s sources reach weft-trace only by its package names, never by a path into its sources', () => {
     expect(leaving(SERVER_SRC)).toEqual([]);
     const names = new Set([...sources(SERVER_SRC)].flatMap((f) => specifiers(f).filter((s) => s.startsWith('weft-trace'))));
-    expect([...names].sort()).toEqual(['weft-trace/internal', 'weft-trace/internal-cli', 'weft-trace/viewer']);
+    expect([...names].sort()).toEqual(['weft-trace/client', 'weft-trace/eval', 'weft-trace/otel', 'weft-trace/viewer', 'weft-trace/wire']);
+  });
+
+  it('each name weft-server imports is an export of weft-trace\'s package.json, and weft-server depends on weft-trace at its version', () => {
+    const sdk = JSON.parse(readFileSync(path.join(PACKAGES, 'weft-trace/package.json'), 'utf8')) as { version: string; exports: Record<string, unknown> };
+    const server = JSON.parse(readFileSync(path.join(PACKAGES, 'weft-server/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const names = new Set([...sources(SERVER_SRC)].flatMap((f) => specifiers(f).filter((s) => s.startsWith('weft-trace'))));
+    for (const name of names) expect(Object.keys(sdk.exports)).toContain(`.${name.slice('weft-trace'.length)}`);
+    expect(server.dependencies['weft-trace']).toBe(sdk.version);
   });
 
   it('weft-trace\'s build fails on a relative import that leaves src/, naming the file and the import', async () => {

@@ -4,10 +4,10 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { q } from 'weft-trace/internal-cli';
-import type { CallsQueryReq } from 'weft-trace/internal-cli';
-import { CALL_STATUSES, type CallStatus } from 'weft-trace/internal-cli';
-import type { Operation } from 'weft-trace/internal-cli';
+import { q } from 'weft-trace/client';
+import type { CallsQueryReq } from 'weft-trace/wire';
+import { CALL_STATUSES, type CallStatus } from 'weft-trace/wire';
+import type { Operation } from 'weft-trace/wire';
 import { closestChoice } from './did-you-mean.js';
 import { parseInstant } from './time-options.js';
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { Command } from 'commander';
-import { CALLS_DELETE_BEFORE_PATH, CallsDeleteBeforeRes } from 'weft-trace/internal-cli';
+import { CALLS_DELETE_BEFORE_PATH, CallsDeleteBeforeRes } from 'weft-trace/wire';
 import { withConnection } from './connection.js';
 import { withProjectClient } from './project-client.js';
 import { parseInstant, parsePositiveInt } from './time-options.js';

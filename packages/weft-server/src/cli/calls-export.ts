@@ -7,11 +7,11 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Command } from 'commander';
-import type { Client } from 'weft-trace/internal-cli';
-import type { CallsQueryReq } from 'weft-trace/internal-cli';
+import type { Client } from 'weft-trace/client';
+import type { CallsQueryReq } from 'weft-trace/wire';
 import { queryFor, withFilters, type FilterOptions } from './call-filters.js';
 import { CliError, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
-import { rateSummary, startProgress } from 'weft-trace/internal-cli';
+import { rateSummary, startProgress } from 'weft-trace/client';
 import { cliBar } from './progress-bar.js';
 
 interface ExportOptions extends FilterOptions {

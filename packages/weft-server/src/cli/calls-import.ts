@@ -7,13 +7,13 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Command } from 'commander';
-import type { Client } from 'weft-trace/internal-cli';
-import { jsonlLines } from 'weft-trace/internal-cli';
-import type { CallRecord, UpsertBatchItem } from 'weft-trace/internal-cli';
-import type { FeedbackCreateReq } from 'weft-trace/internal-cli';
+import type { Client } from 'weft-trace/client';
+import { jsonlLines } from 'weft-trace/client';
+import type { CallRecord, UpsertBatchItem } from 'weft-trace/wire';
+import type { FeedbackCreateReq } from 'weft-trace/wire';
 import { CliError, clientFor, connectionOf, withConnection } from './connection.js';
 import { feedbackItems } from './import-feedback.js';
-import { rateSummary, startProgress } from 'weft-trace/internal-cli';
+import { rateSummary, startProgress } from 'weft-trace/client';
 import { cliBar } from './progress-bar.js';
 
 interface ImportOptions {

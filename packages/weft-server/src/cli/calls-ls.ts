@@ -3,7 +3,7 @@
  * @module
  */
 import { Command } from 'commander';
-import type { CallRecord } from 'weft-trace/internal-cli';
+import type { CallRecord } from 'weft-trace/wire';
 import { queryFor, withFilters, type FilterOptions } from './call-filters.js';
 import { clientFor, connectionOf, requireProject, withConnection } from './connection.js';
 import { projectHint } from './project-hint.js';

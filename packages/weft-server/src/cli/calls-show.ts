@@ -4,8 +4,8 @@
  * @module
  */
 import { Command } from 'commander';
-import type { Client } from 'weft-trace/internal-cli';
-import type { CallRecord } from 'weft-trace/internal-cli';
+import type { Client } from 'weft-trace/client';
+import type { CallRecord } from 'weft-trace/wire';
 import { CliError, type Connection, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
 import { projectHint } from './project-hint.js';
 import { renderTrees } from './trace-tree.js';

@@ -4,8 +4,8 @@
  * @module
  */
 import { Command } from 'commander';
-import type { Client } from 'weft-trace/internal-cli';
-import type { CallRecord } from 'weft-trace/internal-cli';
+import type { Client } from 'weft-trace/client';
+import type { CallRecord } from 'weft-trace/wire';
 import { queryFor, withFilters, type FilterOptions } from './call-filters.js';
 import { clientFor, connectionOf, requireProject, withConnection } from './connection.js';
 import { callRow, colorsFor, type Colors } from './output.js';

@@ -4,9 +4,9 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { Client } from 'weft-trace/internal-cli';
-import { DEFAULT_BASE_URL } from 'weft-trace/internal-cli';
-import { isProjectId, projectIdMessage } from 'weft-trace/internal-cli';
+import { Client } from 'weft-trace/client';
+import { DEFAULT_BASE_URL } from 'weft-trace/client';
+import { isProjectId, projectIdMessage } from 'weft-trace/wire';
 
 /** Exit codes of the `weft` command (docs/cli.md). */
 export const EXIT = {

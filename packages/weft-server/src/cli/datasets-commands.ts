@@ -4,8 +4,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import { Dataset } from 'weft-trace/internal-cli';
-import { objectRef } from 'weft-trace/internal-cli';
+import { Dataset } from 'weft-trace/eval';
+import { objectRef } from 'weft-trace/wire';
 import { withConnection } from './connection.js';
 import { withProjectClient } from './project-client.js';
 import { formatOf, readRows, writeRows } from './dataset-files.js';

@@ -3,10 +3,10 @@
  * @module
  */
 import { Command } from 'commander';
-import type { Client } from 'weft-trace/internal-cli';
-import { compareRuns, type RowComparison } from 'weft-trace/internal-cli';
-import { listRuns, loadRun } from 'weft-trace/internal-cli';
-import type { EvalRow, EvalRun } from 'weft-trace/internal-cli';
+import type { Client } from 'weft-trace/client';
+import { compareRuns, type RowComparison } from 'weft-trace/eval';
+import { listRuns, loadRun } from 'weft-trace/eval';
+import type { EvalRow, EvalRun } from 'weft-trace/eval';
 import { CliError, withConnection } from './connection.js';
 import { withProjectClient } from './project-client.js';
 import { checkGates, fmt, gateParser, type Gate } from './eval-gates.js';

@@ -3,7 +3,7 @@
  * @module
  */
 import { InvalidArgumentError } from 'commander';
-import type { ScoreComparison } from 'weft-trace/internal-cli';
+import type { ScoreComparison } from 'weft-trace/eval';
 
 /** One gate: a score and a bound. */
 export interface Gate {

@@ -5,7 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import sparkly from 'sparkly';
-import { Aggregation, type FeedbackStatsReq, type FeedbackStatsRes } from 'weft-trace/internal-cli';
+import { Aggregation, type FeedbackStatsReq, type FeedbackStatsRes } from 'weft-trace/wire';
 import { clientFor, connectionOf, requireProject, withConnection } from './connection.js';
 import { colorEnabled, colors, localTime, makeTable } from './output.js';
 import { parseInstant, parsePositiveInt } from './time-options.js';

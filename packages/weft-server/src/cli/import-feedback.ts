@@ -2,8 +2,8 @@
  * The feedback of an exported call record (`summary.feedback`, from `include_feedback`) as feedback create items for `weft calls import`.
  * @module
  */
-import type { CallRecord } from 'weft-trace/internal-cli';
-import type { FeedbackCreateReq, FeedbackRecord } from 'weft-trace/internal-cli';
+import type { CallRecord } from 'weft-trace/wire';
+import type { FeedbackCreateReq, FeedbackRecord } from 'weft-trace/wire';
 
 /** `ref` moved from project `from` into project `to` when it points into `from`; other refs unchanged. */
 function moveRef(ref: string | null | undefined, from: string, to: string): string | null | undefined {

@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { MonitorLoop } from 'weft-trace/internal-cli';
-import { MONITOR_BUILTINS } from 'weft-trace/internal-cli';
-import { MONITOR_PATHS, Monitor, MonitorDeleteRes, MonitorListRes } from 'weft-trace/internal-cli';
+import { MonitorLoop } from 'weft-trace/eval';
+import { MONITOR_BUILTINS } from 'weft-trace/eval';
+import { MONITOR_PATHS, Monitor, MonitorDeleteRes, MonitorListRes } from 'weft-trace/wire';
 import { CliError, clientFor, connectionOf, withConnection } from './connection.js';
 import { httpPort } from './monitors-http-port.js';
 import { colorsFor, localTime, makeTable } from './output.js';

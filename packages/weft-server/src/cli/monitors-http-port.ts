@@ -3,9 +3,9 @@
  * typed client, the monitors and their progress through weft's `/weft/monitors/*` routes.
  * @module
  */
-import type { Client } from 'weft-trace/internal-cli';
-import type { EndedCall, MonitorPort } from 'weft-trace/internal-cli';
-import { MONITOR_PATHS, MonitorListRes, MonitorProgressRes } from 'weft-trace/internal-cli';
+import type { Client } from 'weft-trace/client';
+import type { EndedCall, MonitorPort } from 'weft-trace/eval';
+import { MONITOR_PATHS, MonitorListRes, MonitorProgressRes } from 'weft-trace/wire';
 
 /** A {@link MonitorPort} over a client: the monitors of `project`, or of every project when it is undefined. */
 export function httpPort(client: Client, project: string | undefined): MonitorPort {

@@ -6,8 +6,8 @@
 import Table from 'cli-table3';
 import { DateTime } from 'luxon';
 import pc from 'picocolors';
-import type { CallRecord } from 'weft-trace/internal-cli';
-import type { CallStatus } from 'weft-trace/internal-cli';
+import type { CallRecord } from 'weft-trace/wire';
+import type { CallStatus } from 'weft-trace/wire';
 import { callStatus, formatDuration } from './trace-tree.js';
 
 /** Color functions: real ones on a TTY without `NO_COLOR` (https://no-color.org), identity otherwise. */

@@ -4,7 +4,7 @@
  * @module
  */
 import cliProgress from 'cli-progress';
-import type { Progress } from 'weft-trace/internal-cli';
+import type { Progress } from 'weft-trace/client';
 
 /** The bar on a terminal. */
 class BarProgress implements Progress {

@@ -2,7 +2,7 @@
  * Runs a command's work with a client for its connection and its required project, closing the client after.
  * @module
  */
-import type { Client } from 'weft-trace/internal-cli';
+import type { Client } from 'weft-trace/client';
 import { clientFor, connectionOf, requireProject } from './connection.js';
 
 /** Calls `fn(client, project)` with a client for the shared options; closes the client after. */

@@ -4,7 +4,7 @@
  */
 import { clientFor, type Connection } from './connection.js';
 import { closestChoice } from './did-you-mean.js';
-import { WEFT_PROJECTS_PATH as PROJECTS_PATH } from 'weft-trace/internal-cli';
+import { WEFT_PROJECTS_PATH as PROJECTS_PATH } from 'weft-trace/wire';
 
 /** The projects holding calls, from `GET /weft/projects` (a weft serve extension); `undefined` from another server or on any failure. */
 async function serverProjects(conn: Connection): Promise<string[] | undefined> {

@@ -4,10 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
-import type { ExportOptions } from 'weft-trace/internal-cli';
-import { flushSpoolDir } from 'weft-trace/internal-cli';
-import { defaultSpoolDir } from 'weft-trace/internal-cli';
-import { safeMessage } from 'weft-trace/internal-cli';
+import type { ExportOptions } from 'weft-trace/client';
+import { flushSpoolDir } from 'weft-trace/client';
+import { defaultSpoolDir } from 'weft-trace/client';
+import { safeMessage } from 'weft-trace/client';
 import { CliError, connectionOf, EXIT, withConnection, type Connection } from './connection.js';
 
 interface FlushOptions {

@@ -3,8 +3,8 @@
  * (`weft calls show`, the demo).
  * @module
  */
-import type { CallRecord } from 'weft-trace/internal-cli';
-import { deriveStatus, isCallStatus, type CallStatus } from 'weft-trace/internal-cli';
+import type { CallRecord } from 'weft-trace/wire';
+import { deriveStatus, isCallStatus, type CallStatus } from 'weft-trace/wire';
 
 /** A call and its children, children ordered by started_at then id. */
 export interface CallTree {

@@ -7,8 +7,8 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Command, Option } from 'commander';
-import { Split } from 'weft-trace/internal-cli';
-import { EXPORT_FORMATS, groupLines, openAiSftLines, type ExportFormat } from 'weft-trace/internal-cli';
+import { Split } from 'weft-trace/wire';
+import { EXPORT_FORMATS, groupLines, openAiSftLines, type ExportFormat } from 'weft-trace/wire';
 import { CliError, EXIT, clientFor, connectionOf, withConnection } from './connection.js';
 
 interface TrajectoryExportOptions {

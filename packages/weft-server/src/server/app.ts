@@ -16,7 +16,7 @@ import { type ServerStore, storeParts } from './server-store.js';
 import { tableRoutes } from './tables/table-routes.js';
 import { trainingRoutes } from './training/training-routes.js';
 import { objectRoutes } from './objects/object-routes.js';
-import { WEAVE_BODY_TYPES } from 'weft-trace/internal';
+import { WEAVE_BODY_TYPES } from 'weft-trace/wire';
 import { serviceInfoRoutes } from './service-info-routes.js';
 import { overviewRoute } from './calls/overview-route.js';
 import { monitorRoutes } from './monitors/monitor-routes.js';

@@ -3,9 +3,9 @@
  * without HTTP, so the server scores its monitors itself.
  * @module
  */
-import { CallsQueryReq } from 'weft-trace/internal';
-import { FeedbackCreateReq } from 'weft-trace/internal';
-import type { EndedCall, MonitorPort } from 'weft-trace/internal';
+import { CallsQueryReq } from 'weft-trace/wire';
+import { FeedbackCreateReq } from 'weft-trace/wire';
+import type { EndedCall, MonitorPort } from 'weft-trace/eval';
 import type { StoreParts } from './server-store.js';
 
 /** A {@link MonitorPort} over a store's parts (every project's monitors). */

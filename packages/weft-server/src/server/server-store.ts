@@ -5,7 +5,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
+import type { CallEndRes, CallStartRes } from 'weft-trace/wire';
 import type { PgDatabase } from './db/pg-database.js';
 import type { CallCursorApi } from './calls/query/call-cursor.js';
 import type { EndInput, StartInput, UpsertItem } from './calls/write/call-fields.js';

@@ -3,7 +3,7 @@
  * @module
  */
 import { Hono } from 'hono';
-import { WEAVE_ENDPOINTS } from 'weft-trace/internal';
+import { WEAVE_ENDPOINTS } from 'weft-trace/wire';
 
 /**
  * The oldest Weave Python SDK this server's answers suit, as `/server_info` reports it (the Weave server's

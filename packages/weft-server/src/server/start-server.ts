@@ -11,7 +11,7 @@ import { parseApiKeys } from './http/api-keys.js';
 import { describeAccess } from './http/auth.js';
 import type { PriceTable } from './calls/prices/price-table.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
-import { MonitorLoop, type MonitorLoopOptions } from 'weft-trace/internal';
+import { MonitorLoop, type MonitorLoopOptions } from 'weft-trace/eval';
 import { storePort } from './monitor-port.js';
 import { type RetentionJob, startRetentionJob } from './calls/jobs/retention-job.js';
 import { type RollupJob, type RollupJobOptions, startRollupJob } from './calls/jobs/rollup-job.js';

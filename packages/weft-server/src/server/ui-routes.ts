@@ -12,7 +12,7 @@ import type { ApiKey } from './http/api-keys.js';
 import { GRANTED_PROJECTS } from './http/auth.js';
 import { keylessGuard } from './http/keyless-guard.js';
 import type { CallStore } from './calls/call-store.js';
-import { WEFT_PROJECTS_PATH } from 'weft-trace/internal';
+import { WEFT_PROJECTS_PATH } from 'weft-trace/wire';
 
 /** This module's folder: `__dirname` in the CommonJS build, `import.meta.url` in ESM. */
 function moduleDir(): string {

@@ -6,13 +6,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addFeedback, op } from '../../../weft-trace/src/index.js';
-import type { CallRecord } from '../../../weft-trace/src/schema/calls.js';
+import { addFeedback, op } from 'weft-trace';
+import type { CallRecord } from 'weft-trace';
 import type { RunningServer } from '../../src/server/index.js';
-import { BUILT_CLI, killGroup, spawnCli, spawnTracked } from '../../../../test/helpers/child-processes.js';
-import { readCalls } from '../../../../test/helpers/calls.js';
-import { startTestServer } from '../../../../test/helpers/server.js';
-import { traced } from '../../../../test/helpers/traced-calls.js';
+import { BUILT_CLI, killGroup, spawnCli, spawnTracked } from 'weft-test-kit/child-processes.js';
+import { readCalls } from 'weft-test-kit/calls.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { traced } from 'weft-test-kit/traced-calls.js';
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
@@ -208,7 +208,7 @@ describe('weft calls tail', () => {
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       const slow = op(async function slow() { await gate; return 'late'; });
-      const { init, flush } = await import('../../../weft-trace/src/index.js');
+      const { init, flush } = await import('weft-trace/src/index.js');
       init({ project, baseUrl: source.url, flushIntervalMs: 20 });
       const pending = slow();
       await flush();

@@ -3,12 +3,12 @@
 // and a cutoff later than the server's clock is the server's 422 in one line.
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../../weft-trace/src/internal/ids.js';
-import { spawnTracked } from '../../../../test/helpers/child-processes.js';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { batch, end, endItem, ids, query, start, startItem } from '../../../../test/helpers/server-http.js';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
+import { newId } from 'weft-trace/wire';
+import { spawnTracked } from 'weft-test-kit/child-processes.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { batch, end, endItem, ids, query, start, startItem } from 'weft-test-kit/server-http.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
 
 interface Run { code: number | null; stdout: string; stderr: string }
 

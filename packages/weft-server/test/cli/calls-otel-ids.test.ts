@@ -2,11 +2,11 @@
 // the root, ids taken with or without dashes, the trace id and a viewer link printed, and a mistyped project named.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { weftCallId, weftTraceId } from '../../../weft-trace/src/internal/otel-ids.js';
-import type { CallRecord } from '../../../weft-trace/src/schema/calls.js';
+import { weftCallId, weftTraceId } from 'weft-trace/otel';
+import type { CallRecord } from 'weft-trace';
 import type { RunningServer } from '../../src/server/index.js';
-import { spawnCli } from '../../../../test/helpers/child-processes.js';
-import { startTestServer } from '../../../../test/helpers/server.js';
+import { spawnCli } from 'weft-test-kit/child-processes.js';
+import { startTestServer } from 'weft-test-kit/server.js';
 
 interface Run { code: number | null; stdout: string; stderr: string }
 

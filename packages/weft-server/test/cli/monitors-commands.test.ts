@@ -3,14 +3,14 @@
 // requests paced by the rpm option (p-queue).
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../../weft-trace/src/api/client.js';
-import { judgeClient } from '../../../weft-trace/src/eval/monitors/judge-client.js';
-import { monitorTriggerRef, type Monitor } from '../../../weft-trace/src/schema/monitors.js';
-import { spawnCli } from '../../../../test/helpers/child-processes.js';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { listenLoopback, onJsonRequest } from '../../../../test/helpers/fake-llm.js';
-import { chatCompletion } from '../../../../test/helpers/fake-llm-openai.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { Client } from 'weft-trace';
+import { judgeClient } from 'weft-trace/src/eval/monitors/judge-client.js';
+import { monitorTriggerRef, type Monitor } from 'weft-trace/viewer';
+import { spawnCli } from 'weft-test-kit/child-processes.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { listenLoopback, onJsonRequest } from 'weft-test-kit/fake-llm.js';
+import { chatCompletion } from 'weft-test-kit/fake-llm-openai.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 interface Run { code: number | null; stdout: string; stderr: string }
 

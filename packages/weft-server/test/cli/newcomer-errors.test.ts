@@ -6,10 +6,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';
-import { BUILT_CLI, spawnCli, spawnTracked } from '../../../../test/helpers/child-processes.js';
-import { startCannedServer, type CannedServer } from '../../../../test/helpers/canned-server.js';
-import { batch, end, endItem, start, startItem } from '../../../../test/helpers/server-http.js';
-import { startTestServer } from '../../../../test/helpers/server.js';
+import { BUILT_CLI, spawnCli, spawnTracked } from 'weft-test-kit/child-processes.js';
+import { startCannedServer, type CannedServer } from 'weft-test-kit/canned-server.js';
+import { batch, end, endItem, start, startItem } from 'weft-test-kit/server-http.js';
+import { startTestServer } from 'weft-test-kit/server.js';
 
 interface Run { code: number | null; stdout: string; stderr: string }
 

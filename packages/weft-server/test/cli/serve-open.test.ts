@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
-import { killGroup, spawnCli } from '../../../../test/helpers/child-processes.js';
+import { killGroup, spawnCli } from 'weft-test-kit/child-processes.js';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 // Unit tests of the trace tree printer (weft calls show, the demo), on hand-made call records.
 import { describe, expect, it } from 'vitest';
 import { buildTrees, callStatus, durationMs, formatDuration, renderTrees, shortOpName } from '../../src/cli/trace-tree.js';
-import type { CallRecord } from '../../../weft-trace/src/schema/index.js';
+import type { CallRecord } from 'weft-trace';
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z');
 const at = (ms: number): string => new Date(T0 + ms).toISOString();

@@ -1,17 +1,18 @@
+// @weft-test: postgres
 // Online scoring (monitors) on both stores: the routes (422 detail, list, delete), a monitor scoring a sampled
 // fraction of 1,000 ended calls within the binomial bound, the same calls picked by the server and by a worker over
 // HTTP, a pass stopped after one page resumed by a new runner without scoring a call twice, and feedback idempotent
 // per (monitor, call) when progress was never saved.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../../weft-trace/src/api/client.js';
-import { MonitorRunner } from '../../../weft-trace/src/eval/monitors/monitor-pass.js';
-import type { MonitorPort } from '../../../weft-trace/src/eval/monitors/monitor-port.js';
+import { Client } from 'weft-trace';
+import { MonitorRunner } from 'weft-trace/src/eval/monitors/monitor-pass.js';
+import type { MonitorPort } from 'weft-trace/eval';
 import { httpPort } from '../../src/cli/monitors-http-port.js';
-import { MONITOR_PATHS, monitorTriggerRef, type Monitor } from '../../../weft-trace/src/schema/monitors.js';
+import { MONITOR_PATHS, monitorTriggerRef, type Monitor } from 'weft-trace/viewer';
 import { storePort } from '../../src/server/monitor-port.js';
 import { storeParts } from '../../src/server/server-store.js';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 // the loop's own passes wait a day: the tests run each pass themselves (runOnce), so nothing races them
 const server = useTestServer({ monitors: { intervalMs: 86_400_000, settleMs: 0 } });

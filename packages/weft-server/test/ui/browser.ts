@@ -5,8 +5,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { killGroup, spawnCli } from '../../../../test/helpers/child-processes.js';
-import { chromiumLaunchOptions } from '../../../../test/helpers/chromium.js';
+import { killGroup, spawnCli } from 'weft-test-kit/child-processes.js';
+import { chromiumLaunchOptions } from 'weft-test-kit/chromium.js';
 
 /** Launches the run's Chromium (set by the global setup; resolved here when a file runs outside it). */
 export async function launchChromium(): Promise<Browser> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ServeChild, serveChild, stopServe } from './browser.js';
-import { runExampleOk } from '../../../../test/helpers/examples.js';
+import { runExampleOk } from 'weft-test-kit/examples.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'weft-demo-store-'));
 let server: ServeChild | undefined;

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';
 import { traceTarget, type IdsOf } from '../../src/ui/trace-ids.js';
-import { startTestServer } from '../../../../test/helpers/server.js';
-import { batch, query, start, startItem } from '../../../../test/helpers/server-http.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { batch, query, start, startItem } from 'weft-test-kit/server-http.js';
 
 const TRACE = 'b4494dd8-364e-f7b5-6681-bdc99fad539e';
 const ROOT = 'b4494dd8-364e-f7b5-0000-0000000000b1';

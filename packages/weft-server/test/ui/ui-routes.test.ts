@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findUiDir, uiRoutes } from '../../src/server/ui-routes.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { batch, start, startItem } from '../../../../test/helpers/server-http.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { batch, start, startItem } from 'weft-test-kit/server-http.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const basic = (key: string): string => `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;

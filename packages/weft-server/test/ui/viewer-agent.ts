@@ -6,9 +6,9 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import OpenAI from 'openai';
-import { weftCallId, weftTraceId } from '../../../weft-trace/src/internal/otel-ids.js';
-import { flush, init, op, wrapOpenAI } from '../../../weft-trace/src/index.js';
-import { startFakeLlm } from '../../../../test/helpers/fake-llm.js';
+import { weftCallId, weftTraceId } from 'weft-trace/otel';
+import { flush, init, op, wrapOpenAI } from 'weft-trace';
+import { startFakeLlm } from 'weft-test-kit/fake-llm.js';
 
 export const AGENT_PROJECT = 'local/ui-agent';
 export const AGENT_QUESTION = 'What is the weather in Paris today?';

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
 import { query1 } from './viewer-agent.js';
-import { runExample } from '../../../../test/helpers/examples.js';
+import { runExample } from 'weft-test-kit/examples.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
 const mastraRuns = major > 22 || (major === 22 && minor >= 13);

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The viewer's pages for LLM apps in Chromium, on the run's store (SQLite, or PostgreSQL in the postgres project): a
 // traced agent's model call as chat, OTel GenAI spans as chat, feedback clicked and stored, the overview's cost.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,9 +8,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
 import { tracedAgent, AGENT_QUESTION, AGENT_PROJECT, query1, sendGenAISpans, OTEL_PROJECT } from './viewer-agent.js';
-import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
-import { type FreshDatabase, freshPgDatabase } from '../../../../test/helpers/pg.js';
-import { testStore } from '../../../../test/helpers/test-store.js';
+import { streamedText } from 'weft-test-kit/fake-llm-openai.js';
+import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { testStore } from 'weft-test-kit/test-store.js';
 
 let dir: string;
 let pgDb: FreshDatabase | undefined;

@@ -2,10 +2,10 @@
 // pass stored (the server runs the pass; no wait on the loop's timer).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Client } from '../../../weft-trace/src/api/client.js';
-import { MONITOR_PATHS } from '../../../weft-trace/src/schema/monitors.js';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { Client } from 'weft-trace';
+import { MONITOR_PATHS } from 'weft-trace/wire';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 import { launchChromium, openCheckedPage } from './browser.js';
 
 const server = useTestServer({ monitors: { intervalMs: 86_400_000, settleMs: 0 } });

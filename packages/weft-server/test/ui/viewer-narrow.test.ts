@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/start-server.js';
-import { startTestServer } from '../../../../test/helpers/server.js';
+import { startTestServer } from 'weft-test-kit/server.js';
 import { launchChromium, openCheckedPage } from './browser.js';
 import { DEEP_MODEL, type DeepTrace, storeDeepTrace, TOOL_CALL } from './deep-trace.js';
 

@@ -4,7 +4,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/start-server.js';
-import { startTestServer } from '../../../../test/helpers/server.js';
+import { startTestServer } from 'weft-test-kit/server.js';
 import { launchChromium, openCheckedPage } from './browser.js';
 import { startStreamGate, type StreamGate } from './stream-gate.js';
 

@@ -5,10 +5,10 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
-import type { CallRecord } from '../../../weft-trace/src/schema/calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import type { Json } from '../../../../test/helpers/server-http.js';
-import { TRACE, twoProcessItems } from '../../../../test/helpers/two-process-trace.js';
+import type { CallRecord } from 'weft-trace';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import type { Json } from 'weft-test-kit/server-http.js';
+import { TRACE, twoProcessItems } from 'weft-test-kit/two-process-trace.js';
 
 let dir: string;
 let url: string;

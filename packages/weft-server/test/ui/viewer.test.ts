@@ -6,10 +6,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
-import { runExampleOk } from '../../../../test/helpers/examples.js';
-import { evaluate, exactMatch, flush, init, shutdown } from '../../../weft-trace/src/index.js';
-import { startFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { resetViewerLinkNotice, ViewerLinkNotice } from '../../../weft-trace/src/export/viewer-link-notice.js';
+import { runExampleOk } from 'weft-test-kit/examples.js';
+import { evaluate, exactMatch, flush, init, shutdown } from 'weft-trace';
+import { startFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { resetViewerLinkNotice, ViewerLinkNotice } from 'weft-trace/src/export/viewer-link-notice.js';
 
 const PROJECT = 'local/ui-test';
 const FAILING = 'What is the airspeed velocity of an unladen swallow?';

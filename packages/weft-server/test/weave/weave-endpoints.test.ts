@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The Weave SDK compatibility endpoints over real HTTP: objects (digests as the Weave server computes them, versions,
 // latest, queries), files (multipart, content-addressed), table/create in weave's shape, feedback/create,
 // call/update (also before the start lands), calls/delete (with descendants), display_name on end items,
@@ -5,8 +6,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTestServer, startTestServer } from '../../../../test/helpers/server.js';
-import { PROJECT, batch, end, endItem, post, query, start, startItem, type Json } from '../../../../test/helpers/server-http.js';
+import { useTestServer, startTestServer } from 'weft-test-kit/server.js';
+import { PROJECT, batch, end, endItem, post, query, start, startItem, type Json } from 'weft-test-kit/server-http.js';
 
 // The real SDK's own file digest, to check the server computes the same one.
 const requireCjs = createRequire(import.meta.url);

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The real Weave TypeScript SDK (npm `weave`) against a real `weft serve` child process, configured as a weave user
 // would (WANDB_API_KEY, WANDB_BASE_URL, WF_TRACE_SERVER_URL, weave.init('entity/project')): a program using nested
 // async ops, Promise.all, a sync op, a throwing op, a streamed op, withAttributes, invoke + setDisplayName,
@@ -8,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../../weft-trace/src/index.js';
-import { listRuns, loadRun } from '../../../weft-trace/src/eval/runs/load-runs.js';
-import { killGroup, spawnCli, spawnTracked } from '../../../../test/helpers/child-processes.js';
-import { type FreshDatabase, freshPgDatabase } from '../../../../test/helpers/pg.js';
-import { testStore } from '../../../../test/helpers/test-store.js';
+import { Client } from 'weft-trace';
+import { listRuns, loadRun } from 'weft-trace/eval';
+import { killGroup, spawnCli, spawnTracked } from 'weft-test-kit/child-processes.js';
+import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { testStore } from 'weft-test-kit/test-store.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 type Json = Record<string, unknown>;

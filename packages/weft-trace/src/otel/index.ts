@@ -1,7 +1,7 @@
 /**
  * The `weft-trace/otel` entry point: OTel spans become weft calls (`WeftSpanProcessor`, `WeftSpanExporter`),
- * the span filter, the attribute precedence table and the id mapping. The span-to-call mapping itself
- * (`span-to-call.ts`) is internal: the local server's OTLP route uses it.
+ * the span filter, the attribute precedence table, the id mapping, and the span-to-call mapping itself (`spanToCall`,
+ * which the span processor and weft-server's OTLP route both use).
  * @module
  */
 export { WeftSpanExporter, WeftSpanProcessor, type ExportResultLike, type WeftSpanOptions } from './span-processor.js';
@@ -9,4 +9,5 @@ export { defaultSpanFilter, isGenAiSpan, type SpanFilter, type SpanFilterDecisio
 export { mapAttributes, type Convention, type MappedAttributes, type SpanUsage } from './attribute-table.js';
 export { otelSpanId, otelTraceId, weftCallId, weftTraceId } from '../internal/otel-ids.js';
 export type { SpanEventRecord, SpanRecord, StatusCode } from './span-record.js';
+export { spanToCall } from './span-to-call.js';
 export type { ReadableSpanLike } from './readable-span.js';

@@ -87,7 +87,15 @@ export function spanEnd(span: SpanRecord, projectId: string, mapped: MappedAttri
   return end;
 }
 
-/** Both items of a finished span, its attributes mapped once. */
+/**
+ * A finished OTel span as the two items of a weft call (`weft-trace/otel`; the span processor sends them, weft-server's
+ * OTLP route stores them): `start` and `end` as `POST /call/upsert_batch` takes them (service interface, endpoint 5), ids
+ * from `weftCallId` / `weftTraceId`, times in ISO 8601 from the span's millisecond stamps, attributes mapped once
+ * (`mapAttributes`). Throws nothing for a well-formed `SpanRecord`.
+ *
+ * @param span - the span, as `fromReadableSpan` or the OTLP decoder builds it.
+ * @param projectId - the call's project, `<entity>/<project>`.
+ */
 export function spanToCall(span: SpanRecord, projectId: string): { start: StartedCallSchemaForInsert; end: EndedCallSchemaForInsert } {
   const mapped = mapSpan(span);
   return { start: spanStart(span, projectId, mapped), end: spanEnd(span, projectId, mapped) };

@@ -1,14 +1,15 @@
+// @weft-test: runtime (ESM and CommonJS hooks, and openai 7 / ai 7 on Node >= 22)
 // The no-code route (`node --import weft-trace/register`, `node -r weft-trace/register`) against the real SDKs and the
 // loopback fakes of the explicit wrappers' tests: in a child process per library, ESM and CommonJS, the calls are the
 // explicit wrapper's (same ops, tree, inputs and usage), and an app that also wraps by hand records each once.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { useFakeGemini } from '../../../../test/helpers/fake-gemini.js';
-import { removeApp, runApp, treeOf, writeApp, type AppFormat, type AppSpec } from '../../../../test/helpers/register-apps.js';
-import { AGENTS_APP, AI_APP, ANTHROPIC_APP, GOOGLE_GENAI_APP, MCP_APP, NEWER_MAJOR_APPS, OPENAI_APP } from '../../../../test/helpers/register-specs.js';
-import { runsHere } from '../../../../test/helpers/sdk-majors.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useFakeGemini } from 'weft-test-kit/fake-gemini.js';
+import { removeApp, runApp, treeOf, writeApp, type AppFormat, type AppSpec } from 'weft-test-kit/register-apps.js';
+import { AGENTS_APP, AI_APP, ANTHROPIC_APP, GOOGLE_GENAI_APP, MCP_APP, NEWER_MAJOR_APPS, OPENAI_APP } from 'weft-test-kit/register-specs.js';
+import { runsHere } from 'weft-test-kit/sdk-majors.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // evaluate() and Dataset against a real weft server (both stores): a dataset published and loaded back by ref, an
 // evaluation recorded as Weave records one (root, one predict_and_score per row, summarize, scores as feedback),
 // failures counted, trials and concurrency, and the built-in scorers.
@@ -5,12 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client, Dataset, evaluate, exactMatch, flush, init, jsonValid, numericCloseness, schemaMatch, stringSimilarity } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readRows, writeRows } from '../../../weft-server/src/cli/dataset-files.js';
+import { readRows, writeRows } from 'weft-server/src/cli/dataset-files.js';
 import { listRuns } from '../../src/eval/runs/load-runs.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { spawnCli } from '../../../../test/helpers/child-processes.js';
-import { testStore } from '../../../../test/helpers/test-store.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { spawnCli } from 'weft-test-kit/child-processes.js';
+import { testStore } from 'weft-test-kit/test-store.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const server = useTestServer();
 type Row = { q: string; expected: string };

@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { Batcher } from '../../src/export/batcher.js';
 import type { Entry } from '../../src/export/entry.js';
-import { deliveryOf, type SendBatch } from '../../../../test/helpers/batch-delivery.js';
+import { deliveryOf, type SendBatch } from 'weft-test-kit/batch-delivery.js';
 import { DEFAULT_BATCHER_OPTIONS } from '../../src/export/export-options.js';
 
 const entry = (i: number, pad = 0): Entry => {

@@ -1,8 +1,8 @@
 // The batcher sends on its own: when a batch fills up (size trigger) and when the interval passes (time trigger).
 import { expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject, waitForEnded } from '../../../../test/helpers/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject, waitForEnded } from 'weft-test-kit/calls.js';
 
 const server = useTestServer();
 

@@ -1,11 +1,12 @@
+// @weft-test: isolated (a process's life: its exit, its first warnings, its spool and its memory)
 // A burst that outruns a healthy server, with init()'s defaults: serialized after the loop, not in it, and every call reaches the server from memory, nothing goes to the disk spool (issue 47).
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { getExportStats, init, op, shutdown } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 
 const server = useTestServer();
 /** Calls in one synchronous loop: 120,000 events, past the 100,000 the memory held before issue 47 (then the rest went to the spool). */

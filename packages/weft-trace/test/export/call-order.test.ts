@@ -5,11 +5,11 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { flush, init, op, type InitOptions } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { startFaultProxy, type Fault, type FaultProxy } from '../../../../test/helpers/fault-proxy.js';
-import { ISO_UTC } from '../../../../test/helpers/shapes.js';
-import { storeParts } from '../../../weft-server/src/server/server-store.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { startFaultProxy, type Fault, type FaultProxy } from 'weft-test-kit/fault-proxy.js';
+import { ISO_UTC } from 'weft-test-kit/shapes.js';
+import { storeParts } from 'weft-server/src/server/server-store.js';
 
 const server = useTestServer({ strictOrder: true });
 let proxy: FaultProxy;

@@ -1,9 +1,10 @@
+// @weft-test: isolated (it reads the process-wide export counters, getExportStats)
 // Diagnostics: a non-retried 4xx drops the batch with one warning naming the status and the server's detail; no diagnostic ever holds the API key.
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { flush, getExportStats, init, op, setDiagLevel } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { startFaultProxy, type FaultProxy } from '../../../../test/helpers/fault-proxy.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { startFaultProxy, type FaultProxy } from 'weft-test-kit/fault-proxy.js';
 
 const server = useTestServer();
 const API_KEY = 'sk-weft-test-5ecret-k3y';

@@ -1,11 +1,12 @@
+// @weft-test: isolated runtime (a process's life: its exit, its first warnings, its spool and its memory)
 // A short script that exits without calling flush() loses no call: beforeExit drains the queue.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { expectIsoUtc, expectUuidv7 } from '../../../../test/helpers/shapes.js';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { expectIsoUtc, expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
 
 const run = promisify(execFile);
 const server = useTestServer();

@@ -7,10 +7,10 @@ import { expect, it } from 'vitest';
 import { Client } from '../../src/api/client.js';
 import { CallExporter } from '../../src/export/exporter.js';
 import { flush, init, op } from '../../src/index.js';
-import { startTestServer, useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { expectIsoUtc, expectUuidv7 } from '../../../../test/helpers/shapes.js';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
+import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { expectIsoUtc, expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
 
 const server = useTestServer();
 const run = promisify(execFile);

@@ -1,10 +1,11 @@
+// @weft-test: isolated (it reads the process-wide export counters, getExportStats)
 // Every call of a 5,000-call run arrives exactly once through a fault proxy: outage, 500 and 429 storms, resets, lost answers, 2 s latency.
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { flush, getExportStats, init, op, type InitOptions } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { startFaultProxy, type FaultProxy } from '../../../../test/helpers/fault-proxy.js';
-import { expectIsoUtc, expectUuidv7 } from '../../../../test/helpers/shapes.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { startFaultProxy, type FaultProxy } from 'weft-test-kit/fault-proxy.js';
+import { expectIsoUtc, expectUuidv7 } from 'weft-test-kit/shapes.js';
 
 const server = useTestServer();
 let proxy: FaultProxy;

@@ -9,11 +9,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client } from '../../src/api/client.js';
 import { Batcher } from '../../src/export/batcher.js';
 import type { Entry } from '../../src/export/entry.js';
-import { deliveryOf, type SendBatch } from '../../../../test/helpers/batch-delivery.js';
+import { deliveryOf, type SendBatch } from 'weft-test-kit/batch-delivery.js';
 import { DEFAULT_BATCHER_OPTIONS } from '../../src/export/export-options.js';
 import { CallExporter } from '../../src/export/exporter.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const run = promisify(execFile);
 const server = useTestServer();

@@ -1,11 +1,12 @@
+// @weft-test: isolated (a process's life: its exit, its first warnings, its spool and its memory)
 // Limits with the server down: 200k calls keep the memory queue within its caps and every drop is counted; with a spool nothing is dropped; oversize events are truncated.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { flush, getExportStats, init, op, shutdown, type ExportStats } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 
 const server = useTestServer();
 const DOWN = 'http://127.0.0.1:9'; // nothing listens on port 9: connections are refused

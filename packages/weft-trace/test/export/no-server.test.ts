@@ -1,3 +1,4 @@
+// @weft-test: isolated (a process's life: its exit, its first warnings, its spool and its memory)
 // The quick start with nothing listening at the base URL (issue 24 item 1, issue 37 point 3): one warning at the first failed send naming the URL, the cause and the hint; at exit, no wait for exitTimeoutMs, one line saying how many events were not sent, where they went (the default spool) and how to send them.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -6,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
 
 const run = promisify(execFile);
 const FIXTURE = 'test/fixtures/quickstart-no-server.ts';

@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (a process's life: its exit, its first warnings, its spool and its memory)
 // Child processes lose nothing: SIGTERM with handleSignals flushes first; an exit during an outage spools; SIGKILL while spooling loses at most unwritten events, the next process replays the rest; calls still running at exit end as WeftInterrupted.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,12 +7,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { expectIsoUtc, expectUuidv7 } from '../../../../test/helpers/shapes.js';
-import { spawnTracked } from '../../../../test/helpers/child-processes.js';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
-import { callIdsInSpool, segmentsIn } from '../../../../test/helpers/spool-files.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { expectIsoUtc, expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { spawnTracked } from 'weft-test-kit/child-processes.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
+import { callIdsInSpool, segmentsIn } from 'weft-test-kit/spool-files.js';
 
 const run = promisify(execFile);
 const server = useTestServer();

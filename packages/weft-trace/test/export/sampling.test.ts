@@ -1,3 +1,4 @@
+// @weft-test: isolated (the process-wide sampling counters)
 // init({ sampling }): 1,000 traces across two processes joined by traceparent (an MCP client here, a wrapped MCP
 // server in a child), rate 0.1 and 5% failing: every failing trace is sent whole, about 10% of the rest, each trace
 // whole or not at all in both processes, and the left-out ones counted.
@@ -5,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { flush, getExportStats, init, op } from '../../src/index.js';
 import { keptByRate } from '../../src/internal/trace-ratio.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { mcpChild } from '../../../../test/helpers/mcp-child.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { mcpChild } from 'weft-test-kit/mcp-child.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const server = useTestServer();
 const TRACES = 1000;

@@ -1,11 +1,12 @@
-// Issue 37 point 3, the spool courier: the built SDK (`npm run build` first) hands a spool it gave up on at once to a detached process that sends it for up to exitTimeoutMs; against a real server behind a loopback fault proxy (test/helpers/server-away.ts).
+// @weft-test: isolated (a process's life: its exit, its first warnings, its spool and its memory)
+// Issue 37 point 3, the spool courier: the built SDK (`npm run build` first) hands a spool it gave up on at once to a detached process that sends it for up to exitTimeoutMs; against a real server behind a loopback fault proxy (packages/test-kit/src/server-away.ts).
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { whenGone } from '../../../../test/helpers/child-processes.js';
-import { callIdsInSpool, segmentsIn } from '../../../../test/helpers/spool-files.js';
-import { BUILT_APP, CALLS, FOREVER_MS, courierOf, finished, newTmp, proxy, quickest, runApp, runsUntilQuickExit, spoolFlush, spoolNamed, startApp, stored, useServerAway, warnings } from '../../../../test/helpers/server-away.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { whenGone } from 'weft-test-kit/child-processes.js';
+import { callIdsInSpool, segmentsIn } from 'weft-test-kit/spool-files.js';
+import { BUILT_APP, CALLS, FOREVER_MS, courierOf, finished, newTmp, proxy, quickest, runApp, runsUntilQuickExit, spoolFlush, spoolNamed, startApp, stored, useServerAway, warnings } from 'weft-test-kit/server-away.js';
 
 useServerAway();
 

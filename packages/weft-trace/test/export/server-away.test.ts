@@ -1,9 +1,10 @@
+// @weft-test: isolated (a process's life: its exit, its first warnings, its spool and its memory)
 // Issue 37 point 3: nothing lost when the server is away for a while, and still no hang when there is none. A traced app of 1,206 calls (the SDK bundled into it) runs against a real server behind a loopback fault proxy that is down 3 s then up, never up, or up then down at exit; the spool is the default one (under the child's TMPDIR), sent by the next run or `weft spool flush`. The spool courier's cases: server-away-courier.test.ts.
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { callIdsInSpool, segmentsIn } from '../../../../test/helpers/spool-files.js';
-import { CALLS, FOREVER_MS, finished, newTmp, proxy, quickest, runApp, runsUntilQuickExit, spoolFlush, spoolNamed, startApp, stored, useServerAway, warnings } from '../../../../test/helpers/server-away.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { callIdsInSpool, segmentsIn } from 'weft-test-kit/spool-files.js';
+import { CALLS, FOREVER_MS, finished, newTmp, proxy, quickest, runApp, runsUntilQuickExit, spoolFlush, spoolNamed, startApp, stored, useServerAway, warnings } from 'weft-test-kit/server-away.js';
 
 useServerAway();
 

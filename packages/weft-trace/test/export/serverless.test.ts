@@ -1,9 +1,10 @@
+// @weft-test: isolated (it reads the process-wide export counters, getExportStats)
 // Serverless and shutdown: flushMode 'immediate' and waitUntil send a trace when its root call ends; after shutdown() nothing is queued.
 import { expect, it } from 'vitest';
 import { getExportStats, init, op, shutdown } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject, waitForEnded } from '../../../../test/helpers/calls.js';
-import { expectIsoUtc, expectUuidv7 } from '../../../../test/helpers/shapes.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject, waitForEnded } from 'weft-test-kit/calls.js';
+import { expectIsoUtc, expectUuidv7 } from 'weft-test-kit/shapes.js';
 
 const server = useTestServer();
 const NEVER = 600_000; // a flush interval that never passes during a test

@@ -1,3 +1,4 @@
+// @weft-test: isolated (a process's life: its exit, its first warnings, its spool and its memory)
 // The default disk spool (issue 37 point 3): a directory under the OS temp directory keyed by base URL and project, created only when something is written (a run that sends everything leaves only the service's answered-marker); `spoolDir: false` leaves nothing; `weft spool flush` needs a project or a directory.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -7,9 +8,9 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { flush, init, op, shutdown } from '../../src/index.js';
 import { defaultSpoolDir, flushCommand, resolveSpoolDir } from '../../src/export/spool-location.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
 
 const run = promisify(execFile);
 const server = useTestServer();

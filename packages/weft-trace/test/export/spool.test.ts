@@ -1,3 +1,4 @@
+// @weft-test: isolated (it reads the process-wide export counters, getExportStats)
 // The disk spool: an outage past the retry budget turns drops into spooled events that are replayed in order once the server answers; segments are claimed once.
 import { execFile } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,12 +8,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { flush, getExportStats, init, op } from '../../src/index.js';
 import { Spool } from '../../src/export/spool.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { startFaultProxy, type FaultProxy } from '../../../../test/helpers/fault-proxy.js';
-import { expectIsoUtc, expectUuidv7 } from '../../../../test/helpers/shapes.js';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
-import { segmentsIn } from '../../../../test/helpers/spool-files.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { startFaultProxy, type FaultProxy } from 'weft-test-kit/fault-proxy.js';
+import { expectIsoUtc, expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
+import { segmentsIn } from 'weft-test-kit/spool-files.js';
 
 const run = promisify(execFile);
 const server = useTestServer();

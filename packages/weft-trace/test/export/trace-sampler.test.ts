@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { op, withAttributes, type SamplingOptions } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { traced } from '../../../../test/helpers/traced-calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

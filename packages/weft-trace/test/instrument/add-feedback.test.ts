@@ -1,11 +1,12 @@
+// @weft-test: isolated runtime (it reads the process-wide export counters, getExportStats)
 // addFeedback(): feedback on the current call or a given call id, batched to POST /feedback/batch/create.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFeedback, flush, getExportStats, init, op, RequestValidationError, WeftError } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { startFaultProxy, type FaultProxy } from '../../../../test/helpers/fault-proxy.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { expectUuidv7 } from '../../../../test/helpers/shapes.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
+import { startFaultProxy, type FaultProxy } from 'weft-test-kit/fault-proxy.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 
 const server = useTestServer();
 let proxy: FaultProxy;

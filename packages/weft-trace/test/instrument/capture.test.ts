@@ -1,8 +1,9 @@
+// @weft-test: runtime
 // What a call records: inputs by name, display name, postprocessing, summarize (usage merged up), attributes, redaction, mask.
 import { describe, expect, it } from 'vitest';
 import { op } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 

@@ -1,8 +1,9 @@
+// @weft-test: runtime
 // Context helpers: withAttributes, withThread, withRun/setRunStep, getCurrentCall, svc_user_id; and op.invoke().
 import { describe, expect, it } from 'vitest';
 import { getCurrentCall, op, setRunStep, withAttributes, withRun, withThread } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const tick = () => new Promise((r) => setTimeout(r, 1));

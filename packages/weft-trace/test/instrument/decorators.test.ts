@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // @op on class methods: fixtures compiled by the real tsc with standard and with legacy decorators against the built
 // package (dist/, its .d.ts: a user's view, and seconds faster than compiling src/ twice), run with node against the server.
 import { execFile } from 'node:child_process';
@@ -7,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));

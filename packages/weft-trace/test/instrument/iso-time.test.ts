@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // isoTime(): the cached formatter gives exactly what Date#toISOString gives, for any ms and any order of calls.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,11 +1,12 @@
+// @weft-test: runtime
 // Redaction and mask reach every user value that leaves the process (attributes, exceptions, summarize fields, feedback), and a throwing mask warns once per op.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addFeedback, flush, init, op, withAttributes } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one } from '../../../../test/helpers/traced-calls.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 afterEach(() => vi.restoreAllMocks());

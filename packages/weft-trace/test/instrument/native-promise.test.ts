@@ -1,10 +1,11 @@
+// @weft-test: runtime
 // A returned native promise comes back as a native promise (not a Proxy), and its call ends even when nobody awaits it (and, ending after its parent, still counts in the parent's summary).
 import { types } from 'node:util';
 import { expect, it } from 'vitest';
 import { op } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { expectIsoUtc } from '../../../../test/helpers/shapes.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { expectIsoUtc } from 'weft-test-kit/shapes.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 

@@ -1,11 +1,12 @@
+// @weft-test: isolated runtime (the first call before any init(), the process's state at its start)
 // Before init() and with tracing disabled, op() just runs the function and records nothing.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
 
 const server = useTestServer();
 

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // Type tests of the public generics Op<F> and Invoked<R> (checked by `npm run typecheck`): an op types exactly like its function, and invoke() returns [result, call], or a promise of it when the function returns a thenable.
 import { describe, expectTypeOf, it } from 'vitest';
 import { op, type CurrentCall, type Invoked, type Op } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // op(): the call tree (parent_id / trace_id) through await, Promise.all, timers and emitters; sync stays sync.
 import { execFile } from 'node:child_process';
 import { AsyncResource } from 'node:async_hooks';
@@ -6,10 +7,10 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { expectUuidv7 } from '../../../../test/helpers/shapes.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { bundled } from '../../../../test/helpers/ts-bundle.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
 
 const server = useTestServer();
 const run = promisify(execFile);

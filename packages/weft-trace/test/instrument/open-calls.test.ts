@@ -1,11 +1,12 @@
+// @weft-test: runtime
 // The registry of open calls: every started call is linked until it ends, and exit ends the rest as WeftInterrupted (newest first, counts unchanged).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import { addOpenCall, interruptOpenCalls, removeOpenCall, type OpenCall } from '../../src/instrument/open-calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one } from '../../../../test/helpers/traced-calls.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 

@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // parameterNames(): names read from a function's source with a small tokenizer; ambiguous lists give none.
 import { describe, expect, it } from 'vitest';
 import { parameterNames } from '../../src/instrument/param-names.js';

@@ -1,10 +1,11 @@
+// @weft-test: runtime
 // Sampling per trace (children follow the root; unsampled traces record nothing at any depth) and the off switches.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, flush, getCurrentCall, init, op } from '../../src/index.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 import { resolveSettings } from '../../src/settings.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { traced } from '../../../../test/helpers/traced-calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 

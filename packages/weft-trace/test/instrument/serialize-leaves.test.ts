@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // serialize(): a leaf (number, boolean, string, null, undefined, bigint, symbol) comes out the same whether alone (the fast path) or inside an array (the walk).
 import fc from 'fast-check';
 import { expect, it } from 'vitest';

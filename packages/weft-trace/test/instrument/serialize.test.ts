@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // serialize(): any value becomes JSON-safe without throwing or mutating; limits hold and every cut is marked (fast-check properties).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,9 +1,10 @@
+// @weft-test: runtime
 // op() on every function shape: generators, async generators, web ReadableStreams and async iterables are traced lazily.
 import { describe, expect, it } from 'vitest';
 import { Client, flush, init, op } from '../../src/index.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const tick = () => new Promise((r) => setTimeout(r, 1));

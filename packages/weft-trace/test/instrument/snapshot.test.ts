@@ -1,8 +1,9 @@
+// @weft-test: runtime
 // Recorded values are snapshots: inputs as they were at the call's start, output and attributes as they were at its end, whatever the caller changes afterwards (events are serialized later, off the caller's stack).
 import { expect, it } from 'vitest';
 import { op, withAttributes } from '../../src/index.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 

@@ -1,9 +1,10 @@
+// @weft-test: runtime
 // op() on functions returning thenables: lazy ones do not run early, subclasses and extra properties survive, nothing throws into user code.
 import { describe, expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 
 const server = useTestServer();
 

@@ -1,12 +1,13 @@
+// @weft-test: runtime
 // wrapAISDK's streamText when the AI SDK calls none of onFinish / onError / onAbort (a consumer that breaks out early, a stream cut mid-way): the operation's call still ends, nothing left running.
 import { describe, expect, it } from 'vitest';
 import { wrapAISDK } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { aiMajors } from '../../../../test/helpers/ai-majors.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { aiMajors } from 'weft-test-kit/ai-majors.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { streamedText } from 'weft-test-kit/fake-llm-openai.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

@@ -1,3 +1,4 @@
+// @weft-test: runtime node22
 // aiSDKTelemetry() registered with `ai` 7's registerTelemetry (Node >= 22: the runtime scope): the calls wrapAISDK records, without wrapping; once when both routes see an operation.
 import { createOpenAI } from 'ai-sdk-openai-v4';
 import * as ai from 'ai-v7';
@@ -5,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { aiSDKTelemetry, op, wrapAISDK } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { expectTwoStepRun } from '../../../../test/helpers/ai-sdk-steps.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { streamedText } from 'weft-test-kit/fake-llm-openai.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { expectTwoStepRun } from 'weft-test-kit/ai-sdk-steps.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

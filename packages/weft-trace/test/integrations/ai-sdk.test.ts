@@ -1,14 +1,15 @@
+// @weft-test: runtime
 // wrapAISDK against the real `ai` package (6, and 7 where Node >= 22) with @ai-sdk/openai pointed at the loopback fake: results unchanged, tool calls as child calls, usage over steps, errors.
 import * as ai from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { op, wrapAISDK } from '../../src/index.js';
-import { expectTwoStepRun, expectTwoSteps } from '../../../../test/helpers/ai-sdk-steps.js';
-import { aiMajors } from '../../../../test/helpers/ai-majors.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { expectTwoStepRun, expectTwoSteps } from 'weft-test-kit/ai-sdk-steps.js';
+import { aiMajors } from 'weft-test-kit/ai-majors.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { streamedText } from 'weft-test-kit/fake-llm-openai.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

@@ -3,10 +3,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { op, wrapAnthropic } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { collect, useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { streamedText } from '../../../../test/helpers/fake-llm-openai.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { collect, useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { streamedText } from 'weft-test-kit/fake-llm-openai.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

@@ -5,11 +5,11 @@ import { BedrockRuntime, BedrockRuntimeClient, type BedrockRuntimeClientConfig, 
 import { describe, expect, it } from 'vitest';
 import { op, wrapBedrock } from '../../src/index.js';
 import { patchBedrockRuntime } from '../../src/integrations/bedrock/bedrock.js';
-import { collect, useStarted } from '../../../../test/helpers/fake-llm.js';
-import { startFakeBedrock } from '../../../../test/helpers/fake-bedrock.js';
-import { converseResponse } from '../../../../test/helpers/fake-bedrock-bodies.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { collect, useStarted } from 'weft-test-kit/fake-llm.js';
+import { startFakeBedrock } from 'weft-test-kit/fake-bedrock.js';
+import { converseResponse } from 'weft-test-kit/fake-bedrock-bodies.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useStarted('fake Bedrock', startFakeBedrock);

@@ -9,10 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { op, wrapClaudeAgentQuery } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { AGENT_USAGE, agentTurn, startFakeClaudeApi } from '../../../../test/helpers/fake-claude-agent.js';
-import { useStarted } from '../../../../test/helpers/fake-llm.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { AGENT_USAGE, agentTurn, startFakeClaudeApi } from 'weft-test-kit/fake-claude-agent.js';
+import { useStarted } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const dir = mkdtempSync(path.join(tmpdir(), 'weft-claude-agent-'));

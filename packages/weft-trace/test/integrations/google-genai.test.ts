@@ -1,14 +1,15 @@
+// @weft-test: runtime
 // wrapGoogleGenAI against the real @google/genai and a loopback fake of the Gemini API: the tree, usage and cost once per request, streams, chats, errors.
 import { GoogleGenAI, Type, type FunctionCall, type Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { op, wrapGoogleGenAI } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { chatOfCall } from '../../../weft-server/src/ui/chat/chat-of-call.js';
-import { readCalls } from '../../../../test/helpers/calls.js';
-import { collect } from '../../../../test/helpers/fake-llm.js';
-import { REPLY, THOUGHT, useFakeGemini } from '../../../../test/helpers/fake-gemini.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { chatOfCall } from 'weft-server/src/ui/chat/chat-of-call.js';
+import { readCalls } from 'weft-test-kit/calls.js';
+import { collect } from 'weft-test-kit/fake-llm.js';
+import { REPLY, THOUGHT, useFakeGemini } from 'weft-test-kit/fake-gemini.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeGemini();

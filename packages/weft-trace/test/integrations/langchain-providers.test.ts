@@ -1,3 +1,4 @@
+// @weft-test: isolated (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // WeftTracer over LangChain's own provider integrations (@langchain/openai's ChatOpenAI, @langchain/anthropic's ChatAnthropic) at the loopback
 // fake, with the provider client wrapped (wrapOpenAI, wrapAnthropic) and not: concurrent model calls under one LangGraph node each keep their own
 // request under them and are counted once; however a run is consumed (invoke, stream, streamEvents, LangGraph's stream modes) its usage is keyed
@@ -11,9 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { op, wrapAnthropic, wrapOpenAI } from '../../src/index.js';
 import { WeftTracer } from '../../src/integrations/langchain/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { collect, useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { traced } from '../../../../test/helpers/traced-calls.js';
+import { collect, useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

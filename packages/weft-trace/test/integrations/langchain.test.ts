@@ -1,3 +1,4 @@
+// @weft-test: isolated (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // WeftTracer over the real @langchain/core and @langchain/langgraph with their own fakes: the exact tree under op(), chat requests and completions, usage once (streamed too), a wrapped client inside a run.
 import { AIMessage, AIMessageChunk, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
@@ -16,10 +17,10 @@ import { z } from 'zod';
 import { getCurrentCall, op, wrapMCPClient, wrapMCPServer, wrapOpenAI } from '../../src/index.js';
 import { registerWeftTracer, WeftTracer } from '../../src/integrations/langchain/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { chatOfCall } from '../../../weft-server/src/ui/chat/chat-of-call.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { chatOfCall } from 'weft-server/src/ui/chat/chat-of-call.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

@@ -1,3 +1,4 @@
+// @weft-test: isolated (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // Recorded model calls (WEFT_LLM_CACHE): the real openai, @anthropic-ai/sdk and ai SDKs record against the loopback fake, then replay with it closed.
 import Anthropic from '@anthropic-ai/sdk';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
@@ -18,11 +19,11 @@ import { normalizeRequest, requestKey } from '../../src/integrations/llm-cache/k
 import { llmCacheMode } from '../../src/integrations/llm-cache/mode.js';
 import { enterEvalFile } from '../../src/integrations/llm-cache/scope.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { collect, startFakeLlm, type FakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { spawnTracked } from '../../../../test/helpers/child-processes.js';
-import { traced } from '../../../../test/helpers/traced-calls.js';
+import { collect, startFakeLlm, type FakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { spawnTracked } from 'weft-test-kit/child-processes.js';
+import { traced } from 'weft-test-kit/traced-calls.js';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const server = useTestServer();

@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime node22 (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // WeftExporter against the real @mastra/core and @mastra/observability (Node >= 22.13): an agent with a tool on ai/test's
 // MockLanguageModelV3 (generate and stream), a two-step workflow, and the bridge: an op in a tool and a wrapped OpenAI
 // client under a custom model each nest under their Mastra span, the request's usage counted once.
@@ -12,9 +13,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { op, WeftExporter, wrapOpenAI } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

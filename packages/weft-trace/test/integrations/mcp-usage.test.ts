@@ -2,13 +2,13 @@
 import { expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { spawnCli } from '../../../../test/helpers/child-processes.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { OPENAI_USAGE } from '../../../../test/helpers/fake-llm-openai.js';
-import { mcpChild } from '../../../../test/helpers/mcp-child.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one } from '../../../../test/helpers/traced-calls.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { spawnCli } from 'weft-test-kit/child-processes.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { OPENAI_USAGE } from 'weft-test-kit/fake-llm-openai.js';
+import { mcpChild } from 'weft-test-kit/mcp-child.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const llm = useFakeLlm();

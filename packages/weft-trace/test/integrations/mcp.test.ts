@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { flush, init, op, wrapMCPClient, wrapMCPServer } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { mcpChild } from '../../../../test/helpers/mcp-child.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { mcpChild } from 'weft-test-kit/mcp-child.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 

@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // WeftTracingProcessor with the real OpenAI Agents SDK: a scripted model (the SDK's own test double) and OpenAIResponsesModel /
 // OpenAIChatCompletionsModel over real openai clients at a loopback fake of the API; the exact tree, usage once per request.
 import {
@@ -21,9 +22,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { getCurrentCall, op, WeftTracingProcessor, wrapOpenAI } from '../../src/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { collect, useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { collect, useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

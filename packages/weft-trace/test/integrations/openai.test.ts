@@ -1,14 +1,15 @@
+// @weft-test: runtime
 // wrapOpenAI against the real openai SDK (6, and 7 where Node >= 22) and a loopback fake of the API: results unchanged, calls recorded with usage, streams, errors.
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { evaluate, llmJudge, op, wrapOpenAI } from '../../src/index.js';
 import { readVerdict } from '../../src/eval/scorers/llm-judge.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { collect, useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { OPENAI_USAGE, streamedText } from '../../../../test/helpers/fake-llm-openai.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { majorsOf } from '../../../../test/helpers/sdk-majors.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { collect, useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { OPENAI_USAGE, streamedText } from 'weft-test-kit/fake-llm-openai.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { majorsOf } from 'weft-test-kit/sdk-majors.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (the first call before any init(), the process's state at its start)
 // The process-wide registry: one sealed object under the versioned Symbol.for key, with the slot names every copy of weft shares, reused when another copy made it.
 import { readFileSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';

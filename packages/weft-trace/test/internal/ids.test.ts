@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (the first call before any init(), the process's state at its start)
 // Call ids: valid UUIDv7 (version and variant bits, timestamp), unique and strictly increasing, also past 65,536 ids in one ms and when the clock steps back.
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/internal/ids.js';

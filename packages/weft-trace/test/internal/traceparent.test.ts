@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (the first call before any init(), the process's state at its start)
 // The W3C traceparent read and written for MCP's params._meta: what is refused, and which call ids a traceparent can name.
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/internal/ids.js';

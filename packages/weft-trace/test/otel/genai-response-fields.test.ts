@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flush, init, wrapOpenAI } from '../../src/index.js';
 import { WeftSpanProcessor } from '../../src/otel/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

@@ -9,10 +9,10 @@ import { z } from 'zod';
 import { flush, init, op } from '../../src/index.js';
 import { WeftSpanProcessor } from '../../src/otel/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { modelCalls } from '../../../../test/helpers/ai-sdk-steps.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { modelCalls } from 'weft-test-kit/ai-sdk-steps.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();
@@ -29,7 +29,7 @@ afterAll(async () => {
   context.disable();
 });
 
-/** What the fake answers to one `gpt-4o-tool` request (test/helpers/fake-llm-openai.ts), as the AI SDK's spans report it. */
+/** What the fake answers to one `gpt-4o-tool` request (packages/test-kit/src/fake-llm-openai.ts), as the AI SDK's spans report it. */
 const REQUEST = { prompt_tokens: 1200, completion_tokens: 80, total_tokens: 1280, requests: 1 };
 const MODEL = 'gpt-4o-tool-2024-07-18';
 const times = (n: number) => ({ prompt_tokens: 1200 * n, completion_tokens: 80 * n, total_tokens: 1280 * n, requests: n });

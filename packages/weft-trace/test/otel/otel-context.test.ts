@@ -1,3 +1,4 @@
+// @weft-test: isolated runtime (a framework's process-wide registration, or OpenTelemetry's global context manager)
 // Ops in the OTel context: OTel spans (an undici request among them) made inside an op are its children, an op inside an OTel span is the span's child.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import { WeftSpanProcessor } from '../../src/otel/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const server = useTestServer();
 let provider: BasicTracerProvider;

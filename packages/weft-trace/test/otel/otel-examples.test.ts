@@ -1,6 +1,6 @@
 // The OTel examples run as child processes against their own server: an undici request nests under its op; a Vercel AI SDK call shows with its usage.
 import { describe, expect, it } from 'vitest';
-import { runExample } from '../../../../test/helpers/examples.js';
+import { runExample } from 'weft-test-kit/examples.js';
 
 describe('OTel examples', () => {
   it('examples/otel-http.ts: each fetch() shows as a GET call under its weather op', async () => {

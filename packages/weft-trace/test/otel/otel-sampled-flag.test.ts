@@ -1,3 +1,4 @@
+// @weft-test: isolated (OpenTelemetry's global context manager)
 // The OTel bridge sends the W3C sampled flag on: the span context standing for an op's call is sampled, unless
 // init({ sampling }) leaves its trace out whatever happens in it (rate, no tail rule), so OTel code and propagators
 // below it (an HTTP client's traceparent) carry the same decision.
@@ -5,8 +6,8 @@ import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { init, op, shutdown, type SamplingOptions } from '../../src/index.js';
-import { uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const server = useTestServer();
 beforeAll(() => void context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()));

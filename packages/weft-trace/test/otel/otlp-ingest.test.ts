@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // OTLP ingest on the local server: the real OTLP/HTTP exporters (JSON, protobuf, gzip) into POST /otel/v1/traces; auth, bad bodies.
 import { gzipSync } from 'node:zlib';
 import { SpanStatusCode, context, trace, type Tracer } from '@opentelemetry/api';
@@ -8,11 +9,11 @@ import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@op
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weftCallId } from '../../src/internal/otel-ids.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import type { RunningServer } from '../../../weft-server/src/server/index.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { startTestServer, useTestServer } from '../../../../test/helpers/server.js';
-import { storeRows } from '../../../../test/helpers/store-sql.js';
-import { ISO_UTC } from '../../../../test/helpers/shapes.js';
+import type { RunningServer } from 'weft-server';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
+import { ISO_UTC } from 'weft-test-kit/shapes.js';
 
 const server = useTestServer();
 const path = '/otel/v1/traces';

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // WeftSpanProcessor and WeftSpanExporter with the real OTel SDK into a real weft server: nesting, ids, errors, odd spans, the Next.js filter.
 import { SpanStatusCode, context, trace, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -6,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flush, init, op } from '../../src/index.js';
 import { WeftSpanExporter, WeftSpanProcessor, weftCallId, weftTraceId } from '../../src/otel/index.js';
 import type { CallRecord } from '../../src/schema/calls.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
-import { storeRows } from '../../../../test/helpers/store-sql.js';
-import { ISO_UTC } from '../../../../test/helpers/shapes.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
+import { ISO_UTC } from 'weft-test-kit/shapes.js';
 
 const server = useTestServer();
 const contextManager = new AsyncLocalStorageContextManager();

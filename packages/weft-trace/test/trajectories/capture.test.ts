@@ -6,11 +6,11 @@ import OpenAI from 'openai';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { addLog, addMetric, gatherTrajectoryGroups, setReward, trajectory, wrapAISDK, wrapAnthropic, wrapOpenAI, type Trajectory } from '../../src/index.js';
-import { collect, useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { streamedText, tokenLogprob } from '../../../../test/helpers/fake-llm-openai.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { collect, useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { streamedText, tokenLogprob } from 'weft-test-kit/fake-llm-openai.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 import { responsesExchange } from '../../src/trajectories/openai-convert.js';
-import { one, traced } from '../../../../test/helpers/traced-calls.js';
+import { one, traced } from 'weft-test-kit/traced-calls.js';
 
 const server = useTestServer();
 const fake = useFakeLlm();

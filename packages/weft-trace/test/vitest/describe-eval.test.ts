@@ -1,3 +1,4 @@
+// @weft-test: isolated (a vitest run of its own, in a child process, under this one's environment)
 // weft-trace/vitest in a sample project (test/fixtures/vitest-evals, with the example of docs/evaluations.md as a second
 // vitest project), run by a child vitest against a real weft server: each file's suite stored as one evaluation run
 // (read back as `weft eval ls` reads runs) with its scores as feedback and a summary line linking it; a threshold a
@@ -7,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Client } from '../../src/index.js';
 import { listRuns, loadRun } from '../../src/eval/runs/load-runs.js';
-import { readCalls, uniqueProject } from '../../../../test/helpers/calls.js';
-import { spawnTracked } from '../../../../test/helpers/child-processes.js';
-import { useFakeLlm } from '../../../../test/helpers/fake-llm.js';
-import { useTestServer } from '../../../../test/helpers/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { spawnTracked } from 'weft-test-kit/child-processes.js';
+import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const FIXTURE = path.join(ROOT, 'test/fixtures/vitest-evals');

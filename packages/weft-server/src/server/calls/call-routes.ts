@@ -3,11 +3,11 @@
  * edits of the Weave SDKs (not in the interface spec): `POST /call/update` and `POST /calls/delete`.
  * @module
  */
-import { ENDPOINTS } from 'weft-trace/internal';
+import { ENDPOINTS } from 'weft-trace/wire';
 import { Hono } from 'hono';
-import { CallUpdateReq, CallsDeleteReq } from 'weft-trace/internal';
-import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from 'weft-trace/internal';
-import { WEAVE_ENDPOINTS } from 'weft-trace/internal';
+import { CallUpdateReq, CallsDeleteReq } from 'weft-trace/wire';
+import { CallStartReq, CallUpsertBatchReq, CallsQueryReq } from 'weft-trace/wire';
+import { WEAVE_ENDPOINTS } from 'weft-trace/wire';
 import { parseJsonText, postJson, readJsonBody, readText, validateBody } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';
 import { formatFromAccept, pageSize, recordStream } from './query/record-stream.js';

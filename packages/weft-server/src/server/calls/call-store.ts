@@ -7,7 +7,7 @@
  * runs SQL on `calls`, `call_refs`, `call_renames` and `users`.
  * @module
  */
-import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
+import type { CallEndRes, CallStartRes } from 'weft-trace/wire';
 import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';

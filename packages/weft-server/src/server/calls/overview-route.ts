@@ -4,7 +4,7 @@
  * @module
  */
 import { Hono } from 'hono';
-import { CallsOverviewReq, type CallsOverviewRes } from 'weft-trace/internal';
+import { CallsOverviewReq, type CallsOverviewRes } from 'weft-trace/wire';
 import { planBuckets } from '../stats/stats-buckets.js';
 import { HttpError } from '../http/http-error.js';
 import { postJson } from '../http/request-body.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import { Hono } from 'hono';
-import { CALLS_DELETE_BEFORE_PATH, CallsDeleteBeforeReq, type CallsDeleteBeforeRes, DEFAULT_DELETE_BATCH } from 'weft-trace/internal';
+import { CALLS_DELETE_BEFORE_PATH, CallsDeleteBeforeReq, type CallsDeleteBeforeRes, DEFAULT_DELETE_BATCH } from 'weft-trace/wire';
 import { normalizeTimestamp } from '../db/timestamps.js';
 import { HttpError } from '../http/http-error.js';
 import { postJson } from '../http/request-body.js';

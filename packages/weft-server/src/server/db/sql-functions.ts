@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { resolvePath } from './field-path.js';
 import { percentileOf } from '../stats/stats-aggregate.js';
 import { NUMERIC_TEXT } from './numeric-text.js';
-import { opShortName } from 'weft-trace/internal';
+import { opShortName } from 'weft-trace/wire';
 import { latencyBin } from '../stats/latency-histogram.js';
 
 /**

@@ -2,7 +2,7 @@
  * Timestamp normalization: any ISO 8601 instant with an offset becomes UTC `YYYY-MM-DDTHH:mm:ss.sssZ`.
  * @module
  */
-import { DateTime } from 'weft-trace/internal';
+import { DateTime } from 'weft-trace/wire';
 
 /** The pattern zod's wire `DateTime` checks (valid calendar dates and times); if zod ever stops exposing it, nothing matches. */
 export const DATE_TIME_PATTERN: RegExp = DateTime._zod.def.pattern ?? /(?!)/;

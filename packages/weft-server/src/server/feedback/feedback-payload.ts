@@ -6,7 +6,7 @@
  * @module
  */
 import { createRequire } from 'node:module';
-import { MAX_FEEDBACK_PAYLOAD_BYTES, REACTION_FEEDBACK_TYPE } from 'weft-trace/internal';
+import { MAX_FEEDBACK_PAYLOAD_BYTES, REACTION_FEEDBACK_TYPE } from 'weft-trace/wire';
 import { QueryError } from '../db/query-error.js';
 
 let names: Record<string, { slug: string }> | undefined;

@@ -3,12 +3,12 @@
  * SDK compatibility (not in the interface spec), `POST /feedback/create` and `POST /feedback/purge`.
  * @module
  */
-import { ENDPOINTS } from 'weft-trace/internal';
+import { ENDPOINTS } from 'weft-trace/wire';
 import { Hono } from 'hono';
-import { FeedbackBatchCreateReq, FeedbackStatsReq } from 'weft-trace/internal';
-import { FeedbackPurgeReq, purgeIds } from 'weft-trace/internal';
-import { WEAVE_ENDPOINTS } from 'weft-trace/internal';
-import { WeaveFeedbackCreateReq } from 'weft-trace/internal';
+import { FeedbackBatchCreateReq, FeedbackStatsReq } from 'weft-trace/wire';
+import { FeedbackPurgeReq, purgeIds } from 'weft-trace/wire';
+import { WEAVE_ENDPOINTS } from 'weft-trace/wire';
+import { WeaveFeedbackCreateReq } from 'weft-trace/wire';
 import { postJson } from '../http/request-body.js';
 import { storedPayload, withStoredPayloads } from './feedback-payload.js';
 import type { FeedbackStore } from './feedback-store.js';

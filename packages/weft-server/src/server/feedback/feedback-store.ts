@@ -4,10 +4,10 @@
  * SQLite JSONB or PostgreSQL `json`; the stats scans are each engine's SQL leaf, see stats-query.ts).
  * @module
  */
-import { newId } from 'weft-trace/internal';
+import { newId } from 'weft-trace/wire';
 import type { z } from 'zod';
-import { parseRef } from 'weft-trace/internal';
-import { type FeedbackCreateReq, type FeedbackCreateRes, type FeedbackRecord } from 'weft-trace/internal';
+import { parseRef } from 'weft-trace/wire';
+import { type FeedbackCreateReq, type FeedbackCreateRes, type FeedbackRecord, type FeedbackStatsRes } from 'weft-trace/wire';
 import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { all, insert, type Steps } from '../db/sql-steps.js';

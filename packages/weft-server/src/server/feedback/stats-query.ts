@@ -3,7 +3,7 @@
  * per bucket, PostgreSQL one grouped scan), and builds the answer.
  * @module
  */
-import { type FeedbackStatsBucket, type FeedbackStatsRes } from 'weft-trace/internal';
+import { type FeedbackStatsBucket, type FeedbackStatsRes } from 'weft-trace/wire';
 import type { Dialect } from '../db/dialect.js';
 import type { Steps } from '../db/sql-steps.js';
 import { HttpError } from '../http/http-error.js';

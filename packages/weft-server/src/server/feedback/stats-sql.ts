@@ -8,7 +8,7 @@
  * @module
  */
 import type { z } from 'zod';
-import { DEFAULT_AGGREGATIONS, metricSlug, type FeedbackStatsReq, type MetricValueType } from 'weft-trace/internal';
+import { DEFAULT_AGGREGATIONS, metricSlug, type FeedbackStatsReq, type MetricValueType } from 'weft-trace/wire';
 import { newParams, type Params } from '../db/sql-params.js';
 import type { Dialect } from '../db/dialect.js';
 import { readableJson } from '../db/pg-json.js';

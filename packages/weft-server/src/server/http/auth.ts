@@ -3,7 +3,7 @@
  * per-key project grants, or, with no keys configured, the keyless guard (loopback clients, `Host` and `Origin`).
  * @module
  */
-import { PREVIEW_PREFIX } from 'weft-trace/internal';
+import { PREVIEW_PREFIX } from 'weft-trace/wire';
 import type { Context, MiddlewareHandler } from 'hono';
 import { type ApiKey, findApiKey } from './api-keys.js';
 import { JSON_MEDIA_TYPE, mediaType } from './content-type.js';

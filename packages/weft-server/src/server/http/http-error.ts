@@ -8,7 +8,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { QueryError } from '../db/query-error.js';
 import { isCanceledStatement, isUnstorableText } from '../db/pg-json.js';
 
-import type { DetailItem } from 'weft-trace/internal';
+import type { DetailItem } from 'weft-trace/wire';
 
 export type { DetailItem };
 

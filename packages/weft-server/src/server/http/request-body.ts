@@ -6,9 +6,9 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { HttpError } from './http-error.js';
-import { tooDeepAt } from 'weft-trace/internal';
-import { LIMITS } from 'weft-trace/internal';
-import { PARSE_OPTIONS, issuesToDetail } from 'weft-trace/internal';
+import { tooDeepAt } from 'weft-trace/wire';
+import { LIMITS } from 'weft-trace/wire';
+import { PARSE_OPTIONS, issuesToDetail } from 'weft-trace/wire';
 
 /**
  * Reads the request body as JSON, unvalidated but no deeper than `LIMITS.maxJsonDepth` (so no later

@@ -4,7 +4,7 @@
  * @module
  */
 import { Hono } from 'hono';
-import { MONITOR_PATHS, MonitorCreateReq, MonitorDeleteReq, MonitorListReq, MonitorProgressReq } from 'weft-trace/internal';
+import { MONITOR_PATHS, MonitorCreateReq, MonitorDeleteReq, MonitorListReq, MonitorProgressReq } from 'weft-trace/wire';
 import { HttpError } from '../http/http-error.js';
 import { postJson } from '../http/request-body.js';
 import type { MonitorStore } from './monitor-store.js';

@@ -4,8 +4,8 @@
  * @module
  */
 import type { z } from 'zod';
-import { newId } from 'weft-trace/internal';
-import type { Monitor, MonitorCreateReq } from 'weft-trace/internal';
+import { newId } from 'weft-trace/wire';
+import type { Monitor, MonitorCreateReq } from 'weft-trace/wire';
 import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { all, get, run, type Steps } from '../db/sql-steps.js';

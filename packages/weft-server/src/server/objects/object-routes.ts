@@ -3,8 +3,8 @@
  * @module
  */
 import { Hono } from 'hono';
-import { FileContentReq, FileCreateForm, ObjCreateReq, ObjQueryReq, ObjReadReq } from 'weft-trace/internal';
-import { WEAVE_ENDPOINTS } from 'weft-trace/internal';
+import { FileContentReq, FileCreateForm, ObjCreateReq, ObjQueryReq, ObjReadReq } from 'weft-trace/wire';
+import { WEAVE_ENDPOINTS } from 'weft-trace/wire';
 import { HttpError } from '../http/http-error.js';
 import { postJson, validateBody } from '../http/request-body.js';
 import type { FileStore } from './file-store.js';

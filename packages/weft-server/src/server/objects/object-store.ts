@@ -4,7 +4,7 @@
  * @module
  */
 import type { z } from 'zod';
-import type { ObjQueryReq, ObjReadReq, ObjSchema, ObjSchemaForInsert } from 'weft-trace/internal';
+import type { ObjQueryReq, ObjReadReq, ObjSchema, ObjSchemaForInsert } from 'weft-trace/wire';
 import { HttpError } from '../http/http-error.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';

@@ -3,8 +3,8 @@
  * @module
  */
 import { Hono } from 'hono';
-import { spanToCall } from 'weft-trace/internal';
-import type { DetailItem } from 'weft-trace/internal';
+import { spanToCall } from 'weft-trace/otel';
+import type { DetailItem } from 'weft-trace/wire';
 import type { CallStore } from '../calls/call-store.js';
 import type { UpsertItem } from '../calls/write/call-writes.js';
 import { GRANTED_PROJECTS } from '../http/auth.js';
@@ -12,7 +12,7 @@ import { mediaType } from '../http/content-type.js';
 import { HttpError } from '../http/http-error.js';
 import { decodeContent, decodeTraceRequest, OTLP_PROTOBUF } from './otlp-decode.js';
 import { PROJECT_ATTRIBUTE, readOtlpSpans } from './otlp-spans.js';
-import { isProjectId, projectIdMessage } from 'weft-trace/internal';
+import { isProjectId, projectIdMessage } from 'weft-trace/wire';
 
 /** The path OTel SDKs post traces to under `OTEL_EXPORTER_OTLP_ENDPOINT` (OTLP spec, "OTLP/HTTP"). */
 export const OTLP_TRACES_PATH = '/otel/v1/traces';

@@ -2,8 +2,8 @@
  * The spans of an `ExportTraceServiceRequest` (OTLP's JSON shape) read into span records, every problem collected as a `{loc, msg, type}` item.
  * @module
  */
-import type { DetailItem } from 'weft-trace/internal';
-import type { SpanRecord, StatusCode } from 'weft-trace/internal';
+import type { DetailItem } from 'weft-trace/wire';
+import type { SpanRecord, StatusCode } from 'weft-trace/otel';
 
 /** One span of the request and the project its resource names (`weft.project`), if any. */
 export interface OtlpSpan {

@@ -2,7 +2,7 @@
  * Aggregations of one metric from partial sums: sum avg min max count count_true count_false, and percentiles.
  * @module
  */
-import { percentileName, type Aggregation } from 'weft-trace/internal';
+import { percentileName, type Aggregation } from 'weft-trace/wire';
 import { quickselect } from './quickselect.js';
 
 /** What to compute for one metric. */

@@ -3,8 +3,8 @@
  * values already, so only their count (against `LIMITS.maxTableRows`) and the other fields are checked.
  * @module
  */
-import { LIMITS } from 'weft-trace/internal';
-import { TableCreateReq, WeaveTableCreateReq } from 'weft-trace/internal';
+import { LIMITS } from 'weft-trace/wire';
+import { TableCreateReq, WeaveTableCreateReq } from 'weft-trace/wire';
 import { HttpError } from '../http/http-error.js';
 import { validateBody } from '../http/request-body.js';
 

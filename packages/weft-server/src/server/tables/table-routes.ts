@@ -2,9 +2,9 @@
  * Routes of tables: `POST /table/query` (spec endpoint 8) and `POST /table/create` (local extension).
  * @module
  */
-import { ENDPOINTS } from 'weft-trace/internal';
+import { ENDPOINTS } from 'weft-trace/wire';
 import { Hono } from 'hono';
-import { TableQueryReq } from 'weft-trace/internal';
+import { TableQueryReq } from 'weft-trace/wire';
 import { postJson, readJson } from '../http/request-body.js';
 import { tableCreateBody } from './table-create-body.js';
 import type { TableStore } from './table-store.js';

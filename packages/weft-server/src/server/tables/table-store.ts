@@ -5,7 +5,7 @@
  * @module
  */
 import type { z } from 'zod';
-import type { TableCreateRes, TableQueryReq, TableRowSchema } from 'weft-trace/internal';
+import type { TableCreateRes, TableQueryReq, TableRowSchema } from 'weft-trace/wire';
 import { tableRows } from './digest.js';
 import type { Dialect } from '../db/dialect.js';
 import { jsonPath, parseFieldPath } from '../db/field-path.js';

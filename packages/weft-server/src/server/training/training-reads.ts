@@ -3,8 +3,8 @@
  * groups, the models with trajectories.
  * @module
  */
-import type { Split } from 'weft-trace/internal';
-import type { StoredTrajectoryGroup, TrainingJobRecord, TrajectoryModel } from 'weft-trace/internal';
+import type { Split } from 'weft-trace/wire';
+import type { StoredTrajectoryGroup, TrainingJobRecord, TrajectoryModel } from 'weft-trace/wire';
 import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { all, get, type Steps } from '../db/sql-steps.js';

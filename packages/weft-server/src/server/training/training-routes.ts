@@ -5,10 +5,10 @@
  * model's jobs, its stored trajectory groups, the models with trajectories.
  * @module
  */
-import { ENDPOINTS } from 'weft-trace/internal';
+import { ENDPOINTS } from 'weft-trace/wire';
 import { Hono } from 'hono';
-import { TrainingJobQueryReq, TrainingJobReadReq, TrajectoryModelsReq, TrajectoryQueryReq } from 'weft-trace/internal';
-import { TrainingJobCreateReq, TrajectoryLogReq } from 'weft-trace/internal';
+import { TrainingJobQueryReq, TrainingJobReadReq, TrajectoryModelsReq, TrajectoryQueryReq } from 'weft-trace/wire';
+import { TrainingJobCreateReq, TrajectoryLogReq } from 'weft-trace/wire';
 import { HttpError } from '../http/http-error.js';
 import { postJson } from '../http/request-body.js';
 import type { TrainingStore } from './training-store.js';

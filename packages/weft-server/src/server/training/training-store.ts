@@ -3,9 +3,9 @@
  * `trajectories` and `training_jobs`, for both engines.
  * @module
  */
-import { newId } from 'weft-trace/internal';
+import { newId } from 'weft-trace/wire';
 import type { z } from 'zod';
-import type { TrainingJobCreateReq, TrajectoryLogReq, TrajectoryLogRes } from 'weft-trace/internal';
+import type { TrainingJobCreateReq, TrajectoryLogReq, TrajectoryLogRes } from 'weft-trace/wire';
 import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { insert, run, type Steps } from '../db/sql-steps.js';

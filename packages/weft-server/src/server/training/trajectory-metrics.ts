@@ -4,7 +4,7 @@
  * `(group_id, position)`, by `weft_kbn_sum` of PG migration 2), so both stores answer the same numbers.
  * @module
  */
-import type { Split, TrajectoryMetrics } from 'weft-trace/internal';
+import type { Split, TrajectoryMetrics } from 'weft-trace/wire';
 import type { Dialect } from '../db/dialect.js';
 import { readableJson } from '../db/pg-json.js';
 import { all, get, type Steps } from '../db/sql-steps.js';

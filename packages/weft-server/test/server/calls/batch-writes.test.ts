@@ -1,12 +1,13 @@
+// @weft-test: postgres
 // Property test of the batch writer: one batch stores exactly what its items applied one request at a time store
 // (rows and refs); and the display_name rule that makes it hold (an end's name wins over its start's, whichever
 // arrives first; a start without a name never clears one), checked over HTTP on the run's store (SQLite or PostgreSQL).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openStore, type Store, type UpsertItem } from '../../../src/server/index.js';
-import { batchItems, namedIds } from '../../../../../test/helpers/batch-items.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { batch, end, endItem, type Json, post, query, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { batchItems, namedIds } from 'weft-test-kit/batch-items.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { batch, end, endItem, type Json, post, query, start, startItem } from 'weft-test-kit/server-http.js';
 import { storeParts } from '../../../src/server/server-store.js';
 
 /** Rows, refs and answers, generated ids named by first appearance. */

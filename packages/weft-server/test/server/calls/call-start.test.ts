@@ -1,9 +1,10 @@
+// @weft-test: postgres
 // Tests of POST /call/start over loopback HTTP: id generation, trace inheritance, idempotency, timestamps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { PROJECT, post, query, start } from '../../../../../test/helpers/server-http.js';
-import { expectUuidv7 } from '../../../../../test/helpers/shapes.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { PROJECT, post, query, start } from 'weft-test-kit/server-http.js';
+import { expectUuidv7 } from 'weft-test-kit/shapes.js';
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // include_costs arithmetic: each kind of token at its own rate, checked against hand-computed cases for OpenAI, Anthropic and Gemini usage.
 import { calcPrice } from '@pydantic/genai-prices';
 import { describe, expect, it } from 'vitest';
-import { aiSdkUsage, anthropicUsage, geminiUsage, openAIChatUsage, openAIResponsesUsage } from '../../../../weft-trace/src/instrument/usage-model.js';
+import { aiSdkUsage, anthropicUsage, geminiUsage, openAIChatUsage, openAIResponsesUsage } from 'weft-trace/src/instrument/usage-model.js';
 import { costsOf } from '../../../src/server/calls/prices/prices.js';
 
 describe('usage model', () => {

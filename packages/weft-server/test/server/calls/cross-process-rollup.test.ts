@@ -1,9 +1,10 @@
+// @weft-test: postgres
 // A trace whose calls two processes sent, over loopback HTTP on both stores: the root's summary counts them all, whichever arrives first, once.
 import { describe, expect, it } from 'vitest';
-import { readCalls, uniqueProject } from '../../../../../test/helpers/calls.js';
-import { batch, type Json, post } from '../../../../../test/helpers/server-http.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { CLIENT_SPAN, counts, MODEL_USAGE, TRACE_HEX, twoProcessItems } from '../../../../../test/helpers/two-process-trace.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { batch, type Json, post } from 'weft-test-kit/server-http.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { CLIENT_SPAN, counts, MODEL_USAGE, TRACE_HEX, twoProcessItems } from 'weft-test-kit/two-process-trace.js';
 
 const server = useTestServer();
 

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // descendant_error marked page by page through one answer: the subtree of a call found clean is not walked again.
 import { describe, expect, it } from 'vitest';
 import { markDescendantErrors } from '../../../src/server/calls/query/descendant-errors.js';

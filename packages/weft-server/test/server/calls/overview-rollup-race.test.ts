@@ -1,9 +1,10 @@
+// @weft-test: postgres
 // The rollup job against writes of the hour it recomputes, on both stores: a write in flight when the job starts is
 // counted by it (the job waits for its commit), and a write arriving while the job holds the hour marks it again; a
 // mark is never cleared over rows the rollup missed. On PostgreSQL the two really overlap (a transaction held open with
 // pg_sleep); on SQLite a job's transaction runs synchronously, so the same sequence runs one after the other.
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../../../weft-trace/src/internal/ids.js';
+import { newId } from 'weft-trace/wire';
 import { writeBatch } from '../../../src/server/calls/write/call-writes.js';
 import { refreshHour } from '../../../src/server/calls/overview/rollup-refresh.js';
 import type { Dialect } from '../../../src/server/db/dialect.js';
@@ -11,10 +12,10 @@ import { pgRunner } from '../../../src/server/db/sql-runner.js';
 import { get, type Steps } from '../../../src/server/db/sql-steps.js';
 import type { UpsertItem } from '../../../src/server/calls/write/call-fields.js';
 import { storeParts } from '../../../src/server/server-store.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
-import { storeRows } from '../../../../../test/helpers/store-sql.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { post } from 'weft-test-kit/server-http.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
 
 const server = useTestServer();
 const HOUR = '2024-05-01T10';

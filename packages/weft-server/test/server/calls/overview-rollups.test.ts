@@ -1,18 +1,19 @@
+// @weft-test: postgres
 // The overview's hour rollups (issue 40, point 1) over loopback HTTP, on both stores: after a random workload (batches
 // of starts and ends, late ends, re-sent batches, failures below roots, several ops and models, /calls/delete,
 // retention) with the rollup job run at random points, POST /weft/calls/overview (stored rollups + live SQL) answers
 // exactly what the store answers counting every root live; and the job's refresh never clears a mark it raced.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../../../weft-trace/src/internal/ids.js';
-import { CALLS_DELETE_BEFORE_PATH } from '../../../../weft-trace/src/schema/calls-retention.js';
+import { newId } from 'weft-trace/wire';
+import { CALLS_DELETE_BEFORE_PATH } from 'weft-trace/wire';
 import { refreshStaleHours } from '../../../src/server/calls/jobs/rollup-job.js';
 import { planBuckets } from '../../../src/server/stats/stats-buckets.js';
 import { storeParts } from '../../../src/server/server-store.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { batch, endItem, type Json, post, startItem } from '../../../../../test/helpers/server-http.js';
-import { storeRows } from '../../../../../test/helpers/store-sql.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { batch, endItem, type Json, post, startItem } from 'weft-test-kit/server-http.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
 
 const server = useTestServer();
 const T0 = Date.parse('2024-05-01T00:00:00.000Z');

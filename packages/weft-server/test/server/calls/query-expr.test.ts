@@ -1,8 +1,9 @@
+// @weft-test: postgres
 // Tests of the $expr `query` of /calls/stream_query and of streaming many records across pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { batch, end, endItem, ids, post, PROJECT, query, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { batch, end, endItem, ids, post, PROJECT, query, start, startItem } from 'weft-test-kit/server-http.js';
 
 let server: RunningServer;
 beforeAll(async () => {

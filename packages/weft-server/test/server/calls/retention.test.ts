@@ -1,13 +1,14 @@
+// @weft-test: postgres
 // Retention (issue 40, point 3) over loopback HTTP, on both stores: POST /weft/calls/delete_before deletes whole traces
 // whose root started before the cutoff, with their feedback, in batches; the server's job (retentionDays) does the same
 // while writes arrive; bad bodies answer 422 with detail.
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../../../weft-trace/src/internal/ids.js';
-import { CALLS_DELETE_BEFORE_PATH } from '../../../../weft-trace/src/schema/calls-retention.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { batch, end, endItem, ids, type Json, post, query, start, startItem } from '../../../../../test/helpers/server-http.js';
-import { storeRows } from '../../../../../test/helpers/store-sql.js';
+import { newId } from 'weft-trace/wire';
+import { CALLS_DELETE_BEFORE_PATH } from 'weft-trace/wire';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { batch, end, endItem, ids, type Json, post, query, start, startItem } from 'weft-test-kit/server-http.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
 
 const DAY = 86_400_000;
 const server = useTestServer({ retentionDays: 30 });

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // Issue 11 item 6: while a client reads a long stream_query as fast as it can, a small write is answered before the stream ends.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,9 +8,9 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/server/index.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
-import { killGroup, spawnCli } from '../../../../../test/helpers/child-processes.js';
-import { type FreshDatabase, freshPgDatabase } from '../../../../../test/helpers/pg.js';
-import { testStore } from '../../../../../test/helpers/test-store.js';
+import { killGroup, spawnCli } from 'weft-test-kit/child-processes.js';
+import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { testStore } from 'weft-test-kit/test-store.js';
 import { storeParts } from '../../../src/server/server-store.js';
 
 const CALLS = 20_000;

@@ -1,9 +1,10 @@
+// @weft-test: postgres
 // stream_query columns, expand_columns / return_expanded_column_values, and the accept header, through the typed client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, ValidationError } from '../../../../weft-trace/src/index.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
+import { Client, ValidationError } from 'weft-trace';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { post } from 'weft-test-kit/server-http.js';
 
 const server = useTestServer();
 let client: Client;

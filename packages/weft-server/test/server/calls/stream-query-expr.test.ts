@@ -1,13 +1,14 @@
+// @weft-test: postgres
 // stream_query $expr through the typed client: Unicode case folding, keys with dots, $convert, sort stability, injection attempts, index use.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, q, ValidationError } from '../../../../weft-trace/src/index.js';
+import { Client, q, ValidationError } from 'weft-trace';
 import { openStore } from '../../../src/server/index.js';
 import { compileCallsQuery } from '../../../src/server/calls/query/query-sql.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { startTestServer, useTestServer } from '../../../../../test/helpers/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
 import { storeParts } from '../../../src/server/server-store.js';
 
 const server = useTestServer();

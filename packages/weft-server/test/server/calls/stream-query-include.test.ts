@@ -1,10 +1,11 @@
+// @weft-test: postgres
 // stream_query include_* options through the typed client: costs, storage sizes, usernames, feedback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../../../weft-trace/src/index.js';
+import { Client } from 'weft-trace';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { post } from 'weft-test-kit/server-http.js';
 import { LATENCY_RELATIVE_ERROR } from '../../../src/server/stats/latency-histogram.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
 
 const CUSTOM = { 'acme-llm': { promptUsdPer1M: 7, completionUsdPer1M: 21 }, 'gpt-4o': { promptUsdPer1M: 1, completionUsdPer1M: 2 } };
 const server = useTestServer({ users: { 'u-1': 'Ada Lovelace', 'u-2': 'Grace Hopper' }, prices: CUSTOM });

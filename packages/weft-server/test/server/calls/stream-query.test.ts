@@ -1,8 +1,9 @@
+// @weft-test: postgres runtime runtime-postgres
 // Tests of POST /calls/stream_query over loopback HTTP: every CallsFilter field, paging, order, framing, derived summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { PROJECT, batch, end, endItem, ids, post, query, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { PROJECT, batch, end, endItem, ids, post, query, start, startItem } from 'weft-test-kit/server-http.js';
 
 const REF_A = 'svc:///acme/demo/object/dataset:abc123';
 const REF_B = 'svc:///acme/demo/object/model:def456';

@@ -1,13 +1,13 @@
 // Property tests of the zod-free upsert_batch check: it accepts only what zod accepts, with zod's exact output, and the server's 422 stays zod's.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallUpsertBatchReq } from '../../../../weft-trace/src/schema/calls.js';
-import { PARSE_OPTIONS, issuesToDetail } from '../../../../weft-trace/src/schema/validate.js';
+import { CallUpsertBatchReq } from 'weft-trace/schema';
+import { PARSE_OPTIONS, issuesToDetail } from 'weft-trace/wire';
 import type { RunningServer } from '../../../src/server/index.js';
 import { fastParseUpsertBatch } from '../../../src/server/calls/write/upsert-batch-parse.js';
 import { END_FIELDS, START_FIELDS } from '../../../src/server/calls/write/call-fields.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { post } from 'weft-test-kit/server-http.js';
 
 const PROTO_KEY = JSON.parse('{"__proto__": {"a": 1}, "b": 2}') as unknown;
 const json = fc.jsonValue({ maxDepth: 2 });

@@ -1,12 +1,13 @@
+// @weft-test: postgres runtime runtime-postgres
 // Tests of POST /call/upsert_batch over loopback HTTP: order of answers, ends before/with/after starts, idempotency, atomicity.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { UUIDV7, expectUuidv7 } from '../../../../../test/helpers/shapes.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { UUIDV7, expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
+import { PROJECT, batch, end, endItem, ids, post, query, start, startItem } from 'weft-test-kit/server-http.js';
 import { END_FIELDS, type FieldKind, START_FIELDS } from '../../../src/server/calls/write/call-fields.js';
 import { fastParseUpsertBatch } from '../../../src/server/calls/write/upsert-batch-parse.js';
-import { storeRows } from '../../../../../test/helpers/store-sql.js';
-import { PROJECT, batch, end, endItem, ids, post, query, start, startItem } from '../../../../../test/helpers/server-http.js';
 
 let server: RunningServer;
 beforeEach(async () => {

@@ -1,12 +1,13 @@
+// @weft-test: postgres (what the server answers to Weave's queries, on both stores)
 // Cases of Weave's own tests, ported (issue 54): summary.weave.trace_name (tests/trace/test_client_trace.py),
 // filter.ancestor_ids (test_trace_call_query_filter_ancestor_ids), feedback in call queries (tests/trace/test_feedback.py:
 // test_filter_by_feedback, test_filter_and_sort_by_feedback, test_filter_by_wildcard_feedback_with_multiple_items) and
 // the trigger_ref prefix of feedback stats (tests/trace_server/query_builder/test_feedback_stats.py). Each gives the data
 // the Weave test stores, the request, and the answer Weave's trace server gives; feedback refs in the spec's svc:///.
 import { describe, expect, it } from 'vitest';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { batch, end, endItem, ids, type Json, post, query, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { batch, end, endItem, ids, type Json, post, query, start, startItem } from 'weft-test-kit/server-http.js';
 
 const server = useTestServer();
 const T0 = Date.parse('2024-05-01T10:00:00Z');

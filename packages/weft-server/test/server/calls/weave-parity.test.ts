@@ -1,9 +1,10 @@
+// @weft-test: postgres
 // Cases of Weave's own server tests (tests/trace/test_client_trace.py), ported: the data each inserts, the query, the
 // answer Weave's trace server gives (its ClickHouse server where its SQLite server differs, see docs/interface-notes.md).
 import { describe, expect, it } from 'vitest';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { batch, end, endItem, ids, type Json, post, query, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { batch, end, endItem, ids, type Json, post, query, start, startItem } from 'weft-test-kit/server-http.js';
 
 const server = useTestServer();
 const T0 = Date.parse('2024-05-01T10:00:00Z');

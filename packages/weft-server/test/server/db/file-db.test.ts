@@ -1,3 +1,4 @@
+// @weft-test: runtime
 // Tests of a file database: data and migrations survive a restart; a slow stream does not block writers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,8 +8,8 @@ import Database from 'better-sqlite3';
 import { openStore } from '../../../src/server/index.js';
 import { MIGRATIONS } from '../../../src/server/db/migrations.js';
 import { migrate } from '../../../src/server/db/migrations.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { batch, end, endItem, ids, post, PROJECT, query, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { batch, end, endItem, ids, post, PROJECT, query, start, startItem } from 'weft-test-kit/server-http.js';
 
 let dir: string;
 beforeEach(() => {

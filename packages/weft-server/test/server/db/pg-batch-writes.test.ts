@@ -6,8 +6,8 @@ import { openStore } from '../../../src/server/index.js';
 import { pgCallEngine } from '../../../src/server/pg-store.js';
 import { pgRunner } from '../../../src/server/db/sql-runner.js';
 import { openPgDatabase, type PgDatabase } from '../../../src/server/db/pg-database.js';
-import { batchItems, namedIds } from '../../../../../test/helpers/batch-items.js';
-import { type FreshDatabase, freshPgDatabase } from '../../../../../test/helpers/pg.js';
+import { batchItems, namedIds } from 'weft-test-kit/batch-items.js';
+import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
 import { engineParts, storeParts } from '../../../src/server/server-store.js';
 
 let database: FreshDatabase;

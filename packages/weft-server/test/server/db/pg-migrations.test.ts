@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
 import { PG_MIGRATIONS } from '../../../src/server/db/pg-migrations.js';
-import { freshPgDatabase, type FreshDatabase } from '../../../../../test/helpers/pg.js';
+import { freshPgDatabase, type FreshDatabase } from 'weft-test-kit/pg.js';
 
 const dropped: FreshDatabase[] = [];
 afterAll(async () => {

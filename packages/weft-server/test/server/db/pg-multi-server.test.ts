@@ -6,9 +6,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
 import { PG_MIGRATIONS } from '../../../src/server/db/pg-migrations.js';
-import { killGroup, spawnCli } from '../../../../../test/helpers/child-processes.js';
-import { type FreshDatabase, freshPgDatabase } from '../../../../../test/helpers/pg.js';
-import { batch, end, endItem, type Json, post, query, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { killGroup, spawnCli } from 'weft-test-kit/child-processes.js';
+import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { batch, end, endItem, type Json, post, query, start, startItem } from 'weft-test-kit/server-http.js';
 
 interface Serve {
   child: ChildProcess;

@@ -7,8 +7,8 @@
 // stats and the overview an index.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { CallsQueryReq } from '../../../../weft-trace/src/schema/calls.js';
-import { FeedbackStatsReq } from '../../../../weft-trace/src/schema/feedback.js';
+import { CallsQueryReq } from 'weft-trace/schema';
+import { FeedbackStatsReq } from 'weft-trace/schema';
 import { compilePgCallsQuery } from '../../../src/server/calls/query/pg-query-sql.js';
 import { rootFigures, type RootsQuery } from '../../../src/server/calls/overview/overview-sql.js';
 import { PG_DIALECT, pgSql } from '../../../src/server/db/dialect.js';
@@ -16,7 +16,7 @@ import type { Step, Steps } from '../../../src/server/db/sql-steps.js';
 import { feedbackStats } from '../../../src/server/feedback/stats-query.js';
 import { planBuckets } from '../../../src/server/stats/stats-buckets.js';
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
-import { freshPgDatabase, type FreshDatabase } from '../../../../../test/helpers/pg.js';
+import { freshPgDatabase, type FreshDatabase } from 'weft-test-kit/pg.js';
 
 const PROJECT = 'plans/big';
 const CALLS = 200_000;

@@ -5,8 +5,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { type FreshDatabase, freshPgDatabase } from '../../../../../test/helpers/pg.js';
-import { batch, type Json, post, PROJECT, query, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { batch, type Json, post, PROJECT, query, start, startItem } from 'weft-test-kit/server-http.js';
 
 let database: FreshDatabase;
 let a: RunningServer;

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prng } from '../../../../../examples/prng.js';
 import type { RunningServer } from '../../../src/server/index.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { post } from 'weft-test-kit/server-http.js';
 import { storeParts } from '../../../src/server/server-store.js';
 
 /** A server whose clock reads the queued instants first, then a fixed one. */
@@ -233,7 +233,7 @@ describe('text PostgreSQL cannot hold (the documented differences)', () => {
 
 describe('two servers on one PostgreSQL database', () => {
   it('number concurrent versions of one object without losing any, and agree on feedback ids and tables created at once', async () => {
-    const { freshPgDatabase } = await import('../../../../../test/helpers/pg.js');
+    const { freshPgDatabase } = await import('weft-test-kit/pg.js');
     const database = await freshPgDatabase('two');
     const servers = await Promise.all([0, 1].map(() => startTestServer({ db: database.url })));
     try {

@@ -1,3 +1,4 @@
+// @weft-test: isolated (a server setting read once, when its module loads, WEFT_PG_STATEMENT_TIMEOUT_MS)
 // Issue 16 (PostgreSQL): a stream_query whose client went away cancels its running statement instead of holding a
 // backend and a cursor connection, and a statement past the cursor pool's statement_timeout answers a clear 503.
 import pg from 'pg';
@@ -6,8 +7,8 @@ import { openPgCursor } from '../../../src/server/calls/query/pg-call-cursor.js'
 import { openPgDatabase } from '../../../src/server/db/pg-database.js';
 import { HttpError } from '../../../src/server/http/http-error.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { type FreshDatabase, freshPgDatabase } from '../../../../../test/helpers/pg.js';
-import { post } from '../../../../../test/helpers/server-http.js';
+import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { post } from 'weft-test-kit/server-http.js';
 
 const PROJECT = 'cancel/heavy';
 const CALLS = 1000;

@@ -1,10 +1,11 @@
+// @weft-test: postgres
 // Tests of POST /feedback/batch/create over loopback HTTP: ids, created_at, order, idempotency, 422 detail, ref shapes.
 import { describe, expect, it } from 'vitest';
-import type { FeedbackCreateReq } from '../../../../weft-trace/src/schema/feedback.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useFeedbackServer } from '../../../../../test/helpers/feedback-server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
-import { ISO_UTC, UUIDV7, expectUuidv7 } from '../../../../../test/helpers/shapes.js';
+import type { FeedbackCreateReq } from 'weft-trace';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useFeedbackServer } from 'weft-test-kit/feedback-server.js';
+import { post } from 'weft-test-kit/server-http.js';
+import { ISO_UTC, UUIDV7, expectUuidv7 } from 'weft-test-kit/shapes.js';
 import { storeParts } from '../../../src/server/server-store.js';
 
 const fb = useFeedbackServer();

@@ -1,17 +1,18 @@
+// @weft-test: postgres (the feedback rollups against a live count, on both stores)
 // The feedback rollups (issue 54, point 2) over loopback HTTP, on both stores: after a random workload (batches of
 // feedback over several hours, re-sent ids, purges, retention of the calls they are about) with the rollup job run at
 // random points, /feedback/stats answers exactly what the store answers reading every row, whatever the buckets (hourly
 // from rollups, half-hourly or in a zone off the hour from rows), metrics and filters; and says where it read them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CALLS_DELETE_BEFORE_PATH } from '../../../../weft-trace/src/schema/calls-retention.js';
-import { FeedbackStatsReq } from '../../../../weft-trace/src/schema/feedback.js';
+import { CALLS_DELETE_BEFORE_PATH } from 'weft-trace/src/schema/calls-retention.js';
+import { FeedbackStatsReq } from 'weft-trace/src/schema/feedback.js';
 import { refreshStaleFeedbackHours } from '../../../src/server/feedback/feedback-rollup-job.js';
 import { STATS_SOURCE_HEADER } from '../../../src/server/feedback/feedback-routes.js';
 import { storeParts } from '../../../src/server/server-store.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { batch, type Json, post, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { batch, type Json, post, start, startItem } from 'weft-test-kit/server-http.js';
 
 const T0 = Date.parse('2024-05-01T00:00:00.000Z');
 const MIN = 60_000;

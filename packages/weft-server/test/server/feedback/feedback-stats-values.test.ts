@@ -1,10 +1,11 @@
+// @weft-test: postgres
 // Tests of /feedback/stats metrics: numeric, boolean and categorical values, aggregates and percentiles checked
 // against simple-statistics on the same values, per bucket and over the window.
 import * as ss from 'simple-statistics';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FeedbackStatsRes } from '../../../../weft-trace/src/schema/feedback.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { type At, useFeedbackServer } from '../../../../../test/helpers/feedback-server.js';
+import type { FeedbackStatsRes } from 'weft-trace';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { type At, useFeedbackServer } from 'weft-test-kit/feedback-server.js';
 import { prng as rng } from '../../../../../examples/prng.js';
 
 const fb = useFeedbackServer();

@@ -1,7 +1,8 @@
+// @weft-test: postgres
 // Tests of /feedback/stats bucket alignment in IANA time zones: DST change days in New York, and +05:30 Kolkata.
 import { describe, expect, it } from 'vitest';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useFeedbackServer } from '../../../../../test/helpers/feedback-server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useFeedbackServer } from 'weft-test-kit/feedback-server.js';
 
 const fb = useFeedbackServer();
 const NY = 'America/New_York';

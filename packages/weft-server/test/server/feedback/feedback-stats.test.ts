@@ -1,10 +1,11 @@
+// @weft-test: postgres
 // Tests of POST /feedback/stats rules over loopback HTTP: window bounds, default end, filters, granularity, gaps, 422.
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../../weft-trace/src/api/core/api-errors.js';
+import { ValidationError } from 'weft-trace';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useFeedbackServer } from 'weft-test-kit/feedback-server.js';
+import { post } from 'weft-test-kit/server-http.js';
 import { MAX_BUCKETS } from '../../../src/server/stats/stats-buckets.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useFeedbackServer } from '../../../../../test/helpers/feedback-server.js';
-import { post } from '../../../../../test/helpers/server-http.js';
 
 const fb = useFeedbackServer();
 const HOUR = 3_600_000;

@@ -1,8 +1,9 @@
+// @weft-test: postgres
 // In-process route tests of createApp (app.request, no socket), plus a real-HTTP 500 and a chunked 413.
 import { describe, expect, it } from 'vitest';
 import { createApp, openStore } from '../../../src/server/index.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { PROJECT, post, start } from '../../../../../test/helpers/server-http.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { PROJECT, post, start } from 'weft-test-kit/server-http.js';
 
 describe('createApp in process', () => {
   it('starts and reads back a call without a socket', async () => {

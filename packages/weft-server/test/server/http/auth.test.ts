@@ -1,18 +1,19 @@
+// @weft-test: postgres
 // Server auth over real HTTP: Basic vs Bearer per endpoint, 401 with WWW-Authenticate, project grants (403),
 // loopback-only without keys (a real non-loopback connection), key parsing, and the start log of `weft serve`.
 import type { ChildProcess } from 'node:child_process';
 import { networkInterfaces } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AuthenticationError, Client, PermissionDeniedError } from '../../../../weft-trace/src/index.js';
-import type { CallStartReq, TrajectoryLogReq } from '../../../../weft-trace/src/schema/index.js';
+import { AuthenticationError, Client, PermissionDeniedError } from 'weft-trace';
+import type { CallStartReq, TrajectoryLogReq } from 'weft-trace';
 import { parseApiKeys } from '../../../src/server/index.js';
 import { isLoopbackAddress } from '../../../src/server/http/loopback.js';
 import { createApp } from '../../../src/server/app.js';
-import { expectUuidv7 } from '../../../../../test/helpers/shapes.js';
-import { startTestServer, useTestServer } from '../../../../../test/helpers/server.js';
-import { start } from '../../../../../test/helpers/server-http.js';
-import { killGroup, spawnCli } from '../../../../../test/helpers/child-processes.js';
+import { expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
+import { start } from 'weft-test-kit/server-http.js';
+import { killGroup, spawnCli } from 'weft-test-kit/child-processes.js';
 
 const KEYS = ['all-key', 'grant-key=acme/a,acme/b'];
 const server = useTestServer({ apiKeys: KEYS });

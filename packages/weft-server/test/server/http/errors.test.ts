@@ -1,8 +1,9 @@
+// @weft-test: postgres
 // Tests of error answers over loopback HTTP: 422 detail locs, malformed JSON, 404, 405, 413.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { PROJECT, end, endItem, post, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { PROJECT, end, endItem, post, start, startItem } from 'weft-test-kit/server-http.js';
 
 interface Detail {
   loc: string[];

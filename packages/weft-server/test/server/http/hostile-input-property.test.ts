@@ -1,12 +1,13 @@
+// @weft-test: postgres
 // Property tests of hostile request bodies (issue 11, items 1-4): random deep, oversized and control-character bodies on every endpoint answer 2xx or 4xx with a well-formed detail, never 5xx, in bounded time.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tooDeepAt } from '../../../../weft-trace/src/schema/json-depth.js';
-import { LIMITS } from '../../../../weft-trace/src/schema/limits.js';
-import { testStore } from '../../../../../test/helpers/test-store.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { PROJECT, end, endItem, post, start } from '../../../../../test/helpers/server-http.js';
+import { tooDeepAt } from 'weft-trace/wire';
+import { LIMITS } from 'weft-trace/wire';
+import { testStore } from 'weft-test-kit/test-store.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { PROJECT, end, endItem, post, start } from 'weft-test-kit/server-http.js';
 
 const server = useTestServer();
 

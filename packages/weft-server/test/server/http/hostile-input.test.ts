@@ -1,9 +1,10 @@
+// @weft-test: postgres
 // Tests of hostile request bodies (issue 11, items 1-4): deep nesting, control characters in paths, lists past their maxima and costly validation all answer 422 with a bounded detail, never 500.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../../weft-trace/src/schema/limits.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { PROJECT, end, endItem, post, start, startItem } from '../../../../../test/helpers/server-http.js';
+import { LIMITS } from 'weft-trace/wire';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { PROJECT, end, endItem, post, start, startItem } from 'weft-test-kit/server-http.js';
 
 const server = useTestServer();
 

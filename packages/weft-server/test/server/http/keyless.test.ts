@@ -1,13 +1,14 @@
+// @weft-test: postgres
 // Issue 11 item 7: a keyless server refuses browsers (foreign Host or Origin) and non-JSON bodies; the SDK still works.
 import { request } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Client, flush, init, op } from '../../../../weft-trace/src/index.js';
+import { Client, flush, init, op } from 'weft-trace';
 import { isLoopbackHost } from '../../../src/server/http/loopback.js';
 import { mediaType } from '../../../src/server/http/content-type.js';
-import { startTestServer, useTestServer } from '../../../../../test/helpers/server.js';
-import { readCalls, uniqueProject } from '../../../../../test/helpers/calls.js';
-import { start } from '../../../../../test/helpers/server-http.js';
+import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
+import { start } from 'weft-test-kit/server-http.js';
 
 const server = useTestServer();
 

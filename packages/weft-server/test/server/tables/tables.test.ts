@@ -1,11 +1,12 @@
+// @weft-test: postgres
 // Tables on the real server through the typed client: digests, row_digests filter, paging, dotted sort, original_index.
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { useTestClient } from '../../../../../test/helpers/client.js';
-import { sha } from '../../../../../test/helpers/digest.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { post } from '../../../../../test/helpers/server-http.js';
-import { LIMITS } from '../../../../weft-trace/src/schema/limits.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { useTestClient } from 'weft-test-kit/client.js';
+import { sha } from 'weft-test-kit/digest.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { post } from 'weft-test-kit/server-http.js';
+import { LIMITS } from 'weft-trace/wire';
 
 const server = useTestServer();
 const client = useTestClient(server);

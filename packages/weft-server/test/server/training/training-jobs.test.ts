@@ -1,14 +1,15 @@
+// @weft-test: postgres
 // Training jobs on the real server through the typed client: stored as queued; every bad field gets a 422 item.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { TrajectoryGroup } from '../../../../weft-trace/src/schema/index.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { storeRows } from '../../../../../test/helpers/store-sql.js';
-import { useTestClient } from '../../../../../test/helpers/client.js';
-import { post } from '../../../../../test/helpers/server-http.js';
-import { expectIsoUtc, expectUuidv7 } from '../../../../../test/helpers/shapes.js';
-import { NotFoundError } from '../../../../weft-trace/src/index.js';
-import { groupLines, openAiSftLines } from '../../../../weft-trace/src/trajectories/export-formats.js';
+import type { TrajectoryGroup } from 'weft-trace';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
+import { useTestClient } from 'weft-test-kit/client.js';
+import { post } from 'weft-test-kit/server-http.js';
+import { expectIsoUtc, expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { NotFoundError } from 'weft-trace';
+import { groupLines, openAiSftLines } from 'weft-trace/wire';
 
 const server = useTestServer();
 const client = useTestClient(server);

@@ -1,12 +1,13 @@
+// @weft-test: postgres
 // Trajectory logs on the real server through the typed client: metrics per split and overall vs simple-statistics.
 import { randomUUID } from 'node:crypto';
 import { max, mean, min, standardDeviation } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import type { TrajectoryGroup, TrajectoryMetrics } from '../../../../weft-trace/src/schema/index.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { storeRows } from '../../../../../test/helpers/store-sql.js';
-import { useTestClient } from '../../../../../test/helpers/client.js';
-import { post } from '../../../../../test/helpers/server-http.js';
+import type { TrajectoryGroup, TrajectoryMetrics } from 'weft-trace';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { storeRows } from 'weft-test-kit/store-sql.js';
+import { useTestClient } from 'weft-test-kit/client.js';
+import { post } from 'weft-test-kit/server-http.js';
 
 const server = useTestServer();
 const client = useTestClient(server);

@@ -7,8 +7,8 @@ import { APIConnectionTimeoutError, APIError, APIUserAbortError, Client, Interna
 import { isRetryableError, retryAfterMs } from '../../../src/api/core/retry.js';
 import type { RetryInfo } from '../../../src/api/core/transport.js';
 import { CallStartRes } from '../../../src/schema/calls.js';
-import { startTestServer } from '../../../../../test/helpers/server.js';
-import { startFaultProxy } from '../../../../../test/helpers/fault-proxy.js';
+import { startTestServer } from 'weft-test-kit/server.js';
+import { startFaultProxy } from 'weft-test-kit/fault-proxy.js';
 
 let stalling: Server | undefined;
 afterEach(async () => {

@@ -1,8 +1,9 @@
+// @weft-test: postgres
 // client.calls.iterate(): auto-pagination of stream_query yields every record exactly once, against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ConfigError, q, RequestValidationError } from '../../../src/index.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 const server = useTestServer();
 let client: Client;

@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The typed client against a real server: calls.start, upsertBatch, streamQuery, and typed errors.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,9 +13,9 @@ import {
   ValidationError,
 } from '../../../src/index.js';
 import { upsertCallsRaw } from '../../../src/api/core/raw-batch.js';
-import { startTestServer, useTestServer } from '../../../../../test/helpers/server.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { expectUuidv7 } from '../../../../../test/helpers/shapes.js';
+import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { expectUuidv7 } from 'weft-test-kit/shapes.js';
 
 const server = useTestServer();
 let client: Client;

@@ -1,12 +1,13 @@
+// @weft-test: postgres
 // Tests of client.feedback against the real local server: requests validated before sending, answers parsed, errors typed.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client, RequestValidationError, ValidationError } from '../../../src/index.js';
 import { createFeedbackRaw } from '../../../src/api/core/raw-batch.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { startFaultProxy } from '../../../../../test/helpers/fault-proxy.js';
-import { expectIsoUtc, expectUuidv7 } from '../../../../../test/helpers/shapes.js';
-import { storeParts } from '../../../../weft-server/src/server/server-store.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { startFaultProxy } from 'weft-test-kit/fault-proxy.js';
+import { expectIsoUtc, expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { storeParts } from 'weft-server/src/server/server-store.js';
 
 const server = useTestServer();
 let client: Client;

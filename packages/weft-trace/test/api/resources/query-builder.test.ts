@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { Client, q } from '../../../src/index.js';
 import { OperationSchema, Query } from '../../../src/schema/query.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
 
 describe('q builds the wire grammar', () => {
   it.each([

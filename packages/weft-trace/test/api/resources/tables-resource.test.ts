@@ -1,10 +1,11 @@
+// @weft-test: postgres
 // client().tables: requests validated before sending, answers parsed, wire names and path kept; against real servers.
 import { describe, expect, it } from 'vitest';
 import { APIError, Client, RequestValidationError } from '../../../src/index.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { useTestClient } from '../../../../../test/helpers/client.js';
-import { uniqueProject } from '../../../../../test/helpers/calls.js';
-import { startCannedServer } from '../../../../../test/helpers/canned-server.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { useTestClient } from 'weft-test-kit/client.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { startCannedServer } from 'weft-test-kit/canned-server.js';
 
 const server = useTestServer();
 const client = useTestClient(server);

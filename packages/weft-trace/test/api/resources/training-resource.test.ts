@@ -1,12 +1,13 @@
+// @weft-test: postgres
 // client().trajectories and client().trainingJobs: validated before sending, Bearer auth, encoded path, parsed answers.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { APIConnectionError, APIError, Client, RequestValidationError } from '../../../src/index.js';
-import { startFaultProxy } from '../../../../../test/helpers/fault-proxy.js';
-import { useTestServer } from '../../../../../test/helpers/server.js';
-import { useTestClient } from '../../../../../test/helpers/client.js';
-import { startCannedServer } from '../../../../../test/helpers/canned-server.js';
-import { expectUuidv7 } from '../../../../../test/helpers/shapes.js';
+import { startFaultProxy } from 'weft-test-kit/fault-proxy.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { useTestClient } from 'weft-test-kit/client.js';
+import { startCannedServer } from 'weft-test-kit/canned-server.js';
+import { expectUuidv7 } from 'weft-test-kit/shapes.js';
 
 const server = useTestServer({ apiKeys: ['train-key'] });
 const client = useTestClient(server, { apiKey: 'train-key' });

@@ -3,7 +3,7 @@
  * run is logged and the next one tries again, `stop()` waits for the run in progress.
  * @module
  */
-import { safeMessage } from 'weft-trace/internal';
+import { safeMessage } from 'weft-trace/client';
 
 /** A running periodic job. */
 export interface PeriodicJob<T> {

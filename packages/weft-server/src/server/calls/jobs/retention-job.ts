@@ -3,7 +3,7 @@
  * of every project started more than N days ago, in batches that take turns with the writes (calls/retention.ts).
  * @module
  */
-import { DEFAULT_DELETE_BATCH } from 'weft-trace/internal';
+import { DEFAULT_DELETE_BATCH } from 'weft-trace/wire';
 import type { CallStore } from '../call-store.js';
 import { deleteBefore, type DeletedTotals } from './retention.js';
 import { type PeriodicJob, startPeriodicJob } from './periodic-job.js';

@@ -5,7 +5,7 @@
  * priced per bucket as `include_costs` prices a call's. The answer is the same whichever hours came from rollups.
  * @module
  */
-import type { OverviewBucket, OverviewFigures, OverviewGroup } from 'weft-trace/internal';
+import type { OverviewBucket, OverviewFigures, OverviewGroup } from 'weft-trace/wire';
 import type { Dialect } from '../../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../../db/sql-runner.js';
 import { all, type Steps } from '../../db/sql-steps.js';

@@ -5,7 +5,7 @@
 import { parseFieldPath } from '../../db/field-path.js';
 import { QueryError } from '../../db/query-error.js';
 import type { z } from 'zod';
-import type { CallsQueryReq } from 'weft-trace/internal';
+import type { CallsQueryReq } from 'weft-trace/wire';
 import { CALL_COLUMNS, EXTRA_COLUMNS } from './records.js';
 
 /** The query fields a projection reads (the zod output of `CallsQueryReq`; query-walk.ts's `CallsQuery`). */

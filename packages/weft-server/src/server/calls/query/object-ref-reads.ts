@@ -8,7 +8,7 @@
  */
 import { andThen, type MaybePromise } from '../../db/store-api.js';
 import { type ObjectKey, objectKeyOf } from '../../objects/object-vals.js';
-import type { TableRowSchema } from 'weft-trace/internal';
+import type { TableRowSchema } from 'weft-trace/wire';
 import type { TableQuery } from '../../tables/table-store.js';
 
 /** What resolving reads: object values by `<object_id>:<digest>`, and table rows' values by row digest. */

@@ -3,7 +3,7 @@
  * column reads as epoch seconds, when a missing feedback value reads as '', `op_names` wildcards and bare run ids.
  * @module
  */
-import type { Operand } from 'weft-trace/internal';
+import type { Operand } from 'weft-trace/wire';
 import { isFeedbackField } from './feedback-fields.js';
 import type { Params } from '../../db/sql-params.js';
 

@@ -7,8 +7,8 @@
  * @module
  */
 import type { z } from 'zod';
-import type { CallsQueryReq } from 'weft-trace/internal';
-import type { Operand, Operation } from 'weft-trace/internal';
+import type { CallsQueryReq } from 'weft-trace/wire';
+import type { Operand, Operation } from 'weft-trace/wire';
 import { QueryError } from '../../db/query-error.js';
 import { type Compiled, compileField, type FieldLeaves } from './fields.js';
 import type { Params } from '../../db/sql-params.js';

@@ -3,7 +3,7 @@
  * and the `columns` projection of a stream query (spec endpoint 3, rules 1-4).
  * @module
  */
-import type { FeedbackRecord } from 'weft-trace/internal';
+import type { FeedbackRecord } from 'weft-trace/wire';
 import { compileColumns, parseColumns, type WireRecord } from './columns.js';
 import { expandRefs } from './expand.js';
 import { markDescendantErrors } from './descendant-errors.js';

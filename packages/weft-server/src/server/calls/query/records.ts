@@ -2,9 +2,9 @@
  * Turns a stored `calls` row into the wire call record, adding the server-derived summary fields.
  * @module
  */
-import type { CallRecord } from 'weft-trace/internal';
+import type { CallRecord } from 'weft-trace/wire';
+import { deriveStatus } from 'weft-trace/wire';
 import { latencyMs } from '../../db/timestamps.js';
-import { deriveStatus } from 'weft-trace/internal';
 
 /** A `calls` row as selected by {@link CALL_COLUMNS}; JSON columns are TEXT. */
 export interface CallRow {
@@ -55,7 +55,7 @@ export const STORED_COLUMNS = [...CALL_COLUMNS, 'otel_dump'] as const;
 export const EXTRA_COLUMNS = ['storage_size_bytes', 'total_storage_size_bytes', 'svc_user_name'] as const;
 
 /** `summary.status`: the one union of `schema/call-status.ts`. */
-export type CallStatus = import('weft-trace/internal').CallStatus;
+export type CallStatus = import('weft-trace/wire').CallStatus;
 
 /** A wire record: the stored fields plus `summary.status` and `summary.latency_ms` (ms, null while running). */
 export type StoredCallRecord = CallRecord & {

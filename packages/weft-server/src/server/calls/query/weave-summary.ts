@@ -4,7 +4,7 @@
  * `trace_name` (the display name, else the op's short name) and `latency_ms` (once the call ended).
  * @module
  */
-import { opShortName } from 'weft-trace/internal';
+import { opShortName } from 'weft-trace/wire';
 import type { StoredCallRecord } from './records.js';
 
 /** Keys of `summary.weave` the server owns: a stored value under them is replaced. */

@@ -4,8 +4,8 @@
  * (sqlite-call-flush.ts, pg-call-writes.ts); and the read of the stored values a batch needs (`storedColumn`).
  * @module
  */
-import { newId } from 'weft-trace/internal';
-import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
+import { newId } from 'weft-trace/wire';
+import type { CallEndRes, CallStartRes } from 'weft-trace/wire';
 import type { Dialect } from '../../db/dialect.js';
 import { all, type Steps } from '../../db/sql-steps.js';
 import { type EndInput, endValues, INPUTS_AT, type JsonText, OUTPUT_AT, START_NAME_AT, type StartInput, startValues, type UpsertItem, type Value } from './call-fields.js';

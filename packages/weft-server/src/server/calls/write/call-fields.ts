@@ -8,7 +8,7 @@
  * @module
  */
 import type { z } from 'zod';
-import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from 'weft-trace/internal';
+import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert, UpsertBatchItem } from 'weft-trace/wire';
 import { normalizeTimestamp } from '../../db/timestamps.js';
 
 /** A validated start (zod output of `StartedCallSchemaForInsert`). */

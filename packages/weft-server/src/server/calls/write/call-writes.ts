@@ -6,7 +6,7 @@
  * the overview hours it changed are marked (rollup-marks.ts), inside one transaction the caller's runner opens.
  * @module
  */
-import type { CallEndRes, CallStartRes } from 'weft-trace/internal';
+import type { CallEndRes, CallStartRes } from 'weft-trace/wire';
 import type { Dialect } from '../../db/dialect.js';
 import type { Steps } from '../../db/sql-steps.js';
 import { END_COLUMNS, START_COLUMNS, type StartInput, type UpsertItem } from './call-fields.js';

@@ -2,7 +2,7 @@
  * The `strictOrder` testing aid: finds the ends in a batch whose call has no start, stored or earlier in the same batch.
  * @module
  */
-import type { DetailItem } from 'weft-trace/internal';
+import type { DetailItem } from 'weft-trace/wire';
 import type { UpsertItem } from './call-fields.js';
 import { keyOf } from './batch-staging.js';
 

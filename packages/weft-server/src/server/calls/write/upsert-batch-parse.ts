@@ -3,9 +3,9 @@
  * @module
  */
 import type { z } from 'zod';
-import { type CallUpsertBatchReq, CallSummary, LlmUsage } from 'weft-trace/internal';
-import { LIMITS } from 'weft-trace/internal';
-import { isProjectId } from 'weft-trace/internal';
+import { type CallUpsertBatchReq, CallSummary, LlmUsage } from 'weft-trace/wire';
+import { LIMITS } from 'weft-trace/wire';
+import { isProjectId } from 'weft-trace/wire';
 import { DATE_TIME_PATTERN as DATE_TIME } from '../../db/timestamps.js';
 import { END_FIELDS, type FieldKind, START_FIELDS } from './call-fields.js';
 

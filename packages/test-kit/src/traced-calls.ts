@@ -1,8 +1,8 @@
 // Test helper for instrument tests: init against the file's server, run a workload, flush, read the calls back.
 import { expect } from 'vitest';
-import { flush, init, type InitOptions } from '../../packages/weft-trace/src/index.js';
-import type { CallRecord } from '../../packages/weft-trace/src/schema/calls.js';
-import type { RunningServer } from '../../packages/weft-server/src/server/index.js';
+import { flush, init, type InitOptions } from 'weft-trace';
+import type { CallRecord } from 'weft-trace';
+import type { RunningServer } from 'weft-server';
 import { readCalls, uniqueProject } from './calls.js';
 
 /** Inits weft for a fresh project on `server`, runs `run`, flushes, and returns the project's calls. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { afterAll, beforeAll } from 'vitest';
-import { type RunningServer, type StartServerOptions, startServer } from '../../packages/weft-server/src/server/start-server.js';
+import { type RunningServer, type StartServerOptions, startServer } from 'weft-server';
 import { testStore } from './test-store.js';
 
 /**

@@ -18,7 +18,7 @@ export function lowestNodeMajor(range: string | undefined): number {
 }
 
 function manifest(pkg: string): { version: string; engines?: { node?: string } } {
-  return JSON.parse(readFileSync(new URL(`../../node_modules/${pkg}/package.json`, import.meta.url), 'utf8')) as { version: string; engines?: { node?: string } };
+  return JSON.parse(readFileSync(new URL(`../../../node_modules/${pkg}/package.json`, import.meta.url), 'utf8')) as { version: string; engines?: { node?: string } };
 }
 
 /** True when this Node.js is at or above the lowest major the installed package's `engines.node` names. */

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
-export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /** README.md, then every docs/*.md, as paths from the repository root (docs/api/, typedoc's output, is not one). */
 export function docFiles(): string[] {

@@ -5,12 +5,12 @@
 import { appendFileSync } from 'node:fs';
 import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
 import path from 'node:path';
-import { isAlive } from '../../packages/weft-trace/src/export/spool.js';
+import { isAlive } from 'weft-trace/src/export/spool.js';
 
 /** Environment variable naming the directory where spawned pids are recorded (set by `global-setup.ts`). */
 export const PID_DIR_ENV = 'WEFT_TEST_PID_DIR';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 /** The built CLI (`npm test` builds before vitest runs): run by `node` itself, so no wrapper process can be left behind. */
 export const BUILT_CLI = path.join(ROOT, 'packages', 'weft-trace', 'dist', 'cli.js');
 

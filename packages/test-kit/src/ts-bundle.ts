@@ -10,9 +10,9 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { isAlive } from '../../packages/weft-trace/src/export/spool.js';
+import { isAlive } from 'weft-trace/src/export/spool.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 /**
  * Where the bundles go (ignored by git): each test process writes its own files, named with its pid, and deletes
  * them at exit; a process that ends without its exit handlers (vitest ends its workers so) leaves them to the next

@@ -1,7 +1,7 @@
 // Test helper: one typed client per test file, pointed at the file's test server and closed after.
 import { afterAll, beforeAll } from 'vitest';
-import { Client, type ClientOptions } from '../../packages/weft-trace/src/index.js';
-import type { RunningServer } from '../../packages/weft-server/src/server/index.js';
+import { Client, type ClientOptions } from 'weft-trace';
+import type { RunningServer } from 'weft-server';
 
 /**
  * Registers hooks creating a `Client` for `server()` (no retries, so errors surface at once) and closing it.

@@ -3,7 +3,7 @@
  * process, whose handler calls a model), as weft-trace sends them, for the server's and the viewer's cross-process tests.
  * @module
  */
-import { weftCallId, weftTraceId } from '../../packages/weft-trace/src/internal/otel-ids.js';
+import { weftCallId, weftTraceId } from 'weft-trace/otel';
 import { end, endItem, type Json, start, startItem } from './server-http.js';
 
 /** The trace id (hex, as in a `traceparent`) and in weft's UUID layout. */

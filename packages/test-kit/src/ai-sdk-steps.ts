@@ -1,15 +1,15 @@
 // Test helper: what a multi-step AI SDK run (a tool, then an answer) must store, whichever route records it: the steps in order, usage once, the conversation in order.
 import { expect } from 'vitest';
-import { op } from '../../packages/weft-trace/src/index.js';
-import type { CallRecord } from '../../packages/weft-trace/src/schema/calls.js';
-import type { RunningServer } from '../../packages/weft-server/src/server/index.js';
-import { isLlmCall } from '../../packages/weft-server/src/ui/call-facts.js';
-import { chatOfCall } from '../../packages/weft-server/src/ui/chat/chat-of-call.js';
-import type { ChatMessage } from '../../packages/weft-server/src/ui/chat/chat-message.js';
+import { op } from 'weft-trace';
+import type { CallRecord } from 'weft-trace';
+import type { RunningServer } from 'weft-server';
+import { isLlmCall } from 'weft-server/src/ui/call-facts.js';
+import { chatOfCall } from 'weft-server/src/ui/chat/chat-of-call.js';
+import type { ChatMessage } from 'weft-server/src/ui/chat/chat-message.js';
 import { streamedText } from './fake-llm-openai.js';
 import { one, traced } from './traced-calls.js';
 
-/** The fake's usage of one `gpt-4o-tool` request (test/helpers/fake-llm-openai.ts), as weft records it. */
+/** The fake's usage of one `gpt-4o-tool` request (packages/test-kit/src/fake-llm-openai.ts), as weft records it. */
 export const STEP_USAGE = { prompt_tokens: 1200, completion_tokens: 80, cache_read_input_tokens: 200, reasoning_tokens: 30, requests: 1 };
 /** Two such requests: what a two-step run counts, once, in every summary above its steps. */
 export const TWO_STEPS_USAGE = { 'gpt-4o-tool-2024-07-18': { prompt_tokens: 2400, completion_tokens: 160, cache_read_input_tokens: 400, reasoning_tokens: 60, requests: 2 } };

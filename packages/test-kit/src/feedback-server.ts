@@ -4,9 +4,9 @@
  * @module
  */
 import { afterAll, beforeAll } from 'vitest';
-import { Client } from '../../packages/weft-trace/src/api/client.js';
-import type { FeedbackCreateReq, FeedbackStatsReq, FeedbackStatsRes } from '../../packages/weft-trace/src/schema/feedback.js';
-import type { RunningServer } from '../../packages/weft-server/src/server/index.js';
+import { Client } from 'weft-trace';
+import type { FeedbackCreateReq, FeedbackStatsReq, FeedbackStatsRes } from 'weft-trace';
+import type { RunningServer } from 'weft-server';
 import { useTestServer } from './server.js';
 
 /** One feedback to create: when (`at`, ISO 8601) and what (payload, optional type and trigger). */

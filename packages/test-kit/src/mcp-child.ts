@@ -5,7 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { wrapMCPClient } from '../../packages/weft-trace/src/index.js';
+import { wrapMCPClient } from 'weft-trace';
 import { trackPid, whenGone } from './child-processes.js';
 import { bundled } from './ts-bundle.js';
 

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CallRecord } from '../../packages/weft-trace/src/schema/calls.js';
+import type { CallRecord } from 'weft-trace/src/schema/calls.js';
 import { readCalls, uniqueProject } from './calls.js';
 import { spawnTracked } from './child-processes.js';
 

@@ -6,7 +6,7 @@
  * @module
  */
 import fc from 'fast-check';
-import type { UpsertItem } from '../../packages/weft-server/src/server/index.js';
+import type { UpsertItem } from 'weft-server';
 
 const project = fc.constantFrom('e/p', 'e/q');
 const callId = fc.constantFrom('a', 'b', 'c', 'd');

@@ -1,6 +1,6 @@
 // A BatchDelivery for Batcher unit tests: `send(batch, signal)` says what became of each batch; abandon() aborts `signal`.
-import type { BatchDelivery, Tally } from '../../packages/weft-trace/src/export/batcher.js';
-import type { Entry } from '../../packages/weft-trace/src/export/entry.js';
+import type { BatchDelivery, Tally } from 'weft-trace/src/export/batcher.js';
+import type { Entry } from 'weft-trace/src/export/entry.js';
 
 /** Sends one batch and says how many events were sent and dropped (none are given back as undelivered). */
 export type SendBatch = (batch: Entry[], signal: AbortSignal) => Promise<Tally>;

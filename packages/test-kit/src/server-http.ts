@@ -2,7 +2,7 @@
  * HTTP helpers of the server suites (test/server/): post JSON, build starts/ends, read stream_query answers.
  * @module
  */
-import type { RunningServer } from '../../packages/weft-server/src/server/index.js';
+import type { RunningServer } from 'weft-server';
 
 export const PROJECT = 'acme/demo';
 

@@ -3,8 +3,8 @@
  * `postgres` vitest project), for checks of what was stored.
  * @module
  */
-import type { RunningServer } from '../../packages/weft-server/src/server/index.js';
-import { storeParts } from '../../packages/weft-server/src/server/server-store.js';
+import type { RunningServer } from 'weft-server';
+import { storeParts } from 'weft-server/src/server/server-store.js';
 
 /**
  * Runs a read-only query on the server's database and returns its rows. JSON columns come back as their text on
