@@ -50,13 +50,13 @@ function installed(): string[] {
 it('installs in at most 10 MB with only the SDK\'s own dependencies', () => {
   const pkg = JSON.parse(readFileSync(path.join(app, 'node_modules/weft-trace/package.json'), 'utf8')) as { dependencies: Record<string, string> };
   // fastest-levenshtein: evaluate()'s stringSimilarity scorer (64 KB); import-in-the-middle and require-in-the-middle
-  // (with cjs-module-lexer, es-module-lexer, module-details-from-path, debug, ms): the no-code route, loaded only there
-  expect(Object.keys(pkg.dependencies).sort()).toEqual(['@opentelemetry/api', 'fastest-levenshtein', 'import-in-the-middle', 'p-queue', 'require-in-the-middle', 'undici']);
+  // (0.8 MB with cjs-module-lexer, es-module-lexer, module-details-from-path, debug, ms) are optional peers: the
+  // no-code route's, installed by who takes it
+  expect(Object.keys(pkg.dependencies).sort()).toEqual(['@opentelemetry/api', 'fastest-levenshtein', 'p-queue', 'undici']);
   const names = installed();
   for (const name of SERVER_ONLY) expect(names).not.toContain(name);
   expect(names).toEqual([
-    '@opentelemetry/api', 'cjs-module-lexer', 'debug', 'es-module-lexer', 'eventemitter3', 'fastest-levenshtein', 'import-in-the-middle',
-    'module-details-from-path', 'ms', 'p-queue', 'p-timeout', 'require-in-the-middle', 'undici', 'weft-trace',
+    '@opentelemetry/api', 'eventemitter3', 'fastest-levenshtein', 'p-queue', 'p-timeout', 'undici', 'weft-trace',
   ]);
   const size = diskBytes(path.join(app, 'node_modules'));
   console.log(`SDK install: ${(size / MB).toFixed(1)} MB on disk, packages: ${names.join(', ')}`);
@@ -76,7 +76,7 @@ it('traces with zod bundled (not installed), its types from the vendored declara
 });
 
 it('runs one instance of the SDK under Node.js, whether the app imports it or requires it (each subpath too)', async () => {
-  // the `node` condition's ESM entries re-export the CommonJS build (build/finish.mjs): no second copy of the
+  // the `node-addons` condition's ESM entries re-export the CommonJS build (build/finish.mjs): no second copy of the
   // SDK's state and classes for an app (or its dependencies) mixing the two; the ESM build is for other runtimes
   const script = `import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
@@ -112,11 +112,16 @@ it('says how to get the server: the `weft` bin and weft-trace/server without wef
   }
 });
 
-it('loads the hooking libraries only for the no-code route: not with weft-trace, yes with weft-trace/register', async () => {
+it('loads the hooking libraries only for the no-code route: not with weft-trace, yes with weft-trace/register (once installed)', async () => {
   const hooks = "Object.keys(createRequire(import.meta.url).cache).filter((f) => /(import|require)-in-the-middle/.test(f)).length";
   const probe = (load: string) => `import { createRequire } from 'node:module'; ${load}; console.log(${hooks} > 0);`;
   const env = { ...process.env, WEFT_PROJECT: 'acme/app', WEFT_BASE_URL: 'http://127.0.0.1:9', WEFT_DISABLED: 'true' };
   const loaded = async (load: string) => (await run(process.execPath, ['--input-type=module', '-e', probe(load)], { cwd: app, env, timeout: 30_000 })).stdout.trim();
   expect(await loaded("const { op, init } = await import('weft-trace'); init(); op((x) => x)(1)")).toBe('false');
+  // without the optional peers, the no-code route says what to install, and the app runs
+  const without = await run(process.execPath, ['--import', 'weft-trace/register', '--input-type=module', '-e', "console.log('app ran')"], { cwd: app, env, timeout: 30_000 });
+  expect(without.stdout.trim()).toBe('app ran');
+  expect(without.stderr).toContain('npm install import-in-the-middle require-in-the-middle');
+  await run('npm', ['install', 'import-in-the-middle', 'require-in-the-middle', '--offline', '--no-audit', '--no-fund'], { cwd: app, timeout: 240_000 });
   expect(await loaded("await import('weft-trace/register')")).toBe('true');
 });

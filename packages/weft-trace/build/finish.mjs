@@ -38,18 +38,20 @@ function vendorZodTypes() {
 }
 
 /**
- * The Node.js ESM entries (the `node` condition under `import` in package.json): each re-exports the entry's CommonJS
+ * The Node.js ESM entries (the `node-addons` condition under `import` in package.json): each re-exports the entry's CommonJS
  * build, so an app that imports weft-trace and one that requires it (or both, in one process) run one instance of
  * the SDK, and the traced call costs under `import` what it costs under `require` (issue 47: the split ESM build's
  * calls across its chunks cost 1.2x). The export names are read from the CommonJS build. `weft-trace/vitest` imports
- * vitest here (vitest refuses `require()`) and hands it to `vitest/core.cjs`. Other runtimes and bundlers without
- * the `node` condition keep the ESM build. Fails the build when package.json does not point at a file written here.
+ * vitest here (vitest refuses `require()`) and hands it to `vitest/core.cjs`. `node-addons` rather than `node`: Node.js
+ * itself sets it (unless `--no-addons`), bundlers do not (esbuild, webpack, Vite and Rollup set `node` for a Node
+ * target), so an app bundled to ESM keeps the ESM build (a CommonJS build inside an ESM bundle has no `__filename`),
+ * and so do Deno, Bun and the edge runtimes. Fails the build when package.json does not point at a file written here.
  */
 function writeNodeEntries() {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
   const require = createRequire(path.resolve('package.json'));
   for (const [subpath, target] of Object.entries(pkg.exports)) {
-    const nodeFile = target?.import?.node;
+    const nodeFile = target?.import?.['node-addons'];
     if (subpath === './server' || typeof target !== 'object' || !target.require) continue;
     if (subpath === './register') {
       // `--import weft-trace/register`: the CommonJS build's start, awaited (the app's imports wait for the hooks)
@@ -74,7 +76,7 @@ function relativeTo(from, file) {
 }
 
 function writeNode(nodeFile, body, subpath) {
-  if (typeof nodeFile !== 'string') throw new Error(`package.json exports["${subpath}"].import has no "node" entry (build/finish.mjs writes one)`);
+  if (typeof nodeFile !== 'string') throw new Error(`package.json exports["${subpath}"].import has no "node-addons" entry (build/finish.mjs writes one)`);
   mkdirSync(path.dirname(nodeFile), { recursive: true });
   writeFileSync(nodeFile, `// weft-trace${subpath.slice(1)} under Node.js: the CommonJS build, one instance for import and require (build/finish.mjs).\n${body}`);
 }

@@ -61,9 +61,19 @@ export function patchLoaded(entry: Instrumentation, exports: unknown, baseDir: s
   }
 }
 
+/** What installs the hooking libraries (optional peers: the SDK's install stays under 10 MB without them, docs/packaging.md). */
+const INSTALL_HOOKS = 'npm install import-in-the-middle require-in-the-middle';
+
+/** Whether `err` is require()'s not-found of one of the hooking libraries. */
+function hookLibraryMissing(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  return e?.code === 'MODULE_NOT_FOUND' && /(import|require)-in-the-middle/.test(String(e.message));
+}
+
 /**
  * Instruments every supported library the app loads from now on (openai, @anthropic-ai/sdk, ai, @google/genai,
- * @openai/agents, @modelcontextprotocol/sdk; `only` / `except` choose), as `node --import weft-trace/register` does
+ * @openai/agents, @modelcontextprotocol/sdk, @anthropic-ai/claude-agent-sdk, @aws-sdk/client-bedrock-runtime; `only` /
+ * `except` choose; the hooking libraries import-in-the-middle and require-in-the-middle are optional peers to install), as `node --import weft-trace/register` does
  * (that route also calls `init()` from the environment): each client made later is the explicit wrapper's
  * (`wrapOpenAI(new OpenAI())`), so the calls and their tree are the same, and wrapping one by hand too records each
  * request once. A `require()` is hooked at once; an `import` once the returned promise resolves (the loader thread
@@ -99,7 +109,8 @@ export function instrument(options: InstrumentOptions = {}): Promise<readonly st
       },
     );
   } catch (err) {
-    diag.warn(`instrument: hooks unavailable (${safeMessage(err)}); use the explicit wrappers`);
+    if (hookLibraryMissing(err)) diag.warn(`instrument: the no-code route needs the hooking libraries, optional peers of weft-trace: ${INSTALL_HOOKS} (or use the explicit wrappers)`);
+    else diag.warn(`instrument: hooks unavailable (${safeMessage(err)}); use the explicit wrappers`);
     return Promise.resolve([...HOOKED]);
   }
 }
