@@ -1,6 +1,6 @@
 // Installs weft-trace of a git revision as a user gets it: the package's own build (its tsup.config.ts), `npm pack`, then `npm install <tarball>` into an empty app.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { revHas } from './build.js';
 
@@ -36,6 +36,8 @@ export function packedApp(rev: string): PackedApp {
     symlinkSync(`${ROOT}node_modules`, `${tree}node_modules`);
     const pkg = revHas(commit, 'packages/weft-trace') ? `${tree}packages/weft-trace/` : tree;
     execFileSync(process.execPath, [`${ROOT}node_modules/tsup/dist/cli-default.js`], { cwd: pkg, stdio: ['ignore', 'ignore', 'inherit'] });
+    // the Node.js ESM entries over the CommonJS build (`node-addons` in exports, issue 47 on): build/finish.mjs writes them
+    if (readFileSync(`${pkg}package.json`, 'utf8').includes('"node-addons"')) execFileSync(process.execPath, ['build/finish.mjs'], { cwd: pkg, stdio: ['ignore', 'ignore', 'inherit'] });
     execFileSync('npm', ['pack', '--silent', '--pack-destination', home], { cwd: pkg, stdio: ['ignore', 'ignore', 'inherit'] });
     const tarball = readdirSync(home).find((f) => f.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack of ${short} wrote no tarball`);
