@@ -43,7 +43,7 @@ async function apiMs(body: object, url = server.url): Promise<number> {
   return performance.now() - t0;
 }
 
-/** The columns the page's trace view asks for, with `include_costs` (ui/src/trace-view.tsx). */
+/** The columns the page's trace view asks for, with `include_costs` (packages/weft-server/src/ui/trace-view.tsx). */
 const TREE_COLUMNS = ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'summary'];
 const LIST_QUERY = { filter: { trace_roots_only: true }, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100, offset: 0, include_feedback: true, include_costs: true };
 const TREE_QUERY = { filter: { trace_ids: [BIG_TRACE_ID] }, sort_by: [{ field: 'started_at', direction: 'asc' }], columns: TREE_COLUMNS, include_costs: true };

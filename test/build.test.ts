@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, expectTypeOf, it } from 'vitest';
-import { op, type CurrentCall, type Op } from '../packages/weft-trace/src/index.js';
+import { op, type CurrentCall, type Op } from 'weft-trace';
 import { useTestServer } from 'weft-test-kit/server.js';
 import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { NO_SERVER_HINT } from '../../packages/weft-trace/src/export/reachability.js';
+import { NO_SERVER_HINT } from 'weft-trace/src/export/reachability.js';
 
 const README = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
 

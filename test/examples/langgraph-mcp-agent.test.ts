@@ -1,7 +1,7 @@
 // Runs examples/langgraph-mcp-agent.ts (a LangGraph agent on ChatOpenAI over a wrapped client, its tool an MCP server in a child process that asks
 // a wrapped model) against this file's server, and checks the one tree both processes recorded and the usage of each model call.
 import { expect, it } from 'vitest';
-import type { CallRecord } from '../../packages/weft-trace/src/schema/calls.js';
+import type { CallRecord } from 'weft-trace';
 import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 import { runExample } from 'weft-test-kit/examples.js';
 import { useTestServer } from 'weft-test-kit/server.js';

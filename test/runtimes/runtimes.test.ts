@@ -18,7 +18,7 @@ import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 import { killGroup, spawnTracked } from 'weft-test-kit/child-processes.js';
 import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
 import { useTestServer } from 'weft-test-kit/server.js';
-import type { CallRecord } from '../../packages/weft-trace/src/schema/calls.js';
+import type { CallRecord } from 'weft-trace';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');

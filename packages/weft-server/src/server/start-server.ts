@@ -65,7 +65,7 @@ export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'l
    */
   retentionDays?: number;
   /**
-   * Runs the overview's rollup job (calls/rollup-job.ts) inside this server: `true` or its options (`intervalMs`
+   * Runs the overview's rollup job (calls/jobs/rollup-job.ts) inside this server: `true` or its options (`intervalMs`
    * between runs, default 30,000). It recomputes, one hour per transaction, the hour rollups writes marked stale, so
    * `POST /weft/calls/overview` reads hours instead of rows; the answer is the same without it, only slower.
    * `weft serve` turns it on. The feedback rollup job (feedback/feedback-rollup-job.ts) runs with it, on the same

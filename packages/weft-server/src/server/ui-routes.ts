@@ -1,6 +1,6 @@
 /**
  * The trace viewer: `GET /` and `/assets/*` answer the web app built into `dist/ui` by `npm run build`
- * (`vite.ui.config.ts`), and `GET /weft/projects` (a weft extension) lists the projects the page can pick from.
+ * (`packages/weft-server/vite.config.ts`), and `GET /weft/projects` (a weft extension) lists the projects the page can pick from.
  * @module
  */
 import { existsSync } from 'node:fs';

@@ -208,7 +208,7 @@ describe('weft calls tail', () => {
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       const slow = op(async function slow() { await gate; return 'late'; });
-      const { init, flush } = await import('weft-trace/src/index.js');
+      const { init, flush } = await import('weft-trace');
       init({ project, baseUrl: source.url, flushIntervalMs: 20 });
       const pending = slow();
       await flush();

@@ -1,5 +1,5 @@
 /**
- * Test helper: Chromium (`WEFT_CHROMIUM`, chosen by ../helpers/chromium.ts) driven by playwright-core (headless, no network beyond loopback), and a
+ * Test helper: Chromium (`WEFT_CHROMIUM`, chosen by packages/test-kit/src/chromium.ts) driven by playwright-core (headless, no network beyond loopback), and a
  * `weft serve` child that prints its trace viewer URL.
  * @module
  */

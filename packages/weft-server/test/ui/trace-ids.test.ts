@@ -1,4 +1,4 @@
-// The viewer's resolution of a trace URL (ui/src/trace-ids.ts) against a real server, without a browser: a call id in
+// The viewer's resolution of a trace URL (src/ui/trace-ids.ts) against a real server, without a browser: a call id in
 // the trace's place, and ids without dashes, lead to the trace as stored with the call selected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';

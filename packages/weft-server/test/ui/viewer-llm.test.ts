@@ -37,7 +37,7 @@ const openPage = (origin: string): Promise<{ page: Page; problems: string[] }> =
 /** USD over a record's `summary.costs` (`include_costs`). */
 const costOf = (r: { summary: Record<string, unknown> }): number =>
   Object.values((r.summary['costs'] ?? {}) as Record<string, { total_cost: number }>).reduce((s, c) => s + c.total_cost, 0);
-/** As the viewer writes USD (ui/src/format.ts `usd`). */
+/** As the viewer writes USD (src/ui/format.ts `usd`). */
 const dollars = (n: number): string => `$${n.toFixed(n < 0.01 ? 6 : 4)}`;
 
 describe(`the viewer for LLM apps (in Chromium, ${testStore()} store)`, () => {

@@ -8,8 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
 import { runExampleOk } from 'weft-test-kit/examples.js';
 import { evaluate, exactMatch, flush, init, shutdown } from 'weft-trace';
-import { startFakeLlm } from 'weft-test-kit/fake-llm.js';
-import { resetViewerLinkNotice, ViewerLinkNotice } from 'weft-trace/src/export/viewer-link-notice.js';
 
 const PROJECT = 'local/ui-test';
 const FAILING = 'What is the airspeed velocity of an unladen swallow?';
@@ -244,23 +242,5 @@ describe('trace viewer (GET / of weft serve, in Chromium)', () => {
     expect(rows).toEqual([[base.id, true], [cand.id, true]]);
     expect(await page.locator('.compare .rows thead').textContent()).toBe('examplebasecand');
     expect(problems).toEqual([]);
-  });
-  it('prints the viewer link of the first trace once per process when the SDK sends to weft serve, not to another server', async () => {
-    const lines: string[] = [];
-    const start = (id: string, parent?: string) => ({ project_id: 'local/ui-link', id, trace_id: `trace-${id}`, op_name: 'f', started_at: new Date().toISOString(), attributes: {}, inputs: {}, ...(parent ? { parent_id: parent } : {}) });
-    resetViewerLinkNotice();
-    const other = await startFakeLlm(); // answers 404 to /server_info
-    try {
-      await new ViewerLinkNotice(other.url, 'local/ui-link', {}, (l) => lines.push(l)).seen(start('a'));
-      expect(lines).toEqual([]);
-    } finally {
-      await other.close();
-    }
-    resetViewerLinkNotice();
-    const notice = new ViewerLinkNotice(url, 'local/ui-link', {}, (l) => lines.push(l));
-    expect(notice.seen(start('child', 'parent'))).toBeUndefined(); // not a root: no link
-    await notice.seen(start('r1'));
-    expect(notice.seen(start('r2'))).toBeUndefined();
-    expect(lines).toEqual([`weft: trace viewer: ${url}/#/p/local%2Fui-link/trace/trace-r1 (init({ printViewerLink: false }) turns this line off)\n`]);
   });
 });

@@ -146,7 +146,7 @@ export class Call {
   /**
    * The summary this call's counts and usage merge into: its weft parent's while that runs, when the parent is also
    * its stored parent. Under an OTel span (the OTel context hook) the span is the stored parent: the server rolls the
-   * call up through the span (server/calls/rollup.ts), so counting it here too would count it twice.
+   * call up through the span (packages/weft-server/src/server/calls/write/rollup.ts), so counting it here too would count it twice.
    */
   private countingParent(): SummaryData | undefined {
     const parent = this.parent;

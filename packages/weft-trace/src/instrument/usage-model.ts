@@ -14,7 +14,7 @@
  * - `requests`: model requests (1 per call; summed up the trace like every number here).
  *
  * The server prices each part at its own rate (cache reads and writes have their own), see
- * `server/calls/prices.ts`.
+ * `packages/weft-server/src/server/calls/prices/prices.ts`.
  */
 export interface TokenUsage {
   prompt_tokens: number;

@@ -1,5 +1,5 @@
 /**
- * The trace viewer's link to a trace or a call (`<base>/#/p/<project>/trace/<trace_id>[/<call_id>]`, the shape ui/src/route.ts reads).
+ * The trace viewer's link to a trace or a call (`<base>/#/p/<project>/trace/<trace_id>[/<call_id>]`, the shape packages/weft-server/src/ui/route.ts reads).
  * @module
  */
 

@@ -5,7 +5,7 @@
 
 /**
  * Every `summary.status` a call record can carry, as the server derives it (once per store, in SQL and in
- * `server/calls/records.ts`): `running` without `ended_at`; `error` with its own exception; `cancelled` when
+ * `packages/weft-server/src/server/calls/query/records.ts`): `running` without `ended_at`; `error` with its own exception; `cancelled` when
  * its consumer abandoned it (`summary.cancelled`); `descendant_error` when a descendant failed
  * (`summary.status_counts.error > 0`); else `success`. Also the order the CLI and the viewer offer them in.
  */

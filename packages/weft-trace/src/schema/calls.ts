@@ -229,6 +229,6 @@ export const CallRecord = z.looseObject({
 });
 export type CallRecord = z.infer<typeof CallRecord>;
 
-/** A record answered for a query with `columns`: `id` plus the listed columns and those always answered (server/calls/columns.ts), any of which may be absent. */
+/** A record answered for a query with `columns`: `id` plus the listed columns and those always answered (packages/weft-server/src/server/calls/query/columns.ts), any of which may be absent. */
 export const PartialCallRecord = CallRecord.partial().required({ id: true });
 export type PartialCallRecord = z.infer<typeof PartialCallRecord>;

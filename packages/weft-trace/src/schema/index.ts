@@ -1,7 +1,7 @@
 /**
  * The `weft-trace/schema` entry point: the zod schemas of the wire (zod is the single source of truth for it),
  * each with its inferred type of the same name, named after the spec's requests and answers. Listed by name;
- * the helpers the server and the client share (`check.ts`, `validate.ts`, `limits.ts`, ...) stay internal.
+ * the helpers the server and the client share (`../check-request.ts`, `validate.ts`, `limits.ts`, ...) stay internal.
  * @module
  */
 export { CALL_STATUSES, isCallStatus, type CallStatus } from './call-status.js';

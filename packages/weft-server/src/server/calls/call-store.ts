@@ -233,7 +233,7 @@ export class CallStore<W extends Wait = Wait> {
 
   /**
    * Deletes ONE batch of a project's traces started before `cutoff`, with their feedback, in one transaction (the rule:
-   * `deleteBatchBefore`). Callers repeat it while `more` is true, each batch taking its turn (calls/retention.ts), so
+   * `deleteBatchBefore`). Callers repeat it while `more` is true, each batch taking its turn (calls/jobs/retention.ts), so
    * no write waits long. The overview hours of the deleted roots are marked stale there.
    * @param cutoff - a normalized UTC timestamp (`normalizeTimestamp`).
    * @param batchSize - calls per transaction (a trace larger than that is deleted whole, alone).

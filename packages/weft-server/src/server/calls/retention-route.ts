@@ -1,6 +1,6 @@
 /**
  * `POST /weft/calls/delete_before` (a weft extension; `weft calls delete --before`): a project's traces started before a
- * cutoff deleted in batches that take turns with the writes (calls/retention.ts), answered once all are deleted.
+ * cutoff deleted in batches that take turns with the writes (calls/jobs/retention.ts), answered once all are deleted.
  * @module
  */
 import { Hono } from 'hono';

@@ -9,7 +9,7 @@ import { SQLITE_FEEDBACK_ROLLUPS } from './feedback-rollup-migrations.js';
 /**
  * The rollup tables: `call_rollups` holds, per project and hour (`YYYY-MM-DDTHH` of the roots' `started_at`), one row per
  * root op (`model` NULL: all its roots) and one per (root op, model of the usage; `(none)` without usage): roots,
- * errors, descendant errors, the latency histogram (calls/latency-histogram.ts) and, on model rows, the usage summed per
+ * errors, descendant errors, the latency histogram (stats/latency-histogram.ts) and, on model rows, the usage summed per
  * token kind (JSON). `call_rollup_marks` lists the hours whose rows may be stale; `call_rollup_open` the roots still
  * running when their (clean) hour was last recomputed, whose end must mark it again.
  */
@@ -255,7 +255,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // Status counts and usage rolled up a trace by the server (calls/rollup.ts): sent_summary keeps an end's summary
+    // Status counts and usage rolled up a trace by the server (calls/write/rollup.ts): sent_summary keeps an end's summary
     // as sent when descendants no client counted (OTel spans) were added into summary; calls_otel finds the traces
     // holding span calls, the only ones rolled up.
     id: 8,
@@ -292,8 +292,8 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // The overview's hour rollups (calls/rollup-refresh.ts) and the hours whose rollup is stale (calls/rollup-marks.ts):
-    // every hour holding roots starts stale, so the rollup job (calls/rollup-job.ts) fills them all.
+    // The overview's hour rollups (calls/overview/rollup-refresh.ts) and the hours whose rollup is stale (calls/write/rollup-marks.ts):
+    // every hour holding roots starts stale, so the rollup job (calls/jobs/rollup-job.ts) fills them all.
     id: 11,
     name: 'call_rollups',
     sql: `${ROLLUP_TABLES_SQL}

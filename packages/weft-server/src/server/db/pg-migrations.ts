@@ -206,7 +206,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   },
   {
     // The twin of SQLite's migration 11: the overview's hour rollups, the stale hours (all hours holding roots at first),
-    // and weft_latency_bin, SQLite's function of the same name over the same bounds (calls/latency-histogram.ts).
+    // and weft_latency_bin, SQLite's function of the same name over the same bounds (stats/latency-histogram.ts).
     id: 11,
     name: 'call_rollups',
     sql: `

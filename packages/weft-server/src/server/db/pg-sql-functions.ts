@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL migrations that create the `weft_*` SQL functions (pg-migrations.ts lists them in order with the
- * table migrations): SQLite's value semantics over jsonb for `$expr`, filters and sorts (calls/pg-query-sql.ts, the
- * PostgreSQL leaves of calls/fields.ts), and the compensated sum of feedback stats. Shipped migrations are never
+ * table migrations): SQLite's value semantics over jsonb for `$expr`, filters and sorts (calls/query/pg-query-sql.ts, the
+ * PostgreSQL leaves of calls/query/fields.ts), and the compensated sum of feedback stats. Shipped migrations are never
  * edited (their SQL keeps the indentation it had inside the list).
  * @module
  */
@@ -34,7 +34,7 @@ export const PG_FEEDBACK_STATS: Migration = {
 };
 
 export const PG_WEFT_FUNCTIONS: Migration = {
-    // SQL functions the calls query compiler (calls/pg-query-sql.ts) relies on: SQLite's value semantics over jsonb.
+    // SQL functions the calls query compiler (calls/query/pg-query-sql.ts) relies on: SQLite's value semantics over jsonb.
     // A JSON value read out of a column (json_extract in SQLite) is jsonb here, JSON null turned into SQL NULL;
     // SQLite orders NULL < numbers (booleans are 1/0) < text (objects and arrays are their JSON text), and so do these.
     id: 3,

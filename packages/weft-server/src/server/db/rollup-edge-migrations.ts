@@ -7,7 +7,7 @@
 /**
  * `uncounted` is set on a call whose end said `counted_in_parent: false` (its sender did not add it into its parent: a
  * parent in another process, joined by `traceparent`); `calls_rollup` takes over from `calls_otel` and finds the traces
- * holding such a call or a span call, the ones the server rolls up (calls/rollup-writes.ts). Both hold no entry for an
+ * holding such a call or a span call, the ones the server rolls up (calls/write/rollup-writes.ts). Both hold no entry for an
  * `op()` trace of one process.
  */
 const INDEX = 'CREATE INDEX calls_rollup ON calls (project_id, trace_id) WHERE otel_dump IS NOT NULL OR uncounted IS NOT NULL;';

@@ -88,7 +88,7 @@ function addUsage(acc: Map<string, Record<string, number>>, summary: unknown): v
  * `weft_percentile(x, p)`: the `p`th percentile (0-100) of the numbers among `x`, interpolated linearly between ranks
  * as PostgreSQL's `percentile_cont` (NULL without one); and the aggregate `weft_usage_sum(summary)`: the `usage` of
  * call summaries summed per model and token kind, as JSON text; and `weft_latency_bin(ms)`: the overview histogram's bin
- * of a latency (calls/latency-histogram.ts `latencyBin`, NULL for NULL).
+ * of a latency (stats/latency-histogram.ts `latencyBin`, NULL for NULL).
  *
  * @param db - an open connection; registering twice replaces the functions.
  */

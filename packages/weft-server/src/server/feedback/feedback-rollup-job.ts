@@ -1,6 +1,6 @@
 /**
  * The run of the server's feedback rollup job (start-server.ts runs it at start and then every interval, beside the
- * overview's, with `rollups`, as a calls/periodic-job.ts job): recomputes the stale hours of the feedback rollups
+ * overview's, with `rollups`, as a calls/jobs/periodic-job.ts job): recomputes the stale hours of the feedback rollups
  * (marked by writes, feedback-rollup-marks.ts), oldest first: each hour's rows read in slices of 2,000 with the event loop
  * yielded between them, then stored in one short transaction, so no request waits behind more than a slice.
  * `/feedback/stats` is exact whatever the job has done (stale hours are read from rows); the job only makes it fast.

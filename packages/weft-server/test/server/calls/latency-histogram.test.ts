@@ -1,5 +1,5 @@
 // @weft-test: postgres
-// The overview's latency histogram (calls/latency-histogram.ts): dense bins that grow to any bin, merged and read back
+// The overview's latency histogram (src/server/stats/latency-histogram.ts): dense bins that grow to any bin, merged and read back
 // from their stored text exactly as a plain count per bin, and percentiles as percentile_cont over the bins' values.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // @weft-test: postgres
-// The server's rollup of one trace (src/server/calls/rollup.ts), pure: which edges add up, what is written, cycles.
+// The server's rollup of one trace (src/server/calls/write/rollup.ts), pure: which edges add up, what is written, cycles.
 import { describe, expect, it } from 'vitest';
 import { rollUpTrace, type RollupRow } from '../../../src/server/calls/write/rollup.js';
 

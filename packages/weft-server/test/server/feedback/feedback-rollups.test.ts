@@ -5,8 +5,7 @@
 // from rollups, half-hourly or in a zone off the hour from rows), metrics and filters; and says where it read them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CALLS_DELETE_BEFORE_PATH } from 'weft-trace/src/schema/calls-retention.js';
-import { FeedbackStatsReq } from 'weft-trace/src/schema/feedback.js';
+import { CALLS_DELETE_BEFORE_PATH, FeedbackStatsReq } from 'weft-trace/wire';
 import { refreshStaleFeedbackHours } from '../../../src/server/feedback/feedback-rollup-job.js';
 import { STATS_SOURCE_HEADER } from '../../../src/server/feedback/feedback-routes.js';
 import { storeParts } from '../../../src/server/server-store.js';

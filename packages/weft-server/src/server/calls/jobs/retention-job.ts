@@ -1,6 +1,6 @@
 /**
  * The server's retention job (`weft serve --retention-days N`): at start and then every interval, deletes the traces
- * of every project started more than N days ago, in batches that take turns with the writes (calls/retention.ts).
+ * of every project started more than N days ago, in batches that take turns with the writes (calls/jobs/retention.ts).
  * @module
  */
 import { DEFAULT_DELETE_BATCH } from 'weft-trace/wire';

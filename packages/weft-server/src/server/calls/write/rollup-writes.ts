@@ -1,7 +1,7 @@
 /**
  * The server's rollup writes, written once as SQL steps for both engines: the traces a batch touches that hold OTel
  * span calls or calls no sender counted (another process's, `counted_in_parent: false`) are found (on PostgreSQL,
- * locked before the batch writes), then rolled up after its rows are written (calls/rollup.ts).
+ * locked before the batch writes), then rolled up after its rows are written (calls/write/rollup.ts).
  * @module
  */
 import type { Dialect } from '../../db/dialect.js';

@@ -7,8 +7,8 @@ import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trac
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { weftCallId } from '../../src/internal/otel-ids.js';
-import type { CallRecord } from '../../src/schema/calls.js';
+import { weftCallId } from 'weft-trace/otel';
+import type { CallRecord } from 'weft-trace';
 import type { RunningServer } from 'weft-server';
 import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
