@@ -30,6 +30,7 @@ it('imports the ESM build', async () => {
 it('shares one context between the ESM and CJS copies loaded in one process', async () => {
   const project = uniqueProject('dual');
   const { stdout } = await node(['test/fixtures/dual-load.mjs'], { WEFT_PROJECT: project, WEFT_BASE_URL: server().url });
+  expect(stdout).toContain('one instance under Node.js: true');
   expect(stdout).toContain('result 2');
   const calls = await readCalls(server().url, project);
   const outer = calls.find((c) => c.op_name === 'outer');
