@@ -86,3 +86,28 @@ export const NEWER_MAJOR_APPS: readonly (AppSpec & { installed: string })[] = [
   { ...OPENAI_APP, installed: 'openai-v7', aliases: { openai: 'openai-v7' } },
   { ...AI_APP, installed: 'ai-v7', aliases: { ai: 'ai-v7', '@ai-sdk/openai': 'ai-sdk-openai-v4' } },
 ];
+
+/**
+ * LangChain and LangGraph: a `ChatOpenAI` (@langchain/openai) at the loopback fake, alone and as a LangGraph node;
+ * by hand, `registerWeftTracer()` at the top of the entry module and its OpenAI client wrapped (docs/integrations.md).
+ */
+export const LANGCHAIN_APP: AppSpec = {
+  lib: '@langchain/core',
+  imports: { lc: 'weft-trace/langchain', lcOpenAI: '@langchain/openai', graph: '@langchain/langgraph', openai: 'openai' },
+  body: `if (WRAP) lc.registerWeftTracer();
+async function main() {
+  const options = { model: 'gpt-4o-mini', apiKey: 'sk-test', maxRetries: 0, configuration: { baseURL: URLS.openai } };
+  // by hand, the provider client is wrapped too (the no-code route hooks openai, which @langchain/openai uses)
+  const completions = new lcOpenAI.ChatOpenAICompletions(options);
+  if (WRAP) completions.client = weft.wrapOpenAI(new openai.default({ apiKey: 'sk-test', baseURL: URLS.openai, maxRetries: 0 }));
+  const model = new lcOpenAI.ChatOpenAI({ ...options, completions });
+  await model.invoke('Say hi');
+  const State = graph.Annotation.Root({ question: graph.Annotation(), answer: graph.Annotation() });
+  const app = new graph.StateGraph(State)
+    .addNode('respond', async (s) => ({ answer: (await model.invoke(s.question)).content }))
+    .addEdge(graph.START, 'respond')
+    .addEdge('respond', graph.END)
+    .compile();
+  await app.invoke({ question: 'Why is the sky blue?' });
+}`,
+};

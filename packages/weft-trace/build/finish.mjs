@@ -60,11 +60,16 @@ function writeNodeEntries() {
     }
     const vitest = subpath === './vitest';
     const cjsFile = vitest ? './dist/vitest/core.cjs' : target.require.default;
-    const names = Object.keys(require(path.resolve(cjsFile))).filter((n) => n !== '__esModule' && n !== 'default' && n !== 'useVitest').sort();
+    const hidden = ['__esModule', 'default', 'useVitest', 'useLangChainContext'];
+    const names = Object.keys(require(path.resolve(cjsFile))).filter((n) => !hidden.includes(n)).sort();
     const rel = relativeTo(nodeFile, cjsFile);
+    // `weft-trace/langchain`: an ESM app's runs read the configure hooks of @langchain/core's ESM build, so
+    // registerWeftTracer() registers through that build's context module, not the CommonJS one its core requires
     const body = vitest
       ? `import * as vitest from 'vitest';\nimport core from '${rel}';\ncore.useVitest(vitest);\nexport const { ${names.join(', ')} } = core;\n`
-      : `import cjs from '${rel}';\nexport const { ${names.join(', ')} } = cjs;\n`;
+      : subpath === './langchain'
+        ? `import * as context from '@langchain/core/context';\nimport cjs from '${rel}';\ncjs.useLangChainContext(context);\nexport const { ${names.join(', ')} } = cjs;\n`
+        : `import cjs from '${rel}';\nexport const { ${names.join(', ')} } = cjs;\n`;
     writeNode(nodeFile, body, subpath);
   }
 }

@@ -54,7 +54,7 @@ export function patchLoaded(entry: Instrumentation, exports: unknown, baseDir: s
       diag.once(`instrument-version:${entry.name}`, 'warn', `${entry.name} ${version} is outside the versions weft instruments (${entry.versions}); it is not traced: use ${entry.wrapper}`);
       return exports;
     }
-    return entry.patch(exports, esm);
+    return entry.patch(exports, esm, baseDir);
   } catch (err) {
     diag.once(`instrument-failed:${entry.name}`, 'warn', `instrumenting ${entry.name} failed (${safeMessage(err)}); it is not traced: use ${entry.wrapper}`);
     return exports;
@@ -72,7 +72,8 @@ function hookLibraryMissing(err: unknown): boolean {
 
 /**
  * Instruments every supported library the app loads from now on (openai, @anthropic-ai/sdk, ai, @google/genai,
- * @openai/agents, @modelcontextprotocol/sdk, @anthropic-ai/claude-agent-sdk, @aws-sdk/client-bedrock-runtime; `only` /
+ * @langchain/core (LangChain and LangGraph runs, as `registerWeftTracer()` traces them), @openai/agents,
+ * @modelcontextprotocol/sdk, @anthropic-ai/claude-agent-sdk, @aws-sdk/client-bedrock-runtime; `only` /
  * `except` choose; the hooking libraries import-in-the-middle and require-in-the-middle are optional peers to install), as `node --import weft-trace/register` does
  * (that route also calls `init()` from the environment): each client made later is the explicit wrapper's
  * (`wrapOpenAI(new OpenAI())`), so the calls and their tree are the same, and wrapping one by hand too records each

@@ -12,6 +12,7 @@ import { wrapMCPClient } from '../integrations/mcp/client.js';
 import { wrapMCPServer } from '../integrations/mcp/server.js';
 import { WeftTracingProcessor } from '../integrations/openai-agents.js';
 import { wrapOpenAI } from '../integrations/openai.js';
+import { addLangChainTracer, LANGCHAIN_MODULES } from './langchain-hook.js';
 import { tracedClasses, withOverrides, type Overrides } from './patch-exports.js';
 
 /** One library the no-code route instruments. */
@@ -29,9 +30,10 @@ export interface Instrumentation {
   readonly wrapper: string;
   /**
    * Patches a loaded module: returns its exports with the traced names in place (`esm`: an import-in-the-middle
-   * namespace, assigned to; else a CommonJS exports object, copied). Runs once per copy of the module.
+   * namespace, assigned to; else a CommonJS exports object, copied). Runs once per copy of the module; `baseDir` is
+   * the folder of the package it belongs to, when the hook says.
    */
-  readonly patch: (exports: unknown, esm: boolean) => unknown;
+  readonly patch: (exports: unknown, esm: boolean, baseDir?: string) => unknown;
 }
 
 /** A patch that replaces the named classes by subclasses whose instances come back through `wrap`. */
@@ -75,6 +77,8 @@ export const INSTRUMENTATIONS: readonly Instrumentation[] = [
   { name: '@anthropic-ai/claude-agent-sdk', modules: ['@anthropic-ai/claude-agent-sdk'], versions: '>=0.1.0 <1', wrapper: 'wrapClaudeAgentQuery(query)', patch: agentQuery },
   // in place: the client's prototype `send` (every client, and `BedrockRuntime`, which extends it)
   { name: '@aws-sdk/client-bedrock-runtime', modules: ['@aws-sdk/client-bedrock-runtime'], versions: '^3.0.0', wrapper: 'wrapBedrock(new BedrockRuntimeClient())', patch: (exports) => (patchBedrockRuntime(exports as Record<string, unknown>), exports) },
+  // not a client to wrap: the first of its public modules to load gives every run a WeftTracer (registerWeftTracer's way)
+  { name: '@langchain/core', modules: LANGCHAIN_MODULES, versions: '>=1.0.0 <2', wrapper: 'registerWeftTracer() (weft-trace/langchain)', patch: addLangChainTracer },
   {
     name: '@modelcontextprotocol/sdk',
     modules: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/server/mcp.js'],

@@ -5,6 +5,7 @@
  * @module
  */
 import { diag } from '../internal/diag.js';
+import { otelLeftOut } from '../internal/otel-global.js';
 import { keptByRate } from '../internal/trace-ratio.js';
 import type { FeedbackCreateReq } from '../schema/feedback.js';
 import type { EndedCallSchemaForInsert, StartedCallSchemaForInsert } from '../schema/calls.js';
@@ -57,7 +58,9 @@ export class TraceSampler implements CallSink {
     let t = this.traces.get(traceId);
     if (t === undefined) {
       const decided = this.closed.get(traceId);
-      const kept = decided ?? (keptByRate(traceId, this.config.rate) ? true : this.tail ? undefined : false);
+      // a trace first seen here under an OTel span whose sampled flag is off was left out upstream: left out whole
+      // (no tail rule: the caller sends nothing of it), as an MCP `traceparent` ending in -00 is
+      const kept = decided ?? (otelLeftOut(traceId) ? false : keptByRate(traceId, this.config.rate) ? true : this.tail ? undefined : false);
       t = { traceId, open: 0, kept, events: [], calls: 0 };
       this.traces.set(traceId, t);
     }
@@ -86,9 +89,9 @@ export class TraceSampler implements CallSink {
     if (t.open === 0) this.close(t);
   }
 
-  /** True when the rate left `traceId` out and no tail rule is set that could keep it. */
+  /** True when `traceId` is left out whatever happens in it: upstream (an OTel parent not sampled), or by the rate with no tail rule set. */
   leavesOut(traceId: string): boolean {
-    return !this.tail && !keptByRate(traceId, this.config.rate);
+    return this.traces.get(traceId)?.kept === false || (!this.tail && !keptByRate(traceId, this.config.rate));
   }
 
   feedback(item: FeedbackCreateReq): void {

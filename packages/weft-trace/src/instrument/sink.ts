@@ -29,7 +29,8 @@ export interface CallSink {
   shutdown(timeoutMs?: number): Promise<ExportReport>;
   /**
    * True when nothing of trace `traceId` will be sent whatever happens in it (`init({ sampling })`'s rate left it out
-   * and no tail rule can keep it): the W3C `sampled` flag sent on to other processes is then off. Absent: all are sent.
+   * and no tail rule can keep it, or it started here under an OTel span whose `sampled` flag is off): the W3C `sampled`
+   * flag sent on to other processes is then off. Absent: all are sent.
    */
   leavesOut?(traceId: string): boolean;
 }

@@ -2,12 +2,13 @@
 // The no-code route (`node --import weft-trace/register`, `node -r weft-trace/register`) against the real SDKs and the
 // loopback fakes of the explicit wrappers' tests: in a child process per library, ESM and CommonJS, the calls are the
 // explicit wrapper's (same ops, tree, inputs and usage), and an app that also wraps by hand records each once.
+// LangChain / LangGraph: the explicit route is registerWeftTracer(), and both on give each run once.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
 import { useFakeGemini } from 'weft-test-kit/fake-gemini.js';
 import { removeApp, runApp, treeOf, writeApp, type AppFormat, type AppSpec } from 'weft-test-kit/register-apps.js';
-import { AGENTS_APP, AI_APP, ANTHROPIC_APP, GOOGLE_GENAI_APP, MCP_APP, NEWER_MAJOR_APPS, OPENAI_APP } from 'weft-test-kit/register-specs.js';
+import { AGENTS_APP, AI_APP, ANTHROPIC_APP, GOOGLE_GENAI_APP, LANGCHAIN_APP, MCP_APP, NEWER_MAJOR_APPS, OPENAI_APP } from 'weft-test-kit/register-specs.js';
 import { runsHere } from 'weft-test-kit/sdk-majors.js';
 import { useTestServer } from 'weft-test-kit/server.js';
 
@@ -28,6 +29,10 @@ const EXPECTED: Record<string, { ops: string[]; usage?: [op: string, model: stri
   '@google/genai': { ops: ['google_genai.models.generateContent', 'google_genai.models.generateContentStream'] },
   '@modelcontextprotocol/sdk': { ops: ['mcp.callTool', 'mcp.server.callTool'] },
   '@openai/agents': { ops: ['openai.responses.create'] },
+  '@langchain/core': {
+    ops: ['langchain.chat_model.ChatOpenAI', 'langchain.chat_model.ChatOpenAI', 'langchain.chain.LangGraph', 'langgraph.node.respond'],
+    usage: ['langchain.chat_model.ChatOpenAI', 'gpt-4o-mini-2024-07-18', { prompt_tokens: 1200, completion_tokens: 80, requests: 1 }],
+  },
 };
 
 async function threeWays(spec: AppSpec, format: AppFormat): Promise<Record<'explicit' | 'auto' | 'both', CallRecord[]>> {
@@ -45,7 +50,7 @@ async function threeWays(spec: AppSpec, format: AppFormat): Promise<Record<'expl
 
 /** Each app, and the newer majors (openai 7, ai 7) where this Node runs them (>= 22: the Node matrix, vitest.config.ts). */
 const APPS: { label: string; spec: AppSpec }[] = [
-  ...[OPENAI_APP, ANTHROPIC_APP, AI_APP, GOOGLE_GENAI_APP, MCP_APP, AGENTS_APP].map((spec) => ({ label: spec.lib, spec })),
+  ...[OPENAI_APP, ANTHROPIC_APP, AI_APP, GOOGLE_GENAI_APP, MCP_APP, AGENTS_APP, LANGCHAIN_APP].map((spec) => ({ label: spec.lib, spec })),
   ...NEWER_MAJOR_APPS.filter((a) => runsHere(a.installed)).map((spec) => ({ label: `${spec.lib} as ${spec.installed}`, spec })),
 ];
 

@@ -3,4 +3,4 @@
  * @module
  */
 export { WeftTracer } from './weft-tracer.js';
-export { registerWeftTracer } from './register.js';
+export { registerWeftTracer, useLangChainContext } from './register.js';
