@@ -1,5 +1,5 @@
 /**
- * `weft prompts pull | diff | push | label | labels`: a project's prompts as files in a folder of the repository
+ * `weft prompts pull | diff | push | bundle | label | labels`: a project's prompts as files in a folder of the repository
  * (prompts-files.ts), and their labels moved and listed.
  * @module
  */
@@ -8,7 +8,8 @@ import { readPromptLabels, setPromptLabel } from 'weft-trace/client';
 import { withConnection } from './connection.js';
 import { withProjectClient } from './project-client.js';
 import { localTime } from './output.js';
-import { planPush, pullPrompts, pushPrompts } from './prompts-sync.js';
+import { writeFile } from 'node:fs/promises';
+import { bundlePrompts, planPush, pullPrompts, pushPrompts } from './prompts-sync.js';
 
 interface PromptsOptions { baseUrl: string; apiKey?: string; project?: string; dir: string; json?: boolean; by?: string }
 
@@ -48,6 +49,18 @@ function pushCommand(): Command {
     }));
 }
 
+function bundleCommand(): Command {
+  return new Command('bundle')
+    .description('write the prompt files of a folder as one JSON file (name → definition), for getPrompt\'s fallback')
+    .option('--dir <folder>', 'the folder of prompt files', 'prompts')
+    .requiredOption('-o, --output <file>', 'the JSON file to write')
+    .action(async (opts: { dir: string; output: string }) => {
+      const bundle = await bundlePrompts(opts.dir);
+      await writeFile(opts.output, `${JSON.stringify(bundle, null, 2)}\n`);
+      process.stderr.write(`${Object.keys(bundle).length} prompts written to ${opts.output}\n`);
+    });
+}
+
 function labelCommand(): Command {
   return withConnection(new Command('label'))
     .description('point a label (production, staging, any name) of a prompt at a version; the move is recorded')
@@ -81,6 +94,7 @@ export function promptsCommand(): Command {
     .addCommand(pullCommand())
     .addCommand(diffCommand())
     .addCommand(pushCommand())
+    .addCommand(bundleCommand())
     .addCommand(labelCommand())
     .addCommand(labelsCommand());
 }

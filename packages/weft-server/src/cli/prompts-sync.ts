@@ -7,7 +7,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { type Client, PROMPT_CLASS, promptValue, type PromptValue, publishPrompt } from 'weft-trace/client';
+import { type Client, PROMPT_CLASS, type PromptDefinition, promptValue, type PromptValue, publishPrompt } from 'weft-trace/client';
 import { objectDigest } from '../server/objects/object-digest.js';
 import { parsePromptFile, PROMPT_FILE_EXT, promptFileText } from './prompts-files.js';
 
@@ -68,6 +68,20 @@ export async function planPush(client: Client, project: string, dir: string): Pr
     plan.push({ name: value.name, file, status, digest, serverDigest: server?.digest ?? null, patch });
   }
   return plan;
+}
+
+/**
+ * The definitions of every prompt file of `dir`, by name: JSON an app bundles and hands to `getPrompt`'s `fallback`
+ * (the SDK reads no YAML).
+ * @throws {Error} naming the file when one is not a valid prompt file.
+ */
+export async function bundlePrompts(dir: string): Promise<Record<string, PromptDefinition>> {
+  const bundle: Record<string, PromptDefinition> = {};
+  for (const f of (await readdir(dir)).filter((x) => x.endsWith(PROMPT_FILE_EXT)).sort()) {
+    const def = parsePromptFile(await readFile(path.join(dir, f), 'utf8'), path.join(dir, f));
+    bundle[def.name] = def;
+  }
+  return bundle;
 }
 
 /** Publishes each `new` or `changed` prompt of `plan`. @returns the digests the server answered, by name. */

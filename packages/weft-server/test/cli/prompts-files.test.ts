@@ -11,7 +11,8 @@ import { useTestServer } from 'weft-test-kit/server.js';
 import { promptsCommand } from '../../src/cli/prompts-commands.js';
 import { parsePromptFile, promptFileText } from '../../src/cli/prompts-files.js';
 import { planPush, pullPrompts, pushPrompts } from '../../src/cli/prompts-sync.js';
-import { promptValue } from 'weft-trace/client';
+import { type PromptDefinition, promptValue } from 'weft-trace/client';
+import { objectDigest } from '../../src/server/objects/object-digest.js';
 
 const server = useTestServer();
 let client: Client;
@@ -33,7 +34,8 @@ async function cli(args: string[]): Promise<string> {
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => ((out += String(c)), true));
   const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   try {
-    await promptsCommand().exitOverride().parseAsync([...args, '--base-url', server().url], { from: 'user' });
+    const conn = args[0] === 'bundle' ? [] : ['--base-url', server().url];
+    await promptsCommand().exitOverride().parseAsync([...args, ...conn], { from: 'user' });
   } finally {
     spy.mockRestore();
     err.mockRestore();
@@ -69,6 +71,11 @@ describe('prompts as files', () => {
     expect(latest.format({ tone: 'kind', name: 'Ada' })[1]).toEqual({ role: 'user', content: 'Hi Ada, welcome' });
     expect((await planPush(client, project, dir)).every((p) => p.status === 'same')).toBe(true);
     expect(await pushPrompts(client, project, await planPush(client, project, dir))).toEqual(new Map());
+    const bundleFile = path.join(dir, 'bundle.json');
+    await cli(['bundle', '--dir', dir, '-o', bundleFile]);
+    const bundle = JSON.parse(await readFile(bundleFile, 'utf8')) as Record<string, PromptDefinition>;
+    expect(Object.keys(bundle)).toEqual(['fresh', 'greet', 'summ']);
+    expect(objectDigest(promptValue(bundle['greet']!))).toBe(plan[1]!.digest);
   });
 
   it('keeps text the sections cannot hold exactly (in the front matter), so digests still agree', () => {

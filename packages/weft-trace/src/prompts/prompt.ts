@@ -78,12 +78,13 @@ export class Prompt<V extends string = string> {
 
   /**
    * A chat completion request body: `model` (when set), the parameters, `format(values)`'s messages, `tools` and
-   * `response_format` (when set), e.g. `openai.chat.completions.create(prompt.toRequest({ name }))`.
+   * `response_format` (when set); `R` names the provider's request type, e.g.
+   * `openai.chat.completions.create(prompt.toRequest<ChatCompletionCreateParamsNonStreaming>({ name }))` (not checked).
    * @throws {PromptVariableError} naming a variable `values` lacks.
    */
-  toRequest(values: TemplateValues<V>): PromptRequest {
+  toRequest<R extends object = PromptRequest>(values: TemplateValues<V>): R {
     const v = this.value;
-    return {
+    return <R>{
       ...(v.model !== null ? { model: v.model } : {}),
       ...v.params,
       messages: this.format(values),

@@ -108,7 +108,7 @@ describe('a model call made from a formatted prompt', () => {
     const p = await publishPrompt(GREET, { client, project });
     const openai = wrapOpenAI(new OpenAI({ apiKey: 'sk-test', baseURL: fake().openaiURL, maxRetries: 0 }));
     await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: p.format({ tone: 'kind', name: 'Ada' }) as OpenAI.ChatCompletionMessageParam[] });
-    await openai.chat.completions.create(p.toRequest({ tone: 'kind', name: 'Bo' }) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    await openai.chat.completions.create(p.toRequest<OpenAI.ChatCompletionCreateParamsNonStreaming>({ tone: 'kind', name: 'Bo' }));
     await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'plain' }] });
     await flush();
     const calls = (await readCalls(server().url, project)).filter((c) => c.op_name === 'openai.chat.completions.create');
