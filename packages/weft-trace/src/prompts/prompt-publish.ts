@@ -4,7 +4,7 @@
  * @module
  */
 import type { Client } from '../api/client.js';
-import { NotFoundError } from '../api/core/api-errors.js';
+import { APIConnectionError, APIError, NotFoundError } from '../api/core/api-errors.js';
 import { objectRef } from '../eval/refs.js';
 import { readPromptLabels } from './prompt-labels.js';
 import { definitionOf, promptValue, type PromptDefinition } from './prompt-value.js';
@@ -69,7 +69,8 @@ async function fetchPrompt(name: string, opts: GetPromptOptions): Promise<Prompt
  * is read again, and when the server cannot answer (unreachable, 5xx, timeout) the last copy is answered however
  * old, else `fallback`. `V` names the variables (the server's text is not known to TypeScript).
  * @throws {TypeError} when both `version` and `label` are given.
- * @throws {NotFoundError} when the prompt, version or label does not exist (no copy or fallback is used then).
+ * @throws {NotFoundError} when the prompt, version or label does not exist, {TypeError} when the object is not a
+ *   prompt, {APIError} for another 4xx (no copy or fallback is used for these: the server answered).
  * @throws {APIError} (or a subclass) when the server cannot answer and there is no copy and no fallback.
  */
 export async function getPrompt<V extends string = string>(name: string, opts: GetPromptOptions): Promise<Prompt<V>> {
@@ -85,11 +86,16 @@ export async function getPrompt<V extends string = string>(name: string, opts: G
     cache.set(key, { prompt, at: now });
     return prompt as Prompt<V>;
   } catch (err) {
-    if (err instanceof NotFoundError || (err as { status?: number }).status === 422) throw err;
+    if (!serverCannotAnswer(err)) throw err;
     if (hit) return hit.prompt as Prompt<V>;
     if (opts.fallback) return new Prompt(opts.fallback) as Prompt<V>;
     throw err;
   }
+}
+
+/** The server could not be reached, timed out or failed (5xx): what a kept copy or the fallback stands in for. */
+function serverCannotAnswer(err: unknown): boolean {
+  return err instanceof APIConnectionError || (err instanceof APIError && (err.status ?? 0) >= 500);
 }
 
 /** Forgets every copy `getPrompt` kept (tests; a process that must read afresh). */

@@ -87,6 +87,10 @@ describe('cache and fallback', () => {
       expect(await getPrompt('greet', { client: c, project })).toBe(first);
       const fresh = await getPrompt('greet', { client: c, project, ttlMs: 0 });
       expect(fresh.value.params).toEqual({ temperature: 0.9 });
+      const fb = { name: 'greet', template: 'fallback' };
+      await expect(getPrompt('greet', { client: c, project, version: 'v99', fallback: fb })).rejects.toThrow(/not found/);
+      await c.objects.create({ obj: { project_id: project, object_id: 'conf', val: { x: 1 } } });
+      await expect(getPrompt('conf', { client: c, project, fallback: fb })).rejects.toThrow(/not a prompt/);
       await own.close();
       const stale = await getPrompt('greet', { client: c, project, ttlMs: 0 });
       expect(stale).toBe(fresh);
