@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, getPrompt, publishPrompt, readPromptLabels } from 'weft-trace';
 import { uniqueProject } from 'weft-test-kit/calls.js';
 import { useTestServer } from 'weft-test-kit/server.js';
+import { spawnCli } from 'weft-test-kit/child-processes.js';
 import { promptsCommand } from '../../src/cli/prompts-commands.js';
 import { parsePromptFile, promptFileText } from '../../src/cli/prompts-files.js';
 import { planPush, pullPrompts, pushPrompts } from '../../src/cli/prompts-sync.js';
@@ -41,6 +42,16 @@ async function cli(args: string[]): Promise<string> {
     err.mockRestore();
   }
   return out;
+}
+
+/** Runs the built `weft` (dist/cli.js) to its end. */
+function built(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnCli(args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 describe('prompts as files', () => {
@@ -105,5 +116,25 @@ describe('prompts as files', () => {
     const listed = JSON.parse(await cli(['labels', 'greet', '--json', '--project', project])) as Awaited<ReturnType<typeof readPromptLabels>>;
     expect(listed.labels).toEqual({ production: v1.version!.digest });
     expect(listed.moves.map((m) => [m.from, m.to, m.by])).toEqual([[null, v0.version!.digest, 'ci'], [v0.version!.digest, v1.version!.digest, 'ci']]);
+  });
+
+  it('the built weft pulls, pushes an edit and says when a file is not a prompt file', async () => {
+    const project = uniqueProject('prompt-built');
+    const own = await mkdtemp(path.join(tmpdir(), 'weft-prompts-built-'));
+    try {
+      await publishPrompt(GREET, { client, project });
+      const conn = ['--base-url', server().url, '--project', project, '--dir', own];
+      expect(await built(['prompts', 'pull', ...conn])).toMatchObject({ code: 0 });
+      const file = path.join(own, 'greet.prompt.md');
+      await writeFile(file, (await readFile(file, 'utf8')).replace('Be brief.', 'Be very brief.'));
+      const pushed = await built(['prompts', 'push', ...conn]);
+      expect([pushed.code, pushed.stderr]).toEqual([0, `1 prompt versions published to ${project}\n`]);
+      expect((await getPrompt('greet', { client, project, ttlMs: 0 })).value.messages![0]!.content).toBe('You are {{tone}}.\n\nBe very brief.');
+      await writeFile(path.join(own, 'bad.prompt.md'), 'no front matter');
+      const bad = await built(['prompts', 'diff', ...conn]);
+      expect([bad.code, bad.stderr]).toEqual([1, `weft: ${path.join(own, 'bad.prompt.md')}: expected YAML front matter between "---" lines\n`]);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
   });
 });
