@@ -106,7 +106,7 @@ describe('cache and fallback', () => {
 });
 
 describe('a model call made from a formatted prompt', () => {
-  it('records the prompt version ref (weft.prompt.ref); a call from plain messages records none', async () => {
+  it('records the prompt version ref (weft.prompt.ref), which a calls query filters by; a call from plain messages records none', async () => {
     const project = uniqueProject('prompt-call');
     init({ project, baseUrl: server().url, flushIntervalMs: 20 });
     const p = await publishPrompt(GREET, { client, project });
@@ -119,5 +119,7 @@ describe('a model call made from a formatted prompt', () => {
     expect(calls.map((c) => (c.attributes as Record<string, unknown>)['weft.prompt.ref'])).toEqual([p.ref, p.ref, undefined]);
     expect((calls[1]!.inputs as { messages: unknown }).messages).toEqual([{ role: 'system', content: 'You are kind.' }, { role: 'user', content: 'Hello Bo, Bo!' }]);
     expect((calls[1]!.inputs as { temperature: unknown }).temperature).toBe(0.2);
+    const byRef = await readCalls(server().url, project, { query: { $expr: { $eq: [{ $getField: 'attributes.weft.prompt.ref' }, { $literal: p.ref! }] } } });
+    expect(byRef.map((c) => c.id)).toEqual([calls[0]!.id, calls[1]!.id]);
   });
 });
