@@ -9,12 +9,19 @@ import { withConnection } from './connection.js';
 import { withProjectClient } from './project-client.js';
 import { localTime } from './output.js';
 import { writeFile } from 'node:fs/promises';
-import { bundlePrompts, planPush, pullPrompts, pushPrompts } from './prompts-sync.js';
+import { bundlePrompts, type PlannedPrompt, planPush, pullPrompts, pushPrompts } from './prompts-sync.js';
 
 interface PromptsOptions { baseUrl: string; apiKey?: string; project?: string; dir: string; json?: boolean; by?: string }
 
 /** The folder option, `prompts` by default. */
 const withDir = (c: Command): Command => withConnection(c).option('--dir <folder>', 'the folder of prompt files', 'prompts');
+
+/** A line on stderr per file that is an earlier version (push leaves it; a label deploys it). */
+function earlierNotes(plan: PlannedPrompt[]): void {
+  for (const p of plan) {
+    if (p.status === 'earlier') process.stderr.write(`${p.file} is version v${p.earlier} of ${p.name} (${p.digest}), not published again: weft prompts label ${p.name} <label> ${p.digest}\n`);
+  }
+}
 
 function pullCommand(): Command {
   return withDir(new Command('pull'))
@@ -35,6 +42,7 @@ function diffCommand(): Command {
       if (opts.json) return void process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
       for (const p of plan) if (p.status !== 'same') process.stdout.write(p.patch);
       const changed = plan.filter((p) => p.status !== 'same').length;
+      earlierNotes(plan);
       process.stderr.write(`${changed} of ${plan.length} prompt files differ from ${project}\n`);
     }));
 }
@@ -43,7 +51,9 @@ function pushCommand(): Command {
   return withDir(new Command('push'))
     .description('publish each changed or new prompt file as a new version')
     .action((opts: PromptsOptions) => withProjectClient(opts, async (client, project) => {
-      const pushed = await pushPrompts(client, project, await planPush(client, project, opts.dir));
+      const plan = await planPush(client, project, opts.dir);
+      earlierNotes(plan);
+      const pushed = await pushPrompts(client, project, plan);
       for (const [name, digest] of pushed) process.stdout.write(`${name}  ${digest}\n`);
       process.stderr.write(`${pushed.size} prompt versions published to ${project}\n`);
     }));

@@ -11,13 +11,20 @@ import { type Client, PROMPT_CLASS, type PromptDefinition, promptValue, type Pro
 import { objectDigest } from '../server/objects/object-digest.js';
 import { parsePromptFile, PROMPT_FILE_EXT, promptFileText } from './prompts-files.js';
 
-/** A prompt's latest version on the server. */
-interface ServerPrompt { value: PromptValue; digest: string }
+/** A prompt's latest version on the server, and the version index of each of its digests. */
+interface ServerPrompt { value: PromptValue; digest: string; versions: Map<string, number> }
 
-/** The latest version of every prompt of `project`, by name. */
+/** The latest version of every prompt of `project`, by name (with every version's digest). */
 export async function serverPrompts(client: Client, project: string): Promise<Map<string, ServerPrompt>> {
-  const { objs } = await client.objects.query({ project_id: project, filter: { base_object_classes: [PROMPT_CLASS], latest_only: true } });
-  return new Map(objs.map((o) => [o.object_id, { value: o.val as PromptValue, digest: o.digest }]));
+  const { objs } = await client.objects.query({ project_id: project, filter: { base_object_classes: [PROMPT_CLASS] } });
+  const byName = new Map<string, ServerPrompt>();
+  for (const o of objs) {
+    const known = byName.get(o.object_id);
+    const versions = known?.versions ?? new Map<string, number>();
+    versions.set(o.digest, o.version_index);
+    if (!known || o.version_index > known.versions.get(known.digest)!) byName.set(o.object_id, { value: o.val as PromptValue, digest: o.digest, versions });
+  }
+  return byName;
 }
 
 /** One file written by {@link pullPrompts}. */
@@ -35,11 +42,17 @@ export async function pullPrompts(client: Client, project: string, dir: string):
   return pulled;
 }
 
-/** What pushing one file would do: `new` (no such prompt yet), `changed` (a new version) or `same`. */
+/**
+ * What pushing one file would do: `new` (no such prompt yet), `changed` (a new version), `same`, or `earlier`: the
+ * file is an earlier version (`v<earlier>`), which the server does not store again (a version is its content), so
+ * push leaves it: point a label at it instead (`weft prompts label`).
+ */
 export interface PlannedPrompt {
   name: string;
   file: string;
-  status: 'new' | 'changed' | 'same';
+  status: 'new' | 'changed' | 'same' | 'earlier';
+  /** The version index the file's content has on the server, when it is `earlier`. */
+  earlier?: number;
   /** The digest of the file's prompt (the version it is, or would be, on the server). */
   digest: string;
   /** The server's latest version's digest (`null`: no such prompt). */
@@ -62,10 +75,11 @@ export async function planPush(client: Client, project: string, dir: string): Pr
     if (plan.some((p) => p.name === value.name)) throw new Error(`${file}: prompt "${value.name}" is also in another file`);
     const digest = objectDigest(value);
     const server = onServer.get(value.name);
-    const status = !server ? 'new' : server.digest === digest ? 'same' : 'changed';
+    const earlier = server?.digest !== digest ? server?.versions.get(digest) : undefined;
+    const status = !server ? 'new' : server.digest === digest ? 'same' : earlier !== undefined ? 'earlier' : 'changed';
     const before = server ? promptFileText(server.value) : '';
     const patch = status === 'same' ? '' : createTwoFilesPatch(`server/${value.name}`, file, before, promptFileText(value), server?.digest ?? '(none)', digest);
-    plan.push({ name: value.name, file, status, digest, serverDigest: server?.digest ?? null, patch });
+    plan.push({ name: value.name, file, status, digest, serverDigest: server?.digest ?? null, patch, ...(earlier !== undefined ? { earlier } : {}) });
   }
   return plan;
 }
@@ -87,7 +101,7 @@ export async function bundlePrompts(dir: string): Promise<Record<string, PromptD
 /** Publishes each `new` or `changed` prompt of `plan`. @returns the digests the server answered, by name. */
 export async function pushPrompts(client: Client, project: string, plan: PlannedPrompt[]): Promise<Map<string, string>> {
   const pushed = new Map<string, string>();
-  for (const p of plan.filter((x) => x.status !== 'same')) {
+  for (const p of plan.filter((x) => x.status === 'new' || x.status === 'changed')) {
     const def = parsePromptFile(await readFile(p.file, 'utf8'), p.file);
     const published = await publishPrompt(def, { client, project });
     pushed.set(p.name, published.version!.digest);

@@ -82,6 +82,12 @@ describe('prompts as files', () => {
     expect(latest.format({ tone: 'kind', name: 'Ada' })[1]).toEqual({ role: 'user', content: 'Hi Ada, welcome' });
     expect((await planPush(client, project, dir)).every((p) => p.status === 'same')).toBe(true);
     expect(await pushPrompts(client, project, await planPush(client, project, dir))).toEqual(new Map());
+    // back to the first version's text: the server holds it already (a version is its content), so push leaves it
+    await writeFile(greetFile, promptFileText(greet.value));
+    const reverted = await planPush(client, project, dir);
+    expect(reverted.find((p) => p.name === 'greet')).toMatchObject({ status: 'earlier', earlier: 0, digest: greet.version!.digest });
+    expect(await cli(['push', '--project', project, '--dir', dir])).toBe('');
+    await writeFile(greetFile, (await readFile(greetFile, 'utf8')).replace('temperature: 0.2', 'temperature: 0.5').replace('Hello {{name}}', 'Hi {{name}}, welcome'));
     const bundleFile = path.join(dir, 'bundle.json');
     await cli(['bundle', '--dir', dir, '-o', bundleFile]);
     const bundle = JSON.parse(await readFile(bundleFile, 'utf8')) as Record<string, PromptDefinition>;
