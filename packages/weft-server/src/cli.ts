@@ -18,6 +18,7 @@ import { feedbackStatsCommand } from './cli/feedback-stats.js';
 import { serveCommand } from './cli/serve-command.js';
 import { evalCommand } from './cli/eval-commands.js';
 import { datasetsCommand } from './cli/datasets-commands.js';
+import { promptsCommand } from './cli/prompts-commands.js';
 import { trajectoriesExportCommand } from './cli/trajectories-export.js';
 import { spoolFlushCommand } from './cli/spool-flush.js';
 import { monitorsCommand } from './cli/monitors-commands.js';
@@ -45,6 +46,7 @@ function buildProgram(): Command {
     .addCommand(new Command('trajectories').description("a model's logged trajectories").addCommand(trajectoriesExportCommand()))
     .addCommand(evalCommand())
     .addCommand(datasetsCommand())
+    .addCommand(promptsCommand())
     .addCommand(monitorsCommand());
   configure(program);
   return program;

@@ -17,3 +17,4 @@ export { defaultSpoolDir } from './export/spool-location.js';
 export { type Progress, rateSummary, startProgress } from './internal/progress.js';
 export { safeMessage } from './internal/safe-message.js';
 export { viewerLink } from './internal/viewer-link.js';
+export { definitionOf, getPrompt, LABELS_CLASS, Prompt, PROMPT_CLASS, type PromptDefinition, type PromptLabels, promptValue, type PromptValue, publishPrompt, readPromptLabels, setPromptLabel } from './prompts/index.js';

@@ -128,6 +128,10 @@ export type {
 export { trajectory, setReward, addMetric, addLog, isTrajectory, gatherTrajectoryGroups } from './trajectories/index.js';
 export type { TrajectoryOp, CapturedTrajectory, GatherOptions } from './trajectories/index.js';
 
+// prompts: versioned by content, labelled, formatted into messages that carry their ref (docs/prompts.md)
+export { publishPrompt, getPrompt, setPromptLabel, readPromptLabels, definePrompt, Prompt, PromptVariableError, clearPromptCache, DEFAULT_PROMPT_TTL_MS } from './prompts/index.js';
+export type { PromptDefinition, PromptMessage, PromptRequest, PromptVersion, GetPromptOptions, PromptTarget, PromptLabels, LabelMove, SetLabelOptions, TemplateValues, TemplateVariables } from './prompts/index.js';
+
 // evaluations: datasets, scorers, evaluate()
 export { Dataset, evaluate, exactMatch, stringSimilarity, jsonValid, schemaMatch, numericCloseness, llmJudge } from './eval/index.js';
 export type {

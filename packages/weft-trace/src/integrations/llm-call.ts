@@ -10,6 +10,7 @@ import { SKIP } from '../instrument/iterators.js';
 import { streamKind, wrapStream, type StreamObserver } from '../instrument/streams.js';
 import { thenOf } from '../instrument/thenable.js';
 import { unreportedUsage, usageByModel, type TokenUsage } from '../instrument/usage-model.js';
+import { PROMPT_REF_ATTRIBUTE, promptRefOf } from '../prompts/prompt-marker.js';
 import { exchangeReporter } from './rollout-hook.js';
 import { withTracedReadable } from './sdk-stream.js';
 import { startRecorded } from './start-recorded.js';
@@ -131,6 +132,8 @@ class LlmCall implements StreamObserver {
     const attributes: Record<string, unknown> = { 'gen_ai.provider.name': spec.provider, 'gen_ai.operation.name': spec.operation };
     const model = spec.requestModel ? spec.requestModel(body) : body['model'];
     if (typeof model === 'string') attributes['gen_ai.request.model'] = model;
+    const promptRef = promptRefOf(body['messages']);
+    if (promptRef !== undefined) attributes[PROMPT_REF_ATTRIBUTE] = promptRef;
     this.op = {
       name: spec.name,
       inputKeys: KEYS,
