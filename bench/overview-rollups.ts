@@ -1,6 +1,6 @@
 // The overview over many roots (issue 40, point 1), both stores: N roots (BENCH_OVERVIEW_ROOTS, default 100,000) over
 // 30 days written through this tree's store (so every hour is marked), the rollup job run to the end, then
-// `POST /weft/calls/overview` of the 30 days (no split, by op, by model) answered by the server of a base build (before:
+// `POST /weft/calls/overview` of the 30 days, aligned to the hour and cut inside its first and last hours (no split, by op, by model) answered by the server of a base build (before:
 // every root read live) and of HEAD (after: hour rollups plus live edges), alternated in rounds; beside them HEAD's store
 // counting every root live, and the floor: a raw indexed read of the window's rollup rows.
 // `npx tsx bench/overview-rollups.ts <base rev> [<head rev>=HEAD]`; BENCH_OVERVIEW_ROUNDS (default 3), BENCH_OVERVIEW_STORES;
@@ -37,6 +37,8 @@ const DAY = 86_400_000;
 /** The window ends at the start of the current hour, so the page's "last 30 days" holds (nearly) every root. */
 const END = Math.floor(Date.now() / 3_600_000) * 3_600_000;
 const START = END - 30 * DAY;
+/** The windows asked: the 30 days aligned to the hour, and the same cut inside its first and last hours (an API caller's "last 30 days"). */
+const WINDOWS = [['aligned', START, END], ['unaligned', START + 37 * 60_000 + 123, END - 23 * 60_000 - 456]] as const;
 const MODELS = ['gpt-4o', 'claude-3-5-sonnet-20241022'];
 
 type Starter = (o: StartServerOptions) => Promise<RunningServer>;
@@ -99,7 +101,6 @@ try {
     console.log(`${storeName}: ${ROOTS} roots written in ${(seedMs / 1000).toFixed(1)} s; the job refreshed ${hours} hours in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     const servers = [];
     for (const b of builds) servers.push(await b.start({ port: 0, host: '127.0.0.1', apiKeys: [], log: () => {}, ...where }));
-    const edges = planBuckets(START, END, undefined, 'UTC').edges;
     const floorSql = 'SELECT hour, op_name, model, calls, errors, descendant_errors, histogram, usage FROM call_rollups WHERE project_id = $1 AND hour >= $2 AND hour <= $3';
     const floor = async (): Promise<unknown> => {
       const args = [PROJECT, new Date(START).toISOString().slice(0, 13), new Date(END).toISOString().slice(0, 13)];
@@ -107,19 +108,19 @@ try {
       if (sqlite) return sqlite.prepare(floorSql.replace(/\$\d/g, '?')).all(...args);
       return (await pgdb!.pool.query(floorSql, args)).rows;
     };
-    for (const groupBy of [null, 'op_name', 'model'] as const) {
+    for (const [window, wStart, wEnd] of WINDOWS) for (const groupBy of [null, 'op_name', 'model'] as const) {
       // ms[0] before, ms[1] after, ms[2] HEAD's store counting live, ms[3] the floor (without BEFORE: ms[1] and ms[3])
       const ms: number[][] = [[], [], [], []];
-      const body = JSON.stringify({ project_id: PROJECT, start: new Date(START).toISOString(), end: new Date(END).toISOString(), group_by: groupBy });
+      const body = JSON.stringify({ project_id: PROJECT, start: new Date(wStart).toISOString(), end: new Date(wEnd).toISOString(), group_by: groupBy });
       for (let r = 0; r < ROUNDS; r++) {
         for (const [k, s] of servers.entries()) {
           ms[BEFORE ? k : 1]!.push(await time(() => overview(s.url, body)));
         }
-        if (BEFORE) ms[2]!.push(await time(async () => calls.overview({ projectId: PROJECT, startMs: START, endMs: END, edges, groupBy }, false)));
+        if (BEFORE) ms[2]!.push(await time(async () => calls.overview({ projectId: PROJECT, startMs: wStart, endMs: wEnd, edges: planBuckets(wStart, wEnd, undefined, 'UTC').edges, groupBy }, false)));
         ms[3]!.push(await time(floor));
       }
       const base = median(ms[BEFORE ? 0 : 3]!);
-      const line = (name: string, xs: number[]): string[] => [storeName, String(groupBy), name, median(xs).toFixed(1), `${(median(xs) / base).toFixed(3)}x`, xs.map((x) => x.toFixed(0)).join(' ')];
+      const line = (name: string, xs: number[]): string[] => [storeName, `${String(groupBy)} ${window}`, name, median(xs).toFixed(1), `${(median(xs) / base).toFixed(3)}x`, xs.map((x) => x.toFixed(0)).join(' ')];
       const lines = [line(`after: ${headRev} (API, rollups)`, ms[1]!), line('floor: rollup rows read', ms[3]!)];
       if (BEFORE) lines.unshift(line(`before: ${baseRev} (API)`, ms[0]!)), lines.splice(2, 0, line(`${headRev}'s store, every root live`, ms[2]!));
       rows.push(...lines);
