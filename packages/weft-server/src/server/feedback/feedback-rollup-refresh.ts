@@ -8,19 +8,14 @@
 import type { Dialect } from '../db/dialect.js';
 import { all, get, insert, run, type Steps } from '../db/sql-steps.js';
 import { encodeValues, type RollupCell } from './rollup-fold.js';
+import { type StaleHour, staleHoursIn } from '../db/stale-hours.js';
 
 /** A stale hour of a project. */
-export interface StaleFeedbackHour {
-  projectId: string;
-  /** `YYYY-MM-DDTHH` (UTC). */
-  hour: string;
-}
+export type StaleFeedbackHour = StaleHour;
 
 /** The oldest stale hours before `beforeHour` (the hour in progress is left: writes keep marking it), at most `limit`. */
 export function* staleFeedbackHours(_: Dialect, beforeHour: string, limit: number): Steps<StaleFeedbackHour[]> {
-  const rows = yield* all<{ project_id: string; hour: string }>(
-    'SELECT project_id, hour FROM feedback_rollup_marks WHERE hour < ? ORDER BY hour, project_id LIMIT ?', [beforeHour, limit]);
-  return rows.map((r) => ({ projectId: r.project_id, hour: r.hour }));
+  return yield* staleHoursIn('feedback_rollup_marks', beforeHour, limit);
 }
 
 /** The `gen` of an hour's mark, or undefined when the hour is not marked. */

@@ -11,19 +11,13 @@ import { HOUR_MS } from './overview-plan.js';
 import { rootFigures, rootUsage } from './overview-sql.js';
 import { HOUR_LOCK_SPACE, hourLockKey } from '../write/rollup-marks.js';
 import { histogramText } from '../../stats/latency-histogram.js';
+import { type StaleHour, staleHoursIn } from '../../db/stale-hours.js';
 
-/** A stale hour of a project. */
-export interface StaleHour {
-  projectId: string;
-  /** `YYYY-MM-DDTHH` (UTC). */
-  hour: string;
-}
+export type { StaleHour };
 
 /** The oldest stale hours before `beforeHour` (the hour in progress is left: writes keep marking it), at most `limit`. */
 export function* staleHours(_: Dialect, beforeHour: string, limit: number): Steps<StaleHour[]> {
-  const rows = yield* all<{ project_id: string; hour: string }>(
-    'SELECT project_id, hour FROM call_rollup_marks WHERE hour < ? ORDER BY hour, project_id LIMIT ?', [beforeHour, limit]);
-  return rows.map((r) => ({ projectId: r.project_id, hour: r.hour }));
+  return yield* staleHoursIn('call_rollup_marks', beforeHour, limit);
 }
 
 /**
