@@ -13,6 +13,7 @@ import { tailCommand } from './cli/calls-tail.js';
 import { exportCommand } from './cli/calls-export.js';
 import { importCommand } from './cli/calls-import.js';
 import { deleteCommand } from './cli/calls-delete.js';
+import { cassetteCommand } from './cli/calls-cassette.js';
 import { CliError, EXIT } from './cli/connection.js';
 import { feedbackStatsCommand } from './cli/feedback-stats.js';
 import { serveCommand } from './cli/serve-command.js';
@@ -33,13 +34,14 @@ function buildProgram(): Command {
     .addCommand(serveCommand())
     .addCommand(
       new Command('calls')
-        .description('list, follow, show, export, import and delete calls')
+        .description('list, follow, show, export, import and delete calls, and write a trace\'s model calls as a cassette')
         .addCommand(lsCommand())
         .addCommand(tailCommand())
         .addCommand(showCommand())
         .addCommand(exportCommand())
         .addCommand(importCommand())
-        .addCommand(deleteCommand()),
+        .addCommand(deleteCommand())
+        .addCommand(cassetteCommand()),
     )
     .addCommand(new Command('feedback').description('feedback of a project').addCommand(feedbackStatsCommand()))
     .addCommand(new Command('spool').description('events traced programs could not send, kept on disk').addCommand(spoolFlushCommand()))

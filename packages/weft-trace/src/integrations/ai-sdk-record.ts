@@ -8,6 +8,7 @@ import { InputKeys } from '../instrument/input-keys.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
 import { aiSdkUsage, usageByModel } from '../instrument/usage-model.js';
 import { countedByProvider, markFrameworkModelCall } from './model-request-once.js';
+import { aiModelRequestPath } from './request-path.js';
 
 type Obj = Record<string, unknown>;
 
@@ -50,11 +51,16 @@ function outputOf(r: unknown): unknown {
   return out;
 }
 
-/** What a step's model request records: the reply's content parts (text, reasoning, tool calls; empty text left out) and finish reason. */
+/**
+ * What a step's model request records: the reply's content parts (text, reasoning, tool calls; empty text left out),
+ * finish reason, and the provider's HTTP request body (`request.body`, as the provider reports it) when it tells one.
+ */
 function stepOutputOf(r: unknown): unknown {
   const o = (r ?? {}) as Obj;
   const content = Array.isArray(o['content']) ? o['content'].filter((p) => (p as Obj | null)?.['text'] !== '') : o['content'];
-  return { content, finishReason: o['finishReason'] };
+  const out: Obj = { content, finishReason: o['finishReason'] };
+  if (o['request'] !== undefined) out['request'] = o['request'];
+  return out;
 }
 
 /**
@@ -143,6 +149,12 @@ export const STEP_OPS: Readonly<Record<string, string>> = { 'ai.generateText': '
  */
 export interface AiStepResult {
   content: unknown[];
+  /**
+   * The HTTP request body the provider sent (`request.body` of its `doGenerate` / `doStream` result, the AI SDK's
+   * `step.request.body`), kept by reference: what `weft calls cassette` rebuilds the request from. Absent when the
+   * provider tells none.
+   */
+  request?: { body: unknown };
   finishReason?: string;
   usage?: unknown;
   response: { id?: string; modelId?: string };
@@ -152,12 +164,16 @@ export interface AiStepResult {
  * The op of the model request `name` (see {@link STEP_OPS}) of one step on `model`, recording `[options]` (the
  * request as the step sent it: model, prompt or messages, tools, settings) and ending with an {@link AiStepResult}:
  * the reply's content, and the request's usage by the responding model (`requests: 1`), unless a wrapped request
- * under it recorded its own. Marked as a model call a provider wrapper may see too (`model-request-once.ts`).
+ * under it recorded its own. Attribute `url.path`: the request's URL path, for a provider API whose requests
+ * `weft calls cassette` rebuilds (see `aiModelRequestPath`). Marked as a model call a provider wrapper may see too (`model-request-once.ts`).
  */
 export function defineAiStep(name: string, model: unknown, state: AiCallState): OpDefinition {
   const { provider, modelId } = modelOf(model);
   const summarize = (r: unknown): Obj => summaryOf(r, modelId, state.ttft, counted(state));
-  return { name, inputKeys: KEYS, options: { attributes: attributesOf(name, provider, modelId), postprocessInputs: inputsOf, postprocessOutput: stepOutputOf, summarize } };
+  const attributes = attributesOf(name, provider, modelId);
+  const urlPath = aiModelRequestPath(model);
+  if (urlPath !== undefined) attributes['url.path'] = urlPath;
+  return { name, inputKeys: KEYS, options: { attributes, postprocessInputs: inputsOf, postprocessOutput: stepOutputOf, summarize } };
 }
 
 /**

@@ -55,11 +55,30 @@ function contentPart(p: unknown): unknown {
   }
 }
 
+/**
+ * The provider's HTTP request body of a `doGenerate` / `doStream` result (`request.body`): by reference, or a shallow
+ * copy without the top-level settings left `undefined` when it has some (the request sent as JSON has none, and weft
+ * records an `undefined` as `null`); `undefined` when it tells none.
+ */
+function requestOf(r: Obj): { body: unknown } | undefined {
+  const body = isObj(r['request']) ? r['request']['body'] : undefined;
+  if (body === undefined) return undefined;
+  if (!isObj(body) || Array.isArray(body)) return { body };
+  let sent: Obj | undefined;
+  for (const k in body) if (body[k] === undefined) sent ??= {};
+  if (sent === undefined) return { body };
+  for (const k in body) if (body[k] !== undefined) sent[k] = body[k];
+  return { body: sent };
+}
+
 /** What a `doGenerate` result tells of its request. */
 function generated(r: Obj): AiStepResult {
   const response = (isObj(r['response']) ? r['response'] : {}) as Obj;
   const content = Array.isArray(r['content']) ? r['content'].map(contentPart) : [];
-  return { content, finishReason: unified(r['finishReason']), usage: flatUsage(r['usage']), response: { id: response['id'] as string | undefined, modelId: response['modelId'] as string | undefined } };
+  const out: AiStepResult = { content, finishReason: unified(r['finishReason']), usage: flatUsage(r['usage']), response: { id: response['id'] as string | undefined, modelId: response['modelId'] as string | undefined } };
+  const request = requestOf(r);
+  if (request !== undefined) out.request = request;
+  return out;
 }
 
 /** Reads a `doStream` stream's parts as they pass: the reply's content (deltas joined), finish, usage, response id and model. */
@@ -70,7 +89,11 @@ class StreamedStep {
   private readonly response: { id?: string; modelId?: string } = {};
   error: unknown;
 
-  constructor(private readonly state: AiCallState, private readonly startedAtMs: number) {}
+  constructor(
+    private readonly state: AiCallState,
+    private readonly startedAtMs: number,
+    private readonly request: { body: unknown } | undefined,
+  ) {}
 
   note(part: Obj): void {
     const type = part['type'];
@@ -94,7 +117,9 @@ class StreamedStep {
   }
 
   result(): AiStepResult {
-    return { content: this.content, finishReason: unified(this.finish?.['finishReason']), usage: flatUsage(this.finish?.['usage']), response: this.response };
+    const out: AiStepResult = { content: this.content, finishReason: unified(this.finish?.['finishReason']), usage: flatUsage(this.finish?.['usage']), response: this.response };
+    if (this.request !== undefined) out.request = this.request;
+    return out;
   }
 }
 
@@ -137,7 +162,7 @@ function recordedRequest(model: Obj, kind: 'doGenerate' | 'doStream', operation:
       step.succeed(undefined);
       return r;
     }
-    return { ...r, stream: observed(stream as unknown as ReadableStream<Obj>, step, new StreamedStep(state, startedAtMs)) };
+    return { ...r, stream: observed(stream as unknown as ReadableStream<Obj>, step, new StreamedStep(state, startedAtMs, requestOf(r))) };
   };
 }
 

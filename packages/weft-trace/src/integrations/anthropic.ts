@@ -3,9 +3,10 @@
  * @module
  */
 import { anthropicUsage } from '../instrument/usage-model.js';
-import { isWrappedClient, proxyPaths } from './client-proxy.js';
+import { isWrappedClient, proxyPaths, type PathSpec } from './client-proxy.js';
 import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
 import { cacheClientRequests } from './llm-cache/install.js';
+import { clientRequestPath } from './request-path.js';
 
 type Obj = Record<string, unknown>;
 type Block = Obj & { type?: string; text?: string; thinking?: string; partial_json?: string };
@@ -87,15 +88,27 @@ const STREAM: LlmMethod = { ...BASE, name: 'anthropic.messages.stream' };
  * the SDK's `MessageStream` reads the traced stream, so events, `on(...)`, `finalMessage()` and iteration
  * all work as before and the call ends when the stream does.
  */
-function tracedStream(owner: object, method: Function): Function {
-  const view = Object.create(owner) as { create: Function };
-  view.create = wrapLlmMethod(STREAM, owner, (owner as { create: Function }).create);
-  return function stream(...args: unknown[]): unknown {
-    return method.apply(view, args);
+function tracedStream(spec: LlmMethod): (owner: object, method: Function) => Function {
+  return (owner, method) => {
+    const view = Object.create(owner) as { create: Function };
+    view.create = wrapLlmMethod(spec, owner, (owner as { create: Function }).create);
+    return function stream(...args: unknown[]): unknown {
+      return method.apply(view, args);
+    };
   };
 }
 
-const SPEC = { messages: { create: (owner: object, method: Function) => wrapLlmMethod(CREATE, owner, method), stream: tracedStream } };
+function specOf(create: LlmMethod, stream: LlmMethod): PathSpec {
+  return { messages: { create: (owner: object, method: Function) => wrapLlmMethod(create, owner, method), stream: tracedStream(stream) } };
+}
+
+const SPEC = specOf(CREATE, STREAM);
+
+/** The spec of `client`: {@link SPEC}, or with `url.path` recorded when its base URL has a path (see `clientRequestPath`). */
+function specFor(client: object): PathSpec {
+  const urlPath = clientRequestPath(client, '')('/v1/messages');
+  return urlPath === undefined ? SPEC : specOf({ ...CREATE, urlPath }, { ...STREAM, urlPath });
+}
 
 /**
  * Returns `client` (an `Anthropic` instance of `@anthropic-ai/sdk`; tested with 1.14) with `messages.create` (streamed and
@@ -104,7 +117,8 @@ const SPEC = { messages: { create: (owner: object, method: Function) => wrapLlmM
  * recorded is as for `wrapOpenAI`: the request, the message (a stream's events assembled into one
  * message: text, tool-use input, thinking, stop reason), `summary.usage[model]` with Anthropic's cache
  * counts added to the input total (see `anthropicUsage`), `time_to_first_token_ms`, finish reasons,
- * `request_id` (the `request-id` header); errors are rethrown unchanged.
+ * `request_id` (the `request-id` header), `url.path` when the client's base URL has a path or query; errors are
+ * rethrown unchanged.
  * The SDK is not imported: weft works without it. Wrapping twice returns the same object.
  * Recorded model calls: as for `wrapOpenAI`, the client's `fetch` becomes `llmCacheFetch()` over it when
  * `WEFT_LLM_CACHE` (or `CI`) is set.
@@ -114,5 +128,5 @@ const SPEC = { messages: { create: (owner: object, method: Function) => wrapLlmM
 export function wrapAnthropic<T extends object>(client: T): T {
   if (isWrappedClient(client)) return client;
   cacheClientRequests(client);
-  return proxyPaths(client, SPEC);
+  return proxyPaths(client, specFor(client));
 }

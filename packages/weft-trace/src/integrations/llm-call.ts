@@ -23,6 +23,11 @@ export interface LlmMethod {
   readonly provider: string;
   /** `gen_ai.operation.name`: `chat`, `embeddings`, ... */
   readonly operation: string;
+  /**
+   * The request's URL path and query (`url.path`), given when it is not the provider's default for this method (a
+   * client with another base URL path): what `weft calls cassette` needs besides the body to rebuild the request.
+   */
+  readonly urlPath?: string | undefined;
   /** Response header with the provider's request id (read from `withResponse()` / `asResponse()`), when the SDK gives headers. */
   readonly requestIdHeader?: string;
   /**
@@ -63,6 +68,19 @@ function defaultFacts(out: unknown, body: Record<string, unknown>): ResponseFact
 }
 
 const KEYS = new InputKeys(['body', 'options']);
+
+/**
+ * The attribute listing the request body's top-level keys whose value is `undefined`: the SDK's JSON leaves them out,
+ * while weft records them as `null`, so `weft calls cassette` needs it to rebuild the body sent.
+ */
+export const UNDEFINED_KEYS_ATTRIBUTE = 'weft.request.undefined_keys';
+
+/** The top-level keys of `body` whose value is `undefined`, or `undefined` when there are none (the usual case). */
+function undefinedKeys(body: Record<string, unknown>): string[] | undefined {
+  let keys: string[] | undefined;
+  for (const k in body) if (body[k] === undefined) (keys ??= []).push(k);
+  return keys;
+}
 
 /** Returns what the SDK method returns, traced: an `APIPromise` keeps `withResponse()`, `asResponse()` and its type. */
 export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function): Function {
@@ -132,6 +150,9 @@ class LlmCall implements StreamObserver {
     const attributes: Record<string, unknown> = { 'gen_ai.provider.name': spec.provider, 'gen_ai.operation.name': spec.operation };
     const model = spec.requestModel ? spec.requestModel(body) : body['model'];
     if (typeof model === 'string') attributes['gen_ai.request.model'] = model;
+    if (spec.urlPath !== undefined) attributes['url.path'] = spec.urlPath;
+    const unset = undefinedKeys(body);
+    if (unset !== undefined) attributes[UNDEFINED_KEYS_ATTRIBUTE] = unset;
     const promptRef = promptRefOf(body['messages']);
     if (promptRef !== undefined) attributes[PROMPT_REF_ATTRIBUTE] = promptRef;
     this.op = {

@@ -7,6 +7,7 @@ import { openAIChatUsage, openAIResponsesUsage } from '../instrument/usage-model
 import { isWrappedClient, proxyPaths, type MethodWrapper, type PathSpec } from './client-proxy.js';
 import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
 import { cacheClientRequests } from './llm-cache/install.js';
+import { clientRequestPath } from './request-path.js';
 import { chatFinishReasons, embeddingsOutput, foldChatChunk, foldResponseEvent, responseFinishReasons } from './openai-folds.js';
 
 type Obj = Record<string, unknown>;
@@ -100,33 +101,43 @@ const traced =
   (owner, method) =>
     wrapLlmMethod(spec, owner, method);
 
-/** The requests the SDK's stream helpers make, recorded as `openai.chat.completions.stream` / `openai.responses.stream`. */
-const HELPER_SPEC = {
-  chat: { completions: { create: traced({ ...CHAT, name: 'openai.chat.completions.stream' }) } },
-  responses: { create: traced({ ...RESPONSES, name: 'openai.responses.stream' }) },
-};
+/** The methods as a client whose base URL path is not the default records them: with `url.path` (see `clientRequestPath`). */
+function methodsOf(client: object): { chat: LlmMethod; responses: LlmMethod; embeddings: LlmMethod } {
+  const at = clientRequestPath(client, '/v1');
+  return {
+    chat: { ...CHAT, urlPath: at('/chat/completions') },
+    responses: { ...RESPONSES, urlPath: at('/responses') },
+    embeddings: { ...EMBEDDINGS, urlPath: at('/embeddings') },
+  };
+}
 
 /**
  * A stream helper (`chat.completions.stream`, `responses.stream`) run on a view of its resource whose
- * `_client` is `client` seen through {@link HELPER_SPEC}: the helper's own request is traced, so its
+ * `_client` is `client` seen through a spec tracing the requests the helpers make (as
+ * `openai.chat.completions.stream` / `openai.responses.stream`): the helper's own request is traced, so its
  * events, `finalChatCompletion()` / `finalResponse()` and iteration work as before.
  */
-function viaTracedClient(client: object): MethodWrapper {
+function viaTracedClient(client: object, methods: ReturnType<typeof methodsOf>): MethodWrapper {
   let helperClient: object | undefined;
+  const helperSpec = {
+    chat: { completions: { create: traced({ ...methods.chat, name: 'openai.chat.completions.stream' }) } },
+    responses: { create: traced({ ...methods.responses, name: 'openai.responses.stream' }) },
+  };
   return (owner, method) =>
     function stream(...args: unknown[]): unknown {
       const view = Object.create(owner) as { _client: object };
-      view._client = helperClient ??= proxyPaths(client, HELPER_SPEC);
+      view._client = helperClient ??= proxyPaths(client, helperSpec);
       return method.apply(view, args) as unknown;
     };
 }
 
 function specFor(client: object): PathSpec {
-  const helper = viaTracedClient(client);
+  const methods = methodsOf(client);
+  const helper = viaTracedClient(client, methods);
   return {
-    chat: { completions: { create: traced(CHAT), stream: helper } },
-    responses: { create: traced(RESPONSES), stream: helper },
-    embeddings: { create: traced(EMBEDDINGS) },
+    chat: { completions: { create: traced(methods.chat), stream: helper } },
+    responses: { create: traced(methods.responses), stream: helper },
+    embeddings: { create: traced(methods.embeddings) },
   };
 }
 
@@ -137,7 +148,8 @@ function specFor(client: object): PathSpec {
  * `openai.`) nested under the running call, and so is the request of the stream helpers
  * `chat.completions.stream` and `responses.stream` (ops `openai.chat.completions.stream`, `openai.responses.stream`):
  * - inputs: the request body (secrets redacted as everywhere); attributes `gen_ai.provider.name`,
- *   `gen_ai.operation.name`, `gen_ai.request.model` (OpenTelemetry GenAI semantic conventions);
+ *   `gen_ai.operation.name`, `gen_ai.request.model` (OpenTelemetry GenAI semantic conventions), and `url.path`
+ *   (the request's path and query) when the client's base URL path is not `/v1` or it has a `defaultQuery`;
  * - output: the response; for `stream: true`, the assembled completion (content, tool calls, refusal,
  *   finish reason) instead of the chunks, and usage is requested (`stream_options.include_usage`)
  *   without changing what the caller's iterator yields;

@@ -77,7 +77,12 @@ export class Cassette {
 
   /** Stores `entry` (replacing one with its key) and writes the file. */
   put(entry: CassetteEntry): void {
-    this.entries.set(entry.key, entry);
+    this.putAll([entry]);
+  }
+
+  /** Stores `entries` (each replacing the one with its key) and writes the file once. */
+  putAll(entries: readonly CassetteEntry[]): void {
+    for (const entry of entries) this.entries.set(entry.key, entry);
     const fs = nodeBuiltin('node:fs');
     const path = nodeBuiltin('node:path');
     if (!fs || !path) return;
