@@ -34,13 +34,15 @@ const WEATHER_TOOL = { type: 'function' as const, function: { name: 'get_weather
  * Returns what the app would use of each answer.
  */
 async function agent(urls: { openaiURL: string; anthropicURL: string }, apiKey: string): Promise<Record<string, unknown>> {
-  const openai = wrapOpenAI(new OpenAI({ apiKey, baseURL: urls.openaiURL, maxRetries: 0 }));
+  // a base URL with a path of its own (a gateway): the calls record url.path
+  const openai = wrapOpenAI(new OpenAI({ apiKey, baseURL: urls.openaiURL.replace(/\/v1$/, '/gateway/v1'), maxRetries: 0 }));
   const anthropic = wrapAnthropic(new Anthropic({ apiKey, baseURL: urls.anthropicURL, maxRetries: 0 }));
   const w = wrapAISDK(ai);
   const model = createOpenAI({ apiKey, baseURL: urls.openaiURL }).chat('gpt-4o-tool');
   return op(async function weatherAgent(question: string) {
     const user = { role: 'user' as const, content: question };
-    const first = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [user], tools: [WEATHER_TOOL] });
+    // a setting left undefined: left out of the JSON sent, recorded as null
+    const first = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [user], tools: [WEATHER_TOOL], temperature: undefined });
     const asked = first.choices[0]!.message;
     const toolCall = asked.tool_calls![0]!;
     const stream = await openai.chat.completions.create({
@@ -131,5 +133,42 @@ describe('weft calls cassette', () => {
       'ai.generateText.doGenerate': ['replay', 'replay'],
       'ai.streamText.doStream': ['replay'],
     });
+  });
+
+  it('names each model call it cannot write and why, writes the others, and exits 1', async () => {
+    vi.stubEnv('WEFT_LLM_CACHE', 'off');
+    const fake = await startFakeLlm();
+    let calls: CallRecord[];
+    try {
+      const openai = wrapOpenAI(new OpenAI({ apiKey: 'sk-x', baseURL: fake.openaiURL, maxRetries: 0 }));
+      calls = await traced(server(), 'cassette-skips', () =>
+        op(async function flaky() {
+          await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'ok' }] });
+          await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x'.repeat(10_050) }] });
+          await openai.chat.completions.create({ model: 'fail-400', messages: [{ role: 'user', content: 'bad' }] }).catch(() => undefined);
+          await openai.embeddings.create({ model: 'text-embedding-3-small', input: 'hi' });
+        })(),
+      );
+    } finally {
+      await fake.close();
+    }
+    const root = one(calls, 'flaky');
+    const byOp = (model: string): string => calls.find((c) => (c.inputs as { model?: string }).model === model && c.id !== root.id && (c.inputs as { messages?: { content: string }[] }).messages?.[0]?.content !== 'ok')!.id;
+    const out = join(dir, 'skips.jsonl');
+    const { stdout, stderr, error } = await cli([root.id, '--out', out, '--project', root.project_id]);
+    expect(stdout).toBe(`wrote 1 model call to ${out}\n`);
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toContain(`weft: call ${byOp('gpt-4o-mini')} (openai.chat.completions.create) not written: what it sent or got was cut or hidden when recorded (request body.messages[0].content ends in "[truncated `);
+    expect(stderr).toContain(`weft: call ${byOp('fail-400')} (openai.chat.completions.create) not written: the call failed (BadRequestError: 400 Invalid value for messages)`);
+    expect(stderr).toContain(`weft: call ${byOp('text-embedding-3-small')} (openai.embeddings.create) not written: an embeddings call records the vectors' dimensions, not the vectors`);
+    expect(error?.message).toBe('3 model calls not written (above): a replay misses them');
+    expect((error as { exitCode?: number }).exitCode).toBe(1);
+  });
+
+  it('says so when the id has no model calls under it', async () => {
+    const calls = await traced(server(), 'cassette-none', () => op(async function plain() { return 1; })());
+    const root = one(calls, 'plain');
+    const { error } = await cli([root.id, '--out', join(dir, 'none.jsonl'), '--project', root.project_id]);
+    expect(error?.message).toBe(`no model calls under ${root.id} (weft reads those of wrapOpenAI, wrapAnthropic and wrapAISDK)`);
   });
 });
