@@ -8,7 +8,7 @@ import { InputKeys } from '../instrument/input-keys.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
 import { aiSdkUsage, usageByModel } from '../instrument/usage-model.js';
 import { countedByProvider, markFrameworkModelCall } from './model-request-once.js';
-import { aiModelRequestPath } from './request-path.js';
+import { aiModelRequestPath, URL_PATH_ATTRIBUTE } from './request-facts.js';
 
 type Obj = Record<string, unknown>;
 
@@ -172,7 +172,7 @@ export function defineAiStep(name: string, model: unknown, state: AiCallState): 
   const summarize = (r: unknown): Obj => summaryOf(r, modelId, state.ttft, counted(state));
   const attributes = attributesOf(name, provider, modelId);
   const urlPath = aiModelRequestPath(model);
-  if (urlPath !== undefined) attributes['url.path'] = urlPath;
+  if (urlPath !== undefined) attributes[URL_PATH_ATTRIBUTE] = urlPath;
   return { name, inputKeys: KEYS, options: { attributes, postprocessInputs: inputsOf, postprocessOutput: stepOutputOf, summarize } };
 }
 

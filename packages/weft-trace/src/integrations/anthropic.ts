@@ -6,7 +6,7 @@ import { anthropicUsage } from '../instrument/usage-model.js';
 import { isWrappedClient, proxyPaths, type PathSpec } from './client-proxy.js';
 import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
 import { cacheClientRequests } from './llm-cache/install.js';
-import { clientRequestPath } from './request-path.js';
+import { clientRequestPath } from './request-facts.js';
 
 type Obj = Record<string, unknown>;
 type Block = Obj & { type?: string; text?: string; thinking?: string; partial_json?: string };

@@ -11,6 +11,7 @@ import { streamKind, wrapStream, type StreamObserver } from '../instrument/strea
 import { thenOf } from '../instrument/thenable.js';
 import { unreportedUsage, usageByModel, type TokenUsage } from '../instrument/usage-model.js';
 import { PROMPT_REF_ATTRIBUTE, promptRefOf } from '../prompts/prompt-marker.js';
+import { UNDEFINED_KEYS_ATTRIBUTE, undefinedKeys, URL_PATH_ATTRIBUTE } from './request-facts.js';
 import { exchangeReporter } from './rollout-hook.js';
 import { withTracedReadable } from './sdk-stream.js';
 import { startRecorded } from './start-recorded.js';
@@ -68,19 +69,6 @@ function defaultFacts(out: unknown, body: Record<string, unknown>): ResponseFact
 }
 
 const KEYS = new InputKeys(['body', 'options']);
-
-/**
- * The attribute listing the request body's top-level keys whose value is `undefined`: the SDK's JSON leaves them out,
- * while weft records them as `null`, so `weft calls cassette` needs it to rebuild the body sent.
- */
-export const UNDEFINED_KEYS_ATTRIBUTE = 'weft.request.undefined_keys';
-
-/** The top-level keys of `body` whose value is `undefined`, or `undefined` when there are none (the usual case). */
-function undefinedKeys(body: Record<string, unknown>): string[] | undefined {
-  let keys: string[] | undefined;
-  for (const k in body) if (body[k] === undefined) (keys ??= []).push(k);
-  return keys;
-}
 
 /** Returns what the SDK method returns, traced: an `APIPromise` keeps `withResponse()`, `asResponse()` and its type. */
 export function wrapLlmMethod(spec: LlmMethod, owner: object, method: Function): Function {
@@ -150,7 +138,7 @@ class LlmCall implements StreamObserver {
     const attributes: Record<string, unknown> = { 'gen_ai.provider.name': spec.provider, 'gen_ai.operation.name': spec.operation };
     const model = spec.requestModel ? spec.requestModel(body) : body['model'];
     if (typeof model === 'string') attributes['gen_ai.request.model'] = model;
-    if (spec.urlPath !== undefined) attributes['url.path'] = spec.urlPath;
+    if (spec.urlPath !== undefined) attributes[URL_PATH_ATTRIBUTE] = spec.urlPath;
     const unset = undefinedKeys(body);
     if (unset !== undefined) attributes[UNDEFINED_KEYS_ATTRIBUTE] = unset;
     const promptRef = promptRefOf(body['messages']);

@@ -7,7 +7,7 @@ import { openAIChatUsage, openAIResponsesUsage } from '../instrument/usage-model
 import { isWrappedClient, proxyPaths, type MethodWrapper, type PathSpec } from './client-proxy.js';
 import { wrapLlmMethod, type LlmMethod } from './llm-call.js';
 import { cacheClientRequests } from './llm-cache/install.js';
-import { clientRequestPath } from './request-path.js';
+import { clientRequestPath } from './request-facts.js';
 import { chatFinishReasons, embeddingsOutput, foldChatChunk, foldResponseEvent, responseFinishReasons } from './openai-folds.js';
 
 type Obj = Record<string, unknown>;

@@ -4,7 +4,7 @@
  */
 import { REDACTED } from '../../instrument/redact.js';
 import { MASK_FAILED } from '../../instrument/capture.js';
-import { UNDEFINED_KEYS_ATTRIBUTE } from '../llm-call.js';
+import { UNDEFINED_KEYS_ATTRIBUTE, URL_PATH_ATTRIBUTE } from '../request-facts.js';
 import { SIZE_LIMIT_MARK, TRUNCATED_KEY, TRUNCATED_KEYS_KEY } from '../../internal/truncation.js';
 import type { TokenUsage } from '../../instrument/usage-model.js';
 import type { CassetteEntry, RecordedResponse } from './cassette.js';
@@ -203,7 +203,7 @@ export function exchangeOfCall(call: StoredModelCall): CallExchange | undefined 
   if (op === undefined) return call.op_name in UNSUPPORTED ? { reason: UNSUPPORTED[call.op_name]! } : undefined;
   const missing = unanswered(call);
   if (missing) return { reason: missing };
-  const urlPath = call.attributes?.['url.path'];
+  const urlPath = call.attributes?.[URL_PATH_ATTRIBUTE];
   const path = typeof urlPath === 'string' ? urlPath : op.defaultPath;
   if (path === undefined) return { reason: 'the call records no url.path (it was recorded by a weft-trace older than `weft calls cassette`, or its provider API is not one weft rebuilds)' };
   let rebuilt: Rebuilt | string;

@@ -1,9 +1,25 @@
 /**
- * The URL path of a wrapped client's model requests (`url.path`), recorded where the stored call alone does not tell it, so `weft calls cassette` can rebuild the request.
+ * What the wrappers record of a model request beyond its body, so `weft calls cassette` can rebuild it exactly: its URL path (`url.path`) where the stored call does not imply it, and the body's keys left `undefined`.
  * @module
  */
 
 type Obj = Record<string, unknown>;
+
+/** The attribute holding a request's URL path and query (OpenTelemetry's `url.path`; here with the query). */
+export const URL_PATH_ATTRIBUTE = 'url.path';
+
+/**
+ * The attribute listing the request body's top-level keys whose value is `undefined`: the SDK's JSON leaves them out,
+ * while weft records them as `null`, so `weft calls cassette` needs it to rebuild the body sent.
+ */
+export const UNDEFINED_KEYS_ATTRIBUTE = 'weft.request.undefined_keys';
+
+/** The top-level keys of `body` whose value is `undefined`, or `undefined` when there are none (the usual case). */
+export function undefinedKeys(body: Record<string, unknown>): string[] | undefined {
+  let keys: string[] | undefined;
+  for (const k in body) if (body[k] === undefined) (keys ??= []).push(k);
+  return keys;
+}
 
 /** A base URL split into the path its endpoints are appended to (no trailing `/`) and its query (without `?`). */
 interface BasePath {
