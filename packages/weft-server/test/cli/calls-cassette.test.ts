@@ -111,13 +111,18 @@ describe('weft calls cassette', () => {
       await fake.close();
     }
     const root = one(calls, 'weatherAgent');
-    const { stdout, stderr, error } = await cli([root.id, '--out', cassette, '--project', root.project_id]);
+    // the agent's call id (taken with dashes or without)
+    const { stdout, stderr, error } = await cli([root.id.replaceAll('-', ''), '--out', cassette, '--project', root.project_id]);
     expect(error, stderr).toBeUndefined();
     // 2 chat completions, 2 Anthropic messages, a Responses stream, 2 AI SDK steps and an AI SDK stream
     expect(stdout).toBe(`wrote 8 model calls to ${cassette}\n`);
     const lines = readFileSync(cassette, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { key: string });
     expect(lines.map((l) => l.key)).toEqual(lines.map((l) => l.key).sort());
     expect(readFileSync(cassette, 'utf8')).not.toContain('sk-production');
+    // a trace id (here, without its dashes) takes the whole trace: the same lines
+    const byTrace = join(dir, 'by-trace.jsonl');
+    expect((await cli([root.trace_id.replaceAll('-', ''), '--out', byTrace, '--project', root.project_id])).error).toBeUndefined();
+    expect(readFileSync(byTrace, 'utf8')).toBe(readFileSync(cassette, 'utf8'));
 
     vi.stubEnv('WEFT_LLM_CACHE', 'replay');
     vi.stubEnv('WEFT_LLM_CACHE_DIR', dir);

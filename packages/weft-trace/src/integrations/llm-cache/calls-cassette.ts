@@ -40,12 +40,15 @@ function subtree(calls: readonly TreeCall[], root: string): TreeCall[] {
 
 /**
  * The cassette lines of the model calls (see `exchangeOfCall`) among `calls` (the calls of one trace) under the
- * call `root` (itself included), or of the whole trace when `root` is not a call id among them; in start order. A
+ * call `root` (itself included; its id with dashes or without), or of the whole trace when `root` is not a call id
+ * among them; in start order. A
  * request made twice with the same key keeps the first answer (a cassette holds one per request); the later call
  * is listed in `skipped` saying so.
  */
 export function cassetteOfCalls(calls: readonly TreeCall[], root: string): CallsCassette {
-  const under = calls.some((c) => c.id === root) ? subtree(calls, root) : [...calls];
+  const bare = (id: string): string => id.replaceAll('-', '').toLowerCase();
+  const call = calls.find((c) => bare(c.id) === bare(root));
+  const under = call ? subtree(calls, call.id) : [...calls];
   under.sort((a, b) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0));
   const entries: CassetteEntry[] = [];
   const skipped: SkippedCall[] = [];
