@@ -168,6 +168,12 @@ describe('weft calls cassette', () => {
     expect(stderr).toContain(`weft: call ${byOp('text-embedding-3-small')} (openai.embeddings.create) not written: an embeddings call records the vectors' dimensions, not the vectors`);
     expect(error?.message).toBe('3 model calls not written (above): a replay misses them');
     expect((error as { exitCode?: number }).exitCode).toBe(1);
+    // --json: the file, the keys written and the calls left out, for programs
+    const json = await cli([root.id, '--out', out, '--project', root.project_id, '--json']);
+    const report = JSON.parse(json.stdout) as { file: string; written: number; keys: string[]; skipped: { call_id: string; op_name: string; reason: string }[] };
+    expect(report).toMatchObject({ file: out, written: 1, keys: [expect.stringMatching(/^[0-9a-f]{16}$/)] });
+    expect(report.skipped.map((x) => x.call_id)).toEqual([byOp('gpt-4o-mini'), byOp('fail-400'), byOp('text-embedding-3-small')]);
+    expect(json.error?.message).toBe('3 model calls not written (above): a replay misses them');
   });
 
   it('says so when the id has no model calls under it', async () => {
