@@ -14,3 +14,8 @@ export type { CallRecord } from './schema/calls.js';
 export { WEFT_PROJECTS_PATH } from './schema/endpoints.js';
 export { MONITOR_PATHS, monitorMetric, monitorTriggerRef } from './schema/monitor-refs.js';
 export type { Monitor } from './schema/monitors.js';
+export { checkLabelName, type LabelMove, labelsObjectId, labelsOf, labelsValue, moveLabel, type PromptLabels } from './prompts/label-moves.js';
+export { objectRef } from './eval/refs.js';
+export { LABELS_CLASS, PROMPT_CLASS } from './prompts/prompt-classes.js';
+export type { PromptMessage, PromptValue } from './prompts/prompt-value.js';
+export { PROMPT_REF_ATTRIBUTE } from './prompts/prompt-marker.js';
