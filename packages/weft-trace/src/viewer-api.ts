@@ -19,3 +19,4 @@ export { objectRef } from './eval/refs.js';
 export { LABELS_CLASS, PROMPT_CLASS } from './prompts/prompt-classes.js';
 export type { PromptMessage, PromptValue } from './prompts/prompt-value.js';
 export { PROMPT_REF_ATTRIBUTE } from './prompts/prompt-marker.js';
+export { variablesOf } from './prompts/prompt-template.js';

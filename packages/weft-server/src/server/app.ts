@@ -91,7 +91,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', retentionRoute(store.calls, now));
   app.route('/', otlpRoutes(store.calls, maxBodyBytes));
   app.route('/', projectRoutes(store.calls));
-  app.route('/', playgroundRoutes());
+  app.route('/', playgroundRoutes(store.objects, now));
   app.notFound(notFound);
   app.onError(errorHandler(log));
   return app;

@@ -41,6 +41,13 @@ export const EvaluateReq = z.object({
   name: z.string().min(1).max(128),
 });
 
+/** Body of `POST /weft/playground/save`: the variant stored as a new version of prompt `name`. */
+export const SaveReq = z.object({
+  project_id: z.string().regex(/^[^/]+\/[^/]+$/, 'expected <entity>/<project>'),
+  name: z.string().regex(/^[\w.-]{1,128}$/, 'expected 1-128 letters, digits, "-", "_" or "."'),
+  variant: Variant.extend({ description: z.string().max(1000).nullish() }),
+});
+
 /** What the worker is given on its stdin: a run or an evaluation, and where to record it. */
 export type WorkerJob = { project_id: string; base_url: string; api_key: string | null } & (
   | { kind: 'run'; variant: Variant }

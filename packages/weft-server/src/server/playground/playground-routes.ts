@@ -1,7 +1,8 @@
 /**
  * The playground's routes (weft extensions, mounted after auth): `GET /weft/playground/providers` (which providers the
  * server's environment configures, never a key), `POST /weft/playground/run` (one variant, streamed) and
- * `POST /weft/playground/evaluate` (a variant over a dataset, recorded as an evaluation run). Both answer JSONL
+ * `POST /weft/playground/evaluate` (a variant over a dataset, recorded as an evaluation run) and `POST
+ * /weft/playground/save` (a variant as a new version of a prompt: `{digest, ref}`). The two runs answer JSONL
  * (`application/jsonl`) as the worker writes it: `delta` lines then `end`, or `row` lines then `evaluated`, or
  * `error`. A provider without a key is a 422 whose message names the variable to set.
  * @module
@@ -10,12 +11,15 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { HttpError } from '../http/http-error.js';
 import { readJsonBody } from '../http/request-body.js';
-import { EvaluateReq, RunReq, type Variant, type WorkerJob } from './playground-job.js';
+import { promptValue } from 'weft-trace/client';
+import { objectRef } from 'weft-trace/viewer';
+import type { ObjectStore } from '../objects/object-store.js';
+import { EvaluateReq, RunReq, SaveReq, type Variant, type WorkerJob } from './playground-job.js';
 import { missingKeyMessage, providerConfig, providerStatuses } from './providers.js';
 import { runWorker } from './worker-process.js';
 
 /** Paths of the playground's routes. */
-export const PLAYGROUND_PATHS = { providers: '/weft/playground/providers', run: '/weft/playground/run', evaluate: '/weft/playground/evaluate' } as const;
+export const PLAYGROUND_PATHS = { providers: '/weft/playground/providers', run: '/weft/playground/run', evaluate: '/weft/playground/evaluate', save: '/weft/playground/save' } as const;
 
 /** Where the worker reaches this server: the address and port the request came in on. */
 function selfUrl(c: Context): string {
@@ -45,9 +49,11 @@ const stream = (body: ReadableStream<Uint8Array>): Response =>
 
 /**
  * Builds the playground's routes.
+ * @param objects - where a saved variant is stored (a prompt version, as `publishPrompt` stores one).
+ * @param now - the server clock.
  * @param env - the environment the provider keys and base URLs are read from (and the worker is started with). @defaultValue `process.env`
  */
-export function playgroundRoutes(env: NodeJS.ProcessEnv = process.env): Hono {
+export function playgroundRoutes(objects: ObjectStore, now: () => Date, env: NodeJS.ProcessEnv = process.env): Hono {
   const app = new Hono();
   app.get(PLAYGROUND_PATHS.providers, (c) => c.json({ providers: providerStatuses(env) }));
   const where = (c: Context, project: string) => ({ project_id: project, base_url: selfUrl(c), api_key: presentedKey(c) });
@@ -62,6 +68,17 @@ export function playgroundRoutes(env: NodeJS.ProcessEnv = process.env): Hono {
     checkKey(body.variant, env);
     const job: WorkerJob = { ...where(c, body.project_id), kind: 'evaluate', variant: body.variant, dataset_ref: body.dataset_ref, scorers: body.scorers, name: body.name };
     return stream(runWorker(job, env));
+  });
+  app.post(PLAYGROUND_PATHS.save, async (c) => {
+    const { project_id, name, variant } = await readJsonBody(c, SaveReq);
+    let val;
+    try {
+      val = promptValue({ name, model: variant.model, params: variant.params, messages: variant.messages, ...(variant.description ? { description: variant.description } : {}) });
+    } catch (err) {
+      throw HttpError.validation([{ loc: ['body', 'name'], msg: (err as Error).message, type: 'value_error' }]);
+    }
+    const { digest } = await objects.create({ project_id, object_id: name, val }, now());
+    return c.json({ digest, ref: objectRef(project_id, name, digest) });
   });
   return app;
 }
