@@ -1,0 +1,60 @@
+// The playground's routes over loopback HTTP (issue 53 point 5): which providers the server's environment
+// configures, never a key; a provider without a key and a malformed body answered 422 `{detail}` naming what to fix
+// (never a 500); a variant saved as a prompt version is the version `publishPrompt` makes of the same content.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, publishPrompt } from 'weft-trace';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+
+const server = useTestServer();
+const project = uniqueProject('playground');
+const SECRET = 'sk-playground-secret-1234';
+const VARS = ['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
+let saved: Record<string, string | undefined>;
+
+beforeAll(() => {
+  saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
+  process.env['OPENAI_API_KEY'] = SECRET;
+  delete process.env['GEMINI_API_KEY'];
+  delete process.env['GOOGLE_API_KEY'];
+});
+afterAll(() => {
+  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+});
+
+const post = (path: string, body: unknown): Promise<Response> =>
+  fetch(`${server().url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const variant = { provider: 'openai', model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi {{name}}' }], params: { temperature: 0.1 } };
+
+describe('playground routes', () => {
+  it('says which providers are configured and which variable each needs, never the key', async () => {
+    const res = await fetch(`${server().url}/weft/playground/providers`);
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text).not.toContain(SECRET);
+    const { providers } = JSON.parse(text) as { providers: { provider: string; configured: boolean; key_env: string }[] };
+    expect(providers.map((p) => [p.provider, p.configured, p.key_env])).toEqual([['openai', true, 'OPENAI_API_KEY'], ['anthropic', process.env['ANTHROPIC_API_KEY'] !== undefined, 'ANTHROPIC_API_KEY'], ['google', false, 'GEMINI_API_KEY']]);
+  });
+
+  it('answers 422 naming the variable for a provider without a key, and for a malformed body', async () => {
+    const noKey = await post('/weft/playground/run', { project_id: project, variant: { ...variant, provider: 'google', model: 'gemini-2.5-flash' } });
+    expect(noKey.status).toBe(422);
+    const { detail } = (await noKey.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] };
+    expect(detail).toEqual([{ loc: ['body', 'variant', 'provider'], msg: expect.stringContaining('set GEMINI_API_KEY or GOOGLE_API_KEY in the environment of the weft server'), type: 'missing_api_key' }]);
+    const bad = await post('/weft/playground/evaluate', { project_id: 'no-slash', variant: { ...variant, provider: 'nope', messages: [] }, dataset_ref: '', scorers: ['bleu'], name: 'x' });
+    expect(bad.status).toBe(422);
+    const locs = ((await bad.json()) as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc.join('.'));
+    expect(locs).toEqual(expect.arrayContaining(['body.project_id', 'body.variant.provider', 'body.variant.messages', 'body.dataset_ref', 'body.scorers.0']));
+    const badName = await post('/weft/playground/save', { project_id: project, name: 'not a name!', variant });
+    expect(badName.status).toBe(422);
+  });
+
+  it('saves a variant as the prompt version publishPrompt makes of the same content', async () => {
+    const res = await post('/weft/playground/save', { project_id: project, name: 'hello', variant });
+    expect(res.status).toBe(200);
+    const { digest, ref } = (await res.json()) as { digest: string; ref: string };
+    const client = new Client({ baseUrl: server().url });
+    const published = await publishPrompt({ name: 'hello', model: variant.model, params: variant.params, messages: variant.messages }, { client, project });
+    expect(published.version).toEqual({ digest, ref });
+  });
+});
