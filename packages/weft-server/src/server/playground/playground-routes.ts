@@ -13,7 +13,7 @@ import { HttpError } from '../http/http-error.js';
 import { readJsonBody } from '../http/request-body.js';
 import { promptValue } from 'weft-trace/client';
 import { objectRef } from 'weft-trace/viewer';
-import type { ObjectStore } from '../objects/object-store.js';
+import type { ObjectStore, ObjInput } from '../objects/object-store.js';
 import { EvaluateReq, RunReq, SaveReq, type Variant, type WorkerJob } from './playground-job.js';
 import { missingKeyMessage, providerConfig, providerStatuses } from './providers.js';
 import { runWorker } from './worker-process.js';
@@ -77,7 +77,8 @@ export function playgroundRoutes(objects: ObjectStore, now: () => Date, env: Nod
     } catch (err) {
       throw HttpError.validation([{ loc: ['body', 'name'], msg: (err as Error).message, type: 'value_error' }]);
     }
-    const { digest } = await objects.create({ project_id, object_id: name, val }, now());
+    // JSON: built by promptValue from the body just parsed as JSON
+    const { digest } = await objects.create({ project_id, object_id: name, val: val as unknown as ObjInput['val'] }, now());
     return c.json({ digest, ref: objectRef(project_id, name, digest) });
   });
   return app;
