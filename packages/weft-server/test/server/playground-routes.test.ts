@@ -1,15 +1,18 @@
 // The playground's routes over loopback HTTP (issue 53 point 5): which providers the server's environment
 // configures, never a key; a provider without a key and a malformed body answered 422 `{detail}` naming what to fix
-// (never a 500); a variant saved as a prompt version is the version `publishPrompt` makes of the same content.
+// (never a 500); a variant saved as a prompt version is the version `publishPrompt` makes of the same content; a
+// Gemini variant (the real `@google/genai` against the loopback fake) streamed as JSONL and recorded as a playground call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, publishPrompt } from 'weft-trace';
 import { uniqueProject } from 'weft-test-kit/calls.js';
 import { useTestServer } from 'weft-test-kit/server.js';
+import { REPLY, useFakeGemini } from 'weft-test-kit/fake-gemini.js';
 
 const server = useTestServer();
+const gemini = useFakeGemini();
 const project = uniqueProject('playground');
 const SECRET = 'sk-playground-secret-1234';
-const VARS = ['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
+const VARS = ['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'WEFT_PLAYGROUND_GOOGLE_BASE_URL'];
 let saved: Record<string, string | undefined>;
 
 beforeAll(() => {
@@ -56,5 +59,26 @@ describe('playground routes', () => {
     const client = new Client({ baseUrl: server().url });
     const published = await publishPrompt({ name: 'hello', model: variant.model, params: variant.params, messages: variant.messages }, { client, project });
     expect(published.version).toEqual({ digest, ref });
+  });
+
+  it('streams a Gemini variant as JSONL lines and records it as a playground call with the prompt ref', async () => {
+    Object.assign(process.env, { GEMINI_API_KEY: 'gm-test', WEFT_PLAYGROUND_GOOGLE_BASE_URL: gemini().url });
+    try {
+      const ref = `weave:///${project}/object/hello:abc`;
+      const res = await post('/weft/playground/run', { project_id: project, variant: { ...variant, provider: 'google', model: 'gemini-2.5-flash', prompt_ref: ref, values: { name: 'Ada' } } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('application/jsonl');
+      const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string; trace_id?: string });
+      expect(lines.filter((l) => l.type === 'delta').map((l) => l.text).join('')).toBe(REPLY.join(''));
+      const end = lines.at(-1)!;
+      expect(end).toMatchObject({ type: 'end', text: REPLY.join('') });
+      expect(gemini().requests.at(-1)!.path).toMatch(/:streamGenerateContent$/);
+      const calls = await new Client({ baseUrl: server().url }).calls.streamQuery({ project_id: project, filter: { trace_ids: [end.trace_id!] } }).toArray();
+      expect(calls.map((c) => [c.op_name, (c.attributes as Record<string, unknown>)['weft.playground'], (c.attributes as Record<string, unknown>)['weft.prompt.ref']]).sort())
+        .toEqual([['google_genai.models.generateContentStream', true, ref], ['playground.run', true, undefined]]);
+    } finally {
+      delete process.env['GEMINI_API_KEY'];
+      delete process.env['WEFT_PLAYGROUND_GOOGLE_BASE_URL'];
+    }
   });
 });
