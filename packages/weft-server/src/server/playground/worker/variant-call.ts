@@ -1,12 +1,11 @@
 /**
  * One variant sent to its provider through the provider's own SDK (`openai`, `@anthropic-ai/sdk`, `@google/genai`),
  * wrapped by weft-trace's wrappers so the model call is recorded as any traced app's is (chat, usage, cost), streamed:
- * the text arrives piece by piece.
+ * the text arrives piece by piece. Each SDK is loaded when its provider is first called (a worker loads one).
  * @module
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import { Prompt, withAttributes, wrapAnthropic, wrapGoogleGenAI, wrapOpenAI } from 'weft-trace';
 import type { Variant } from '../playground-job.js';
 import { missingKeyMessage, providerConfig } from '../providers.js';
@@ -21,7 +20,8 @@ export function filledMessages(variant: Variant, values: Record<string, unknown>
 
 async function* openaiText(variant: Variant, messages: Message[], env: Env): AsyncGenerator<string> {
   const { apiKey, baseUrl } = providerConfig('openai', env);
-  const client = wrapOpenAI(new OpenAI({ apiKey, ...(baseUrl ? { baseURL: baseUrl } : {}), maxRetries: 0 }));
+  const { default: OpenAIClient } = await import('openai');
+  const client = wrapOpenAI(new OpenAIClient({ apiKey, ...(baseUrl ? { baseURL: baseUrl } : {}), maxRetries: 0 }));
   const stream = await client.chat.completions.create({
     ...variant.params, model: variant.model, messages: messages as OpenAI.ChatCompletionMessageParam[], stream: true, stream_options: { include_usage: true },
   } as OpenAI.ChatCompletionCreateParamsStreaming);
@@ -33,7 +33,8 @@ async function* openaiText(variant: Variant, messages: Message[], env: Env): Asy
 
 async function* anthropicText(variant: Variant, messages: Message[], env: Env): AsyncGenerator<string> {
   const { apiKey, baseUrl } = providerConfig('anthropic', env);
-  const client = wrapAnthropic(new Anthropic({ apiKey, ...(baseUrl ? { baseURL: baseUrl } : {}), maxRetries: 0 }));
+  const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
+  const client = wrapAnthropic(new AnthropicClient({ apiKey, ...(baseUrl ? { baseURL: baseUrl } : {}), maxRetries: 0 }));
   const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => m.content).join('\n\n');
   const turns = messages.filter((m) => m.role === 'user' || m.role === 'assistant') as Anthropic.MessageParam[];
   const stream = await client.messages.create({
@@ -46,6 +47,7 @@ async function* anthropicText(variant: Variant, messages: Message[], env: Env): 
 
 async function* googleText(variant: Variant, messages: Message[], env: Env): AsyncGenerator<string> {
   const { apiKey, baseUrl } = providerConfig('google', env);
+  const { GoogleGenAI } = await import('@google/genai');
   const ai = wrapGoogleGenAI(new GoogleGenAI({ apiKey: apiKey!, ...(baseUrl ? { httpOptions: { baseUrl } } : {}) }));
   const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => m.content).join('\n\n');
   const contents = messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] }));
