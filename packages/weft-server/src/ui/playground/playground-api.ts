@@ -7,28 +7,13 @@
 import { jsonlLineBatches, objectRef, type PromptValue, variablesOf } from 'weft-trace/viewer';
 import { request, streamQuery } from '../api';
 import { chatOfCall } from '../chat/chat-of-call';
+// the server's shapes, as types only (nothing of the server is bundled)
+import type { Variant, WorkerLine } from '../../server/playground/playground-job';
+import type { ProviderStatus } from '../../server/playground/providers';
 
-/** A provider as the server reports it (never its key). */
-export interface ProviderStatus { provider: 'openai' | 'anthropic' | 'google'; configured: boolean; key_env: string; base_url: string | null }
-
-/** One variant, as the routes take it. */
-export interface Variant {
-  provider: ProviderStatus['provider'];
-  model: string;
-  messages: { role: 'system' | 'developer' | 'user' | 'assistant'; content: string }[];
-  params: Record<string, unknown>;
-  prompt_ref?: string | null;
-  source_call_id?: string | null;
-  values: Record<string, string>;
-}
-
-/** A line of a run's answer (`playground-job.ts` `WorkerLine` on the server). */
-export type RunLine =
-  | { type: 'delta'; text: string }
-  | { type: 'end'; call_id: string | null; trace_id: string | null; text: string; latency_ms: number }
-  | { type: 'row'; index: number; output: unknown; scores: Record<string, unknown>; error?: string }
-  | { type: 'evaluated'; run_id: string; summary: unknown }
-  | { type: 'error'; message: string };
+export type { ProviderStatus, Variant };
+/** A line of a run's answer. */
+export type RunLine = WorkerLine;
 
 export async function providers(): Promise<ProviderStatus[]> {
   return ((await (await request('/weft/playground/providers')).json()) as { providers: ProviderStatus[] }).providers;
