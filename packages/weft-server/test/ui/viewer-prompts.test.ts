@@ -81,7 +81,7 @@ describe('the Prompts page (in Chromium)', () => {
     expect(await v1.locator('[data-col="cost"]').textContent()).toMatch(/^\$\d/);
 
     // v1 picked (the latest): its diff from v0, the system line changed
-    const diff = page.locator('.pdiff');
+    const diff = page.locator('.pdiff[data-ready="true"]');
     expect(await diff.getAttribute('data-diff')).toBe('v0..v1');
     expect(await diff.locator('.dl-del').allTextContents()).toEqual(['- You are a support agent.']);
     expect(await diff.locator('.dl-add').allTextContents()).toEqual(['+ You are a kind support agent. Answer in two sentences.']);

@@ -1,34 +1,26 @@
 /**
- * Two prompt versions' difference, line by line, on their file text (`prompt-file-text.ts`: what `weft prompts
- * pull` writes), so the page shows the diff a review of the files shows.
+ * A prompt version's diff from another, drawn: removed lines red, added green; with no other, its whole text. The
+ * diff is computed by `version-diff.ts`, loaded when first drawn.
  * @module
  */
-import { diffLines } from 'diff';
+import { useEffect, useState } from 'preact/hooks';
 import type { PromptValue } from 'weft-trace/viewer';
-import { promptFileText } from '../../cli/prompt-file-text';
+import type { DiffLine } from './version-diff';
 
-/** One line of the diff: `+` added, `-` removed, ` ` kept. */
-export interface DiffLine { mark: '+' | '-' | ' '; text: string }
-
-/** The lines of `from` → `to` (the whole text of both, each line marked). */
-export function versionDiff(from: PromptValue, to: PromptValue): DiffLine[] {
-  const out: DiffLine[] = [];
-  for (const part of diffLines(promptFileText(from), promptFileText(to))) {
-    const mark = part.added ? '+' : part.removed ? '-' : ' ';
-    for (const text of part.value.replace(/\n$/, '').split('\n')) out.push({ mark, text });
-  }
-  return out;
-}
-
-/** The diff drawn: removed lines red, added green; `from` null shows `to` whole (the first version). */
 export function PromptDiff({ from, to, fromName, toName }: { from: PromptValue | null; to: PromptValue; fromName: string; toName: string }) {
-  const lines = from === null ? promptFileText(to).replace(/\n$/, '').split('\n').map((text): DiffLine => ({ mark: ' ', text })) : versionDiff(from, to);
-  const added = lines.filter((l) => l.mark === '+').length;
-  const removed = lines.filter((l) => l.mark === '-').length;
+  const [lines, setLines] = useState<DiffLine[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    setLines(null);
+    void import('./version-diff').then((m) => { if (live) setLines(m.versionDiff(from, to)); });
+    return () => { live = false; };
+  }, [from, to]);
+  const added = lines?.filter((l) => l.mark === '+').length ?? 0;
+  const removed = lines?.filter((l) => l.mark === '-').length ?? 0;
   return (
-    <div class="pdiff" data-diff={`${fromName}..${toName}`}>
+    <div class="pdiff" data-diff={`${fromName}..${toName}`} data-ready={lines !== null}>
       <div class="muted">{from === null ? `${toName} (the first version)` : `${fromName} → ${toName}: ${added} added, ${removed} removed`}</div>
-      <pre>{lines.map((l) => <div class={`dl dl-${l.mark === '+' ? 'add' : l.mark === '-' ? 'del' : 'same'}`} data-mark={l.mark}>{l.mark} {l.text}</div>)}</pre>
+      <pre>{(lines ?? []).map((l) => <div class={`dl dl-${l.mark === '+' ? 'add' : l.mark === '-' ? 'del' : 'same'}`} data-mark={l.mark}>{l.mark} {l.text}</div>)}</pre>
     </div>
   );
 }
