@@ -1,7 +1,8 @@
 // The playground's routes over loopback HTTP (issue 53 point 5): which providers the server's environment
 // configures, never a key; a provider without a key and a malformed body answered 422 `{detail}` naming what to fix
 // (never a 500); a variant saved as a prompt version is the version `publishPrompt` makes of the same content; a
-// Gemini variant (the real `@google/genai` against the loopback fake) streamed as JSONL and recorded as a playground call.
+// Gemini variant (the real `@google/genai` against the loopback fake) streamed as JSONL and recorded as a playground call,
+// on a server with API keys too (the worker records with the key the page presented).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, publishPrompt } from 'weft-trace';
 import { uniqueProject } from 'weft-test-kit/calls.js';
@@ -10,6 +11,7 @@ import { REPLY, useFakeGemini } from 'weft-test-kit/fake-gemini.js';
 
 const server = useTestServer();
 const gemini = useFakeGemini();
+const keyed = useTestServer({ apiKeys: ['pg-key'] });
 const project = uniqueProject('playground');
 const SECRET = 'sk-playground-secret-1234';
 const VARS = ['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'WEFT_PLAYGROUND_GOOGLE_BASE_URL'];
@@ -59,6 +61,23 @@ describe('playground routes', () => {
     const client = new Client({ baseUrl: server().url });
     const published = await publishPrompt({ name: 'hello', model: variant.model, params: variant.params, messages: variant.messages }, { client, project });
     expect(published.version).toEqual({ digest, ref });
+  });
+
+  it('on a server with API keys, records the run with the key the page presented', async () => {
+    Object.assign(process.env, { GEMINI_API_KEY: 'gm-test', WEFT_PLAYGROUND_GOOGLE_BASE_URL: gemini().url });
+    try {
+      const auth = { authorization: `Basic ${Buffer.from('api:pg-key').toString('base64')}`, 'content-type': 'application/json' };
+      const body = JSON.stringify({ project_id: project, variant: { ...variant, provider: 'google', model: 'gemini-2.5-flash', values: { name: 'Ada' } } });
+      expect((await fetch(`${keyed().url}/weft/playground/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(401);
+      const res = await fetch(`${keyed().url}/weft/playground/run`, { method: 'POST', headers: auth, body });
+      const end = JSON.parse((await res.text()).trim().split('\n').at(-1)!) as { type: string; trace_id: string };
+      expect(end.type).toBe('end');
+      const calls = await new Client({ baseUrl: keyed().url, apiKey: 'pg-key' }).calls.streamQuery({ project_id: project, filter: { trace_ids: [end.trace_id] } }).toArray();
+      expect(calls.map((c) => c.op_name).sort()).toEqual(['google_genai.models.generateContentStream', 'playground.run']);
+    } finally {
+      delete process.env['GEMINI_API_KEY'];
+      delete process.env['WEFT_PLAYGROUND_GOOGLE_BASE_URL'];
+    }
   });
 
   it('streams a Gemini variant as JSONL lines and records it as a playground call with the prompt ref', async () => {
