@@ -4,7 +4,7 @@
 // Gemini variant (the real `@google/genai` against the loopback fake) streamed as JSONL and recorded as a playground call,
 // on a server with API keys too (the worker records with the key the page presented).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, publishPrompt } from 'weft-trace';
+import { Client, Dataset, publishPrompt } from 'weft-trace';
 import { uniqueProject } from 'weft-test-kit/calls.js';
 import { useTestServer } from 'weft-test-kit/server.js';
 import { REPLY, useFakeGemini } from 'weft-test-kit/fake-gemini.js';
@@ -95,6 +95,24 @@ describe('playground routes', () => {
       const calls = await new Client({ baseUrl: server().url }).calls.streamQuery({ project_id: project, filter: { trace_ids: [end.trace_id!] } }).toArray();
       expect(calls.map((c) => [c.op_name, (c.attributes as Record<string, unknown>)['weft.playground'], (c.attributes as Record<string, unknown>)['weft.prompt.ref']]).sort())
         .toEqual([['google_genai.models.generateContentStream', true, ref], ['playground.run', true, undefined]]);
+    } finally {
+      delete process.env['GEMINI_API_KEY'];
+      delete process.env['WEFT_PLAYGROUND_GOOGLE_BASE_URL'];
+    }
+  });
+
+  it('runs a variant over a dataset: each row\'s output as it is answered, then its scores, then the evaluation run recorded', async () => {
+    Object.assign(process.env, { GEMINI_API_KEY: 'gm-test', WEFT_PLAYGROUND_GOOGLE_BASE_URL: gemini().url });
+    try {
+      const client = new Client({ baseUrl: server().url });
+      const ds = await new Dataset({ name: 'sky', rows: [{ name: 'Ada', expected: REPLY.join('') }, { name: 'Bo', expected: 'no' }] }).publish(client, project);
+      const res = await post('/weft/playground/evaluate', { project_id: project, variant: { ...variant, provider: 'google', model: 'gemini-2.5-flash' }, dataset_ref: ds.ref, scorers: ['exact_match'], name: 'sky-run' });
+      expect(res.status).toBe(200);
+      const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as { type: string; index?: number; scores?: Record<string, unknown>; run_id?: string });
+      expect(lines.map((l) => l.type)).toEqual(['output', 'output', 'row', 'row', 'evaluated']);
+      expect(lines.filter((l) => l.type === 'row').map((l) => [l.index, l.scores])).toEqual([[0, { exact_match: true }], [1, { exact_match: false }]]);
+      const [run] = await client.calls.streamQuery({ project_id: project, filter: { call_ids: [lines.at(-1)!.run_id!] } }).toArray();
+      expect([run!.op_name, run!.display_name, (run!.attributes as Record<string, unknown>)['weft.playground']]).toEqual([expect.stringContaining('Evaluation.evaluate'), 'sky-run', true]);
     } finally {
       delete process.env['GEMINI_API_KEY'];
       delete process.env['WEFT_PLAYGROUND_GOOGLE_BASE_URL'];

@@ -58,6 +58,7 @@ export type WorkerJob = { project_id: string; base_url: string; api_key: string 
 export type WorkerLine =
   | { type: 'delta'; text: string }
   | { type: 'end'; call_id: string | null; trace_id: string | null; text: string; latency_ms: number }
+  | { type: 'output'; index: number; text: string }
   | { type: 'row'; index: number; output: unknown; scores: Record<string, unknown>; error?: string }
   | { type: 'evaluated'; run_id: string; summary: unknown }
   | { type: 'error'; message: string };

@@ -3,8 +3,8 @@
  * server's environment configures, never a key), `POST /weft/playground/run` (one variant, streamed) and
  * `POST /weft/playground/evaluate` (a variant over a dataset, recorded as an evaluation run) and `POST
  * /weft/playground/save` (a variant as a new version of a prompt: `{digest, ref}`). The two runs answer JSONL
- * (`application/jsonl`) as the worker writes it: `delta` lines then `end`, or `row` lines then `evaluated`, or
- * `error`. A provider without a key is a 422 whose message names the variable to set.
+ * (`application/jsonl`) as the worker writes it: `delta` lines then `end`, or `output` lines (a row answered), `row`
+ * lines (its scores) then `evaluated`, or `error`. A provider without a key is a 422 whose message names the variable to set.
  * @module
  */
 import type { Context } from 'hono';

@@ -1,6 +1,7 @@
 /**
  * A variant run over a dataset with chosen scorers, through weft-trace's `evaluate()`, so the run is recorded as
- * any evaluation is and the Evaluations page lists and compares it; each row's result is written as it is scored.
+ * any evaluation is and the Evaluations page lists and compares it; each row's output is written as its model call
+ * ends, then every row with its scores.
  * @module
  */
 import { Client, Dataset, evaluate, exactMatch, jsonValid, op, type Scorer, stringSimilarity, withAttributes } from 'weft-trace';
@@ -14,7 +15,12 @@ export async function evaluateVariant(job: Extract<WorkerJob, { kind: 'evaluate'
   const client = new Client({ baseUrl: job.base_url, ...(job.api_key ? { apiKey: job.api_key } : {}) });
   const dataset = await Dataset.load(client, job.dataset_ref);
   const { variant } = job;
-  const task = op(async (row: Record<string, unknown>) => callVariant(variant, row, process.env, () => undefined), { name: `playground.${variant.provider}` });
+  // each row's output written as its model call ends (scores follow once the run is summarized)
+  const task = op(async (row: Record<string, unknown>) => {
+    const out = await callVariant(variant, row, process.env, () => undefined);
+    write({ type: 'output', index: dataset.rows.indexOf(row), text: out });
+    return out;
+  }, { name: `playground.${variant.provider}` });
   const scorers = job.scorers.map((s) => SCORERS[s]!());
   const marks = { 'weft.playground': true, ...(variant.source_call_id ? { 'weft.playground.source_call': variant.source_call_id } : {}) };
   const result = await withAttributes(marks, () => evaluate({
