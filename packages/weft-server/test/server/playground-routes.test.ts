@@ -27,6 +27,17 @@ afterAll(() => {
   for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
 });
 
+/** Runs `fn` with the Gemini key and the fake's URL in the environment (read by the routes and the worker per request). */
+async function withGemini(fn: () => Promise<void>): Promise<void> {
+  Object.assign(process.env, { GEMINI_API_KEY: 'gm-test', WEFT_PLAYGROUND_GOOGLE_BASE_URL: gemini().url });
+  try {
+    await fn();
+  } finally {
+    delete process.env['GEMINI_API_KEY'];
+    delete process.env['WEFT_PLAYGROUND_GOOGLE_BASE_URL'];
+  }
+}
+
 const post = (path: string, body: unknown): Promise<Response> =>
   fetch(`${server().url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const variant = { provider: 'openai', model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi {{name}}' }], params: { temperature: 0.1 } };
@@ -64,8 +75,7 @@ describe('playground routes', () => {
   });
 
   it('on a server with API keys, records the run with the key the page presented', async () => {
-    Object.assign(process.env, { GEMINI_API_KEY: 'gm-test', WEFT_PLAYGROUND_GOOGLE_BASE_URL: gemini().url });
-    try {
+    await withGemini(async () => {
       const auth = { authorization: `Basic ${Buffer.from('api:pg-key').toString('base64')}`, 'content-type': 'application/json' };
       const body = JSON.stringify({ project_id: project, variant: { ...variant, provider: 'google', model: 'gemini-2.5-flash', values: { name: 'Ada' } } });
       expect((await fetch(`${keyed().url}/weft/playground/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(401);
@@ -74,15 +84,11 @@ describe('playground routes', () => {
       expect(end.type).toBe('end');
       const calls = await new Client({ baseUrl: keyed().url, apiKey: 'pg-key' }).calls.streamQuery({ project_id: project, filter: { trace_ids: [end.trace_id] } }).toArray();
       expect(calls.map((c) => c.op_name).sort()).toEqual(['google_genai.models.generateContentStream', 'playground.run']);
-    } finally {
-      delete process.env['GEMINI_API_KEY'];
-      delete process.env['WEFT_PLAYGROUND_GOOGLE_BASE_URL'];
-    }
+    });
   });
 
   it('streams a Gemini variant as JSONL lines and records it as a playground call with the prompt ref', async () => {
-    Object.assign(process.env, { GEMINI_API_KEY: 'gm-test', WEFT_PLAYGROUND_GOOGLE_BASE_URL: gemini().url });
-    try {
+    await withGemini(async () => {
       const ref = `weave:///${project}/object/hello:abc`;
       const res = await post('/weft/playground/run', { project_id: project, variant: { ...variant, provider: 'google', model: 'gemini-2.5-flash', prompt_ref: ref, values: { name: 'Ada' } } });
       expect(res.status).toBe(200);
@@ -95,15 +101,11 @@ describe('playground routes', () => {
       const calls = await new Client({ baseUrl: server().url }).calls.streamQuery({ project_id: project, filter: { trace_ids: [end.trace_id!] } }).toArray();
       expect(calls.map((c) => [c.op_name, (c.attributes as Record<string, unknown>)['weft.playground'], (c.attributes as Record<string, unknown>)['weft.prompt.ref']]).sort())
         .toEqual([['google_genai.models.generateContentStream', true, ref], ['playground.run', true, undefined]]);
-    } finally {
-      delete process.env['GEMINI_API_KEY'];
-      delete process.env['WEFT_PLAYGROUND_GOOGLE_BASE_URL'];
-    }
+    });
   });
 
   it('runs a variant over a dataset: each row\'s output as it is answered, then its scores, then the evaluation run recorded', async () => {
-    Object.assign(process.env, { GEMINI_API_KEY: 'gm-test', WEFT_PLAYGROUND_GOOGLE_BASE_URL: gemini().url });
-    try {
+    await withGemini(async () => {
       const client = new Client({ baseUrl: server().url });
       const ds = await new Dataset({ name: 'sky', rows: [{ name: 'Ada', expected: REPLY.join('') }, { name: 'Bo', expected: 'no' }] }).publish(client, project);
       const res = await post('/weft/playground/evaluate', { project_id: project, variant: { ...variant, provider: 'google', model: 'gemini-2.5-flash' }, dataset_ref: ds.ref, scorers: ['exact_match'], name: 'sky-run' });
@@ -113,9 +115,6 @@ describe('playground routes', () => {
       expect(lines.filter((l) => l.type === 'row').map((l) => [l.index, l.scores])).toEqual([[0, { exact_match: true }], [1, { exact_match: false }]]);
       const [run] = await client.calls.streamQuery({ project_id: project, filter: { call_ids: [lines.at(-1)!.run_id!] } }).toArray();
       expect([run!.op_name, run!.display_name, (run!.attributes as Record<string, unknown>)['weft.playground']]).toEqual([expect.stringContaining('Evaluation.evaluate'), 'sky-run', true]);
-    } finally {
-      delete process.env['GEMINI_API_KEY'];
-      delete process.env['WEFT_PLAYGROUND_GOOGLE_BASE_URL'];
-    }
+    });
   });
 });
