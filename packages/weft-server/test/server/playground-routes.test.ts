@@ -1,3 +1,4 @@
+// @weft-test: postgres
 // The playground's routes over loopback HTTP (issue 53 point 5): which providers the server's environment
 // configures, never a key; a provider without a key and a malformed body answered 422 `{detail}` naming what to fix
 // (never a 500); a variant saved as a prompt version is the version `publishPrompt` makes of the same content; a

@@ -1,6 +1,8 @@
+// @weft-test: postgres
 // The Prompts page in Chromium (issue 53 point 4): a prompt's versions side by side, the diff of one from the one
 // before, a label moved on the page (stored as setPromptLabel stores it, the move logged with who, when, from, to),
-// and the calls made from each version with their latency, cost and feedback. Calls come from the real `openai`
+// and the calls made from each version with their latency, cost and feedback (read by `weft.prompt.ref`, a query on
+// the run's store: SQLite, or PostgreSQL in the postgres project). Calls come from the real `openai`
 // package wrapped with `wrapOpenAI` against the loopback fake API, their messages from `prompt.format()`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,21 +14,26 @@ import { addFeedback, Client, flush, init, publishPrompt, readPromptLabels, setP
 import { startFakeLlm } from 'weft-test-kit/fake-llm.js';
 import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
 import { query1 } from './viewer-agent.js';
+import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { testStore } from 'weft-test-kit/test-store.js';
 
 const PROJECT = 'local/ui-prompts';
 let dir: string;
+let pgDb: FreshDatabase | undefined;
 let url: string;
 let browser: Browser | undefined;
 let server: ServeChild | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'weft-ui-prompts-'));
-  [browser, url] = await Promise.all([launchChromium(), (server = serveChild(['--port', '0', '--db', path.join(dir, 'weft.db')])).viewerUrl]);
+  pgDb = testStore() === 'postgres' ? await freshPgDatabase('ui_prompts') : undefined;
+  [browser, url] = await Promise.all([launchChromium(), (server = serveChild(['--port', '0', '--db', pgDb?.url ?? path.join(dir, 'weft.db')])).viewerUrl]);
 });
 
 afterAll(async () => {
   await browser?.close();
   if (server) await stopServe(server);
+  await pgDb?.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -36,7 +43,7 @@ const shots = (): string => process.env['WEFT_UI_SHOTS'] ?? dir;
 const V0 = { name: 'support', model: 'gpt-4o-mini', params: { temperature: 0.2 }, messages: [{ role: 'system', content: 'You are a support agent.' }, { role: 'user', content: 'Help {{name}} with {{topic}}.' }] } as const;
 const V1 = { ...V0, messages: [{ role: 'system', content: 'You are a kind support agent. Answer in two sentences.' }, V0.messages[1]] } as const;
 
-describe('the Prompts page (in Chromium)', () => {
+describe(`the Prompts page (in Chromium, ${testStore()} store)`, () => {
   it('shows versions with their diff, moves a label (logged), and each version\'s calls with latency, cost and feedback', async () => {
     const client = new Client({ baseUrl: url });
     const target = { client, project: PROJECT };
