@@ -19,4 +19,6 @@ export default defineConfig([
   { ...common, entry, format: ['cjs'] },
   { ...common, entry, format: ['esm', 'cjs'], dts: { only: true } },
   { ...common, entry: { cli: 'src/cli.ts' }, format: ['esm'], banner: { js: '#!/usr/bin/env node' } },
+  // the playground's worker, a process of its own per run (src/server/playground/worker-process.ts)
+  { ...common, entry: { 'playground-worker': 'src/server/playground/worker/playground-worker.ts' }, format: ['esm'] },
 ]);

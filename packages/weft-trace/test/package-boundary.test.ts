@@ -50,7 +50,11 @@ describe('the packages\' boundary', () => {
   it('weft-server\'s sources reach weft-trace only by its package names, never by a path into its sources', () => {
     expect(leaving(SERVER_SRC)).toEqual([]);
     const names = new Set([...sources(SERVER_SRC)].flatMap((f) => specifiers(f).filter((s) => s.startsWith('weft-trace'))));
-    expect([...names].sort()).toEqual(['weft-trace/client', 'weft-trace/eval', 'weft-trace/otel', 'weft-trace/viewer', 'weft-trace/wire']);
+    expect([...names].sort()).toEqual(['weft-trace', 'weft-trace/client', 'weft-trace/eval', 'weft-trace/otel', 'weft-trace/viewer', 'weft-trace/wire']);
+    // the root (init, op, the provider wrappers, evaluate) only in the playground's worker: a traced program of its own,
+    // a process apart from the server (src/server/playground/worker-process.ts)
+    const rootUsers = [...sources(SERVER_SRC)].filter((f) => specifiers(f).includes('weft-trace')).map((f) => path.relative(SERVER_SRC, f)).sort();
+    expect(rootUsers).toEqual(['server/playground/worker/playground-worker.ts', 'server/playground/worker/variant-call.ts', 'server/playground/worker/variant-evaluate.ts']);
   });
 
   it('each name weft-server imports is an export of weft-trace\'s package.json, and weft-server depends on weft-trace at its version', () => {

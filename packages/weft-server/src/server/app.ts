@@ -22,6 +22,7 @@ import { overviewRoute } from './calls/overview-route.js';
 import { monitorRoutes } from './monitors/monitor-routes.js';
 import { retentionRoute } from './calls/retention-route.js';
 import { projectRoutes, uiRoutes } from './ui-routes.js';
+import { playgroundRoutes } from './playground/playground-routes.js';
 
 /** Largest request body accepted by default: 32 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -90,6 +91,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', retentionRoute(store.calls, now));
   app.route('/', otlpRoutes(store.calls, maxBodyBytes));
   app.route('/', projectRoutes(store.calls));
+  app.route('/', playgroundRoutes(store.objects, now));
   app.notFound(notFound);
   app.onError(errorHandler(log));
   return app;

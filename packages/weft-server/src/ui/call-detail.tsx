@@ -58,6 +58,7 @@ function Detail({ call, project, onError }: { call: CallRecord; project: string;
         <span>{duration(call.summary.latency_ms)}</span>
         <span>started {time(call.started_at)}</span>
         {total !== null ? <span>cost {usd(total)}</span> : null}
+        {chat ? <a class="open-playground" href={href({ view: 'playground', project, call: call.id })}>open in playground</a> : null}
       </div>
       <dl class="ids">
         <dt>op</dt><dd><code>{call.op_name}</code></dd>

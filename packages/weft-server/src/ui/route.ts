@@ -1,7 +1,8 @@
 /**
  * Hash routes, stable links people can paste: `#/p/<project>` (traces), `#/p/<project>/trace/<trace_id>[/<call_id>]`,
  * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/overview`,
- * `#/p/<project>/evaluations[/<run_id>,<run_id>...]`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`; the
+ * `#/p/<project>/evaluations[/<run_id>,<run_id>...]`, `#/p/<project>/prompts[/<name>[/<digest>]]`,
+ * `#/p/<project>/playground[?call=<call_id>|?prompt=<name>:<digest>]`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`; the
  * traces list's filters and the overview's window and split as a query after the path (`#/p/<project>?op=agent&status=error`).
  * @module
  */
@@ -15,6 +16,8 @@ export type Route =
   | { view: 'thread'; project: string; threadId: string }
   | { view: 'feedback'; project: string }
   | { view: 'evaluations'; project: string; runIds: string[] }
+  | { view: 'prompts'; project: string; name?: string; digest?: string }
+  | { view: 'playground'; project: string; call?: string; prompt?: string }
   | { view: 'models' }
   | { view: 'model'; modelId: string; groupId?: string; index?: number };
 
@@ -34,6 +37,8 @@ export function parseRoute(hash: string): Route {
   if (parts[2] === 'feedback') return { view: 'feedback', project };
   if (parts[2] === 'evaluations') return { view: 'evaluations', project, runIds: parts[3] ? parts[3].split(',').filter(Boolean) : [] };
   if (parts[2] === 'overview') return { view: 'overview', project, ...query };
+  if (parts[2] === 'prompts') return { view: 'prompts', project, ...(parts[3] ? { name: parts[3] } : {}), ...(parts[4] ? { digest: parts[4] } : {}) };
+  if (parts[2] === 'playground') return { view: 'playground', project, ...(q['call'] ? { call: q['call'] } : {}), ...(q['prompt'] ? { prompt: q['prompt'] } : {}) };
   return { view: 'traces', project, ...query };
 }
 
@@ -47,6 +52,11 @@ export function href(route: Route): string {
   if (route.view === 'overview') return `${p}/overview${search}`;
   if (route.view === 'trace') return `${p}/trace/${encodeURIComponent(route.traceId)}${route.callId ? `/${encodeURIComponent(route.callId)}` : ''}`;
   if (route.view === 'thread') return `${p}/thread/${encodeURIComponent(route.threadId)}`;
+  if (route.view === 'prompts') return `${p}/prompts${route.name ? `/${encodeURIComponent(route.name)}${route.digest ? `/${encodeURIComponent(route.digest)}` : ''}` : ''}`;
+  if (route.view === 'playground') {
+    const pq = new URLSearchParams({ ...(route.call ? { call: route.call } : {}), ...(route.prompt ? { prompt: route.prompt } : {}) }).toString();
+    return `${p}/playground${pq ? `?${pq}` : ''}`;
+  }
   if (route.view === 'evaluations') return `${p}/evaluations${route.runIds.length ? `/${route.runIds.map(encodeURIComponent).join(',')}` : ''}`;
   return `${p}/feedback`;
 }

@@ -7,41 +7,16 @@
  */
 import type { Client } from '../api/client.js';
 import { NotFoundError } from '../api/core/api-errors.js';
-import { weaveClass } from '../eval/refs.js';
+import { checkLabelName, labelsObjectId, labelsOf, labelsValue, moveLabel, type PromptLabels } from './label-moves.js';
 
-/** One move of a label. */
-export interface LabelMove {
-  label: string;
-  /** The digest it pointed at before (`null`: the label is new). */
-  from: string | null;
-  /** The digest it points at now. */
-  to: string;
-  /** Who moved it (the `by` option, else `$WEFT_USER`, else `$USER`, else `unknown`). */
-  by: string;
-  /** When, ISO 8601 UTC. */
-  at: string;
-}
-
-/** A prompt's labels: where each points, and every move, oldest first. */
-export interface PromptLabels {
-  labels: Record<string, string>;
-  moves: LabelMove[];
-}
-
-/** The object class the labels are stored as. */
-export const LABELS_CLASS = 'PromptLabels';
-
-/** The object id of `prompt`'s labels. */
-export function labelsObjectId(prompt: string): string {
-  return `${prompt}.labels`;
-}
+export { type LabelMove, labelsObjectId, type PromptLabels } from './label-moves.js';
+export { LABELS_CLASS } from './prompt-classes.js';
 
 /** `prompt`'s labels (none yet: empty). @throws {APIError} (or a subclass) when the server fails or is unreachable. */
 export async function readPromptLabels(client: Client, project: string, prompt: string): Promise<PromptLabels> {
   try {
     const { obj } = await client.objects.read({ project_id: project, object_id: labelsObjectId(prompt), digest: 'latest' });
-    const v = (obj.val ?? {}) as Partial<PromptLabels>;
-    return { labels: { ...(v.labels ?? {}) }, moves: [...(v.moves ?? [])] };
+    return labelsOf(obj.val);
   } catch (err) {
     if (err instanceof NotFoundError) return { labels: {}, moves: [] };
     throw err;
@@ -71,15 +46,12 @@ export interface SetLabelOptions {
  * @throws {NotFoundError} when the prompt or version does not exist. @throws {APIError} when the server fails.
  */
 export async function setPromptLabel(name: string, label: string, version: string, opts: SetLabelOptions): Promise<PromptLabels> {
-  if (!/^[\w.-]{1,64}$/.test(label)) throw new TypeError(`label: expected 1-64 letters, digits, "-", "_" or ".", got ${JSON.stringify(label)}`);
+  checkLabelName(label);
   const { client, project } = opts;
   const { obj } = await client.objects.read({ project_id: project, object_id: name, digest: version });
   const current = await readPromptLabels(client, project, name);
-  const from = current.labels[label] ?? null;
-  if (from === obj.digest) return current;
-  const move: LabelMove = { label, from, to: obj.digest, by: opts.by ?? whoAmI(), at: new Date().toISOString() };
-  const next: PromptLabels = { labels: { ...current.labels, [label]: obj.digest }, moves: [...current.moves, move] };
-  const val = { ...weaveClass(LABELS_CLASS), prompt: name, ...next };
-  await client.objects.create({ obj: { project_id: project, object_id: labelsObjectId(name), val } });
+  const next = moveLabel(current, label, obj.digest, opts.by ?? whoAmI(), new Date().toISOString());
+  if (next === null) return current;
+  await client.objects.create({ obj: { project_id: project, object_id: labelsObjectId(name), val: labelsValue(name, next) } });
   return next;
 }

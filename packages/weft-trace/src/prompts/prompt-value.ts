@@ -6,6 +6,7 @@
  */
 import { ObjectId } from '../schema/objects.js';
 import { weaveClass } from '../eval/refs.js';
+import { PROMPT_CLASS } from './prompt-classes.js';
 
 /** One chat message of a prompt; `content` may hold `{{variables}}`. */
 export interface PromptMessage {
@@ -49,8 +50,7 @@ export interface PromptValue {
   response_format: unknown;
 }
 
-/** The object class prompts are stored as (`base_object_classes: ['Prompt']` lists them). */
-export const PROMPT_CLASS = 'Prompt';
+export { PROMPT_CLASS } from './prompt-classes.js';
 
 /**
  * The stored value of `def`, checked.
