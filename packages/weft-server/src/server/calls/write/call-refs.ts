@@ -1,7 +1,9 @@
 /**
- * Finds the `svc:///...` reference strings inside a JSON value, for the input_refs / output_refs filters.
+ * Finds the `svc:///...` reference strings inside a JSON value, for the input_refs / output_refs filters, and the files
+ * its media references point at (`weft-file:<digest>`), for retention to know which files calls still refer to.
  * @module
  */
+import { FILE_REF_PREFIX, MEDIA_MARK, mediaDigestsIn } from '../../../media-ref.js';
 import type { StagedCall } from './batch-staging.js';
 
 /** A ref runs until whitespace, a quote, a bracket or a separator; sentence punctuation at its end is dropped. */
@@ -34,11 +36,22 @@ export function extractRefs(value: unknown): string[] {
   return [...found];
 }
 
-/** The refs of each half a staged call carries (its stored refs of that kind are replaced): none unless its JSON holds `svc:///`. */
+/** The `svc:///` refs of `value` (JSON text `json`), then its files' refs: each searched only when the text holds its mark. */
+function refsOf(value: unknown, json: string | null): string[] {
+  if (json === null) return [];
+  const refs = json.includes('svc:///') ? extractRefs(value) : [];
+  if (json.includes(MEDIA_MARK)) for (const digest of mediaDigestsIn(value)) refs.push(FILE_REF_PREFIX + digest);
+  return refs;
+}
+
+/**
+ * The refs of each half a staged call carries (its stored refs of that kind are replaced): none unless its JSON holds
+ * `svc:///` or a media reference's `"weft.media"` (one substring check each on the hot path).
+ */
 export function callRefs(call: StagedCall): [kind: 'input' | 'output', refs: string[]][] {
   const out: [kind: 'input' | 'output', refs: string[]][] = [];
   for (const [kind, value] of [['input', call.inputs], ['output', call.output]] as const) {
-    if (value) out.push([kind, value.json?.includes('svc:///') ? extractRefs(value.value) : []]);
+    if (value) out.push([kind, refsOf(value.value, value.json)]);
   }
   return out;
 }
