@@ -4,40 +4,20 @@
 // its duration (a real PNG and a real WAV made by the test), a document not arrived yet said so and then shown as a link
 // once it arrives, a dropped one with its reason, an image in a plain op's inputs drawn in the JSON tree, and the
 // list's files column counting the files apart.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from 'weft-trace/wire';
 import { sha } from 'weft-test-kit/digest.js';
 import { mediaRef, shortWav, storeFile, tinyPng } from 'weft-test-kit/media-files.js';
-import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
 import { testStore } from 'weft-test-kit/test-store.js';
-import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
+import { openCheckedPage, useViewerServer } from './browser.js';
 
 const PROJECT = 'acme/media';
-let dir: string;
-let pgDb: FreshDatabase | undefined;
-let url: string;
-let browser: Browser | undefined;
-let server: ServeChild | undefined;
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'weft-ui-media-'));
-  pgDb = testStore() === 'postgres' ? await freshPgDatabase('ui_media') : undefined;
-  [browser, url] = await Promise.all([launchChromium(), (server = serveChild(['--port', '0', '--db', pgDb?.url ?? path.join(dir, 'weft.db')])).viewerUrl]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stopServe(server);
-  await pgDb?.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const viewer = useViewerServer('media');
 
 /** Stores a started and ended root call; answers its ids. */
 async function storeCall(op: string, inputs: unknown, output: unknown): Promise<{ id: string; trace_id: string }> {
+  const { url } = viewer();
   const id = newId();
   const trace_id = newId();
   const now = new Date().toISOString();
@@ -52,6 +32,7 @@ async function storeCall(op: string, inputs: unknown, output: unknown): Promise<
 
 describe(`media in the viewer (in Chromium, ${testStore()} store)`, () => {
   it('draws a chat\'s image and speech from their files, says which file has not arrived (until it does) and which was dropped', async () => {
+    const { url, browser, dir } = viewer();
     const png = tinyPng(64, 48);
     const wav = shortWav(500);
     const pdfText = '%PDF-1.4\n% a document that arrives after its call\n%%EOF\n';
@@ -72,7 +53,7 @@ describe(`media in the viewer (in Chromium, ${testStore()} store)`, () => {
       choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, audio: { id: 'a1', data: mediaRef('audio/wav', wav, wavDigest, 'choices[0].message.audio.data'), transcript: 'a gradient' } } }],
     });
 
-    const { page, problems } = await openCheckedPage(browser!, url);
+    const { page, problems } = await openCheckedPage(browser, url);
     await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}/trace/${chat.trace_id}/${chat.id}`);
     const view = page.locator('.detail .chat');
     const img = view.locator('img.media-thumb');
@@ -112,10 +93,11 @@ describe(`media in the viewer (in Chromium, ${testStore()} store)`, () => {
   });
 
   it('draws an image held anywhere in a plain op\'s inputs inside the JSON tree', async () => {
+    const { url, browser } = viewer();
     const png = tinyPng(20, 10);
     const digest = await storeFile(url, PROJECT, png);
     const call = await storeCall('describe_photo', { request: { photo: mediaRef('image/png', png, digest, 'request.photo') } }, 'a small gradient');
-    const { page, problems } = await openCheckedPage(browser!, url);
+    const { page, problems } = await openCheckedPage(browser, url);
     await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}/trace/${call.trace_id}/${call.id}`);
     const img = page.locator('.detail .inputs img.media-thumb');
     await img.waitFor();
