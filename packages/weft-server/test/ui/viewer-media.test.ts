@@ -3,21 +3,20 @@
 // image drawn inline (decoded, its natural width) opening full size, the reply's speech with an audio player that knows
 // its duration (a real PNG and a real WAV made by the test), a document not arrived yet said so and then shown as a link
 // once it arrives, a dropped one with its reason, an image in a plain op's inputs drawn in the JSON tree, and the
-// list's files column counting the files apart.
+// list's files column counting the files apart; on a server with an API key, the file read with the key into a blob: URL.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newId } from 'weft-trace/wire';
 import { sha } from 'weft-test-kit/digest.js';
 import { mediaRef, shortWav, storeFile, tinyPng } from 'weft-test-kit/media-files.js';
 import { testStore } from 'weft-test-kit/test-store.js';
-import { openCheckedPage, useViewerServer } from './browser.js';
+import { openCheckedPage, serveChild, stopServe, useViewerServer } from './browser.js';
 
 const PROJECT = 'acme/media';
 const viewer = useViewerServer('media');
 
 /** Stores a started and ended root call; answers its ids. */
-async function storeCall(op: string, inputs: unknown, output: unknown): Promise<{ id: string; trace_id: string }> {
-  const { url } = viewer();
+async function storeCall(op: string, inputs: unknown, output: unknown, url = viewer().url, headers: Record<string, string> = {}): Promise<{ id: string; trace_id: string }> {
   const id = newId();
   const trace_id = newId();
   const now = new Date().toISOString();
@@ -25,7 +24,7 @@ async function storeCall(op: string, inputs: unknown, output: unknown): Promise<
     { mode: 'start', req: { start: { project_id: PROJECT, id, trace_id, op_name: op, started_at: now, attributes: {}, inputs } } },
     { mode: 'end', req: { end: { project_id: PROJECT, id, ended_at: now, output, summary: {} } } },
   ];
-  const res = await fetch(`${url}/call/upsert_batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ batch }) });
+  const res = await fetch(`${url}/call/upsert_batch`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ batch }) });
   expect(res.status).toBe(200);
   return { id, trace_id };
 }
@@ -103,5 +102,28 @@ describe(`media in the viewer (in Chromium, ${testStore()} store)`, () => {
     await img.waitFor();
     expect(await img.evaluate(async (el: HTMLImageElement) => { await el.decode(); return el.naturalWidth; })).toBe(20);
     expect(problems).toEqual([]);
+  });
+
+  it('on a server with an API key, reads the file with the key the page was given and draws it from a blob: URL', async () => {
+    const { browser, dir } = viewer();
+    const keyed = serveChild(['--port', '0', '--db', path.join(dir, 'keyed.db'), '--api-key', 'sesame']);
+    try {
+      const keyedUrl = await keyed.viewerUrl;
+      const auth = { authorization: `Basic ${Buffer.from('api:sesame').toString('base64')}` };
+      const png = tinyPng(30, 15);
+      const digest = await storeFile(keyedUrl, PROJECT, png, auth);
+      const call = await storeCall('describe_photo', { photo: mediaRef('image/png', png, digest, 'photo') }, 'ok', keyedUrl, auth);
+      const { page, problems } = await openCheckedPage(browser, keyedUrl);
+      await page.goto(`${keyedUrl}/#/p/${encodeURIComponent(PROJECT)}/trace/${call.trace_id}/${call.id}`);
+      await page.locator('input[aria-label="API key"]').fill('sesame');
+      await page.locator('input[aria-label="API key"]').press('Enter');
+      const img = page.locator('.detail .inputs img.media-thumb');
+      await img.waitFor();
+      expect(await img.getAttribute('src')).toMatch(/^blob:/);
+      expect(await img.evaluate(async (el: HTMLImageElement) => { await el.decode(); return el.naturalWidth; })).toBe(30);
+      expect(problems).toEqual([]);
+    } finally {
+      await stopServe(keyed);
+    }
   });
 });
