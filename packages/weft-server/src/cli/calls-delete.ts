@@ -40,7 +40,7 @@ export async function deleteCallsBefore(opts: DeleteOptions): Promise<CallsDelet
 /** The `calls delete` command. */
 export function deleteCommand(): Command {
   return withConnection(new Command('delete'))
-    .description('delete the traces of a project started before a time (whole traces, with their feedback); see docs/scale.md')
+    .description('delete the traces of a project started before a time (whole traces, with their feedback and the files only they referred to); see docs/scale.md')
     .requiredOption('--before <time>', 'a duration back from now (30d, 12h, 2w) or an ISO 8601 time (2026-11-01, 2026-11-01T09:00Z)', (v: string) => parseInstant(v))
     .option('--batch-size <n>', 'calls per transaction on the server (default 2000)', parsePositiveInt)
     .option('--json', 'print the answer as JSON', false)
@@ -50,6 +50,7 @@ export function deleteCommand(): Command {
         process.stdout.write(`${JSON.stringify(res)}\n`);
         return;
       }
-      process.stdout.write(`deleted ${res.deleted_calls} calls and ${res.deleted_feedback} feedback started before ${res.before} (${res.batches} batches)\n`);
+      const files = res.deleted_files ? `, ${res.deleted_files} files no remaining call refers to` : '';
+      process.stdout.write(`deleted ${res.deleted_calls} calls and ${res.deleted_feedback} feedback${files} started before ${res.before} (${res.batches} batches)\n`);
     });
 }

@@ -1,6 +1,7 @@
 /**
  * `weft calls export`: every call of a project matching the filters, as JSONL (one record a line, in
- * start order, each with its feedback in `summary.feedback`) to a file or stdout, with progress on stderr.
+ * start order, each with its feedback in `summary.feedback`) to a file or stdout, with progress on stderr; each media
+ * file the calls refer to goes once, as a `weft.file` line before the first call referring to it (call-files.ts).
  * @module
  */
 import { createWriteStream } from 'node:fs';
@@ -13,6 +14,7 @@ import { queryFor, withFilters, type FilterOptions } from './call-filters.js';
 import { CliError, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
 import { rateSummary, startProgress } from 'weft-trace/client';
 import { cliBar } from './progress-bar.js';
+import { ExportedFiles } from './call-files.js';
 
 interface ExportOptions extends FilterOptions {
   baseUrl: string;
@@ -33,26 +35,37 @@ async function writeLine(out: Writable, text: string): Promise<void> {
   if (!out.write(text)) await once(out, 'drain');
 }
 
-/** Exports the calls; returns how many were written. */
+/** The end of the summary line: the files written, and those the calls refer to that the server did not hold. */
+function filesNote(files: ExportedFiles): string {
+  const count = (n: number): string => `${n} file${n === 1 ? '' : 's'}`;
+  const written = files.written.size > 0 ? `, with ${count(files.written.size)}` : '';
+  const missing = files.missing.size > 0 ? ` (${count(files.missing.size)} the calls refer to not on the server: not arrived, or deleted)` : '';
+  return written + missing;
+}
+
+/** Exports the calls, and before each the files it refers to that no earlier line carried; returns how many calls were written. */
 export async function exportCalls(client: Client, body: CallsQueryReq, out: Writable, target: string): Promise<number> {
   const started = Date.now();
   const total = process.stderr.isTTY ? await countCalls(client, body) : undefined;
   const progress = startProgress('exporting', total, { bar: cliBar });
+  const files = new ExportedFiles(client, body.project_id);
   let n = 0;
   for await (const call of client.calls.iterate(body, { pageSize: 5000 })) {
-    await writeLine(out, `${JSON.stringify(call)}\n`);
+    const json = JSON.stringify(call);
+    for (const line of await files.linesFor(call, json)) await writeLine(out, line);
+    await writeLine(out, `${json}\n`);
     n++;
     if (n % 500 === 0) progress.update(n);
   }
   progress.update(n);
-  progress.stop(`exported ${rateSummary(n, started)} to ${target}`);
+  progress.stop(`exported ${rateSummary(n, started)} to ${target}${filesNote(files)}`);
   return n;
 }
 
 /** The `calls export` command. */
 export function exportCommand(): Command {
   return withFilters(withConnection(new Command('export')))
-    .description('write every call of a project (with the filters) as JSONL, in start order')
+    .description('write every call of a project (with the filters) as JSONL, in start order, with the media files they refer to')
     .option('-o, --out <file>', 'file to write (default: stdout)')
     .action(async (opts: ExportOptions) => {
       const conn = connectionOf(opts);

@@ -1,7 +1,8 @@
 /**
  * `weft calls import <file.jsonl>`: stores calls exported by `weft calls export` (or any stream_query
  * records) into a server, as upsert batches of starts and ends keyed by call id, and their feedback
- * (`summary.feedback`) keyed by feedback id, so an import run again after an interruption stores nothing twice.
+ * (`summary.feedback`) keyed by feedback id, so an import run again after an interruption stores nothing twice; the
+ * export's media files (`weft.file` lines, call-files.ts) are stored, by content, before the calls after them.
  * @module
  */
 import { createReadStream } from 'node:fs';
@@ -15,6 +16,7 @@ import { CliError, clientFor, connectionOf, withConnection } from './connection.
 import { feedbackItems } from './import-feedback.js';
 import { rateSummary, startProgress } from 'weft-trace/client';
 import { cliBar } from './progress-bar.js';
+import { isFileLine, storeFileLine } from './call-files.js';
 
 interface ImportOptions {
   baseUrl: string;
@@ -80,6 +82,7 @@ export async function importCalls(client: Client, file: string, project: string 
   let firstLine = 0;
   let lineNo = 0;
   let stored = 0;
+  let files = 0;
   const send = async (): Promise<void> => {
     if (batch.length === 0) return;
     try {
@@ -105,6 +108,15 @@ export async function importCalls(client: Client, file: string, project: string 
     } catch (err) {
       throw new CliError(`${file}:${lineNo}: not JSON (${(err as Error).message}); ${stored} calls before it were stored`);
     }
+    if (isFileLine(record)) {
+      try {
+        await storeFileLine(client, project ?? record.project_id, record);
+      } catch (err) {
+        throw new CliError(`${file}:${lineNo}: the file ${record.digest} was not stored: ${err instanceof Error ? err.message : String(err)}; ${stored} calls before it were stored`);
+      }
+      files++;
+      continue;
+    }
     if (!record || typeof record !== 'object' || typeof record.id !== 'string' || typeof record.project_id !== 'string') {
       throw new CliError(`${file}:${lineNo}: not a call record (expected an object with id, project_id, op_name, started_at); ${stored} calls before it were stored`);
     }
@@ -115,7 +127,8 @@ export async function importCalls(client: Client, file: string, project: string 
     if (batch.length >= CALLS_PER_BATCH * 2 || feedback.length >= FEEDBACK_PER_BATCH || bytes >= BATCH_BYTES) await send();
   }
   await send();
-  progress.stop(`imported ${rateSummary(stored, started)} from ${file}${feedbackStored > 0 ? `, with ${feedbackStored} feedback records` : ''}`);
+  const withFiles = files > 0 ? `, with ${files} file${files === 1 ? '' : 's'}` : '';
+  progress.stop(`imported ${rateSummary(stored, started)} from ${file}${feedbackStored > 0 ? `, with ${feedbackStored} feedback records` : ''}${withFiles}`);
   return stored;
 }
 

@@ -56,3 +56,10 @@ export function shortOp(op: string): string {
 
 /** A score for people: up to 3 decimals. */
 export const fmt = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : String(Math.round(v * 1000) / 1000));
+
+/** A size in bytes as people read it: `512 B`, `3.4 KB`, `1.2 MB`. */
+export function bytesText(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

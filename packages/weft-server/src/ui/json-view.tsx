@@ -1,9 +1,11 @@
 /**
- * Readable, collapsible JSON: objects and arrays fold, long strings fold behind "show all (N chars)";
- * nothing is cut without saying so.
+ * Readable, collapsible JSON: objects and arrays fold, long strings fold behind "show all (N chars)", media
+ * references drawn from their files (media/media-view.tsx); nothing is cut without saying so.
  * @module
  */
 import { useState } from 'preact/hooks';
+import { isMediaRef } from '../media-ref';
+import { MediaRefView } from './media/media-view';
 
 const FOLD_CHARS = 300;
 const OPEN_DEPTH = 2;
@@ -24,6 +26,7 @@ function Node({ value, depth }: { value: unknown; depth: number }) {
   if (typeof value === 'string') return <LongString value={value} />;
   if (typeof value === 'number' || typeof value === 'boolean') return <span class="j-lit">{String(value)}</span>;
   if (typeof value !== 'object') return <span>{String(value)}</span>;
+  if (isMediaRef(value)) return <span class="j-media" title={value.where}><MediaRefView mediaRef={value} /></span>;
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as Record<string, unknown>);
   const [open, brace, close] = Array.isArray(value) ? ['[', `${entries.length} items`, ']'] : ['{', `${entries.length} keys`, '}'];
   if (entries.length === 0) return <span>{open + close}</span>;

@@ -9,6 +9,7 @@ import { FeedbackChart } from './feedback-chart';
 import { ModelPage } from './models/model-page';
 import { ModelsList } from './models/models-list';
 import { href, useRoute } from './route';
+import { MediaProject } from './media/media-project';
 import './styles.css';
 import { ThreadView } from './thread-view';
 import { OverviewPage } from './overview/overview-page';
@@ -79,6 +80,7 @@ function App() {
         <a href={href({ view: 'models' })}>models</a>
       </header>
       {error !== null ? <div class="error" role="alert">{error} <button class="link" onClick={() => setError(null)}>dismiss</button></div> : null}
+      <MediaProject.Provider value={project}>
       {route.view === 'home' ? (
         <div class="page"><p>{projects === null ? 'Loading projects…' : 'No traces stored yet. Run a traced program against this server (for example `npm run demo`), and they appear here.'}</p></div>
       ) : route.view === 'traces' ? (
@@ -102,6 +104,7 @@ function App() {
       ) : (
         <FeedbackChart project={route.project} onError={onError} />
       )}
+      </MediaProject.Provider>
     </div>
   );
 }

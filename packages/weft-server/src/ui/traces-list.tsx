@@ -6,7 +6,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CALL_STATUSES } from 'weft-trace/viewer';
 import { type CallRecord, exceptionOf, streamQuery } from './api';
-import { callName, cost, duration, shortOp, statusOf, tokens, usd } from './format';
+import { bytesText, callName, cost, duration, shortOp, statusOf, tokens, usd } from './format';
+import { type CallFiles, filesOf } from './media/call-files';
 import { clock, localZone, time } from './time';
 import { href } from './route';
 import { cursorAfter, filtersFromQuery, filtersToQuery, NO_FILTERS, type TraceFilters, tracesQuery } from './traces-query';
@@ -45,6 +46,13 @@ function Filters({ value, onChange }: { value: TraceFilters; onChange: (f: Trace
   );
 }
 
+/** The `files` cell: the media files a root refers to, counted apart from its JSON (`2 · 305.0 KB`), and dropped ones. */
+function filesCell(files: CallFiles): string {
+  const stored = files.count > 0 ? `${files.count} · ${bytesText(files.bytes)}` : '';
+  const dropped = files.dropped > 0 ? `${files.dropped} dropped` : '';
+  return [stored, dropped].filter((t) => t !== '').join(', ');
+}
+
 function Row({ call, project }: { call: CallRecord; project: string }) {
   const st = statusOf(call.summary.status);
   const tok = tokens(call);
@@ -60,6 +68,7 @@ function Row({ call, project }: { call: CallRecord; project: string }) {
       <span class="when" title={time(call.started_at)}>{clock(call.started_at)}</span>
       <span class="num">{duration(call.summary.latency_ms)}</span>
       <span class="num">{tok === null ? '' : `${tok} tok`}</span>
+      <span class="files-col" data-col="files">{filesCell(filesOf(call))}</span>
       <span class="num">{usdCost === null ? '' : usd(usdCost)}</span>
       <span class="num fb-col">{feedbackBrief(call.summary.feedback)}</span>
     </a>
@@ -135,7 +144,7 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
         <span>{rows.length}{done ? '' : '+'} traces, newest first</span>
         <label><input type="checkbox" checked={live} onChange={() => setLive(!live)} /> live</label>
       </div>
-      <div class="trow thead"><span>status</span><span>op / name</span><span>input</span><span>output</span><span>model</span><span title={`start times in ${localZone()}`}>started ({localZone()})</span><span class="num">latency</span><span class="num">tokens</span><span class="num">cost</span><span class="num">feedback</span></div>
+      <div class="trow thead"><span>status</span><span>op / name</span><span>input</span><span>output</span><span>model</span><span title={`start times in ${localZone()}`}>started ({localZone()})</span><span class="num">latency</span><span class="num">tokens</span><span class="files-col" data-col="files" title="media files the trace's root refers to, counted apart from its JSON: how many and their size">files</span><span class="num">cost</span><span class="num">feedback</span></div>
       <VirtualRows class="tlist" count={rows.length} rowHeight={ROW_HEIGHT} onRange={onRange} row={(i) => <Row call={rows[i]!} project={project} />} />
       <LoadStatus state={status} what={rows.length === 0 ? 'traces' : 'more traces'} />
       {rows.length === 0 && done ? <p class="empty">No traces match in project {project}.</p> : null}

@@ -26,11 +26,16 @@ export const CallsDeleteBeforeReq = z.object({
 });
 export type CallsDeleteBeforeReq = z.output<typeof CallsDeleteBeforeReq>;
 
-/** Answer: what was deleted, the cutoff as stored timestamps compare (UTC, milliseconds), and how many transactions. */
+/**
+ * Answer: what was deleted, the cutoff as stored timestamps compare (UTC, milliseconds), and how many transactions.
+ * `deleted_files`: the media files the deleted calls referred to that no remaining call refers to (absent from servers
+ * before issue 51).
+ */
 export const CallsDeleteBeforeRes = z.object({
   before: z.string(),
   deleted_calls: z.number().int(),
   deleted_feedback: z.number().int(),
+  deleted_files: z.number().int().optional(),
   batches: z.number().int(),
 });
 export type CallsDeleteBeforeRes = z.output<typeof CallsDeleteBeforeRes>;

@@ -26,7 +26,7 @@ export function retentionRoute(calls: CallStore, now: () => Date): Hono {
       throw HttpError.validation([{ loc: ['body', 'before'], msg: `before must not be later than the server's clock (${now().toISOString()}), got ${body.before}`, type: 'value_error' }]);
     }
     const totals = await deleteBefore(calls, { projectId: body.project_id, cutoff, batchSize: body.batch_size ?? DEFAULT_DELETE_BATCH });
-    return { before: cutoff, deleted_calls: totals.calls, deleted_feedback: totals.feedback, batches: totals.batches };
+    return { before: cutoff, deleted_calls: totals.calls, deleted_feedback: totals.feedback, deleted_files: totals.files, batches: totals.batches };
   });
   return app;
 }

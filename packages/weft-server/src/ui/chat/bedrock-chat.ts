@@ -4,6 +4,7 @@
  * @module
  */
 import type { ChatMessage, ChatPart } from './chat-message.js';
+import { isMediaRef } from '../../media-ref.js';
 import { isObj, mediaOf, partOf, str } from './chat-parts.js';
 
 type Obj = Record<string, unknown>;
@@ -32,7 +33,7 @@ export function bedrockPart(b: unknown): ChatPart {
     if (isObj(m)) {
       const source = isObj(m.source) ? (m.source.bytes ?? (isObj(m.source.s3Location) ? m.source.s3Location.uri : undefined)) : undefined;
       const format = str(m.format);
-      return mediaOf(media === 'image' ? 'image' : 'file', typeof source === 'string' ? source : undefined, format && media !== 'document' ? `${media}/${format}` : format, str(m.name));
+      return mediaOf(media === 'image' ? 'image' : 'file', typeof source === 'string' || isMediaRef(source) ? source : undefined, format && media !== 'document' ? `${media}/${format}` : format, str(m.name));
     }
   }
   return { kind: 'json', value: b };

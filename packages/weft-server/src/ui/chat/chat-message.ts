@@ -3,6 +3,7 @@
  * tool results, media placeholders, anything else as JSON). Reused for RL trajectories (`messages_and_choices`).
  * @module
  */
+import type { MediaRef } from '../../media-ref.js';
 
 /** One piece of a message. */
 export type ChatPart =
@@ -15,8 +16,11 @@ export type ChatPart =
   | { kind: 'tool_call'; id?: string; name: string; arguments: unknown }
   /** What a tool answered (`id`: the call it answers). */
   | { kind: 'tool_result'; id?: string; name?: string; content: unknown }
-  /** An image, audio clip or file, never drawn: a labelled placeholder with its size in bytes when known. */
-  | { kind: 'media'; media: 'image' | 'audio' | 'file'; mime?: string; bytes?: number; url?: string; name?: string }
+  /**
+   * An image, audio clip or file: drawn from its stored file when the call holds a media reference (`ref`, issue 51),
+   * else a labelled placeholder with its size in bytes when known.
+   */
+  | { kind: 'media'; media: 'image' | 'audio' | 'file'; mime?: string; bytes?: number; url?: string; name?: string; ref?: MediaRef }
   /** A part of a shape not known here, shown as JSON rather than dropped. */
   | { kind: 'json'; value: unknown };
 

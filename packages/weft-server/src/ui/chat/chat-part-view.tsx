@@ -1,19 +1,16 @@
 /**
  * One message part drawn: text as text, a tool call with its name and JSON arguments (folded when long), a
- * tool result, reasoning folded, media as a labelled placeholder with its size, anything else as JSON.
+ * tool result, reasoning folded, media from its stored file (media/media-view.tsx) or as a labelled placeholder with
+ * its size, anything else as JSON.
  * @module
  */
+import { bytesText } from '../format';
 import { JsonView } from '../json-view';
+import { MediaRefView } from '../media/media-view';
 import type { ChatPart } from './chat-message';
 
 /** Arguments or results longer than this (as JSON text) start folded. */
 const FOLD_JSON_CHARS = 400;
-
-export function bytesText(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
 
 function Folded({ label, value }: { label: string; value: unknown }) {
   const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
@@ -55,6 +52,7 @@ export function ChatPartView({ part }: { part: ChatPart }) {
         </div>
       );
     case 'media':
+      if (part.ref) return <div class="chat-media-file" data-where={part.ref.where}><MediaRefView mediaRef={part.ref} /></div>;
       return (
         <div class="chat-media">
           [{part.media}{part.mime ? ` ${part.mime}` : ''}{part.name ? ` ${part.name}` : ''}

@@ -1,8 +1,10 @@
 /**
  * Message content of any provider's shape to {@link ChatPart}s: strings, text parts, tool calls and results,
- * images / audio / files as placeholders with their size. Pure, tested without a browser.
+ * images / audio / files with their stored file's reference (issue 51), or as placeholders with their size. Pure,
+ * tested without a browser.
  * @module
  */
+import { isMediaRef, type MediaRef } from '../../media-ref.js';
 import type { ChatPart } from './chat-message.js';
 
 type Obj = Record<string, unknown>;
@@ -25,8 +27,19 @@ export function base64Bytes(data: string): number {
   return Math.max(0, Math.floor((chars * 3) / 4) - pad);
 }
 
-/** A media placeholder from a URL or inline data: `data:` URLs and base64 give a size, http(s) URLs a link. */
+/** The part of a media reference the SDK left in place of the bytes: its stored file, type and size. */
+export function mediaOfRef(ref: MediaRef, name?: string): Extract<ChatPart, { kind: 'media' }> {
+  const top = ref.mime_type.split('/')[0];
+  const media = top === 'image' || top === 'audio' ? top : 'file';
+  return { kind: 'media', media, mime: ref.mime_type, bytes: ref.size_bytes, ref, ...(name ? { name } : {}) };
+}
+
+/**
+ * A media part from a URL, inline data or a media reference: a reference gives its stored file, `data:` URLs and
+ * base64 a size, http(s) URLs a link.
+ */
 export function mediaOf(media: 'image' | 'audio' | 'file', source: unknown, mime?: string, name?: string): ChatPart {
+  if (isMediaRef(source)) return { ...mediaOfRef(source, name), media };
   const part: Extract<ChatPart, { kind: 'media' }> = { kind: 'media', media };
   const s = str(source);
   if (s !== undefined) {
@@ -60,6 +73,7 @@ function mediaKind(modality: unknown, mime: unknown): 'image' | 'audio' | 'file'
 export function partOf(p: unknown): ChatPart {
   if (typeof p === 'string') return { kind: 'text', text: p };
   if (!isObj(p)) return { kind: 'json', value: p };
+  if (isMediaRef(p)) return mediaOfRef(p);
   const type = str(p.type);
   switch (type) {
     case undefined:

@@ -42,7 +42,7 @@ export function startRetentionJob(calls: CallStore, options: RetentionJobOptions
   const runOnce = async (stopped: () => boolean): Promise<DeletedTotals> => {
     const cutoff = new Date(now().getTime() - days * DAY_MS).toISOString();
     const totals = await deleteBefore(calls, { cutoff, batchSize, stopped });
-    if (totals.calls > 0) log(`weft server: retention deleted ${totals.calls} calls and ${totals.feedback} feedback started before ${cutoff} (${totals.batches} batches)`);
+    if (totals.calls > 0) log(`weft server: retention deleted ${totals.calls} calls, ${totals.feedback} feedback and ${totals.files} files started before ${cutoff} (${totals.batches} batches)`);
     return totals;
   };
   return startPeriodicJob('retention', intervalMs, log, runOnce);

@@ -22,6 +22,8 @@ export interface DeleteBeforeOptions {
 export interface DeletedTotals {
   calls: number;
   feedback: number;
+  /** Files (media) no remaining call refers to. */
+  files: number;
   /** Transactions that deleted something. */
   batches: number;
 }
@@ -36,7 +38,7 @@ export async function deleteBefore(calls: CallStore, options: DeleteBeforeOption
   const { cutoff, batchSize, stopped = () => false } = options;
   const turns = callTurns(calls);
   const projects = options.projectId !== undefined ? [options.projectId] : await calls.projectIds();
-  const totals: DeletedTotals = { calls: 0, feedback: 0, batches: 0 };
+  const totals: DeletedTotals = { calls: 0, feedback: 0, files: 0, batches: 0 };
   for (const projectId of projects) {
     for (let more = true; more && !stopped();) {
       const batch = await turns.run(() => calls.deleteCallsBefore(projectId, cutoff, batchSize));
@@ -44,6 +46,7 @@ export async function deleteBefore(calls: CallStore, options: DeleteBeforeOption
       if (!more) break;
       totals.calls += batch.calls;
       totals.feedback += batch.feedback;
+      totals.files += batch.files;
       totals.batches += 1;
     }
   }

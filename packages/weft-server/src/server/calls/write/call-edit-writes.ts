@@ -5,6 +5,7 @@
  */
 import type { Dialect } from '../../db/dialect.js';
 import { all, get, run, type Steps } from '../../db/sql-steps.js';
+import { dropUnreferencedFiles, filesOfCalls } from '../../objects/file-store.js';
 import { PG_LOCK_FOR_RENAME } from './pg-call-writes.js';
 import { markRootsAbove } from './rollup-marks.js';
 
@@ -46,24 +47,35 @@ export function* applyPendingRenames(started: Iterable<{ projectId: string; id: 
 }
 
 /**
- * Deletes calls and all their descendants (and their stored refs and pending renames). Run in a transaction. The
- * subtree is read once, so its calls, refs and renames go together even while another server adds a child.
+ * Deletes calls and all their descendants (and their stored refs, pending renames, and the files no remaining call
+ * refers to). Run in a transaction. The subtree is read once, so its calls, refs and renames go together even while
+ * another server adds a child.
  * @returns how many call rows were deleted.
  */
 export function* deleteSubtrees(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
   const doomed = (yield* all<{ id: string }>(`${subtree(d)} SELECT id FROM doomed`, [d.list(ids), projectId])).map((r) => r.id);
-  return yield* dropCallRows(d, projectId, doomed);
+  return (yield* dropCallRows(d, projectId, doomed)).calls;
+}
+
+/** What {@link dropCallRows} deleted. */
+export interface DroppedRows {
+  /** Call rows. */
+  calls: number;
+  /** Files (media) the deleted calls referred to and no remaining call does. */
+  files: number;
 }
 
 /**
  * Deletes the given calls of a project with their stored refs and pending renames (not their feedback), first marking
- * the overview hours of the roots above them (rollup-marks.ts). Run in the caller's transaction.
- * @returns how many call rows were deleted.
+ * the overview hours of the roots above them (rollup-marks.ts), then the files they referred to that no remaining call
+ * refers to (objects/file-store.ts `dropUnreferencedFiles`). Run in the caller's transaction.
  */
-export function* dropCallRows(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
+export function* dropCallRows(d: Dialect, projectId: string, ids: readonly string[]): Steps<DroppedRows> {
   yield* markRootsAbove(d, projectId, ids);
   const doomed = d.list(ids);
+  const files = yield* filesOfCalls(d, projectId, ids);
   yield* run(`DELETE FROM call_refs WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
   yield* run(`DELETE FROM call_renames WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
-  return yield* run(`DELETE FROM calls WHERE project_id = ? AND ${d.inList('id')}`, [projectId, doomed]);
+  const calls = yield* run(`DELETE FROM calls WHERE project_id = ? AND ${d.inList('id')}`, [projectId, doomed]);
+  return { calls, files: yield* dropUnreferencedFiles(d, projectId, files) };
 }

@@ -14,6 +14,8 @@ export interface DeletedBatch {
   calls: number;
   /** Feedback rows deleted (the feedback of those calls). */
   feedback: number;
+  /** Files deleted: the media those calls referred to that no remaining call refers to. */
+  files: number;
   /** True while calls older than the cutoff may be left (run another batch); false once none is. */
   more: boolean;
 }
@@ -55,8 +57,9 @@ function tracesUpTo(roots: readonly { trace_id: string; n: number }[], batchSize
  * root, so the viewer never shows a trace cut in two); calls older than the cutoff whose trace has no stored root go
  * by their own `started_at`. A batch takes the oldest such traces up to `batchSize` calls (a trace larger than that
  * goes alone, whole), else up to `batchSize` rootless calls. Rows holding only an end (their start never arrived; no
- * `started_at`) are kept. With the calls go their feedback, stored refs and pending renames; objects, files and tables
- * are not deleted (see docs/scale.md, "Retention").
+ * `started_at`) are kept. With the calls go their feedback, stored refs, pending renames, and the files (media) they
+ * referred to that no remaining call refers to; objects, other files and tables are not deleted (see docs/scale.md,
+ * "Retention", and docs/server.md, "Media files").
  *
  * The overview's hour rollups of the deleted roots are marked stale in the same transaction (`dropCallRows`), and
  * recomputed by the rollup job (rollup-refresh.ts).
@@ -70,8 +73,8 @@ export function* deleteBatchBefore(d: Dialect, projectId: string, cutoff: string
   const doomed = traces.length > 0
     ? (yield* all<{ id: string }>(`SELECT id FROM calls WHERE project_id = ? AND ${d.inList('trace_id')}`, [projectId, d.list(traces)])).map((r) => r.id)
     : (yield* all<{ id: string }>(OLD_ORPHANS, [projectId, cutoff, batchSize])).map((r) => r.id);
-  if (doomed.length === 0) return { calls: 0, feedback: 0, more: false };
+  if (doomed.length === 0) return { calls: 0, feedback: 0, files: 0, more: false };
   const feedback = yield* deleteFeedback(d, projectId, 'call_id', doomed);
-  const calls = yield* dropCallRows(d, projectId, doomed);
-  return { calls, feedback, more: true };
+  const { calls, files } = yield* dropCallRows(d, projectId, doomed);
+  return { calls, feedback, files, more: true };
 }
