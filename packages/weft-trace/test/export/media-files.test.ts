@@ -26,7 +26,7 @@ describe('media values in an op', () => {
     expect((await flush()).dropped).toBe(0);
     const calls = await readCalls(server().url, project);
     expect(calls).toHaveLength(2);
-    const refs = calls.map((c) => MediaRef.parse(c.inputs['image']));
+    const refs = calls.map((c) => MediaRef.parse(c.inputs!['image']));
     const digest = fileDigestOf(PNG);
     for (const ref of refs) expect(ref).toEqual({ _type: 'weft.media', mime_type: 'image/png', size_bytes: PNG.byteLength, digest, where: 'image' });
     // the SDK's digest is the server's: its digest function, and what POST /file/create answers for the same bytes
@@ -46,7 +46,7 @@ describe('media values in an op', () => {
     const wav = wavOf(0.2);
     init({ project, baseUrl: server().url, flushIntervalMs: 50 });
     const speak = op(async function speak(text: string) {
-      return { text, audio: { data: wav.toString('base64') }, raw: new Blob([wav], { type: 'audio/wav' }) };
+      return { text, audio: { data: wav.toString('base64') }, raw: new Blob([new Uint8Array(wav)], { type: 'audio/wav' }) };
     });
     const upload = op(function upload(payload: unknown) {
       return payload;
@@ -89,14 +89,14 @@ describe('media values in an op', () => {
     describeImage(PNG, 'too big');
     await flush();
     const [big] = await readCalls(server().url, project);
-    expect(big!.inputs['image']).toEqual({ _type: 'weft.media', mime_type: 'image/png', size_bytes: PNG.byteLength, dropped: `over the 0.3 MB limit (${(PNG.byteLength / 1e6).toFixed(1)} MB)`, where: 'image' });
+    expect(big!.inputs!['image']).toEqual({ _type: 'weft.media', mime_type: 'image/png', size_bytes: PNG.byteLength, dropped: `over the 0.3 MB limit (${(PNG.byteLength / 1e6).toFixed(1)} MB)`, where: 'image' });
 
     const project2 = uniqueProject('media-pending');
     init({ project: project2, baseUrl: server().url, flushIntervalMs: 50, media: { maxPendingBytes: 400_000 } });
     describeImage(PNG, 'one');
     describeImage(pngOf(300_000, 8), 'two');
     await flush();
-    const refs = (await readCalls(server().url, project2)).map((c) => c.inputs['image'] as { digest?: string; dropped?: string });
+    const refs = (await readCalls(server().url, project2)).map((c) => c.inputs!['image'] as { digest?: string; dropped?: string });
     expect(refs[0]!.digest).toBe(fileDigestOf(PNG));
     expect(refs[1]).toMatchObject({ dropped: 'memory bound for files waiting reached (maxPendingBytes 400000)' });
     expect(refs[1]!.digest).toBeUndefined();
@@ -109,7 +109,7 @@ describe('media values in an op', () => {
     describeImage(pngOf(1000, 9), 'masked');
     await flush();
     const [masked] = await readCalls(server().url, project);
-    expect(masked!.inputs['image']).toBe('[image/png withheld]');
+    expect(masked!.inputs!['image']).toBe('[image/png withheld]');
     expect(getExportStats().files.sent).toBe(before);
 
     const off = uniqueProject('media-off');
@@ -117,7 +117,7 @@ describe('media values in an op', () => {
     describeImage(Buffer.from([1, 2, 3]), 'off');
     await flush();
     const [plain] = await readCalls(server().url, off);
-    expect(plain!.inputs['image']).toEqual({ __type: 'Buffer', byteLength: 3, base64: 'AQID' });
+    expect(plain!.inputs!['image']).toEqual({ __type: 'Buffer', byteLength: 3, base64: 'AQID' });
   });
 });
 
@@ -138,9 +138,9 @@ describe('media files and the server', () => {
     describeImage(PNG, 'again');
     await flush();
     const [first, second] = await readCalls(small.url, project);
-    expect(first!.inputs['image']).toMatchObject({ digest: fileDigestOf(PNG) });
+    expect(first!.inputs!['image']).toMatchObject({ digest: fileDigestOf(PNG) });
     expect((await readStoredFile(small.url, project, fileDigestOf(PNG))).status).toBe(404);
-    const again = second!.inputs['image'] as { digest?: string; dropped?: string };
+    const again = second!.inputs!['image'] as { digest?: string; dropped?: string };
     expect(again.digest).toBeUndefined();
     expect(again.dropped).toMatch(/^server refused: 413 /);
     expect(getExportStats().files.dropped - before).toBe(2);
@@ -157,7 +157,7 @@ describe('media files and the server', () => {
     let stored: unknown;
     for (let i = 0; i < 150 && stored === undefined; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      stored = (await readCalls(server().url, project))[0]?.inputs['image'];
+      stored = (await readCalls(server().url, project))[0]?.inputs!['image'];
     }
     expect(stored).toMatchObject({ digest: fileDigestOf(PNG) });
     expect((await readStoredFile(server().url, project, fileDigestOf(PNG))).status).toBe(404);
