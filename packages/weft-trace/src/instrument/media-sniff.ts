@@ -3,8 +3,11 @@
  * @module
  */
 
-/** Shortest string taken as bare base64 media (a data URL has no minimum): shorter base64 text stays as it is. */
-export const MIN_BASE64_MEDIA_CHARS = 1024;
+/**
+ * Shortest string taken as bare base64 media (a data URL has no minimum): shorter base64 text stays as it is. Bare
+ * base64 is media only when its first bytes name a type (or when it is over `maxStringLength`), so ids and hashes stay text.
+ */
+export const MIN_BASE64_MEDIA_CHARS = 128;
 
 /** Characters of bare base64 text checked for the alphabet before it is taken as media (the rest is decoded leniently). */
 const CHECKED_CHARS = 256;
@@ -39,7 +42,7 @@ export function parseDataUrl(s: string): DataUrl | undefined {
 export function looksBase64(s: string): boolean {
   const n = s.length;
   if (n < MIN_BASE64_MEDIA_CHARS || n % 4 !== 0) return false;
-  for (let i = 0; i < CHECKED_CHARS; i++) if (!isBase64Char(s.charCodeAt(i))) return false;
+  for (let i = 0, m = Math.min(n, CHECKED_CHARS); i < m; i++) if (!isBase64Char(s.charCodeAt(i))) return false;
   for (let i = n - 4; i < n - 2; i++) if (!isBase64Char(s.charCodeAt(i))) return false;
   return true;
 }

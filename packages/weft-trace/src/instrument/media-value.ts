@@ -116,7 +116,7 @@ export function mediaOfBase64(text: string, start: number, mimeType: string | un
 }
 
 /**
- * A base64 `data:` URL, or bare base64 text of at least 1024 characters, as a media value; `undefined` for any other
+ * A base64 `data:` URL, or bare base64 text of at least 128 characters, as a media value; `undefined` for any other
  * string. Bare base64 whose bytes name no type stays text unless it is over `maxStringLength` (it would be cut):
  * a hash or an id is not media.
  */
@@ -155,7 +155,7 @@ export function mediaOfBlob(blob: Blob, mimeType: string | undefined, sink: Medi
 
 /**
  * Marks `data` as media to store as a file, for a value weft would not recognise as media by itself (bytes of
- * another type, base64 text shorter than 1024 characters, a type the bytes do not say): recorded in an op's inputs
+ * another type, base64 text shorter than 128 characters, a type the bytes do not say): recorded in an op's inputs
  * or output, it becomes a `MediaRef` (`{"_type": "weft.media", mime_type, size_bytes, digest, where}`) and the bytes
  * a file of the project, read back with `POST /file/content {project_id, digest}`.
  * @param data - the bytes: a `Uint8Array` (a `Buffer`), an `ArrayBuffer`, a `Blob`, base64 text or a base64 `data:` URL.
