@@ -86,8 +86,11 @@ export function serializeWith(value: unknown, config: SerializeConfig, walk?: Wa
     // Leaves that come out as they went in need no walk (the common inputs and outputs of small functions).
     if (typeof value === 'number' && Number.isFinite(value)) return value + 0; // -0 becomes 0
     if (typeof value === 'boolean') return value;
-    // a string that may be a data URL (`d`) goes through the walk, where media are told apart
-    if (typeof value === 'string' && value.length <= config.limits.maxStringLength && (value.charCodeAt(0) !== 100 || config.media === undefined)) return value;
+    if (typeof value === 'string' && value.length <= config.limits.maxStringLength) {
+      // a string that may be media (a data URL starts with `d`; bare base64 is long) is looked at, with no walk
+      if (config.media === undefined || (value.length < MIN_BASE64_MEDIA_CHARS && value.charCodeAt(0) !== 100)) return value;
+      return mediaOfText(value, config.media, config.limits.maxStringLength) ?? value;
+    }
   }
   try {
     return toJsonSafe(walk ?? new Walk(config), value, 0);
