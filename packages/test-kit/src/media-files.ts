@@ -4,7 +4,6 @@
  * a stored call.
  * @module
  */
-import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -90,11 +89,6 @@ export function wavOf(seconds: number): Buffer {
   out.writeUInt32LE(samples * 2, 40);
   for (let i = 0; i < samples; i++) out.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
   return out;
-}
-
-/** The digest the server gives a file, computed here independently (sha256, base64 with `+`→`X`, `/`→`Y`, no `=`). */
-export function fileDigestOf(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('base64').replace(/\+/g, 'X').replace(/\//g, 'Y').replace(/=+$/, '');
 }
 
 /** `POST /file/content {project_id, digest}` on a real server: the status and the bytes. */

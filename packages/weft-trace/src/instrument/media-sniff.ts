@@ -2,6 +2,7 @@
  * Tells media text from other strings, cheaply (base64 `data:` URLs and long base64 text), and names the media type of bytes by their magic numbers.
  * @module
  */
+import { bytesOfBase64 } from '../internal/runtime.js';
 
 /**
  * Shortest string taken as bare base64 media (a data URL has no minimum): shorter base64 text stays as it is. Bare
@@ -77,12 +78,8 @@ export function sniffMimeType(head: Uint8Array): string | undefined {
 
 /** The first bytes of base64 text (`s` from `start`), decoded, for {@link sniffMimeType}. */
 export function base64Head(s: string, start = 0): Uint8Array {
-  const chunk = s.slice(start, start + 24).replace(/-/g, '+').replace(/_/g, '/');
   try {
-    const bin = atob(chunk);
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
+    return bytesOfBase64(s.slice(start, start + 24));
   } catch {
     return new Uint8Array(0);
   }

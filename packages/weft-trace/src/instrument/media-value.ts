@@ -3,6 +3,7 @@
  * serialized for export, where it becomes a `MediaRef` and its bytes are handed to the file uploader (`MediaSink`).
  * @module
  */
+import { bytesOfBase64 } from '../internal/runtime.js';
 import { MEDIA_REF_TYPE, type MediaRef } from '../schema/media.js';
 import { base64Head, base64Size, looksBase64, OCTET_STREAM, parseDataUrl, sniffMimeType } from './media-sniff.js';
 
@@ -95,12 +96,7 @@ function bytesOf(source: Source | undefined): Uint8Array | string {
   if (!source) return 'no bytes';
   if (source.kind === 'bytes') return source.bytes;
   if (source.kind === 'blob') return source.bytes ?? source.failed ?? 'the Blob was not read before its call was queued';
-  const text = source.start === 0 ? source.text : source.text.slice(source.start);
-  if (typeof Buffer === 'function') return Buffer.from(text, 'base64'); // takes the URL-safe alphabet too
-  const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+  return bytesOfBase64(source.start === 0 ? source.text : source.text.slice(source.start));
 }
 
 /** `12.3 MB`: bytes in decimal megabytes, one decimal. */

@@ -5,7 +5,8 @@ import { MediaRef } from '../../src/wire-api.js';
 import { digestBytes } from 'weft-server/src/server/tables/digest.js';
 import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 import { startFaultProxy } from 'weft-test-kit/fault-proxy.js';
-import { fileDigestOf, mediaRefsIn, pngOf, readStoredFile, storeFile, wavOf } from 'weft-test-kit/media-files.js';
+import { mediaRefsIn, pngOf, readStoredFile, storeFile, wavOf } from 'weft-test-kit/media-files.js';
+import { sha } from 'weft-test-kit/digest.js';
 import { startTestServer, useTestServer } from 'weft-test-kit/server.js';
 import { one } from 'weft-test-kit/traced-calls.js';
 
@@ -27,7 +28,7 @@ describe('media values in an op', () => {
     const calls = await readCalls(server().url, project);
     expect(calls).toHaveLength(2);
     const refs = calls.map((c) => MediaRef.parse(c.inputs!['image']));
-    const digest = fileDigestOf(PNG);
+    const digest = sha(PNG);
     for (const ref of refs) expect(ref).toEqual({ _type: 'weft.media', mime_type: 'image/png', size_bytes: PNG.byteLength, digest, where: 'image' });
     // the SDK's digest is the server's: its digest function, and what POST /file/create answers for the same bytes
     expect(digestBytes(PNG)).toBe(digest);
@@ -57,14 +58,14 @@ describe('media values in an op', () => {
     const calls = await readCalls(server().url, project);
     const spoken = mediaRefsIn(one(calls, 'speak').output);
     expect(spoken.map((r) => [r.where, r.mime_type, r.size_bytes, r.digest])).toEqual([
-      ['audio.data', 'audio/wav', wav.byteLength, fileDigestOf(wav)],
-      ['raw', 'audio/wav', wav.byteLength, fileDigestOf(wav)],
+      ['audio.data', 'audio/wav', wav.byteLength, sha(wav)],
+      ['raw', 'audio/wav', wav.byteLength, sha(wav)],
     ]);
     const uploaded = mediaRefsIn(one(calls, 'upload').inputs);
     expect(uploaded.map((r) => [r.where, r.mime_type, r.digest])).toEqual([
-      ['payload.files[0]', 'image/png', fileDigestOf(PNG)],
-      ['payload.files[1]', 'image/png', fileDigestOf(PNG)],
-      ['payload.tagged', 'text/plain', fileDigestOf(Buffer.from('plain text as a file'))],
+      ['payload.files[0]', 'image/png', sha(PNG)],
+      ['payload.files[1]', 'image/png', sha(PNG)],
+      ['payload.tagged', 'text/plain', sha(Buffer.from('plain text as a file'))],
     ]);
     for (const r of [...spoken, ...uploaded]) expect((await readStoredFile(server().url, project, r.digest!)).status).toBe(200);
   });
@@ -97,7 +98,7 @@ describe('media values in an op', () => {
     describeImage(pngOf(300_000, 8), 'two');
     await flush();
     const refs = (await readCalls(server().url, project2)).map((c) => c.inputs!['image'] as { digest?: string; dropped?: string });
-    expect(refs[0]!.digest).toBe(fileDigestOf(PNG));
+    expect(refs[0]!.digest).toBe(sha(PNG));
     expect(refs[1]).toMatchObject({ dropped: 'memory bound for files waiting reached (maxPendingBytes 400000)' });
     expect(refs[1]!.digest).toBeUndefined();
   });
@@ -138,8 +139,8 @@ describe('media files and the server', () => {
     describeImage(PNG, 'again');
     await flush();
     const [first, second] = await readCalls(small.url, project);
-    expect(first!.inputs!['image']).toMatchObject({ digest: fileDigestOf(PNG) });
-    expect((await readStoredFile(small.url, project, fileDigestOf(PNG))).status).toBe(404);
+    expect(first!.inputs!['image']).toMatchObject({ digest: sha(PNG) });
+    expect((await readStoredFile(small.url, project, sha(PNG))).status).toBe(404);
     const again = second!.inputs!['image'] as { digest?: string; dropped?: string };
     expect(again.digest).toBeUndefined();
     expect(again.dropped).toMatch(/^server refused: 413 /);
@@ -159,10 +160,10 @@ describe('media files and the server', () => {
       await new Promise((r) => setTimeout(r, 20));
       stored = (await readCalls(server().url, project))[0]?.inputs!['image'];
     }
-    expect(stored).toMatchObject({ digest: fileDigestOf(PNG) });
-    expect((await readStoredFile(server().url, project, fileDigestOf(PNG))).status).toBe(404);
+    expect(stored).toMatchObject({ digest: sha(PNG) });
+    expect((await readStoredFile(server().url, project, sha(PNG))).status).toBe(404);
     await flushed;
-    const file = await readStoredFile(server().url, project, fileDigestOf(PNG));
+    const file = await readStoredFile(server().url, project, sha(PNG));
     expect(file.status).toBe(200);
     expect(file.bytes.equals(PNG)).toBe(true);
   }, 20_000);

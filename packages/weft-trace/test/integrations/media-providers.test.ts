@@ -11,7 +11,8 @@ import type { CallRecord } from '../../src/schema/calls.js';
 import { useFakeGemini } from 'weft-test-kit/fake-gemini.js';
 import { useFakeLlm } from 'weft-test-kit/fake-llm.js';
 import { FAKE_IMAGE, FAKE_SPEECH } from 'weft-test-kit/fake-llm-openai.js';
-import { fileDigestOf, mediaRefsIn, pdfOf, pngOf, readStoredFile, type StoredMediaRef } from 'weft-test-kit/media-files.js';
+import { mediaRefsIn, pdfOf, pngOf, readStoredFile, type StoredMediaRef } from 'weft-test-kit/media-files.js';
+import { sha } from 'weft-test-kit/digest.js';
 import { useTestServer } from 'weft-test-kit/server.js';
 import { one, traced } from 'weft-test-kit/traced-calls.js';
 
@@ -25,7 +26,7 @@ async function expectStored(call: CallRecord, refs: StoredMediaRef[], expected: 
   expect(refs.map((r) => r.where).sort()).toEqual(Object.keys(expected).sort());
   for (const ref of refs) {
     const bytes = expected[ref.where]!;
-    expect(ref).toMatchObject({ _type: 'weft.media', size_bytes: bytes.byteLength, digest: fileDigestOf(bytes) });
+    expect(ref).toMatchObject({ _type: 'weft.media', size_bytes: bytes.byteLength, digest: sha(bytes) });
     const file = await readStoredFile(server().url, call.project_id, ref.digest!);
     expect(file.status).toBe(200);
     expect(file.bytes.equals(bytes)).toBe(true);
