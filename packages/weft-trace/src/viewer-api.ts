@@ -14,3 +14,5 @@ export type { CallRecord } from './schema/calls.js';
 export { WEFT_PROJECTS_PATH } from './schema/endpoints.js';
 export { MONITOR_PATHS, monitorMetric, monitorTriggerRef } from './schema/monitor-refs.js';
 export type { Monitor } from './schema/monitors.js';
+export { isMediaRef, MEDIA_REF_TYPE } from './schema/media-ref.js';
+export type { MediaRef } from './schema/media.js';

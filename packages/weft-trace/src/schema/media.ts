@@ -4,9 +4,9 @@
  * @module
  */
 import { z } from 'zod';
+import { MEDIA_REF_TYPE } from './media-ref.js';
 
-/** The `_type` of a {@link MediaRef}: how a reader tells a media reference from any other object in a call. */
-export const MEDIA_REF_TYPE = 'weft.media';
+export { isMediaRef, MEDIA_REF_TYPE } from './media-ref.js';
 
 /**
  * A media value of a stored call's `inputs` or `output`, in place of its base64 text, data URL or bytes:
@@ -33,8 +33,3 @@ export const MediaRef = z.looseObject({
   where: z.string(),
 });
 export type MediaRef = z.infer<typeof MediaRef>;
-
-/** Whether a JSON value of a stored call is a {@link MediaRef} (by its `_type`; the rest is not checked). */
-export function isMediaRef(value: unknown): value is MediaRef {
-  return value !== null && typeof value === 'object' && (value as { _type?: unknown })._type === MEDIA_REF_TYPE;
-}

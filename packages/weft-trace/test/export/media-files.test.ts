@@ -52,6 +52,12 @@ describe('media values in an op', () => {
     const upload = op(function upload(payload: unknown) {
       return payload;
     });
+    // an MCP tool result: image and audio content as base64 with their mimeType
+    const icon = pngOf(600, 4);
+    const toolResult = op(function toolResult() {
+      return { content: [{ type: 'image', data: icon.toString('base64'), mimeType: 'image/png' }, { type: 'audio', data: wav.toString('base64'), mimeType: 'audio/wav' }, { type: 'text', text: 'done' }] };
+    });
+    toolResult();
     await speak('hi');
     upload({ files: [new Uint8Array(PNG).buffer, `data:image/png;base64,${PNG.toString('base64')}`], tagged: weftMedia(Buffer.from('plain text as a file'), 'text/plain') });
     await flush();
@@ -66,6 +72,10 @@ describe('media values in an op', () => {
       ['payload.files[0]', 'image/png', sha(PNG)],
       ['payload.files[1]', 'image/png', sha(PNG)],
       ['payload.tagged', 'text/plain', sha(Buffer.from('plain text as a file'))],
+    ]);
+    expect(mediaRefsIn(one(calls, 'toolResult').output).map((r) => [r.where, r.mime_type, r.digest])).toEqual([
+      ['content[0].data', 'image/png', sha(icon)],
+      ['content[1].data', 'audio/wav', sha(wav)],
     ]);
     for (const r of [...spoken, ...uploaded]) expect((await readStoredFile(server().url, project, r.digest!)).status).toBe(200);
   });

@@ -59,6 +59,12 @@ describe('media in provider calls', () => {
       await expectStored(c, mediaRefsIn(c.inputs), { 'messages[0].content[1].image_url.url': PNG });
       expect(mediaRefsIn(c.inputs)[0]!.mime_type).toBe('image/png');
     }
+    // the Responses API's input_image carries the same data URL
+    const responses = await traced(server(), 'media-openai-responses', () =>
+      openai.responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is it?' }, { type: 'input_image', image_url: dataUrl, detail: 'auto' }] }] }),
+    );
+    const r = one(responses, 'openai.responses.create');
+    await expectStored(r, mediaRefsIn(r.inputs), { 'input[0].content[1].image_url': PNG });
     expect((chats[2]!.inputs as { messages: { content: { image_url?: { url: string } }[] }[] }).messages[0]!.content[1]!.image_url!.url).toBe('https://example.com/cat.png');
   });
 
