@@ -19,7 +19,7 @@ import { stats, warnUnreportedDrops } from './export-stats.js';
 import { ServiceNotes } from './service-notes.js';
 import { FileUploader } from './file-uploader.js';
 import type { MediaOptions } from '../init-media-option.js';
-import { blobReadsDone } from '../instrument/media-value.js';
+import { afterBlobReads, blobReadsDone } from '../instrument/media-value.js';
 
 /**
  * Heap bytes one staged event (handed over, not yet serialized) is taken to hold, for the bound on the staged events:
@@ -107,11 +107,7 @@ export class CallExporter implements CallSink {
   /** A drain is taking staged events (see `drain`). */
   private draining = false;
   private readonly drainStaged = (): void => {
-    const reads = blobReadsDone();
-    if (reads) {
-      void reads.then(this.drainStaged); // a Blob in a call is read before the call is serialized
-      return;
-    }
+    if (afterBlobReads(this.drainStaged)) return; // a Blob in a call is read before the call is serialized
     try {
       this.drain(DRAIN_SLICE_MS);
     } catch (err) {

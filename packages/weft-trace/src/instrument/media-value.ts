@@ -35,7 +35,14 @@ export function mediaMade(): number {
 /** Blob reads not finished yet (the exporter waits for them before serializing calls). */
 const blobReads = new Set<Promise<void>>();
 
-/** Resolves once the Blob reads started so far are done (at once when none are). */
+/** When Blob reads are running: runs `then` once those started so far are done, and returns `true`; else `false`. */
+export function afterBlobReads(then: () => void): boolean {
+  const reads = blobReadsDone();
+  if (reads) void reads.then(then);
+  return reads !== undefined;
+}
+
+/** A promise of the Blob reads started so far, or `undefined` when none are running. */
 export function blobReadsDone(): Promise<void> | undefined {
   return blobReads.size === 0 ? undefined : Promise.all(blobReads).then(() => undefined);
 }
