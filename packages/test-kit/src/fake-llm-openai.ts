@@ -2,6 +2,7 @@
  * Test helper: OpenAI answers (chat completion, chunks, Responses API object and events, embeddings) shaped as the API reference shows.
  * @module
  */
+import { pngOf, wavOf } from './media-files.js';
 
 /** What one fake request asks for. */
 export interface Scenario {
@@ -14,7 +15,15 @@ export interface Scenario {
   includeUsage: boolean;
   /** `logprobs: true` was sent: text answers carry one logprob per word. */
   logprobs?: boolean;
+  /** `modalities` asked for `audio`: the answer's message carries {@link FAKE_SPEECH} as `audio.data` (base64). */
+  audio?: boolean;
 }
+
+/** The speech the fake answers with (chat audio output, `/audio/speech`): a WAV of a 0.25 s tone. */
+export const FAKE_SPEECH = wavOf(0.25);
+
+/** The image the fake generates (`/images/generations`, as `b64_json`): a PNG of about 4 KB. */
+export const FAKE_IMAGE = pngOf(4000, 3);
 
 /** The logprob entry of one streamed piece of text (`w0`, ` w1`, ...): logprob -0.1 × (index + 1). */
 export function tokenLogprob(text: string, index: number): Record<string, unknown> {
@@ -59,7 +68,9 @@ function message(s: Scenario): Record<string, unknown> {
       tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: TOOL_ARGS } }],
     };
   }
-  return { role: 'assistant', content: streamedText(s.chunks), refusal: null, annotations: [] };
+  const text = { role: 'assistant', content: streamedText(s.chunks), refusal: null, annotations: [] };
+  if (!s.audio) return text;
+  return { ...text, content: null, audio: { id: 'audio_1', data: FAKE_SPEECH.toString('base64'), expires_at: CREATED + 3600, transcript: streamedText(s.chunks) } };
 }
 
 /** A `chat.completion` object. */

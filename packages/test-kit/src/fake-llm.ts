@@ -1,5 +1,5 @@
 /**
- * Test helper: a loopback node:http server answering as the OpenAI and Anthropic APIs do (JSON, SSE streams, errors), for the real SDKs via `baseURL`.
+ * Test helper: a loopback node:http server answering as the OpenAI and Anthropic APIs do (JSON, SSE streams, errors, generated images and speech), for the real SDKs via `baseURL`.
  * @module
  */
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { anthropicMessage, anthropicStreamEvents } from './fake-llm-anthropic.js';
 import { calcCompletion, offersCalculator } from './fake-llm-calc.js';
-import { chatChunks, chatCompletion, embeddings, responseEvents, responseObject, type Scenario } from './fake-llm-openai.js';
+import { chatChunks, chatCompletion, embeddings, FAKE_IMAGE, FAKE_SPEECH, responseEvents, responseObject, type Scenario } from './fake-llm-openai.js';
 
 /** A running fake provider. `openaiURL` / `anthropicURL` go to the SDKs' `baseURL`. */
 export interface FakeLlm {
@@ -35,7 +35,8 @@ function scenarioOf(req: IncomingMessage, body: Record<string, unknown>): Scenar
   );
   const wantsTool = model.includes('tool') || (Array.isArray(body['tools']) && body['tools'].length > 0);
   const kind = model.includes('refuse') ? 'refusal' : wantsTool && !hadToolResult ? 'tool' : 'text';
-  return { model, chunks, kind, cut: model.includes('cut'), includeUsage: (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true, logprobs: body['logprobs'] === true };
+  const audio = Array.isArray(body['modalities']) && body['modalities'].includes('audio');
+  return { model, chunks, kind, cut: model.includes('cut'), includeUsage: (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true, logprobs: body['logprobs'] === true, audio };
 }
 
 function sendError(res: ServerResponse, status: number, anthropic: boolean): void {
@@ -86,6 +87,14 @@ function answer(req: IncomingMessage, res: ServerResponse, path: string, body: R
   }
   if (path.endsWith('/responses')) return stream ? sendStream(res, responseEvents(s), false, s.cut, requestId) : sendJson(res, responseObject(s), requestId);
   if (path.endsWith('/embeddings')) return sendJson(res, embeddings(body), requestId);
+  if (path.endsWith('/images/generations')) {
+    const n = typeof body['n'] === 'number' ? body['n'] : 1;
+    return sendJson(res, { created: 1_700_000_000, data: Array.from({ length: n }, () => ({ b64_json: FAKE_IMAGE.toString('base64') })) }, requestId);
+  }
+  if (path.endsWith('/audio/speech')) {
+    res.writeHead(200, { 'content-type': 'audio/wav', 'x-request-id': requestId });
+    return void res.end(FAKE_SPEECH);
+  }
   if (anthropic) return stream ? sendStream(res, anthropicStreamEvents(s), false, s.cut, requestId) : sendJson(res, anthropicMessage(s), requestId);
   res.writeHead(404, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ error: { message: `no route ${path}` } }));

@@ -27,9 +27,10 @@ export interface FaultProxy {
   readonly counts: { requests: number; faulted: number; forwarded: number };
   /**
    * Applies `fault` to a share `ratio` (0..1, spread evenly; default 1) of requests, for `forMs` ms
-   * (default: until `clear()`). A `refuse` needs `forMs`. Replaces the active fault.
+   * (default: until `clear()`), only to requests to `path` when given (e.g. `/file/create`). A `refuse` needs
+   * `forMs`. Replaces the active fault.
    */
-  inject(fault: Fault, opts?: { forMs?: number; ratio?: number }): void;
+  inject(fault: Fault, opts?: { forMs?: number; ratio?: number; path?: string }): void;
   /** Ends the active fault. */
   clear(): void;
   close(): Promise<void>;
@@ -40,7 +41,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const target = new URL(upstream);
   const agent = new http.Agent({ keepAlive: true });
   const counts = { requests: 0, faulted: 0, forwarded: 0 };
-  let active: { fault: Fault; ratio: number; seen: number } | undefined;
+  let active: { fault: Fault; ratio: number; seen: number; path: string | undefined } | undefined;
   let timer: NodeJS.Timeout | undefined;
 
   const forward = (req: http.IncomingMessage, res: http.ServerResponse, dropAnswer: boolean) => {
@@ -62,15 +63,15 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   };
 
   /** Whether the active fault hits this request (evenly spread by `ratio`). */
-  const hits = (): Fault | undefined => {
-    if (!active) return undefined;
+  const hits = (path: string | undefined): Fault | undefined => {
+    if (!active || (active.path !== undefined && active.path !== path)) return undefined;
     const n = active.seen++;
     return Math.floor((n + 1) * active.ratio) > Math.floor(n * active.ratio) ? active.fault : undefined;
   };
 
   const server = http.createServer((req, res) => {
     counts.requests++;
-    const fault = hits();
+    const fault = hits(req.url);
     if (fault) counts.faulted++;
     if (!fault || fault.kind === 'refuse') return forward(req, res, false);
     if (fault.kind === 'reset') return req.socket.destroy();
@@ -107,7 +108,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     counts,
     inject(fault, opts = {}) {
       clear();
-      active = { fault, ratio: opts.ratio ?? 1, seen: 0 };
+      active = { fault, ratio: opts.ratio ?? 1, seen: 0, path: opts.path };
       if (fault.kind === 'refuse') {
         if (opts.forMs === undefined) throw new Error('a refuse fault needs forMs');
         server.close();

@@ -1,39 +1,21 @@
 /**
  * The media reference a stored call holds in place of an image, audio clip or document (issue 51), as the server and the
  * viewer read it: its shape, a guard, a bounded walk that finds every reference in a JSON value, and the GET path that
- * serves its bytes. A stand-in for the SDK's `MediaRef` schema (weft-trace's wire module) until the two are merged: one
- * file, pure, imported by the server (server/), the CLI (cli/) and the viewer (ui/) alike.
+ * serves its bytes. The shape is the SDK's (`MediaRef` of `weft-trace/wire`, its zod-free guard from `weft-trace/viewer`);
+ * this file is pure, imported by the server (server/), the CLI (cli/) and the viewer (ui/) alike.
  * @module
  */
 
-/** The `_type` of a media reference. */
-export const MEDIA_TYPE = 'weft.media';
+import { isMediaRef as isWireMediaRef, MEDIA_REF_TYPE, type MediaRef } from 'weft-trace/viewer';
 
-/**
- * What a stored call holds where media was, anywhere in its inputs or output:
- * `{"_type": "weft.media", "mime_type": "image/png", "size_bytes": 312345, "digest": "<digest>", "where": "messages[0]…"}`.
- * `digest` is the answer of `POST /file/create` for the bytes (sha256, base64url with `-`→`X`, `_`→`Y`, no `=`; the
- * server's `digestBytes`). Bytes that were not stored leave no `digest` and a `dropped` reason instead.
- */
-export interface MediaRef {
-  _type: typeof MEDIA_TYPE;
-  /** The media's MIME type as the SDK found it (`image/png`, `audio/wav`, `application/pdf`, ...). */
-  mime_type: string;
-  /** The media's size in bytes. */
-  size_bytes: number;
-  /** The stored file's digest; absent when the bytes were dropped. */
-  digest?: string;
-  /** Where in the call the media was (`messages[0].content[1].image_url.url`). */
-  where?: string;
-  /** Why the bytes were not stored (over the size limit, refused by the server, masked, ...); set when `digest` is not. */
-  dropped?: string;
-}
+export type { MediaRef };
 
-/** Whether `v` is a media reference (`_type` `weft.media` with a string `mime_type`). */
+/** The `_type` of a media reference (weft-trace's `MEDIA_REF_TYPE`). */
+export const MEDIA_TYPE = MEDIA_REF_TYPE;
+
+/** Whether `v` is a media reference: weft-trace's `isMediaRef` (its `_type`), and a string `mime_type` to draw it by. */
 export function isMediaRef(v: unknown): v is MediaRef {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const o = v as Record<string, unknown>;
-  return o['_type'] === MEDIA_TYPE && typeof o['mime_type'] === 'string';
+  return isWireMediaRef(v) && !Array.isArray(v) && typeof (v as { mime_type?: unknown }).mime_type === 'string';
 }
 
 /** A media reference whose bytes were stored (it has a digest). */

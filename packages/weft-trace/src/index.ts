@@ -17,11 +17,14 @@ export { getCurrentCall, requireCurrentCall, type CurrentCall } from './instrume
 export { withAttributes, withThread, withRun, setRunStep, type ThreadOptions, type RunOptions } from './instrument/context-helpers.js';
 export { addFeedback, type FeedbackOptions } from './instrument/add-feedback.js';
 export { DEFAULT_REDACT_KEYS } from './instrument/redact.js';
+export { weftMedia, type MediaValue } from './instrument/media-value.js';
+export { MEDIA_REF_TYPE, type MediaRef } from './schema/media.js';
 export type { SerializeLimits, SerializeOptions } from './instrument/serialize.js';
 export type { ExportReport } from './instrument/sink.js';
 export { getExportStats, type ExportStats, type DropReason } from './export/export-stats.js';
 export type { SamplingOptions } from './export/sampling-options.js';
 export type { SamplingStats } from './export/sampling-stats.js';
+export type { FileStats } from './export/file-stats.js';
 export { setDiagLevel, type DiagLevel } from './internal/diag.js';
 
 // LLM SDK wrappers

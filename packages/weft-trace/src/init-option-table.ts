@@ -10,6 +10,7 @@ import { DEFAULT_MAX_STREAM_CHUNKS } from './instrument/trace-settings.js';
 import { defaultQueueBytes, MAX_QUEUE_BYTES } from './internal/memory-budget.js';
 import { isProjectId, projectIdMessage } from './schema/project-id.js';
 import { SamplingSchema } from './init-sampling-option.js';
+import { MediaSchema } from './init-media-option.js';
 
 /** Where an option falls back to when it is not passed. */
 export interface EnvVar {
@@ -276,6 +277,14 @@ export const INIT_OPTIONS = {
     type: '(value: unknown) => unknown',
     schema: fn<(value: unknown) => unknown>('a function'),
     default: undefined,
+  }),
+  media: option({
+    purpose:
+      'Media in a call\'s inputs or output (base64 `data:` URLs, base64 image, audio and PDF parts of the OpenAI, Anthropic, Google GenAI, AI SDK and MCP shapes, `Buffer`, `Uint8Array`, `ArrayBuffer`, `Blob`, `weftMedia()`) are stored once per project as files (`POST /file/create`, by content digest, in the background, ahead of the batch holding the call) and the call holds a reference `{"_type": "weft.media", mime_type, size_bytes, digest, where}` in their place. `maxFileBytes` (default 10,000,000) is the largest file stored and `maxPendingBytes` (default 64 MiB) the bytes of files waiting to be sent held in memory; a file over either is not stored and its reference says why (`dropped`). `false` turns media storage off: media are recorded as before (cut strings, a base64 preview of binary values). See docs/tracing.md, "Media".',
+    type: 'false | { maxFileBytes?: number; maxPendingBytes?: number }',
+    schema: MediaSchema.optional(),
+    default: undefined,
+    noDefault: 'media stored, with the default limits',
   }),
   maxStreamChunks: num({
     purpose: 'Chunks of a returned stream kept as the call\'s output (an op\'s own option wins).',

@@ -242,6 +242,19 @@ export interface InitOptions {
    */
   mask?: (value: unknown) => unknown;
   /**
+   * Media in a call's inputs or output (base64 `data:` URLs, base64 image, audio and PDF parts of the
+   * OpenAI, Anthropic, Google GenAI, AI SDK and MCP shapes, `Buffer`, `Uint8Array`, `ArrayBuffer`, `Blob`,
+   * `weftMedia()`) are stored once per project as files (`POST /file/create`, by content digest, in the
+   * background, ahead of the batch holding the call) and the call holds a reference
+   * `{"_type": "weft.media", mime_type, size_bytes, digest, where}` in their place. `maxFileBytes` (default
+   * 10,000,000) is the largest file stored and `maxPendingBytes` (default 64 MiB) the bytes of files waiting
+   * to be sent held in memory; a file over either is not stored and its reference says why (`dropped`).
+   * `false` turns media storage off: media are recorded as before (cut strings, a base64 preview of binary
+   * values). See docs/tracing.md, "Media".
+   * @defaultValue none (media stored, with the default limits)
+   */
+  media?: false | { maxFileBytes?: number; maxPendingBytes?: number };
+  /**
    * Chunks of a returned stream kept as the call's output (an op's own option wins).
    *
    * Unit: chunks. Range: min 0. Env: `WEFT_MAX_STREAM_CHUNKS`.

@@ -14,6 +14,7 @@ import { resolveSpoolDir } from './export/spool-location.js';
 import { ViewerLinkNotice } from './export/viewer-link-notice.js';
 import type { InitOptions } from './init-options.js';
 import { resolveSettings } from './settings.js';
+import { mediaOptionsOf } from './init-media-option.js';
 
 /**
  * Sets weft up: resolves options (falling back to `WEFT_*` env vars), starts the background exporter
@@ -30,7 +31,8 @@ export function init(options: InitOptions = {}): Client {
   const clientOptions = { baseUrl: settings.baseUrl, apiKey: settings.apiKey };
   const previous = getSink();
   const { sampleRate, redactKeys, mask, maxStreamChunks } = settings;
-  setTraceSettings({ sampleRate, serialize: serializeConfig({ redactKeys }), mask, maxStreamChunks });
+  const traceSettings = { sampleRate, serialize: serializeConfig({ redactKeys }), mask, maxStreamChunks };
+  setTraceSettings(traceSettings);
   if (!settings.enabled) {
     if (previous) void previous.shutdown().catch(() => undefined);
     setSink(null);
@@ -44,7 +46,10 @@ export function init(options: InitOptions = {}): Client {
   const exportClient = new Client(clientOptions);
   const spoolDir = resolveSpoolDir(settings.spoolDir, settings.baseUrl, settings.project);
   const exportOptions = { ...settings, spoolDir };
-  const exporter = new CallExporter({ client: exportClient, projectId: settings.project, userId: settings.userId, options: exportOptions, predecessor });
+  const media = mediaOptionsOf(settings.media);
+  const exporter = new CallExporter({ client: exportClient, projectId: settings.project, userId: settings.userId, options: exportOptions, predecessor, media });
+  // media found in the calls' values go to this exporter's file uploader
+  if (exporter.files) setTraceSettings({ ...traceSettings, serialize: serializeConfig({ redactKeys, media: exporter.files }) });
   exporter.connection = clientOptions;
   if (settings.printViewerLink) {
     const notice = new ViewerLinkNotice(exportClient.baseUrl, settings.project, exportClient.transport.authHeader('/server_info'));

@@ -20,3 +20,5 @@ export { LABELS_CLASS, PROMPT_CLASS } from './prompts/prompt-classes.js';
 export type { PromptMessage, PromptValue } from './prompts/prompt-value.js';
 export { PROMPT_REF_ATTRIBUTE } from './prompts/prompt-marker.js';
 export { variablesOf } from './prompts/prompt-template.js';
+export { isMediaRef, MEDIA_REF_TYPE } from './schema/media-ref.js';
+export type { MediaRef } from './schema/media.js';

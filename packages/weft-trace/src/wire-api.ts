@@ -3,7 +3,7 @@
  * one place both packages import: the zod schemas of every request and answer (the spec's, interface section by
  * section; `weft-trace/schema` is their documented subset), the endpoint paths, the limits and the validation
  * helpers (`issuesToDetail`, `PARSE_OPTIONS`: the `detail` body of a 422), call ids (`newId`, UUIDv7), refs
- * (`parseRef`, `objectRef`) and the trajectory export formats (`weft export-trajectories`). Pure data and pure
+ * (`parseRef`, `objectRef`), the media reference a call holds in place of media bytes (`MediaRef`) and the trajectory export formats (`weft export-trajectories`). Pure data and pure
  * functions: nothing here opens a socket or reads the SDK's process state.
  * @module
  */
@@ -21,6 +21,7 @@ export { MAX_FEEDBACK_PAYLOAD_BYTES, REACTION_FEEDBACK_TYPE } from './schema/fee
 export { Aggregation, DEFAULT_AGGREGATIONS, FeedbackBatchCreateReq, FeedbackCreateReq, type FeedbackCreateRes, type FeedbackRecord, type FeedbackStatsBucket, FeedbackStatsReq, type FeedbackStatsRes, metricSlug, type MetricValueType, percentileName } from './schema/feedback.js';
 export { tooDeepAt } from './schema/json-depth.js';
 export { LIMITS } from './schema/limits.js';
+export { isMediaRef, MEDIA_REF_TYPE, MediaRef } from './schema/media.js';
 export { Monitor, MONITOR_PATHS, MonitorCreateReq, MonitorDeleteReq, MonitorDeleteRes, MonitorListReq, MonitorListRes, MonitorProgressReq, MonitorProgressRes } from './schema/monitors.js';
 export { FileContentReq, FileCreateForm, ObjCreateReq, ObjQueryReq, ObjReadReq, type ObjSchema, type ObjSchemaForInsert } from './schema/objects.js';
 export { isProjectId, projectIdMessage } from './schema/project-id.js';

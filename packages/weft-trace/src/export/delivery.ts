@@ -14,6 +14,21 @@ import { countDrop, stats } from './export-stats.js';
 import type { Reachability } from './reachability.js';
 import { Spool, SPOOL_AVAILABLE } from './spool.js';
 import { SpoolReplayer } from './spool-replay.js';
+import { unrefDelay } from '../internal/timers.js';
+
+/**
+ * Longest wait of a batch for the media files handed over before it was cut, ms: the files go first, so a stored
+ * call's reference finds its file; a file slower than this (a retried or large upload) arrives after its call.
+ */
+export const FILES_AHEAD_WAIT_MS = 2_000;
+
+/** Files sent ahead of the batches (the media file uploader, `file-uploader.ts`). */
+export interface FilesAhead {
+  /** Whether files are waiting or being sent. */
+  readonly busy: boolean;
+  /** Resolves once the files taken so far are sent or given up on; never rejects. */
+  idle(): Promise<void>;
+}
 
 /** What a {@link Delivery} is made of. */
 export interface DeliveryOptions {
@@ -27,6 +42,8 @@ export interface DeliveryOptions {
   reach?: Reachability;
   /** Whether events the server never took go to the disk spool at `options.spoolDir` (calls); else they are dropped. @defaultValue false */
   spill?: boolean;
+  /** Files a batch waits for (up to {@link FILES_AHEAD_WAIT_MS}) before it is posted: those its events refer to. @defaultValue none */
+  files?: FilesAhead | undefined;
 }
 
 /**
@@ -46,9 +63,11 @@ export class Delivery implements BatchDelivery {
   private readonly what: string;
   private readonly spool: Spool | undefined;
   private readonly replayer: SpoolReplayer | undefined;
+  private readonly files: FilesAhead | undefined;
 
-  constructor({ client, options, endpoint = CALLS_ENDPOINT, reach, spill = false }: DeliveryOptions) {
+  constructor({ client, options, endpoint = CALLS_ENDPOINT, reach, spill = false, files }: DeliveryOptions) {
     this.options = options;
+    this.files = files;
     this.what = endpoint === CALLS_ENDPOINT ? '' : `${endpoint.items}: `;
     this.slots = new PQueue({ concurrency: options.maxConcurrentRequests });
     this.sender = new BatchSender(client, options, endpoint, reach);
@@ -133,6 +152,8 @@ export class Delivery implements BatchDelivery {
   private async post(batch: Entry[]): Promise<readonly Entry[]> {
     let out: PostOutcome;
     try {
+      // the media files of these events were handed over when they were serialized, before the batch was cut
+      if (this.files?.busy) await Promise.race([this.files.idle(), unrefDelay(FILES_AHEAD_WAIT_MS)]);
       out = await this.sender.post(batch, this.abort.signal);
     } catch (err) {
       this.drop('abandoned', batch.length, `sending failed: ${safeMessage(err)}`);

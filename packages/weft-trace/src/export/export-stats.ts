@@ -5,6 +5,7 @@
 import { diag } from '../internal/diag.js';
 import { getGlobal } from '../internal/global.js';
 import { samplingStats, type SamplingStats } from './sampling-stats.js';
+import { fileStats, type FileStats } from './file-stats.js';
 
 /** Why events were given up on. */
 export type DropReason =
@@ -51,6 +52,8 @@ export interface ExportStats {
   queueBytes: number;
   /** What `init({ sampling })` decided: traces sent and left out (all zero without it). */
   sampling: SamplingStats;
+  /** Media stored as files (`init({ media })`): sent, sent once for several values, dropped, waiting. */
+  files: FileStats;
 }
 
 const zeroDrops = (): Record<DropReason, number> => Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<DropReason, number>;
@@ -69,7 +72,9 @@ shared.exportStats ??= {
   queueItems: 0,
   queueBytes: 0,
   sampling: samplingStats,
+  files: fileStats,
 } satisfies ExportStats;
+shared.exportStats.files ??= fileStats; // a registry made by a copy of weft without media counters
 
 /**
  * The live counters; export/ modules update them. Kept in the process-wide registry, so an ESM and a
@@ -85,7 +90,7 @@ export const stats: ExportStats = shared.exportStats;
  * @since 0.1.0
  */
 export function getExportStats(): ExportStats {
-  return { ...stats, dropped: { ...stats.dropped }, sampling: { ...samplingStats } };
+  return { ...stats, dropped: { ...stats.dropped }, sampling: { ...samplingStats }, files: { ...fileStats } };
 }
 
 const lastWarnAt = new Map<string, number>();

@@ -17,6 +17,9 @@ import { FeedbackQueue } from './feedback-queue.js';
 import type { Reachability, Refusal } from './reachability.js';
 import { stats, warnUnreportedDrops } from './export-stats.js';
 import { ServiceNotes } from './service-notes.js';
+import { FileUploader } from './file-uploader.js';
+import type { MediaOptions } from '../init-media-option.js';
+import { afterBlobReads, blobReadsDone } from '../instrument/media-value.js';
 
 /**
  * Heap bytes one staged event (handed over, not yet serialized) is taken to hold, for the bound on the staged events:
@@ -53,6 +56,8 @@ export interface CallExporterOptions {
   options?: Partial<ExportOptions>;
   /** The exporter this one replaces (a later `init()`), flushed with it until idle. */
   predecessor?: CallExporter | undefined;
+  /** Limits of the media files sent ahead of the calls; `undefined`: no media files (`init({ media: false })`). */
+  media?: MediaOptions | undefined;
 }
 
 /**
@@ -74,6 +79,8 @@ export class CallExporter implements CallSink {
   private readonly feedbackQueue: FeedbackQueue;
   /** Where each event goes: memory, the spool, or dropped. */
   private readonly intake: CallIntake;
+  /** Sends the media files of the calls, ahead of their batches; `undefined` with media off. */
+  readonly files: FileUploader | undefined;
   private predecessor: CallExporter | undefined;
   /** What the senders saw of the service: the first-failure warning, refusals. */
   private readonly reach: Reachability;
@@ -100,6 +107,7 @@ export class CallExporter implements CallSink {
   /** A drain is taking staged events (see `drain`). */
   private draining = false;
   private readonly drainStaged = (): void => {
+    if (afterBlobReads(this.drainStaged)) return; // a Blob in a call is read before the call is serialized
     try {
       this.drain(DRAIN_SLICE_MS);
     } catch (err) {
@@ -110,7 +118,7 @@ export class CallExporter implements CallSink {
   /** See {@link CallSink.connection}; set by `init()`. */
   connection: { baseUrl: string; apiKey: string | undefined } | undefined;
 
-  constructor({ client, projectId, userId, options = {}, predecessor }: CallExporterOptions) {
+  constructor({ client, projectId, userId, options = {}, predecessor, media }: CallExporterOptions) {
     this.client = client;
     this.projectId = projectId;
     this.userId = userId;
@@ -119,7 +127,8 @@ export class CallExporter implements CallSink {
     this.stageMax = Math.max(STAGE_SLICE, Math.floor(this.options.maxQueueBytes / STAGED_EVENT_BYTES));
     this.exitNotes = new ServiceNotes(client.baseUrl, projectId, this.options.spoolDir || undefined, this.options.spoolCourier);
     this.reach = this.exitNotes.reach;
-    this.delivery = new Delivery({ client, options: this.options, reach: this.reach, spill: true });
+    this.files = media ? new FileUploader(client, projectId, media, this.options) : undefined;
+    this.delivery = new Delivery({ client, options: this.options, reach: this.reach, spill: true, files: this.files });
     this.batcher = new Batcher(this.delivery, this.options, { keepCallOrder: true });
     this.feedbackQueue = new FeedbackQueue(client, this.options, this.reach);
     this.intake = new CallIntake(this.batcher, this.delivery, this.options);
@@ -244,11 +253,15 @@ export class CallExporter implements CallSink {
    */
   async flush(timeoutMs?: number): Promise<ExportReport> {
     const deadline = timeoutMs === undefined ? undefined : unrefDelay(timeoutMs);
+    const reads = blobReadsDone();
+    if (reads) await (deadline ? Promise.race([reads, deadline]) : reads);
     this.drain();
+    const files = this.files?.busy ? this.files.idle() : undefined;
     const [, report, feedback] = await Promise.all([
       this.predecessor?.flush(timeoutMs),
       this.batcher.flush(timeoutMs),
       this.feedbackQueue.flush(timeoutMs),
+      deadline && files ? Promise.race([files, deadline]) : files,
     ]);
     this.prune();
     warnUnreportedDrops();
@@ -275,6 +288,7 @@ export class CallExporter implements CallSink {
     this.predecessor?.abandon(reason);
     this.batcher.abandon(reason);
     this.feedbackQueue.abandon(reason);
+    this.files?.abandon(reason);
   }
 
   /** Resolves once every export request so far was refused its connection (at once if already so); never rejects. */

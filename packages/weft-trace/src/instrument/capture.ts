@@ -9,6 +9,8 @@ import type { InputKey } from './input-keys.js';
 import type { OpDefinition } from './op-definition.js';
 import { REDACTED } from './redact.js';
 import { newWalk, serializeWith } from './serialize.js';
+import { mediaMade } from './media-value.js';
+import { locateMedia } from './media-where.js';
 import type { TraceSettings } from './trace-settings.js';
 
 /**
@@ -65,6 +67,7 @@ export function masked(settings: TraceSettings, owner: string, value: unknown): 
 /** Inputs by parameter name (`arg<i>` where unknown; a rest parameter gets the remaining args). */
 export function captureInputs(op: OpDefinition, args: unknown[], settings: TraceSettings): Record<string, unknown> {
   const config = settings.serialize;
+  const made = mediaMade();
   const keys = op.inputKeys.forArgs(args.length, config.redactor);
   let inputs: Record<string, unknown> = {};
   // Several arguments share one size budget (maxTotalSize is per call's inputs, not per argument).
@@ -79,14 +82,26 @@ export function captureInputs(op: OpDefinition, args: unknown[], settings: Trace
     const fallback = { '[postprocessInputs threw]': true };
     inputs = asObject(serializeWith(hook(op, 'postprocessInputs', () => post(inputs), fallback), config));
   }
+  return mediaMade() === made ? maskedInputs(op, inputs, settings) : placedMedia(maskedInputs(op, placedMedia(inputs), settings));
+}
+
+function maskedInputs(op: OpDefinition, inputs: Record<string, unknown>, settings: TraceSettings): Record<string, unknown> {
   return settings.mask ? asObject(masked(settings, owner(op), inputs)) : inputs;
+}
+
+/** `value`, its media values told where they are in it (before `mask`, which sees them, and after). */
+function placedMedia<T>(value: T): T {
+  locateMedia(value);
+  return value;
 }
 
 /** The recorded output: `postprocessOutput(value)` when given, serialized, redacted and masked. */
 export function captureOutput(op: OpDefinition, value: unknown, settings: TraceSettings): unknown {
   const post = op.options.postprocessOutput;
   const out = post ? hook(op, 'postprocessOutput', () => post(value), '[postprocessOutput threw]') : value;
-  return masked(settings, owner(op), serializeWith(out, settings.serialize));
+  const made = mediaMade();
+  const recorded = serializeWith(out, settings.serialize);
+  return mediaMade() === made ? masked(settings, owner(op), recorded) : placedMedia(masked(settings, owner(op), placedMedia(recorded)));
 }
 
 /** The `attributes` of a call: those of `withAttributes()` overlaid with the op's own, serialized, redacted and masked. */

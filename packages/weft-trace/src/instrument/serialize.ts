@@ -6,6 +6,8 @@ import { cutString, SIZE_LIMIT_MARK, TRUNCATED_KEYS_KEY, truncatedMark, truncate
 import { base64Of } from '../internal/runtime.js';
 import { safeMessage } from '../internal/safe-message.js';
 import { KeyRedactor, REDACTED } from './redact.js';
+import { mediaOfBlob, mediaOfBytes, mediaOfText, MediaValue, type MediaSink } from './media-value.js';
+import { MIN_BASE64_MEDIA_CHARS } from './media-sniff.js';
 
 /** Limits of {@link serialize}. Every cut is marked in the output (see docs/tracing.md, "Serialization"). */
 export interface SerializeLimits {
@@ -29,6 +31,12 @@ export interface SerializeLimits {
 export interface SerializeOptions extends Partial<SerializeLimits> {
   /** Keys redacted at any depth (matching rules: {@link KeyRedactor}). @defaultValue none */
   redactKeys?: readonly string[];
+  /**
+   * Where media found in a value go (base64 `data:` URLs, long base64 text, `Uint8Array`, `ArrayBuffer`, `Blob`,
+   * `weftMedia()`): each becomes a {@link MediaValue} (a `MediaRef` once serialized). @defaultValue none: media stay
+   * as they are (binary values as a base64 preview of `maxBinaryBytes`)
+   */
+  media?: MediaSink | undefined;
 }
 
 /** Limits used when none are given. */
@@ -44,6 +52,8 @@ export const DEFAULT_LIMITS: Readonly<SerializeLimits> = Object.freeze({
 export interface SerializeConfig {
   readonly limits: Readonly<SerializeLimits>;
   readonly redactor: KeyRedactor | undefined;
+  /** Where media go; `undefined`: media are not told apart. */
+  readonly media?: MediaSink | undefined;
 }
 
 /** The config used before `init()` and by {@link serialize} without options: default limits, no redaction. */
@@ -51,10 +61,11 @@ export const DEFAULT_SERIALIZE_CONFIG: SerializeConfig = { limits: DEFAULT_LIMIT
 
 /** Builds a reusable {@link SerializeConfig} from options. */
 export function serializeConfig(options: SerializeOptions = {}): SerializeConfig {
-  const { redactKeys, ...limits } = options;
+  const { redactKeys, media, ...limits } = options;
   return {
     limits: { ...DEFAULT_LIMITS, ...limits },
     redactor: redactKeys && redactKeys.length > 0 ? new KeyRedactor(redactKeys) : undefined,
+    media,
   };
 }
 
@@ -74,7 +85,12 @@ export function serializeWith(value: unknown, config: SerializeConfig, walk?: Wa
   if (config.limits.maxTotalSize > 0) {
     // Leaves that come out as they went in need no walk (the common inputs and outputs of small functions).
     if (typeof value === 'number' && Number.isFinite(value)) return value + 0; // -0 becomes 0
-    if (typeof value === 'boolean' || (typeof value === 'string' && value.length <= config.limits.maxStringLength)) return value;
+    if (typeof value === 'boolean') return value;
+    if (typeof value === 'string' && value.length <= config.limits.maxStringLength) {
+      // a string that may be media (a data URL starts with `d`; bare base64 is long) is looked at, with no walk
+      if (config.media === undefined || (value.length < MIN_BASE64_MEDIA_CHARS && value.charCodeAt(0) !== 100)) return value;
+      return mediaOfText(value, config.media, config.limits.maxStringLength) ?? value;
+    }
   }
   try {
     return toJsonSafe(walk ?? new Walk(config), value, 0);
@@ -91,10 +107,12 @@ export class Walk {
   readonly path: object[] = [];
   readonly limits: Readonly<SerializeLimits>;
   readonly redactor: KeyRedactor | undefined;
+  readonly media: MediaSink | undefined;
   budget: number;
   constructor(config: SerializeConfig) {
     this.limits = config.limits;
     this.redactor = config.redactor;
+    this.media = config.media;
     this.budget = config.limits.maxTotalSize;
   }
 }
@@ -108,6 +126,10 @@ function toJsonSafe(w: Walk, value: unknown, depth: number): unknown {
   if (w.budget <= 0) return spend(w, SIZE_LIMIT_MARK);
   switch (typeof value) {
     case 'string':
+      if (w.media !== undefined && (value.charCodeAt(0) === 100 || value.length >= MIN_BASE64_MEDIA_CHARS)) {
+        const media = mediaOfText(value, w.media, w.limits.maxStringLength);
+        if (media) return spendMedia(w, media);
+      }
       return spend(w, cutString(value, w.limits.maxStringLength));
     case 'boolean':
       w.budget -= 5;
@@ -151,6 +173,12 @@ function objectToJsonSafe(w: Walk, obj: object, depth: number): unknown {
   if (obj instanceof Error) return errorToJson(w, obj, depth);
   if (obj instanceof Map) return { __type: 'Map', entries: mapEntriesToJson(w, obj, depth) };
   if (obj instanceof Set) return { __type: 'Set', values: listToJson(w, obj, depth) };
+  if (obj instanceof MediaValue) return spendMedia(w, obj.placed(w.media));
+  if (w.media !== undefined) {
+    if (obj instanceof Uint8Array) return spendMedia(w, mediaOfBytes(obj, undefined, w.media, w.media.maxFileBytes));
+    if (obj instanceof ArrayBuffer) return spendMedia(w, mediaOfBytes(new Uint8Array(obj), undefined, w.media, w.media.maxFileBytes));
+    if (typeof Blob === 'function' && obj instanceof Blob) return spendMedia(w, mediaOfBlob(obj, undefined, w.media));
+  }
   if (ArrayBuffer.isView(obj)) return binaryToJson(w, obj);
   if (obj instanceof ArrayBuffer) return binaryToJson(w, new Uint8Array(obj));
   if (obj instanceof RegExp) return spend(w, cutString(obj.toString(), w.limits.maxStringLength));
@@ -254,6 +282,12 @@ function binaryToJson(w: Walk, view: ArrayBufferView): Record<string, unknown> {
   w.budget -= 40;
   if (kept < view.byteLength) Object.assign(out, truncatedValue(view.byteLength, kept));
   return out;
+}
+
+/** Counts a media reference against the size budget (about the size of its JSON) and returns it. */
+function spendMedia(w: Walk, media: MediaValue): MediaValue {
+  w.budget -= 160;
+  return media;
 }
 
 /** The class name of an instance whose prototype is not `Object.prototype` or `null`. */

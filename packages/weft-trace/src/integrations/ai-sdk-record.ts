@@ -7,6 +7,7 @@ import type { Call } from '../instrument/call.js';
 import { InputKeys } from '../instrument/input-keys.js';
 import type { OpDefinition } from '../instrument/op-definition.js';
 import { aiSdkUsage, usageByModel } from '../instrument/usage-model.js';
+import { weftMedia } from '../instrument/media-value.js';
 import { countedByProvider, markFrameworkModelCall } from './model-request-once.js';
 import { aiModelRequestPath, URL_PATH_ATTRIBUTE } from './request-facts.js';
 
@@ -48,7 +49,21 @@ function outputOf(r: unknown): unknown {
   }
   const messages = o['responseMessages'] ?? ((o['response'] ?? {}) as Obj)['messages'];
   if (Array.isArray(messages) && messages.length > 0) out['messages'] = messages;
+  if (Array.isArray(o['images'])) out['images'] = o['images'].map(generatedFile);
+  if (o['audio'] !== null && typeof o['audio'] === 'object') out['audio'] = generatedFile(o['audio']);
   return out;
+}
+
+/**
+ * A file `generateImage` or `generateSpeech` returned (`GeneratedFile`: `mediaType`, its bytes behind getters) as
+ * recorded: its media type and format, and its bytes as media (a file of the project, `weftMedia`).
+ */
+function generatedFile(file: unknown): unknown {
+  const f = (file ?? {}) as Obj;
+  const bytes = f['uint8Array']; // a getter: the provider's base64 decoded once
+  if (!(bytes instanceof Uint8Array)) return file;
+  const mediaType = typeof f['mediaType'] === 'string' ? f['mediaType'] : undefined;
+  return { mediaType, ...(typeof f['format'] === 'string' ? { format: f['format'] } : {}), data: weftMedia(bytes, mediaType) };
 }
 
 /**

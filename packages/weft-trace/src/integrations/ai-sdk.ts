@@ -139,15 +139,16 @@ function tracedStream(name: string, fn: AnyFn, cache: boolean): AnyFn {
   };
 }
 
-const PROMISES = ['generateText', 'generateObject', 'embed', 'embedMany'] as const;
+const PROMISES = ['generateText', 'generateObject', 'embed', 'embedMany', 'generateImage', 'experimental_generateImage', 'generateSpeech', 'experimental_generateSpeech'] as const;
 const STREAMS = ['streamText', 'streamObject'] as const;
 
 /**
  * Returns the AI SDK module (`import * as ai from 'ai'`; tested with 6.x and 7.x) with `generateText`, `streamText`,
- * `generateObject`, `streamObject`, `embed` and `embedMany` traced as ops `ai.<name>`; everything else is the
+ * `generateObject`, `streamObject`, `embed`, `embedMany`, `generateImage` and `generateSpeech` (and their `experimental_`
+ * names) traced as ops `ai.<name>`; everything else is the
  * module's own (wrapping twice traces once). Each call records its options (the model as its id, callbacks left out), the
  * result (text, object, tool calls and results, all steps' `messages` in order, finish reason; embeddings as their
- * dimensions), and `summary.usage[model]` (see `aiSdkUsage`). For `generateText` and `streamText`, each step's model
+ * dimensions; generated images and speech as media files, `images[i].data` and `audio.data`), and `summary.usage[model]` (see `aiSdkUsage`). For `generateText` and `streamText`, each step's model
  * request is a child call of its own (`ai.generateText.doGenerate`, `ai.streamText.doStream`, as the AI SDK's own
  * telemetry names them: the request's prompt, the reply's content, its usage with `requests: 1`), with the step's
  * tool executions (`ai.tool.<name>`) between them in start order; the operation then records no usage of its own

@@ -61,5 +61,14 @@ export function base64Of(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+/** The bytes of base64 text (standard or URL-safe alphabet; characters outside it are skipped). */
+export function bytesOfBase64(text: string): Uint8Array {
+  if (hasBuffer) return Buffer.from(text, 'base64');
+  const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/').replace(/[^A-Za-z0-9+/]/g, ''));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
 /** Whether the runtime has Node.js's `Buffer` (everywhere but Vercel Edge). */
 export const HAS_BUFFER = hasBuffer;

@@ -89,3 +89,4 @@ export {
 export { CallUpdateReq, CallsDeleteReq } from './call-edits.js';
 export { WeaveFeedbackCreateReq } from './weave-feedback.js';
 export { WEAVE_ENDPOINTS } from './weave-endpoints.js';
+export { MediaRef, MEDIA_REF_TYPE, isMediaRef } from './media.js';
