@@ -11,6 +11,8 @@ export { EVAL_OP_NAMES, type EvalCallRecord, type EvalRow, type EvalRun, opNames
 export { CALL_STATUSES, type CallStatus } from './schema/call-status.js';
 export type { CallsOverviewRes, OverviewBucket, OverviewFigures } from './schema/calls-overview.js';
 export type { CallRecord } from './schema/calls.js';
+export { callRef, type CallDatasetRow, DATASET_PATHS, parseCallRef } from './schema/dataset-rows.js';
 export { WEFT_PROJECTS_PATH } from './schema/endpoints.js';
+export { objectRef, parseObjectRef, parseTableRef } from './eval/refs.js';
 export { MONITOR_PATHS, monitorMetric, monitorTriggerRef } from './schema/monitor-refs.js';
 export type { Monitor } from './schema/monitors.js';

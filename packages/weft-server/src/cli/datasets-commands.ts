@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { Dataset } from 'weft-trace/eval';
-import { objectRef } from 'weft-trace/wire';
+import { datasetRefOf, objectRef } from 'weft-trace/wire';
 import { withConnection } from './connection.js';
 import { withProjectClient } from './project-client.js';
 import { formatOf, readRows, writeRows } from './dataset-files.js';
@@ -22,14 +22,6 @@ interface DatasetOptions {
   output?: string;
   name?: string;
   description?: string;
-}
-
-
-/** `name`, `name:<digest|latest|vN>` or a full ref, as a ref. */
-function refOf(project: string, nameOrRef: string): string {
-  if (nameOrRef.includes('://')) return nameOrRef;
-  const [name, version] = nameOrRef.split(':');
-  return objectRef(project, name!, version || 'latest');
 }
 
 function lsCommand(): Command {
@@ -53,7 +45,7 @@ function showCommand(): Command {
     .argument('<dataset>', 'name, name:<digest|vN>, or a weave:/// ref')
     .option('-n, --limit <n>', 'how many rows', parsePositiveInt, 20)
     .action((nameOrRef: string, opts: DatasetOptions) => withProjectClient(opts, async (client, project) => {
-      const ds = await Dataset.load(client, refOf(project, nameOrRef));
+      const ds = await Dataset.load(client, datasetRefOf(project, nameOrRef));
       process.stderr.write(`${ds.published!.ref}  ${ds.length} rows\n`);
       process.stdout.write(writeRows(ds.rows.slice(0, opts.limit), 'jsonl'));
     }));
@@ -66,7 +58,7 @@ function exportCommand(): Command {
     .option('-o, --output <file>', 'file to write (default: stdout)')
     .option('--format <format>', 'jsonl or csv (default: from the file extension, else jsonl)')
     .action((nameOrRef: string, opts: DatasetOptions) => withProjectClient(opts, async (client, project) => {
-      const ds = await Dataset.load(client, refOf(project, nameOrRef));
+      const ds = await Dataset.load(client, datasetRefOf(project, nameOrRef));
       const text = writeRows(ds.rows, formatOf(opts.format, opts.output));
       if (opts.output) {
         await writeFile(opts.output, text);
