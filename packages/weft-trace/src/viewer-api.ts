@@ -7,12 +7,15 @@
  */
 export { jsonlLineBatches } from './api/core/jsonl-lines.js';
 export { type RowComparison, type RunComparison, compareRuns } from './eval/runs/compare.js';
-export { EVAL_OP_NAMES, type EvalCallRecord, type EvalRow, type EvalRun, opNamesFilter, rowOf, runOf } from './eval/runs/run-records.js';
+export { EVAL_OP_NAMES, type EvalCallRecord, type EvalRow, type EvalRun, opNamesFilter, rowKey, rowOf, runOf } from './eval/runs/run-records.js';
 export { CALL_STATUSES, type CallStatus } from './schema/call-status.js';
 export type { CallsOverviewRes, OverviewBucket, OverviewFigures } from './schema/calls-overview.js';
 export type { CallRecord } from './schema/calls.js';
 export { callRef, type CallDatasetRow, DATASET_PATHS, parseCallRef } from './schema/dataset-rows.js';
-export { WEFT_PROJECTS_PATH } from './schema/endpoints.js';
+export { ENDPOINTS, WEFT_PROJECTS_PATH } from './schema/endpoints.js';
+export type { ObjSchema } from './schema/objects.js';
+export type { DatasetAddCallsRes } from './schema/datasets.js';
+export { WEAVE_ENDPOINTS } from './schema/weave-endpoints.js';
 export { objectRef, parseObjectRef, parseTableRef } from './eval/refs.js';
 export { MONITOR_PATHS, monitorMetric, monitorTriggerRef } from './schema/monitor-refs.js';
 export type { Monitor } from './schema/monitors.js';

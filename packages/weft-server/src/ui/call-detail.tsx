@@ -15,6 +15,7 @@ import { ChatSection } from './chat/chat-section';
 import { FeedbackPanel } from './feedback/feedback-panel';
 import type { FeedbackRecord } from './feedback/feedback-items';
 import { LOADING, type LoadState, LoadStatus, reportFailure } from './load-status';
+import { AddToDataset } from './datasets/add-to-dataset';
 
 function Section({ title, children, open = true }: { title: string; children: ComponentChildren; open?: boolean }) {
   return (
@@ -59,6 +60,7 @@ function Detail({ call, project, onError }: { call: CallRecord; project: string;
         <span>started {time(call.started_at)}</span>
         {total !== null ? <span>cost {usd(total)}</span> : null}
       </div>
+      {call.ended_at !== null ? <AddToDataset project={project} calls={[{ id: call.id, output: call.output, label: callName(call) }]} /> : null}
       <dl class="ids">
         <dt>op</dt><dd><code>{call.op_name}</code></dd>
         <dt>call id</dt><dd><code>{call.id}</code></dd>

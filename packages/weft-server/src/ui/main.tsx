@@ -16,6 +16,7 @@ import { OpenId } from './open-id';
 import { TraceView } from './trace-view';
 import { TracesList } from './traces-list';
 import { EvaluationsPage } from './evaluations/evaluations-page';
+import { DatasetsPage } from './datasets/datasets-page';
 
 const LAST_PROJECT = 'weft.project';
 
@@ -73,7 +74,7 @@ function App() {
             {choices.map((p) => <option value={p}>{p}</option>)}
           </select>
         </label>
-        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'overview', project })}>overview</a><a href={href({ view: 'feedback', project })}>feedback</a><a href={href({ view: 'evaluations', project, runIds: [] })}>evaluations</a><OpenId project={project} /></> : null}
+        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'overview', project })}>overview</a><a href={href({ view: 'feedback', project })}>feedback</a><a href={href({ view: 'evaluations', project, runIds: [] })}>evaluations</a><a href={href({ view: 'datasets', project })}>datasets</a><OpenId project={project} /></> : null}
         <a href={href({ view: 'models' })}>models</a>
       </header>
       {error !== null ? <div class="error" role="alert">{error} <button class="link" onClick={() => setError(null)}>dismiss</button></div> : null}
@@ -85,6 +86,8 @@ function App() {
         <TraceView key={`${route.project}/${route.traceId}`} project={route.project} traceId={route.traceId} callId={route.callId} onError={onError} />
       ) : route.view === 'evaluations' ? (
         <EvaluationsPage key={route.project} project={route.project} runIds={route.runIds} onError={onError} />
+      ) : route.view === 'datasets' ? (
+        <DatasetsPage key={route.project} project={route.project} name={route.name} q={route.q} onError={onError} />
       ) : route.view === 'models' ? (
         <ModelsList onError={onError} />
       ) : route.view === 'model' ? (
