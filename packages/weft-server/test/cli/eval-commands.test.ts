@@ -79,7 +79,7 @@ describe.runIf(testStore() !== 'postgres')('weft eval and weft datasets (built C
     const [a, b] = await readCalls(server().url, fromCalls);
     await client.datasets.addCalls({ project_id: fromCalls, dataset: 'shouts', calls: [{ id: a!.id }] });
     const v1 = await client.datasets.addCalls({ project_id: fromCalls, dataset: 'shouts', calls: [{ id: b!.id, expected: 'B!' }] });
-    const line = (call: { id: string; inputs: unknown }, expected: string): string => `${JSON.stringify({ input: call.inputs, expected, source_call: `svc:///${fromCalls}/call/${call.id}` })}\n`;
+    const line = (call: { id: string; inputs?: unknown }, expected: string): string => `${JSON.stringify({ input: call.inputs, expected, source_call: `svc:///${fromCalls}/call/${call.id}` })}\n`;
     const latest = await cli(['datasets', 'show', 'shouts'], fromCalls);
     expect(latest.code, latest.stderr).toBe(0);
     expect(latest.stdout).toBe(line(a!, 'A') + line(b!, 'B!'));
