@@ -20,7 +20,7 @@ export interface DatasetSource {
  * version (`name:<digest|vN>` for another), loaded through `from.client` (else a client made for the read: `from.connection`, else the `WEFT_*` env vars).
  * @param caller - the function named in error messages (`evaluate`, `describeEval`).
  * @throws {TypeError} when `dataset` is none of these, or is a name while no project is known (no `init()`).
- * @throws {NotFoundError} when the named dataset (or its rows table) does not exist; {@link APIError} when the server refuses or is away.
+ * @throws {NotFoundError} when the named dataset (or its rows table) does not exist; `APIError` when the server refuses or is away.
  */
 export async function datasetOfRun<Row extends DatasetRow>(dataset: Dataset<Row> | readonly Row[] | string, runName: string, caller: string, from: DatasetSource): Promise<Dataset<Row>> {
   if (dataset instanceof Dataset) return dataset;
