@@ -2,7 +2,8 @@
 // Issue 50 point 4, datasets from traces: `POST /weft/datasets/add_calls` on the real server (both stores) makes each
 // addition a new version of a `Dataset` object (a table of rows `{input, expected, source_call}`, as Dataset.publish
 // writes one); evaluate() runs over such a dataset by name and by ref; bad calls are refused with a 422 `{detail}`;
-// concurrent additions to one dataset keep every row.
+// concurrent additions to one dataset keep every row; any JSON correction is stored as given, or refused with a 4xx.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Client, Dataset, evaluate, exactMatch, flush, init, op } from 'weft-trace';
 import { DATASET_PATHS } from 'weft-trace/wire';
@@ -97,6 +98,20 @@ describe('datasets from traces', () => {
     ]);
     const bad = (await detail(await add({ project_id: project, dataset: 'a/b', calls: [] }))) as Array<{ loc: string[] }>;
     expect(bad.map((d) => d.loc.join('.')).sort()).toEqual(['body.calls', 'body.dataset']);
+  });
+
+  it('stores any JSON value given as a correction as is (read back equal), or refuses it with a 4xx, never a 5xx', async () => {
+    const { project, client, ids } = await tracedCalls('ds-any', ['France']);
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => {
+        const res = await post(server(), DATASET_PATHS.addCalls, { project_id: project, dataset: 'any', calls: [{ id: ids['France'], expected: value }] });
+        expect(res.status, await res.clone().text()).toBeLessThan(500);
+        if (res.status !== 200) return;
+        const { ref } = (await res.json()) as { ref: string };
+        expect((await Dataset.load(client, ref)).rows[0]!['expected']).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('keeps every row when additions to one dataset race (compare-and-set against the version each read)', async () => {
