@@ -84,6 +84,7 @@ it('adds a call and a 2-call selection to a dataset, then lists its versions, ro
   const links = page.locator('.ds-detail > .ds-rows a.source-call');
   expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('data-call')))).toEqual(ids.map((i) => i.call));
   expect(await page.locator('.ds-detail > .ds-rows tr[data-row="2"] .ds-exp').textContent()).toBe('Lima');
+  expect(await page.locator('.ds-detail > .ds-rows tr[data-row="0"] .ds-exp').textContent()).toBe('{"city":"Paris","note":"capital"}');
 
   // 5. the difference between v0 and v2: Italy and Peru added, France changed
   await page.getByLabel('base version').selectOption('0');

@@ -3,8 +3,13 @@
  * @module
  */
 import { parseCallRef } from 'weft-trace/viewer';
-import { preview } from '../call-facts';
 import { href } from '../route';
+
+/** A cell's text: a string as is, any other value as compact JSON, cut to `max` characters (what it is, not its first text). */
+export function cellText(v: unknown, max = 120): string {
+  const text = typeof v === 'string' ? v : (JSON.stringify(v) ?? 'null');
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
 
 /** A link to the row's source call (the trace view opens a call id with that call selected), or nothing. */
 export function SourceLink({ project, row }: { project: string; row: unknown }) {
@@ -20,8 +25,8 @@ export function RowCells({ project, row }: { project: string; row: unknown }) {
   const input = 'input' in r ? r['input'] : rest;
   return (
     <>
-      <td class="ds-in" title={JSON.stringify(input)}>{preview(input, 120)}</td>
-      <td class="ds-exp" title={JSON.stringify(expected)}>{preview(expected, 120)}</td>
+      <td class="ds-in" title={JSON.stringify(input)}>{cellText(input)}</td>
+      <td class="ds-exp" title={JSON.stringify(expected)}>{cellText(expected)}</td>
       <td><SourceLink project={project} row={row} /></td>
     </>
   );

@@ -2,15 +2,8 @@
  * The difference between two versions of a dataset (dataset-diff.ts): counts, then the rows added, removed and changed.
  * @module
  */
-import { preview } from '../call-facts';
 import type { DatasetDiff } from './dataset-diff';
-import { RowCells, SourceLink } from './dataset-rows';
-
-/** A value as compact JSON, cut to `max` characters (a changed row shows what changed, not its first text). */
-function json(v: unknown, max = 80): string {
-  const text = JSON.stringify(v) ?? 'null';
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
+import { cellText, RowCells, SourceLink } from './dataset-rows';
 
 export function DiffView({ project, from, to, diff }: { project: string; from: number; to: number; diff: DatasetDiff }) {
   const expectedOf = (row: unknown): unknown => (row as { expected?: unknown } | null)?.expected;
@@ -25,8 +18,8 @@ export function DiffView({ project, from, to, diff }: { project: string; from: n
           {diff.changed.map(({ before, after }) => (
             <tr class="ds-changed-row">
               <td class="mark">~</td>
-              <td title={JSON.stringify((after as { input?: unknown } | null)?.input)}>{preview((after as { input?: unknown } | null)?.input, 120)}</td>
-              <td><del>{json(expectedOf(before))}</del> → <ins>{json(expectedOf(after))}</ins></td>
+              <td title={JSON.stringify((after as { input?: unknown } | null)?.input)}>{cellText((after as { input?: unknown } | null)?.input)}</td>
+              <td><del>{cellText(JSON.stringify(expectedOf(before)) ?? 'null', 80)}</del> → <ins>{cellText(JSON.stringify(expectedOf(after)) ?? 'null', 80)}</ins></td>
               <td><SourceLink project={project} row={after} /></td>
             </tr>
           ))}
