@@ -30,3 +30,12 @@ export function parseCallRef(ref: unknown): { project: string; callId: string } 
   const m = typeof ref === 'string' ? CALL_REF.exec(ref) : null;
   return m ? { project: m[1]!, callId: m[2]! } : undefined;
 }
+
+/** A corrected expected output as typed (the viewer's form, `weft datasets add --expected`): JSON when it parses, else the text itself. */
+export function expectedFromText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ObjectId } from './objects.js';
 import { ProjectId } from './project-id.js';
 
-export { callRef, type CallDatasetRow, DATASET_PATHS, parseCallRef } from './dataset-rows.js';
+export { callRef, type CallDatasetRow, DATASET_PATHS, expectedFromText, parseCallRef } from './dataset-rows.js';
 
 /** Most calls one request adds. */
 export const MAX_DATASET_ADD_CALLS = 1_000;

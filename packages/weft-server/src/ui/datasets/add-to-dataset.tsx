@@ -5,7 +5,7 @@
  * @module
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { DatasetAddCallsRes } from 'weft-trace/viewer';
+import { type DatasetAddCallsRes, expectedFromText } from 'weft-trace/viewer';
 import { href } from '../route';
 import { addCallsToDataset, type CallToAdd, listDatasets } from './datasets-api';
 
@@ -17,15 +17,6 @@ export interface CallForDataset {
 }
 
 const asText = (v: unknown): string => JSON.stringify(v ?? null, null, 2);
-
-/** The edited text as a value: JSON when it parses, else the text itself (a plain-text correction). */
-function valueOf(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
 
 /**
  * The button and, once opened, the form: dataset name (existing ones offered), one expected output per call (a
@@ -56,7 +47,7 @@ export function AddToDataset({ project, calls, onAdded }: { project: string; cal
     setBusy(true);
     setError(null);
     try {
-      const items: CallToAdd[] = calls.map((c, i) => (texts[i] !== undefined && texts[i] !== asText(c.output) ? { id: c.id, expected: valueOf(texts[i]) } : { id: c.id }));
+      const items: CallToAdd[] = calls.map((c, i) => (texts[i] !== undefined && texts[i] !== asText(c.output) ? { id: c.id, expected: expectedFromText(texts[i]) } : { id: c.id }));
       const res = await addCallsToDataset(project, name.trim(), items);
       setDone({ res, name: name.trim() });
       setOpen(false);
