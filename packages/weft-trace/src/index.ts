@@ -106,6 +106,7 @@ export type {
   FeedbackStatsRes,
 } from './schema/feedback.js';
 export type { TableCreateReq, TableCreateRes, TableQueryReq, TableQueryRes, TableRowFilter } from './schema/tables.js';
+export type { CallDatasetRow, DatasetAddCallsReq, DatasetAddCallsRes } from './schema/datasets.js';
 export type {
   Trajectory,
   TrajectoryGroup,

@@ -7,15 +7,19 @@
  */
 export { jsonlLineBatches } from './api/core/jsonl-lines.js';
 export { type RowComparison, type RunComparison, compareRuns } from './eval/runs/compare.js';
-export { EVAL_OP_NAMES, type EvalCallRecord, type EvalRow, type EvalRun, opNamesFilter, rowOf, runOf } from './eval/runs/run-records.js';
+export { EVAL_OP_NAMES, type EvalCallRecord, type EvalRow, type EvalRun, opNamesFilter, rowKey, rowOf, runOf } from './eval/runs/run-records.js';
 export { CALL_STATUSES, type CallStatus } from './schema/call-status.js';
 export type { CallsOverviewRes, OverviewBucket, OverviewFigures } from './schema/calls-overview.js';
 export type { CallRecord } from './schema/calls.js';
-export { WEFT_PROJECTS_PATH } from './schema/endpoints.js';
+export { callRef, type CallDatasetRow, DATASET_PATHS, expectedFromText, parseCallRef } from './schema/dataset-rows.js';
+export { ENDPOINTS, WEFT_PROJECTS_PATH } from './schema/endpoints.js';
+export type { ObjSchema } from './schema/objects.js';
+export type { DatasetAddCallsRes } from './schema/datasets.js';
+export { WEAVE_ENDPOINTS } from './schema/weave-endpoints.js';
+export { objectRef, parseObjectRef, parseTableRef } from './eval/refs.js';
 export { MONITOR_PATHS, monitorMetric, monitorTriggerRef } from './schema/monitor-refs.js';
 export type { Monitor } from './schema/monitors.js';
 export { checkLabelName, type LabelMove, labelsObjectId, labelsOf, labelsValue, moveLabel, type PromptLabels } from './prompts/label-moves.js';
-export { objectRef } from './eval/refs.js';
 export { LABELS_CLASS, PROMPT_CLASS } from './prompts/prompt-classes.js';
 export type { PromptMessage, PromptValue } from './prompts/prompt-value.js';
 export { PROMPT_REF_ATTRIBUTE } from './prompts/prompt-marker.js';

@@ -7,7 +7,7 @@
  * functions: nothing here opens a socket or reads the SDK's process state.
  * @module
  */
-export { objectRef } from './eval/refs.js';
+export { datasetObjectVal, datasetRefOf, objectRef, parseObjectRef, parseTableRef, tableRef } from './eval/refs.js';
 export { newId } from './internal/ids.js';
 export { CallsDeleteReq, CallUpdateReq } from './schema/call-edits.js';
 export { CALL_STATUSES, type CallStatus, deriveStatus, isCallStatus } from './schema/call-status.js';
@@ -15,6 +15,7 @@ export { CallsOverviewReq, type CallsOverviewRes, type OverviewBucket, type Over
 export { CALLS_DELETE_BEFORE_PATH, CallsDeleteBeforeReq, CallsDeleteBeforeRes, DEFAULT_DELETE_BATCH } from './schema/calls-retention.js';
 export { type CallEndRes, type CallRecord, CallsQueryReq, CallStartReq, type CallStartRes, CallSummary, CallUpsertBatchReq, type EndedCallSchemaForInsert, LlmUsage, type StartedCallSchemaForInsert, type UpsertBatchItem } from './schema/calls.js';
 export { DateTime } from './schema/common.js';
+export { callRef, type CallDatasetRow, DATASET_PATHS, DatasetAddCallsReq, DatasetAddCallsRes, expectedFromText, MAX_DATASET_ADD_CALLS, parseCallRef } from './schema/datasets.js';
 export { ENDPOINTS, PREVIEW_PREFIX, WEFT_PROJECTS_PATH } from './schema/endpoints.js';
 export { FeedbackPurgeReq, purgeIds } from './schema/feedback-purge.js';
 export { MAX_FEEDBACK_PAYLOAD_BYTES, REACTION_FEEDBACK_TYPE } from './schema/feedback-types.js';

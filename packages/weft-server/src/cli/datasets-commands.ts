@@ -1,12 +1,12 @@
 /**
- * `weft datasets ls | show | export | import`: datasets as the Weave SDKs and evaluate() publish them (a table of rows plus a `Dataset` object), to and from JSONL and CSV.
+ * `weft datasets ls | show | export | import | add`: datasets as the Weave SDKs and evaluate() publish them (a table of rows plus a `Dataset` object), to and from JSONL and CSV, and traced calls added to one.
  * @module
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { Dataset } from 'weft-trace/eval';
-import { objectRef } from 'weft-trace/wire';
-import { withConnection } from './connection.js';
+import { datasetRefOf, expectedFromText, objectRef } from 'weft-trace/wire';
+import { CliError, withConnection } from './connection.js';
 import { withProjectClient } from './project-client.js';
 import { formatOf, readRows, writeRows } from './dataset-files.js';
 import { colorsFor, localTime, makeTable } from './output.js';
@@ -22,14 +22,7 @@ interface DatasetOptions {
   output?: string;
   name?: string;
   description?: string;
-}
-
-
-/** `name`, `name:<digest|latest|vN>` or a full ref, as a ref. */
-function refOf(project: string, nameOrRef: string): string {
-  if (nameOrRef.includes('://')) return nameOrRef;
-  const [name, version] = nameOrRef.split(':');
-  return objectRef(project, name!, version || 'latest');
+  expected?: string;
 }
 
 function lsCommand(): Command {
@@ -53,7 +46,7 @@ function showCommand(): Command {
     .argument('<dataset>', 'name, name:<digest|vN>, or a weave:/// ref')
     .option('-n, --limit <n>', 'how many rows', parsePositiveInt, 20)
     .action((nameOrRef: string, opts: DatasetOptions) => withProjectClient(opts, async (client, project) => {
-      const ds = await Dataset.load(client, refOf(project, nameOrRef));
+      const ds = await Dataset.load(client, datasetRefOf(project, nameOrRef));
       process.stderr.write(`${ds.published!.ref}  ${ds.length} rows\n`);
       process.stdout.write(writeRows(ds.rows.slice(0, opts.limit), 'jsonl'));
     }));
@@ -66,7 +59,7 @@ function exportCommand(): Command {
     .option('-o, --output <file>', 'file to write (default: stdout)')
     .option('--format <format>', 'jsonl or csv (default: from the file extension, else jsonl)')
     .action((nameOrRef: string, opts: DatasetOptions) => withProjectClient(opts, async (client, project) => {
-      const ds = await Dataset.load(client, refOf(project, nameOrRef));
+      const ds = await Dataset.load(client, datasetRefOf(project, nameOrRef));
       const text = writeRows(ds.rows, formatOf(opts.format, opts.output));
       if (opts.output) {
         await writeFile(opts.output, text);
@@ -91,7 +84,24 @@ function importCommand(): Command {
     }));
 }
 
+function addCommand(): Command {
+  return withConnection(new Command('add'))
+    .description('add traced calls to a dataset as rows {input, expected, source_call}: one new version (POST /weft/datasets/add_calls)')
+    .argument('<dataset>', 'the dataset name (created by its first addition)')
+    .argument('<call-ids...>', 'the calls to add, in order (a call already in the dataset has its row replaced)')
+    .option('--expected <value>', 'the corrected expected output (JSON, else text) instead of the call\'s output; one call only')
+    .option('--description <text>', 'a line saying what the rows are (default: the previous version\'s)')
+    .action((dataset: string, ids: string[], opts: DatasetOptions) => withProjectClient(opts, async (client, project) => {
+      if (opts.expected !== undefined && ids.length !== 1) throw new CliError(`--expected corrects one call; ${ids.length} call ids were given`, 2);
+      const calls = ids.map((id) => (opts.expected === undefined ? { id } : { id, expected: expectedFromText(opts.expected) }));
+      const res = await client.datasets.addCalls({ project_id: project, dataset, calls, ...(opts.description ? { description: opts.description } : {}) });
+      process.stdout.write(`${res.ref}\n`);
+      process.stderr.write(`${dataset} v${res.version_index}: ${res.rows} rows (${res.added} added, ${res.replaced} replaced${res.created ? '' : '; no new version'})\n`);
+    }));
+}
+
 /** The `datasets` command group. */
 export function datasetsCommand(): Command {
-  return new Command('datasets').description('datasets: list, show, export and import (JSONL, CSV)').addCommand(lsCommand()).addCommand(showCommand()).addCommand(exportCommand()).addCommand(importCommand());
+  return new Command('datasets').description('datasets: list, show, export and import (JSONL, CSV); add traced calls')
+    .addCommand(lsCommand()).addCommand(showCommand()).addCommand(exportCommand()).addCommand(importCommand()).addCommand(addCommand());
 }

@@ -17,6 +17,7 @@ import { tableRoutes } from './tables/table-routes.js';
 import { trainingRoutes } from './training/training-routes.js';
 import { objectRoutes } from './objects/object-routes.js';
 import { fileServeRoutes } from './objects/file-serve.js';
+import { datasetRoutes } from './datasets/dataset-routes.js';
 import { WEAVE_BODY_TYPES } from 'weft-trace/wire';
 import { serviceInfoRoutes } from './service-info-routes.js';
 import { overviewRoute } from './calls/overview-route.js';
@@ -87,6 +88,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', feedbackRoutes(store.feedback, now));
   app.route('/', objectRoutes(store.objects, store.files, now));
   app.route('/', fileServeRoutes(store.files));
+  app.route('/', datasetRoutes({ calls: store.calls, objects: store.objects, tables: store.tables }, now));
   app.route('/', serviceInfoRoutes());
   app.route('/', overviewRoute(store.calls, now));
   app.route('/', monitorRoutes(store.monitors, now));

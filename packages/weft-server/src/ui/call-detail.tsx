@@ -15,6 +15,7 @@ import { ChatSection } from './chat/chat-section';
 import { FeedbackPanel } from './feedback/feedback-panel';
 import type { FeedbackRecord } from './feedback/feedback-items';
 import { LOADING, type LoadState, LoadStatus, reportFailure } from './load-status';
+import { AddToDataset } from './datasets/add-to-dataset';
 
 function Section({ title, children, open = true }: { title: string; children: ComponentChildren; open?: boolean }) {
   return (
@@ -60,6 +61,7 @@ function Detail({ call, project, onError }: { call: CallRecord; project: string;
         {total !== null ? <span>cost {usd(total)}</span> : null}
         {chat ? <a class="open-playground" href={href({ view: 'playground', project, call: call.id })}>open in playground</a> : null}
       </div>
+      {call.ended_at !== null ? <AddToDataset project={project} calls={[{ id: call.id, output: call.output, label: callName(call) }]} /> : null}
       <dl class="ids">
         <dt>op</dt><dd><code>{call.op_name}</code></dd>
         <dt>call id</dt><dd><code>{call.id}</code></dd>

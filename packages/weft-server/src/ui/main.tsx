@@ -19,6 +19,7 @@ import { TracesList } from './traces-list';
 import { EvaluationsPage } from './evaluations/evaluations-page';
 import { PromptsPage } from './prompts/prompts-page';
 import { PlaygroundPage } from './playground/playground-page';
+import { DatasetsPage } from './datasets/datasets-page';
 
 const LAST_PROJECT = 'weft.project';
 
@@ -76,7 +77,7 @@ function App() {
             {choices.map((p) => <option value={p}>{p}</option>)}
           </select>
         </label>
-        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'overview', project })}>overview</a><a href={href({ view: 'feedback', project })}>feedback</a><a href={href({ view: 'evaluations', project, runIds: [] })}>evaluations</a><a href={href({ view: 'prompts', project })}>prompts</a><a href={href({ view: 'playground', project })}>playground</a><OpenId project={project} /></> : null}
+        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'overview', project })}>overview</a><a href={href({ view: 'feedback', project })}>feedback</a><a href={href({ view: 'evaluations', project, runIds: [] })}>evaluations</a><a href={href({ view: 'datasets', project })}>datasets</a><a href={href({ view: 'prompts', project })}>prompts</a><a href={href({ view: 'playground', project })}>playground</a><OpenId project={project} /></> : null}
         <a href={href({ view: 'models' })}>models</a>
       </header>
       {error !== null ? <div class="error" role="alert">{error} <button class="link" onClick={() => setError(null)}>dismiss</button></div> : null}
@@ -93,6 +94,8 @@ function App() {
         <PromptsPage key={route.project} project={route.project} name={route.name} digest={route.digest} onError={onError} />
       ) : route.view === 'playground' ? (
         <PlaygroundPage key={`${route.project}/${route.call ?? ''}/${route.prompt ?? ''}`} project={route.project} call={route.call} prompt={route.prompt} onError={onError} />
+      ) : route.view === 'datasets' ? (
+        <DatasetsPage key={route.project} project={route.project} name={route.name} q={route.q} onError={onError} />
       ) : route.view === 'models' ? (
         <ModelsList onError={onError} />
       ) : route.view === 'model' ? (

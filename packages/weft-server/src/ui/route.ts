@@ -1,7 +1,8 @@
 /**
  * Hash routes, stable links people can paste: `#/p/<project>` (traces), `#/p/<project>/trace/<trace_id>[/<call_id>]`,
  * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/overview`,
- * `#/p/<project>/evaluations[/<run_id>,<run_id>...]`, `#/p/<project>/prompts[/<name>[/<digest>]]`,
+ * `#/p/<project>/evaluations[/<run_id>,<run_id>...]`, `#/p/<project>/datasets[/<name>]` (`?v=<version>&base=<version>`: the
+ * version shown and the one it is compared with), `#/p/<project>/prompts[/<name>[/<digest>]]`,
  * `#/p/<project>/playground[?call=<call_id>|?prompt=<name>:<digest>]`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`; the
  * traces list's filters and the overview's window and split as a query after the path (`#/p/<project>?op=agent&status=error`).
  * @module
@@ -18,6 +19,7 @@ export type Route =
   | { view: 'evaluations'; project: string; runIds: string[] }
   | { view: 'prompts'; project: string; name?: string; digest?: string }
   | { view: 'playground'; project: string; call?: string; prompt?: string }
+  | { view: 'datasets'; project: string; name?: string; q?: Record<string, string> }
   | { view: 'models' }
   | { view: 'model'; modelId: string; groupId?: string; index?: number };
 
@@ -39,6 +41,7 @@ export function parseRoute(hash: string): Route {
   if (parts[2] === 'overview') return { view: 'overview', project, ...query };
   if (parts[2] === 'prompts') return { view: 'prompts', project, ...(parts[3] ? { name: parts[3] } : {}), ...(parts[4] ? { digest: parts[4] } : {}) };
   if (parts[2] === 'playground') return { view: 'playground', project, ...(q['call'] ? { call: q['call'] } : {}), ...(q['prompt'] ? { prompt: q['prompt'] } : {}) };
+  if (parts[2] === 'datasets') return { view: 'datasets', project, ...(parts[3] ? { name: parts[3] } : {}), ...query };
   return { view: 'traces', project, ...query };
 }
 
@@ -50,6 +53,7 @@ export function href(route: Route): string {
   const search = 'q' in route && route.q && Object.keys(route.q).length > 0 ? `?${new URLSearchParams(route.q).toString()}` : '';
   if (route.view === 'traces') return `${p}${search}`;
   if (route.view === 'overview') return `${p}/overview${search}`;
+  if (route.view === 'datasets') return `${p}/datasets${route.name ? `/${encodeURIComponent(route.name)}` : ''}${search}`;
   if (route.view === 'trace') return `${p}/trace/${encodeURIComponent(route.traceId)}${route.callId ? `/${encodeURIComponent(route.callId)}` : ''}`;
   if (route.view === 'thread') return `${p}/thread/${encodeURIComponent(route.threadId)}`;
   if (route.view === 'prompts') return `${p}/prompts${route.name ? `/${encodeURIComponent(route.name)}${route.digest ? `/${encodeURIComponent(route.digest)}` : ''}` : ''}`;

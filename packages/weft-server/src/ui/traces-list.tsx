@@ -1,6 +1,7 @@
 /**
  * The traces list: one row per root call, newest first, filtered, loaded a page at a time as the user
- * scrolls (a windowed list; each page from a keyset cursor, traces-query.ts), and polled for new traces while live.
+ * scrolls (a windowed list; each page from a keyset cursor, traces-query.ts), and polled for new traces while live;
+ * rows selected by their checkboxes can be added to a dataset together.
  * @module
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -12,6 +13,7 @@ import { clock, localZone, time } from './time';
 import { href } from './route';
 import { cursorAfter, filtersFromQuery, filtersToQuery, NO_FILTERS, type TraceFilters, tracesQuery } from './traces-query';
 import { VirtualRows } from './virtual-rows';
+import { AddToDataset } from './datasets/add-to-dataset';
 import { feedbackBrief } from './feedback/feedback-items';
 import { modelsOf, preview } from './call-facts';
 import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from './load-status';
@@ -53,13 +55,15 @@ function filesCell(files: CallFiles): string {
   return [stored, dropped].filter((t) => t !== '').join(', ');
 }
 
-function Row({ call, project }: { call: CallRecord; project: string }) {
+/** One trace's row; its checkbox (its own activation, so a click on it does not follow the row's link) selects it. */
+function Row({ call, project, selected, onToggle }: { call: CallRecord; project: string; selected: boolean; onToggle: (call: CallRecord) => void }) {
   const st = statusOf(call.summary.status);
   const tok = tokens(call);
   const usdCost = cost(call);
   const exc = exceptionOf(call);
   return (
     <a class="trow" href={href({ view: 'trace', project, traceId: call.trace_id })} data-trace={call.trace_id}>
+      <input type="checkbox" aria-label={`select ${callName(call)}`} checked={selected} onClick={(e) => e.stopPropagation()} onChange={() => onToggle(call)} />
       <span class={`status s-${call.summary.status}`} title={st.word}>{st.icon} {st.word}</span>
       <span class="name" title={call.op_name}>{callName(call)}{call.display_name ? <span class="muted"> {shortOp(call.op_name)}</span> : null}</span>
       <span class="preview" data-col="input" title={preview(call.inputs, 500)}>{preview(call.inputs)}</span>
@@ -87,6 +91,8 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
   const loading = useRef(false);
   const generation = useRef(0);
 
+  const [selected, setSelected] = useState<CallRecord[]>([]);
+  const toggle = useCallback((call: CallRecord) => setSelected((sel) => (sel.some((c) => c.id === call.id) ? sel.filter((c) => c.id !== call.id) : [...sel, call])), []);
   const rowsRead = useRef<CallRecord[]>([]);
   rowsRead.current = rows;
 
@@ -144,8 +150,15 @@ export function TracesList({ project, q, onError }: { project: string; q?: Recor
         <span>{rows.length}{done ? '' : '+'} traces, newest first</span>
         <label><input type="checkbox" checked={live} onChange={() => setLive(!live)} /> live</label>
       </div>
-      <div class="trow thead"><span>status</span><span>op / name</span><span>input</span><span>output</span><span>model</span><span title={`start times in ${localZone()}`}>started ({localZone()})</span><span class="num">latency</span><span class="num">tokens</span><span class="files-col" data-col="files" title="media files the trace's root refers to, counted apart from its JSON: how many and their size">files</span><span class="num">cost</span><span class="num">feedback</span></div>
-      <VirtualRows class="tlist" count={rows.length} rowHeight={ROW_HEIGHT} onRange={onRange} row={(i) => <Row call={rows[i]!} project={project} />} />
+      {selected.length > 0 ? (
+        <div class="selbar">
+          <span>{selected.length} selected</span>
+          <AddToDataset project={project} calls={selected.map((c) => ({ id: c.id, output: c.output, label: callName(c) }))} />
+          <button type="button" class="link" onClick={() => setSelected([])}>clear selection</button>
+        </div>
+      ) : null}
+      <div class="trow thead"><span /><span>status</span><span>op / name</span><span>input</span><span>output</span><span>model</span><span title={`start times in ${localZone()}`}>started ({localZone()})</span><span class="num">latency</span><span class="num">tokens</span><span class="files-col" data-col="files" title="media files the trace's root refers to, counted apart from its JSON: how many and their size">files</span><span class="num">cost</span><span class="num">feedback</span></div>
+      <VirtualRows class="tlist" count={rows.length} rowHeight={ROW_HEIGHT} onRange={onRange} row={(i) => <Row call={rows[i]!} project={project} selected={selected.some((c) => c.id === rows[i]!.id)} onToggle={toggle} />} />
       <LoadStatus state={status} what={rows.length === 0 ? 'traces' : 'more traces'} />
       {rows.length === 0 && done ? <p class="empty">No traces match in project {project}.</p> : null}
     </div>

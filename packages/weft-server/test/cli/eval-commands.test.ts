@@ -1,10 +1,11 @@
 // `weft eval compare` (its regression gates) and `weft datasets`' row files (dataset-files.ts) of the built CLI, on runs
-// and a dataset that the SDK's evaluate() and Dataset recorded into a real weft server.
+// and a dataset that the SDK's evaluate() and Dataset recorded into a real weft server, and `weft datasets show` of a
+// dataset made from traced calls by `weft datasets add` (read by name, `name:vN` and ref).
 import { describe, expect, it } from 'vitest';
-import { Client, Dataset, evaluate, exactMatch, flush, init } from 'weft-trace';
+import { Client, Dataset, evaluate, exactMatch, flush, init, op } from 'weft-trace';
 import { listRuns } from 'weft-trace/eval';
 import { readRows, writeRows } from '../../src/cli/dataset-files.js';
-import { uniqueProject } from 'weft-test-kit/calls.js';
+import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 import { spawnCli } from 'weft-test-kit/child-processes.js';
 import { testStore } from 'weft-test-kit/test-store.js';
 import { useTestServer } from 'weft-test-kit/server.js';
@@ -64,5 +65,33 @@ describe.runIf(testStore() !== 'postgres')('weft eval and weft datasets (built C
     await client.close();
     expect(readRows(writeRows(loaded.rows, 'jsonl'), 'jsonl', 'x.jsonl')).toEqual(rowsIn);
     expect(readRows(writeRows(loaded.rows, 'csv'), 'csv', 'x.csv')).toEqual(rowsIn);
+  });
+
+  it('datasets add makes a dataset of traced calls (one corrected); show takes it by name, name:vN and ref', async () => {
+    const fromCalls = uniqueProject('dscli');
+    const client = init({ project: fromCalls, baseUrl: server().url, flushIntervalMs: 50 });
+    const shout = op(function shout(word: string): string {
+      return word.toUpperCase();
+    });
+    shout('a');
+    shout('b');
+    await flush();
+    const [a, b] = await readCalls(server().url, fromCalls);
+    const added = await cli(['datasets', 'add', 'shouts', a!.id], fromCalls);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toBe('shouts v0: 1 rows (1 added, 0 replaced)\n');
+    const corrected = await cli(['datasets', 'add', 'shouts', b!.id, '--expected', 'B!'], fromCalls);
+    expect(corrected.stderr).toBe('shouts v1: 2 rows (1 added, 0 replaced)\n');
+    const tooMany = await cli(['datasets', 'add', 'shouts', a!.id, b!.id, '--expected', '"x"'], fromCalls);
+    expect([tooMany.code, tooMany.stderr]).toEqual([2, expect.stringContaining('--expected corrects one call; 2 call ids were given')]);
+    const v1 = await client.datasets.addCalls({ project_id: fromCalls, dataset: 'shouts', calls: [{ id: b!.id, expected: 'B!' }] });
+    expect([v1.version_index, v1.created, `${v1.ref}\n`]).toEqual([1, false, corrected.stdout]);
+    const line = (call: { id: string; inputs?: unknown }, expected: string): string => `${JSON.stringify({ input: call.inputs, expected, source_call: `svc:///${fromCalls}/call/${call.id}` })}\n`;
+    const latest = await cli(['datasets', 'show', 'shouts'], fromCalls);
+    expect(latest.code, latest.stderr).toBe(0);
+    expect(latest.stdout).toBe(line(a!, 'A') + line(b!, 'B!'));
+    expect(latest.stderr).toContain(`${v1.ref}  2 rows`);
+    expect((await cli(['datasets', 'show', 'shouts:v0'], fromCalls)).stdout).toBe(line(a!, 'A'));
+    expect((await cli(['datasets', 'show', v1.ref.replace('weave:', 'svc:')], fromCalls)).stdout).toBe(line(a!, 'A') + line(b!, 'B!'));
   });
 });

@@ -7,6 +7,7 @@ import { CallsResource } from './resources/calls-resource.js';
 import { FeedbackResource } from './resources/feedback-resource.js';
 import { TablesResource } from './resources/tables-resource.js';
 import { ObjectsResource } from './resources/objects-resource.js';
+import { DatasetsResource } from './resources/datasets-resource.js';
 import { TrainingJobsResource, TrajectoriesResource } from './resources/training-resource.js';
 import { ConfigError } from '../errors.js';
 import { Transport } from './core/transport.js';
@@ -30,6 +31,8 @@ export class Client {
   readonly tables: TablesResource;
   /** Versioned objects (`/obj/*`, Weave SDK compatibility routes of the local server): datasets, evaluations. */
   readonly objects: ObjectsResource;
+  /** Datasets made from traced calls (`addCalls`, a weft extension of the local server). */
+  readonly datasets: DatasetsResource;
   /** Trajectory logs of a model (preview, Bearer auth; spec endpoint 1). */
   readonly trajectories: TrajectoriesResource;
   /** Training jobs (preview, Bearer auth; spec endpoint 4). */
@@ -51,6 +54,7 @@ export class Client {
     this.feedback = new FeedbackResource(this.transport);
     this.tables = new TablesResource(this.transport);
     this.objects = new ObjectsResource(this.transport);
+    this.datasets = new DatasetsResource(this.transport);
     this.trajectories = new TrajectoriesResource(this.transport);
     this.trainingJobs = new TrainingJobsResource(this.transport);
   }

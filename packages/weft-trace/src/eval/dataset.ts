@@ -5,7 +5,7 @@
 import type { Client } from '../api/client.js';
 import { ObjectId } from '../schema/objects.js';
 import { contentKey, publishOnce } from './publish-cache.js';
-import { objectRef, parseObjectRef, parseTableRef, tableRef, weaveClass } from './refs.js';
+import { datasetObjectVal, objectRef, parseObjectRef, parseTableRef, tableRef } from './refs.js';
 
 /** A dataset row: any JSON object; `expected` (when present) is what scorers receive as `expected`. */
 export type DatasetRow = Record<string, unknown>;
@@ -73,7 +73,7 @@ export class Dataset<R extends DatasetRow = DatasetRow> {
    */
   async publish(client: Client, project: string): Promise<PublishedDataset> {
     const table = await publishOnce(client, contentKey('table', project, this.rows), () => client.tables.create({ project_id: project, rows: [...this.rows] }));
-    const val = { ...weaveClass('Dataset'), name: this.name, description: this.description ?? null, rows: tableRef(project, table.digest) };
+    const val = datasetObjectVal(this.name, this.description ?? null, tableRef(project, table.digest));
     const create = async (): Promise<string> => (await client.objects.create({ obj: { project_id: project, object_id: this.name, val } })).digest;
     const digest = await publishOnce(client, contentKey('object', project, { id: this.name, val }), create);
     this.published = { ref: objectRef(project, this.name, digest), digest, tableDigest: table.digest, rowDigests: table.row_digests };

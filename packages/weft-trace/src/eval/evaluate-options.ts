@@ -11,8 +11,14 @@ import type { EvaluationSummary } from './summary.js';
 export interface EvaluateOptions<Row extends DatasetRow = DatasetRow, Output = unknown> {
   /** The run's name: the `Evaluation` object's id (characters other than letters, digits, `-`, `_`, `.` become `-`) and the root call's display name. */
   name: string;
-  /** The rows: a {@link Dataset} (published on first use) or an array of row objects (published as dataset `<name>-dataset`). */
-  dataset: Dataset<Row> | readonly Row[];
+  /**
+   * The rows: a {@link Dataset} (published on first use), an array of row objects (published as dataset
+   * `<name>-dataset`), or a published dataset by name or ref, read from the server before the run: a ref
+   * `weave:///<entity>/<project>/object/<name>:<digest>` (or `svc:///...`; digest `latest` or `v<N>` too), or a name in
+   * the project `init()` set, meaning its latest version (`name:<digest|vN>` for another), such as a dataset made
+   * from traced calls in the viewer (docs/evaluations.md, "Datasets from traces").
+   */
+  dataset: Dataset<Row> | readonly Row[] | string;
   /** What is evaluated: called with each row, sync or async; traced (as an op named after the function, `task` when anonymous). */
   task: (row: Row) => Output | Promise<Output>;
   /** The scorers, each called with `{ row, output, expected }` once the task returned. */

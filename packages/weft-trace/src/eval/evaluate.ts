@@ -21,11 +21,15 @@ import { checkInt, RunRecorder } from './run-recorder.js';
  * `Evaluation.summarize` call. Each score is also feedback on the task's call (`feedback_type`
  * `wandb.runnable.<scorer>`, payload `{output: <score>}`), so `/feedback/stats` charts it over time. The rows, the
  * dataset and the `Evaluation` object are sent once per client and content: a run repeating one reuses its digest.
- * Without `init()` (or with tracing disabled) the run is not recorded and `id` is `''`.
+ * Without `init()` (or with tracing disabled) the run is not recorded and `id` is `''`. A `dataset` given by name or
+ * ref (such as one made from traced calls in the viewer) is read from the server before the first row runs.
  *
  * @returns `{ id, summary, rows }`: `id` the root call id, `summary` per score the mean (booleans: the true
  *   fraction) and failures, plus latency, tokens and cost; `rows` each row's output and scores.
- * @throws {TypeError} when an option is malformed (no task, a scorer that is not a function, `trials` < 1, a bad dataset).
+ * @throws {TypeError} when an option is malformed (no task, a scorer that is not a function, `trials` < 1, a bad
+ *   dataset, a dataset name with no project known from `init()`).
+ * @throws {NotFoundError} when `dataset` names a published dataset (by name or ref) that does not exist; `APIError`
+ *   (or another subclass) when the server it is read from refuses or is away.
  * @example
  * const client = init({ project: 'acme/demo' });
  * const run = await evaluate({

@@ -39,3 +39,26 @@ export function parseTableRef(ref: unknown): { project: string; digest: string }
 export function weaveClass(name: string): { _type: string; _class_name: string; _bases: string[] } {
   return { _type: name, _class_name: name, _bases: ['Object', 'BaseModel'] };
 }
+
+/**
+ * The value of a `Dataset` object version, as the Weave SDKs publish one: the class fields, its name, its description
+ * (null when none) and its rows table's ref. `Dataset.publish` and the server's add-calls route both write this.
+ */
+export function datasetObjectVal(name: string, description: string | null, rowsRef: string): Record<string, unknown> {
+  return { ...weaveClass('Dataset'), name, description, rows: rowsRef };
+}
+
+/**
+ * A dataset named in a project as a ref: `name` (its latest version), `name:<digest|latest|vN>`, or a full object ref
+ * (`weave:///` or `svc:///`, returned as given).
+ */
+export function datasetRefOf(project: string, nameOrRef: string): string {
+  if (nameOrRef.includes('://')) return nameOrRef;
+  const [name, version] = nameOrRef.split(':');
+  return objectRef(project, name!, version || 'latest');
+}
+
+/** The object id for a run name: characters other than letters, digits, `-`, `_`, `.` become `-` (at most 128). */
+export function objectIdOf(name: string): string {
+  return name.replace(/[^\w.-]/g, '-').slice(0, 128) || 'evaluation';
+}

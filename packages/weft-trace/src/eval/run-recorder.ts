@@ -8,10 +8,11 @@ import { activeContext, runInContext, type TraceContext } from '../instrument/co
 import { getSink, type CallSink } from '../instrument/sink.js';
 import { op } from '../instrument/op.js';
 import { thenOf } from '../instrument/thenable.js';
-import { Dataset, type DatasetRow } from './dataset.js';
+import type { Dataset, DatasetRow } from './dataset.js';
+import { datasetOfRun } from './dataset-source.js';
 import type { EvaluateOptions, EvaluationResult, EvaluationRow } from './evaluate-options.js';
 import { contentKey, publishOnce } from './publish-cache.js';
-import { objectRef, weaveClass } from './refs.js';
+import { objectIdOf, objectRef, weaveClass } from './refs.js';
 import { asOp, prepareScorers, runRow, type PreparedScorer, type RowOutcome } from './row-runner.js';
 import { summarize, weaveSummary, type EvaluationSummary } from './summary.js';
 import { readUsage } from './usage-readback.js';
@@ -42,11 +43,6 @@ export function checkInt(caller: string, name: string, value: unknown, fallback:
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new TypeError(`${caller}: ${name} must be an integer >= 1, got ${String(value)} (${typeof value})`);
   return value;
-}
-
-/** The object id for a run name: characters other than letters, digits, `-`, `_`, `.` become `-` (at most 128). */
-export function objectIdOf(name: string): string {
-  return name.replace(/[^\w.-]/g, '-').slice(0, 128) || 'evaluation';
 }
 
 /** Publishes the dataset and the `Evaluation` object; on failure warns once and goes on without refs (`undefined`). */
@@ -93,11 +89,11 @@ export class RunRecorder<Row extends DatasetRow = DatasetRow, Output = unknown> 
     if (typeof spec.task !== 'function') throw new TypeError(`${caller}: task must be a function, got ${typeof spec.task}`);
     if (!Array.isArray(spec.scorers)) throw new TypeError(`${caller}: scorers must be an array of functions, got ${typeof spec.scorers}`);
     const trials = checkInt(caller, 'trials', spec.trials, 1);
-    const dataset: Dataset<Row> = spec.dataset instanceof Dataset ? spec.dataset : new Dataset({ name: `${objectIdOf(spec.name)}-dataset`.slice(0, 128), rows: spec.dataset as readonly Row[] });
     const scorers = prepareScorers(spec.scorers as unknown as ReadonlyArray<never>);
     const task = asOp(spec.task as never, 'task', false);
     const sink = getSink() ?? undefined;
     const client = sink ? (spec.client ?? new Client(sink.connection ?? {})) : undefined;
+    const dataset = await datasetOfRun(spec.dataset, spec.name, caller, { client: client ?? spec.client, project: sink?.projectId });
     const ref = sink && client ? await publish(client, sink.projectId, dataset as Dataset, spec.name, scorers, trials, spec.metadata) : undefined;
     return new RunRecorder(spec, dataset, scorers, task, trials, sink, client, ref ?? spec.name);
   }

@@ -2,7 +2,8 @@
  * describeEval() and evalTest(): an evaluation as a vitest suite, one test per row, the whole suite recorded as one evaluation run (as evaluate() records one).
  * @module
  */
-import { Dataset, type DatasetRow } from '../eval/dataset.js';
+import type { Dataset, DatasetRow } from '../eval/dataset.js';
+import { datasetOfRun } from '../eval/dataset-source.js';
 import type { EvaluateOptions, EvaluationResult } from '../eval/evaluate-options.js';
 import { RunRecorder, type ScoreRow } from '../eval/run-recorder.js';
 import { init } from '../init.js';
@@ -16,8 +17,13 @@ import { vitestApi } from './vitest-api.js';
 
 /** Options of {@link describeEval}. */
 export interface DescribeEvalOptions<Row extends DatasetRow = DatasetRow, Output = unknown> extends Pick<EvaluateOptions<Row, Output>, 'task' | 'scorers' | 'metadata' | 'client'> {
-  /** The rows, as a {@link Dataset} (published on first use, rows and object versioned by content). Give this or `rows`, or add rows with {@link evalTest}. @defaultValue none */
-  dataset?: Dataset<Row>;
+  /**
+   * The rows, as a {@link Dataset} (published on first use, rows and object versioned by content), or a published
+   * dataset by name or ref (as `evaluate()` takes one: read from the server when the file is collected, so its rows
+   * are the tests; a name needs the project of `init()` or `WEFT_PROJECT`). Give this or `rows`, or add rows with
+   * {@link evalTest}. @defaultValue none
+   */
+  dataset?: Dataset<Row> | string;
   /** The rows as plain objects (published as dataset `<name>-dataset`, with any {@link evalTest} rows after them). @defaultValue none */
   rows?: readonly Row[];
   /**
@@ -108,56 +114,70 @@ export function describeEval<Row extends DatasetRow = DatasetRow, Output = unkno
   const { threshold } = options;
   const badThreshold = threshold !== undefined && typeof threshold !== 'number' && (threshold === null || typeof threshold !== 'object' || Object.values(threshold).some((v) => typeof v !== 'number'));
   if (badThreshold) throw new TypeError(`describeEval: threshold must be a number or an object of numbers by score name, got ${JSON.stringify(threshold)}`);
-  const { afterAll, beforeAll, describe, expect, test } = vitestApi();
+  const { describe, expect } = vitestApi();
   enterEvalFile(expect.getState().testPath);
-  describe(name, () => {
-    const own = options.dataset?.rows ?? options.rows ?? [];
-    const suite = { rows: [...own] as DatasetRow[], names: own.map((row, i) => options.testName?.(row, i) ?? `row ${i}: ${preview(row)}`), fixed: options.dataset !== undefined };
-    const outer = collecting;
-    collecting = suite;
-    try {
-      body?.();
-    } finally {
-      collecting = outer;
-    }
-    let run: { scoreRow: ScoreRow; end: () => void; result: Promise<EvaluationResult<Row, Output>>; link: (call?: string) => string | undefined } | undefined;
-    let failed = 0;
-
-    beforeAll(async () => {
+  const named = options.dataset;
+  if (typeof named === 'string') {
+    // a dataset by name or ref: its rows are read before the suite's tests are collected (vitest awaits an async describe body)
+    describe(name, async () => {
       initFromEnv();
-      const dataset = options.dataset ?? (suite.rows as Row[]);
-      const recorder = await RunRecorder.prepare({ ...options, name, dataset }, 'describeEval');
-      let end!: () => void;
-      const ended = new Promise<void>((resolve) => (end = resolve));
-      let started!: (begun: { scoreRow: ScoreRow; root: { id: string; traceId: string } | undefined }) => void;
-      const scoring = new Promise<Parameters<typeof started>[0]>((resolve) => (started = resolve));
-      const result = recorder.record(async (scoreRow, root) => {
-        started({ scoreRow, root });
-        await ended;
-      }, { flushTimeoutMs: FLUSH_TIMEOUT_MS });
-      const { scoreRow, root } = await Promise.race([scoring, result.then((): never => { throw new Error('describeEval: the run ended before its rows'); })]);
-      const base = recorder.sink?.connection?.baseUrl;
-      const link = (call?: string): string | undefined => (base && root ? viewerLink(base, recorder.sink!.projectId, root.traceId, call) : undefined);
-      run = { scoreRow, end, result, link };
+      const sink = getSink() ?? undefined;
+      const dataset = await datasetOfRun<Row>(named, name, 'describeEval', { client: options.client, connection: sink?.connection, project: sink?.projectId });
+      suiteOf(name, { ...options, dataset }, body);
     });
+  } else describe(name, () => suiteOf(name, { ...options, dataset: named }, body));
+}
 
-    suite.rows.forEach((_, k) => {
-      test(suite.names[k]!, async () => {
-        if (!run) throw new Error('describeEval: the run did not start (see the error of beforeAll)');
-        const outcome = await run.scoreRow(k);
-        const why = rowVerdict(outcome, threshold);
-        if (why === undefined) return;
-        failed++;
-        const at = run.link(outcome.callId);
-        throw new Error(`${suite.names[k]}: ${why}${outcome.taskError === undefined ? `; output: ${preview(outcome.output)}` : ''}${at ? `\n  ${at}` : ''}`);
-      }, options.timeoutMs);
-    });
+/** The suite's tests and hooks, registered inside its `describe` once its rows are known. */
+function suiteOf<Row extends DatasetRow, Output>(name: string, options: Omit<DescribeEvalOptions<Row, Output>, 'dataset'> & { dataset: Dataset<Row> | undefined }, body: (() => void) | undefined): void {
+  const { threshold } = options;
+  const { afterAll, beforeAll, test } = vitestApi();
+  const own = options.dataset?.rows ?? options.rows ?? [];
+  const suite = { rows: [...own] as DatasetRow[], names: own.map((row, i) => options.testName?.(row, i) ?? `row ${i}: ${preview(row)}`), fixed: options.dataset !== undefined };
+  const outer = collecting;
+  collecting = suite;
+  try {
+    body?.();
+  } finally {
+    collecting = outer;
+  }
+  let run: { scoreRow: ScoreRow; end: () => void; result: Promise<EvaluationResult<Row, Output>>; link: (call?: string) => string | undefined } | undefined;
+  let failed = 0;
 
-    afterAll(async () => {
-      if (!run) return;
-      run.end();
-      const result = await run.result;
-      console.log(summaryLine(name, result, failed, run.link()));
-    }, FLUSH_TIMEOUT_MS + 10_000);
+  beforeAll(async () => {
+    initFromEnv();
+    const dataset = options.dataset ?? (suite.rows as Row[]);
+    const recorder = await RunRecorder.prepare({ ...options, name, dataset }, 'describeEval');
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    let started!: (begun: { scoreRow: ScoreRow; root: { id: string; traceId: string } | undefined }) => void;
+    const scoring = new Promise<Parameters<typeof started>[0]>((resolve) => (started = resolve));
+    const result = recorder.record(async (scoreRow, root) => {
+      started({ scoreRow, root });
+      await ended;
+    }, { flushTimeoutMs: FLUSH_TIMEOUT_MS });
+    const { scoreRow, root } = await Promise.race([scoring, result.then((): never => { throw new Error('describeEval: the run ended before its rows'); })]);
+    const base = recorder.sink?.connection?.baseUrl;
+    const link = (call?: string): string | undefined => (base && root ? viewerLink(base, recorder.sink!.projectId, root.traceId, call) : undefined);
+    run = { scoreRow, end, result, link };
   });
+
+  suite.rows.forEach((_, k) => {
+    test(suite.names[k]!, async () => {
+      if (!run) throw new Error('describeEval: the run did not start (see the error of beforeAll)');
+      const outcome = await run.scoreRow(k);
+      const why = rowVerdict(outcome, threshold);
+      if (why === undefined) return;
+      failed++;
+      const at = run.link(outcome.callId);
+      throw new Error(`${suite.names[k]}: ${why}${outcome.taskError === undefined ? `; output: ${preview(outcome.output)}` : ''}${at ? `\n  ${at}` : ''}`);
+    }, options.timeoutMs);
+  });
+
+  afterAll(async () => {
+    if (!run) return;
+    run.end();
+    const result = await run.result;
+    console.log(summaryLine(name, result, failed, run.link()));
+  }, FLUSH_TIMEOUT_MS + 10_000);
 }

@@ -134,6 +134,21 @@ function* createObject(d: Dialect, obj: ObjInput, now: Date): Steps<{ digest: st
   return { digest };
 }
 
+/**
+ * {@link createObject}, only when the object's latest version is still `latest` (`null`: it has none yet), read under
+ * the same lock (PostgreSQL) or in the same synchronous transaction (SQLite). @returns the version's digest and index,
+ * or `undefined` (nothing written) when another version became latest meanwhile.
+ */
+function* createAfter(d: Dialect, obj: ObjInput, now: Date, latest: string | null): Steps<{ digest: string; version_index: number } | undefined> {
+  if (d.engine === 'postgres') yield* run('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', [obj.project_id, obj.object_id]);
+  const key = [obj.project_id, obj.object_id];
+  const head = yield* get<{ digest: string }>('SELECT digest FROM objects WHERE project_id = ? AND object_id = ? ORDER BY version_index DESC LIMIT 1', key);
+  if ((head?.digest ?? null) !== latest) return undefined;
+  const { digest } = yield* createObject(d, obj, now);
+  const row = yield* get<{ version_index: number }>('SELECT version_index FROM objects WHERE project_id = ? AND object_id = ? AND digest = ?', [...key, digest]);
+  return { digest, version_index: Number(row!.version_index) };
+}
+
 /** One version: `digest` is a stored digest, `latest` or `v<N>`. @throws HttpError 404 when it does not exist. */
 function* readObject(d: Dialect, req: z.output<typeof ObjReadReq>): Steps<ObjSchema> {
   const version = /^v(\d+)$/.exec(req.digest);
@@ -163,6 +178,17 @@ export class ObjectStore<W extends Wait = Wait> {
    */
   create(obj: ObjInput, now: Date = new Date()): Out<W, { digest: string }> {
     return this.db.transaction(createObject, obj, now);
+  }
+
+  /**
+   * Compare-and-set create: stores `obj.val` as {@link ObjectStore.create} does, but only while the object's latest
+   * version is `latest` (its digest; `null` for an object with no version yet), so a read-modify-write of an object
+   * (a dataset given more rows) never loses a version another writer made between its read and its write. A value
+   * equal to an older version answers that version (no new one).
+   * @returns the digest and `version_index` of the version, or `undefined` when the latest version is no longer `latest` (read again, retry).
+   */
+  createIfLatest(obj: ObjInput, now: Date, latest: string | null): Out<W, { digest: string; version_index: number } | undefined> {
+    return this.db.transaction(createAfter, obj, now, latest);
   }
 
   /**
