@@ -14,5 +14,5 @@ export type { CallRecord } from './schema/calls.js';
 export { WEFT_PROJECTS_PATH } from './schema/endpoints.js';
 export { MONITOR_PATHS, monitorMetric, monitorTriggerRef } from './schema/monitor-refs.js';
 export type { Monitor } from './schema/monitors.js';
-export { annotationFeedbackType, type AnnotationField, answerProblem, type QueueItem, type QueueProgress, REVIEW_PATHS } from './schema/review-refs.js';
+export { annotationFeedbackType, type AnnotationField, type AnnotationFieldSpec, answerProblem, type QueueItem, type QueueProgress, REVIEW_PATHS } from './schema/review-refs.js';
 export type { Queue } from './schema/review.js';

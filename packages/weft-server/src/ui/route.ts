@@ -1,7 +1,7 @@
 /**
  * Hash routes, stable links people can paste: `#/p/<project>` (traces), `#/p/<project>/trace/<trace_id>[/<call_id>]`,
  * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/overview`,
- * `#/p/<project>/evaluations[/<run_id>,<run_id>...]`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`; the
+ * `#/p/<project>/evaluations[/<run_id>,<run_id>...]`, `#/p/<project>/queues[/<queue>]`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`; the
  * traces list's filters and the overview's window and split as a query after the path (`#/p/<project>?op=agent&status=error`).
  * @module
  */
@@ -14,6 +14,7 @@ export type Route =
   | { view: 'trace'; project: string; traceId: string; callId?: string }
   | { view: 'thread'; project: string; threadId: string }
   | { view: 'feedback'; project: string }
+  | { view: 'queues'; project: string; queue?: string }
   | { view: 'evaluations'; project: string; runIds: string[] }
   | { view: 'models' }
   | { view: 'model'; modelId: string; groupId?: string; index?: number };
@@ -32,6 +33,7 @@ export function parseRoute(hash: string): Route {
   if (parts[2] === 'trace' && parts[3]) return { view: 'trace', project, traceId: parts[3], ...(parts[4] ? { callId: parts[4] } : {}) };
   if (parts[2] === 'thread' && parts[3]) return { view: 'thread', project, threadId: parts[3] };
   if (parts[2] === 'feedback') return { view: 'feedback', project };
+  if (parts[2] === 'queues') return { view: 'queues', project, ...(parts[3] ? { queue: parts[3] } : {}) };
   if (parts[2] === 'evaluations') return { view: 'evaluations', project, runIds: parts[3] ? parts[3].split(',').filter(Boolean) : [] };
   if (parts[2] === 'overview') return { view: 'overview', project, ...query };
   return { view: 'traces', project, ...query };
@@ -47,6 +49,7 @@ export function href(route: Route): string {
   if (route.view === 'overview') return `${p}/overview${search}`;
   if (route.view === 'trace') return `${p}/trace/${encodeURIComponent(route.traceId)}${route.callId ? `/${encodeURIComponent(route.callId)}` : ''}`;
   if (route.view === 'thread') return `${p}/thread/${encodeURIComponent(route.threadId)}`;
+  if (route.view === 'queues') return `${p}/queues${route.queue ? `/${encodeURIComponent(route.queue)}` : ''}`;
   if (route.view === 'evaluations') return `${p}/evaluations${route.runIds.length ? `/${route.runIds.map(encodeURIComponent).join(',')}` : ''}`;
   return `${p}/feedback`;
 }
