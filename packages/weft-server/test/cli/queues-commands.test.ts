@@ -50,7 +50,7 @@ describe('weft queues', () => {
       await post('/weft/queues/answer', { project_id: project, queue_id: 'triage', item_id: item.id, reviewer, answers: [{ field_ref: fields.fields[0]!.ref, value }] });
     }
     const ls = await run(['queues', 'ls', ...conn()]);
-    expect(ls.stdout).toMatch(/triage\s*│\s*2\/4/);
+    expect(ls.stdout).toMatch(/triage\s+2\/4\s+2\s+0\s+0\s+by hand/);
     const show = await run(['queues', 'show', 'triage', ...conn()]);
     expect(show.stdout).toContain('progress: 2/4 reviewed (2 done, 0 skipped), 2 pending, 0 taken');
     expect(show.stdout).toContain('  alice: 1 done, 0 skipped');
