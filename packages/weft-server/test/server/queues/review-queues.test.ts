@@ -194,3 +194,20 @@ describe('dynamic queues', () => {
     expect(items.map((i) => i.call_id).sort()).toEqual(['judged-0000', 'judged-0004', 'judged-0008', 'judged-0012', 'judged-0016']);
   });
 });
+
+describe('pairs', () => {
+  it('hold two calls on the same input; a preference answer lands on the first, and a value outside a/b/tie is 422', async () => {
+    const [a, b] = await addCalls('pair', 2);
+    const pref = await field({ name: 'better', type: 'preference', description: 'Which answer is better?' });
+    const q = await ok<Queue>('/weft/queues/create', { project_id: project, name: 'pairs', fields: [pref.ref] });
+    expect((await ok<{ added: number }>('/weft/queues/add', { project_id: project, queue_id: q.id, items: [{ call_ids: [a, b] }, { call_ids: [a, b] }] })).added).toBe(1);
+    const item = (await next(q.id, 'gil')).item!;
+    expect([item.call_id, item.other_call_id]).toEqual([a, b]);
+    const bad = await post('/weft/queues/answer', { project_id: project, queue_id: q.id, item_id: item.id, reviewer: 'gil', answers: [{ field_ref: pref.ref, value: 'c' }] });
+    expect(bad.status).toBe(422);
+    const res = await ok<{ item: QueueItem }>('/weft/queues/answer', { project_id: project, queue_id: q.id, item_id: item.id, reviewer: 'gil', answers: [{ field_ref: pref.ref, value: 'b' }] });
+    expect(res.item.status).toBe('done');
+    const { answers } = await ok<{ answers: { call_id: string; payload: unknown }[] }>('/weft/queues/answers', { project_id: project, queue_id: q.id });
+    expect(answers.map((x) => [x.call_id, x.payload])).toEqual([[a, { value: 'b' }]]);
+  });
+});
