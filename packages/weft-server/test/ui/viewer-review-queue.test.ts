@@ -52,6 +52,7 @@ async function keys(page: Page, list: string[], done?: string): Promise<void> {
 it('reviews a queue by keyboard alone; the answers show on the calls and in feedback stats', async () => {
   const url = server().url;
   const { page, problems } = await openCheckedPage(browser!, url);
+  page.setDefaultTimeout(8000);
   await page.addInitScript(() => localStorage.setItem('weft.viewer.creator', 'kim'));
   await page.goto(`${url}/#/p/${encodeURIComponent(project)}/queues/kb`);
   const item = page.locator('.rv-item-view');

@@ -118,7 +118,7 @@ export const QueueAnswerReq = z.strictObject({
 /** Body of `queues/skip`. */
 export const QueueSkipReq = z.strictObject({ project_id: ProjectId, queue_id: Id, item_id: Id, reviewer: Reviewer });
 
-/** Body of `queues/items`: a page of items, oldest added first; `reviewer` keeps those done or skipped by them. */
+/** Body of `queues/items`: a page of items, oldest added first; `reviewer` keeps those held, done or skipped by them. */
 export const QueueItemsReq = z.strictObject({
   project_id: ProjectId,
   queue_id: Id,

@@ -90,8 +90,7 @@ function* items(_d: Dialect, queue: Queue, q: ItemsQuery, now: Date): Steps<Queu
   else if (q.status) where.push('status = ?'), params.push(q.status);
   if (q.reviewer) where.push('reviewer = ?'), params.push(q.reviewer);
   if (q.id) where.push('id = ?'), params.push(q.id);
-  const order = q.reviewer ? 'done_at, added_at, id' : 'added_at, id';
-  return yield* all<QueueItem>(`SELECT ${ITEM_COLUMNS} FROM queue_items WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+  return yield* all<QueueItem>(`SELECT ${ITEM_COLUMNS} FROM queue_items WHERE ${where.join(' AND ')} ORDER BY added_at, id LIMIT ? OFFSET ?`,
     [...params, q.limit, q.offset]);
 }
 
@@ -138,7 +137,7 @@ export class QueueStore<W extends Wait = Wait> {
     return this.db.transaction(addItems, queue, newItems, now);
   }
 
-  /** A page of items, oldest added first (a reviewer's: in the order they finished them); `pending` includes expired claims. */
+  /** A page of items, oldest added first (so a reviewer's list keeps its order when they answer one again); `pending` includes expired claims. */
   items(queue: Queue, q: ItemsQuery, now: Date = new Date()): Out<W, QueueItem[]> {
     return this.db.run(items, queue, q, now);
   }

@@ -20,7 +20,7 @@ export const listQueues = async (project: string): Promise<QueueWithProgress[]> 
 export const readQueue = (project: string, queue: string): Promise<QueueView> => post(REVIEW_PATHS.queueRead, { project_id: project, queue_id: queue });
 export const nextItem = async (project: string, queue: string, reviewer: string): Promise<QueueItem | null> =>
   (await post<{ item: QueueItem | null }>(REVIEW_PATHS.queueNext, { project_id: project, queue_id: queue, reviewer })).item;
-/** The items this reviewer finished, in the order they finished them. */
+/** The items this reviewer finished, oldest added first. */
 export const finishedBy = async (project: string, queue: string, reviewer: string): Promise<QueueItem[]> =>
   (await post<{ items: QueueItem[] }>(REVIEW_PATHS.queueItems, { project_id: project, queue_id: queue, reviewer, limit: 10_000 })).items.filter((i) => i.status === 'done' || i.status === 'skipped');
 export const answerItem = (project: string, queue: string, item: string, reviewer: string, answers: { field_ref: string; value: unknown }[]): Promise<unknown> =>

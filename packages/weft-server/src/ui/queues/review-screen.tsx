@@ -39,7 +39,13 @@ export function ReviewScreen({ project, queue, onError }: Props) {
   const [current, setCurrent] = useState<QueueItem | null>(null);
   const [pos, setPos] = useState(0);
   const [calls, setCalls] = useState<CallRecord[] | null>(null);
-  const [values, setValues] = useState<Values>({});
+  const [values, setValueState] = useState<Values>({});
+  // the values as of the last key, read by submit: keys pressed faster than the screen renders see them all
+  const valuesRef = useRef<Values>({});
+  const setValues = (next: Values | ((old: Values) => Values)): void => {
+    valuesRef.current = typeof next === 'function' ? next(valuesRef.current) : next;
+    setValueState(valuesRef.current);
+  };
   const [active, setActive] = useState(0);
   const [status, setStatus] = useState<LoadState>(LOADING);
   const [note, setNote] = useState('');
@@ -78,7 +84,8 @@ export function ReviewScreen({ project, queue, onError }: Props) {
 
   const finish = async (how: 'answer' | 'skip'): Promise<void> => {
     if (!item || !view || busy) return;
-    const answers = view.fields.filter((f) => values[f.ref] !== undefined).map((f) => ({ field_ref: f.ref, value: values[f.ref] }));
+    const given = valuesRef.current;
+    const answers = view.fields.filter((f) => given[f.ref] !== undefined).map((f) => ({ field_ref: f.ref, value: given[f.ref] }));
     if (how === 'answer' && answers.length === 0) return void setNote('Answer at least one field (or skip with s).');
     setBusy(true);
     setNote('');
@@ -98,7 +105,7 @@ export function ReviewScreen({ project, queue, onError }: Props) {
 
   const last = history.length;
   useReviewKeys({
-    fields: view?.fields ?? [], values, active, root,
+    fields: view?.fields ?? [], values: () => valuesRef.current, active, root,
     setValue: (ref, v) => setValues((old) => ({ ...old, [ref]: v })),
     setActive: (i) => setActive(Math.max(0, Math.min(i, (view?.fields.length ?? 1) - 1))),
     next: () => setPos((p) => Math.min(p + 1, current ? last : Math.max(last - 1, 0))),

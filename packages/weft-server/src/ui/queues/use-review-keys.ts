@@ -10,7 +10,8 @@ import { actionOf, labelKeys, scoreOfDigit } from './review-keys';
 
 export interface ReviewKeyTargets {
   fields: readonly Field[];
-  values: Values;
+  /** The values as of the last key (not of the last render). */
+  values: () => Values;
   active: number;
   root: RefObject<HTMLElement | null>;
   setValue: (ref: string, value: unknown) => void;
@@ -60,8 +61,8 @@ function handle(t: ReviewKeyTargets, e: KeyboardEvent): boolean {
   if (cat < 0) return pref >= 0 && prefValue ? choose(t, pref, prefValue) : false;
   const f = t.fields[cat]!;
   const label = [...labelKeys(f.labels ?? [])].find(([, k]) => k === key)![0];
-  if (!f.multiple) return choose(t, cat, t.values[f.ref] === label ? undefined : label);
-  const now = (t.values[f.ref] as string[] | undefined) ?? [];
+  if (!f.multiple) return choose(t, cat, t.values()[f.ref] === label ? undefined : label);
+  const now = (t.values()[f.ref] as string[] | undefined) ?? [];
   const next = now.includes(label) ? now.filter((l) => l !== label) : [...now, label];
   t.setValue(f.ref, next.length ? next : undefined);
   return true;
