@@ -1,23 +1,13 @@
 // `weft queues field/create/add/ls/show/export` of the built CLI against a real server: fields by name, a queue filled
 // by op and by hand, its progress per reviewer after answers given over HTTP, and the answers exported as JSONL.
-import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { Client } from 'weft-trace';
 import type { QueueItem } from 'weft-trace/wire';
-import { spawnCli } from 'weft-test-kit/child-processes.js';
+import { runCli } from 'weft-test-kit/child-processes.js';
 import { uniqueProject } from 'weft-test-kit/calls.js';
 import { useTestServer } from 'weft-test-kit/server.js';
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function run(args: string[]): Promise<Run> {
-  const child: ChildProcess = spawnCli(args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+const run = runCli;
 
 const server = useTestServer();
 const project = uniqueProject('queues-cli');
