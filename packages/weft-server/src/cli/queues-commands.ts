@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
 import type { Client } from 'weft-trace';
+import { loadRun } from 'weft-trace/eval';
 import { type AnnotationField, FIELD_TYPES, type Queue, type QueueProgress, REVIEW_PATHS } from 'weft-trace/wire';
 import { CliError, withConnection } from './connection.js';
 import { colorsFor, localTime, makeTable } from './output.js';
@@ -104,22 +105,34 @@ function addCommand(): Command {
     .option('--trace <id>', "a trace (its root call's answers; repeat)", collect)
     .option('--thread <id>', 'a thread (repeat)', collect)
     .option('--pair <a,b>', 'two calls on the same input, compared (repeat)', collect)
+    .option('--runs <a,b>', 'pairs: the same dataset rows of two evaluation runs (run ids, weft eval ls)')
     .option('--op <name>', 'every call of this op (repeat)', collect)
     .option('--filter <json>', 'every call matching this calls filter (JSON)', json)
     .option('--limit <n>', 'at most this many calls from --op / --filter', parsePositiveInt, 10_000)
-    .action((queue: string, opts: QueueOptions & { call?: string[]; trace?: string[]; thread?: string[]; pair?: string[]; op?: string[]; filter?: Record<string, unknown>; limit: number }) =>
+    .action((queue: string, opts: QueueOptions & { call?: string[]; trace?: string[]; thread?: string[]; pair?: string[]; runs?: string; op?: string[]; filter?: Record<string, unknown>; limit: number }) =>
       withProjectClient(opts, async (client, project) => {
         const items = [
+          ...(opts.runs ? await rowPairs(client, project, opts.runs) : []),
           ...(opts.call ?? []).map((call_id) => ({ call_id })), ...(opts.trace ?? []).map((trace_id) => ({ trace_id })),
           ...(opts.thread ?? []).map((thread_id) => ({ thread_id })), ...(opts.pair ?? []).map((p) => ({ call_ids: p.split(',').map((s) => s.trim()) })),
         ];
         const filter = opts.op || opts.filter ? { ...opts.filter, ...(opts.op ? { op_names: opts.op } : {}) } : undefined;
-        if (items.length === 0 && !filter) throw new CliError('name what to add: --call, --trace, --thread, --pair, --op or --filter', 2);
+        if (items.length === 0 && !filter) throw new CliError(opts.runs ? `runs ${opts.runs} share no dataset row` : 'name what to add: --call, --trace, --thread, --pair, --runs, --op or --filter', 2);
         const { added } = await post<{ added: number }>(client, REVIEW_PATHS.queueAdd, {
           project_id: project, queue_id: queue, ...(items.length ? { items } : {}), ...(filter ? { filter, limit: opts.limit } : {}),
         });
         process.stdout.write(`added ${added} item(s) to ${queue}\n`);
       }));
+}
+
+/** The pairs of two evaluation runs: their `predict_and_score` calls of the same dataset row, in the first run's order. */
+async function rowPairs(client: Client, project: string, runs: string): Promise<{ call_ids: string[] }[]> {
+  const ids = runs.split(',').map((s) => s.trim());
+  if (ids.length !== 2) throw new CliError(`--runs takes two run ids separated by a comma, got ${JSON.stringify(runs)}`, 2);
+  const [a, b] = await Promise.all(ids.map((id) => loadRun(client, project, id)));
+  if (!a || !b) throw new CliError(`no evaluation run ${ids[a ? 1 : 0]} in ${project} (weft eval ls lists them)`);
+  const byKey = new Map(b.rows.map((r) => [r.key, r.id]));
+  return a.rows.flatMap((r) => (byKey.has(r.key) ? [{ call_ids: [r.id, byKey.get(r.key)!] }] : []));
 }
 
 const progressText = (p: QueueProgress): string => `${p.done + p.skipped}/${p.total}`;

@@ -48,4 +48,25 @@ describe('weft queues', () => {
     const lines = exported.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l['call_id'], l['field'], l['value'], l['reviewer']])).toEqual([['a1', 'quality', 4, 'alice'], ['a2', 'quality', 2, 'bob']]);
   });
+
+  it('adds the same rows of two evaluation runs as pairs (--runs)', async () => {
+    const client = new Client({ baseUrl: server().url, maxRetries: 0 });
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const start = (id: string, op: string, parent: string | null, inputs: Record<string, unknown>) =>
+      ({ mode: 'start', req: { start: { project_id: project, id, trace_id: `t-${parent ?? id}`, parent_id: parent, op_name: op, started_at: at, inputs, attributes: {} } } });
+    const end = (id: string, output: unknown) => ({ mode: 'end', req: { end: { project_id: project, id, ended_at: at, output, summary: {} } } });
+    const rows = (run: string, questions: string[]) => questions.flatMap((q) => [
+      start(`${run}-${q}`, 'Evaluation.predict_and_score', run, { example: { q } }), end(`${run}-${q}`, { output: `${run} says ${q}`, scores: {} })]);
+    await client.calls.upsertBatch({
+      batch: [start('runA', 'Evaluation.evaluate', null, {}), start('runB', 'Evaluation.evaluate', null, {}), ...rows('runA', ['x', 'y', 'z']), ...rows('runB', ['y', 'x']),
+        end('runA', {}), end('runB', {})] as never,
+    });
+    await client.close();
+    await run(['queues', 'field', 'better', ...conn(), '--type', 'preference']);
+    expect((await run(['queues', 'create', 'ab', ...conn(), '--field', 'better'])).code).toBe(0);
+    const added = await run(['queues', 'add', 'ab', ...conn(), '--runs', 'runA,runB']);
+    expect([added.stderr, added.stdout]).toEqual(['', 'added 2 item(s) to ab\n']);
+    const { items } = await post<{ items: QueueItem[] }>('/weft/queues/items', { project_id: project, queue_id: 'ab' });
+    expect(items.map((i) => [i.call_id, i.other_call_id]).sort()).toEqual([['runA-x', 'runB-x'], ['runA-y', 'runB-y']]);
+  });
 });

@@ -27,7 +27,8 @@ export interface QueueRouteStores extends FillStores {
  * Builds the routes:
  * - `annotation_fields/create` → the field `{name, type, description, ..., ref, digest, version_index}`;
  *   `annotation_fields/list` → `{fields}` (the latest version of each).
- * - `queues/create` → the queue (409 when the project has one of that name; 422 for a field ref that is no field);
+ * - `queues/create` → the queue (409 when the project has one of that name; 422 for a field ref that is no field or a
+ *   monitor that does not exist);
  *   `queues/list` → `{queues}` (each with `progress`); `queues/read` (by id or name) → `{queue, fields, progress}`.
  * - `queues/add` → `{added}` (items already in the queue are not added again).
  * - `queues/next` → `{item}` (null when none is free): the reviewer's held item, else the oldest free one, taken for
@@ -49,6 +50,9 @@ export function queueRoutes(stores: QueueRouteStores, now: () => Date): Hono {
   postJson(app, REVIEW_PATHS.fieldList, FieldListReq, async (body) => ({ fields: await listFields(objects, body.project_id) }));
   postJson(app, REVIEW_PATHS.queueCreate, QueueCreateReq, async (body) => {
     await resolveFields(objects, body.project_id, body.fields, ['body', 'fields']);
+    if (body.monitor && !(await stores.monitors.list(body.project_id)).some((m) => m.id === body.monitor!.monitor_id)) {
+      throw HttpError.validation([{ loc: ['body', 'monitor', 'monitor_id'], msg: `no monitor ${body.monitor.monitor_id} in project ${body.project_id} (weft monitors ls)`, type: 'value_error' }]);
+    }
     const queue = await queues.create(body, now());
     if (!queue) throw new HttpError(409, `project ${body.project_id} already has a queue named ${JSON.stringify(body.name)}`);
     return queue;

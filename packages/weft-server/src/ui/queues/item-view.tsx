@@ -13,13 +13,14 @@ import { callName } from '../format';
 import { JsonView } from '../json-view';
 import { href } from '../route';
 
-function OneCall({ project, call, label }: { project: string; call: CallRecord; label?: string }) {
+function OneCall({ project, call, label, threadId }: { project: string; call: CallRecord; label?: string; threadId?: string | null }) {
   const chat = chatOfCall(call);
   return (
     <div class="rv-call" data-call={call.id}>
       <div class="rv-call-head">
         {label ? <b class="rv-pair-label">{label}</b> : null} <b>{callName(call)}</b>{' '}
         <a href={href({ view: 'trace', project, traceId: call.trace_id, callId: call.id })}>open its trace</a>
+        {threadId ? <> · <a href={href({ view: 'thread', project, threadId })}>open its thread</a></> : null}
       </div>
       {chat ? <ChatSection call={call} chat={chat} /> : (
         <>
@@ -41,7 +42,7 @@ export function ItemView({ project, item, calls, feedbackKey, onError }: { proje
           <OneCall project={project} call={first} label="A" />
           <OneCall project={project} call={second} label="B" />
         </div>
-      ) : <OneCall project={project} call={first} />}
+      ) : <OneCall project={project} call={first} threadId={item.thread_id} />}
       <details open class="section rv-feedback">
         <summary>Feedback on this call (previous answers)</summary>
         <FeedbackPanel key={`${first.id}/${feedbackKey}`} project={project} callId={first.id} initial={(first.summary.feedback ?? []) as FeedbackRecord[]} onError={onError} />

@@ -189,6 +189,8 @@ describe('dynamic queues', () => {
   it('fill from a monitor\'s low scores', async () => {
     await addCalls('judged', 20, t0, (i) => (i % 4 === 0 ? 'not json {' : `{"a":${i}}`));
     const monitor = (await ok<Monitor>(MONITOR_PATHS.create, { project_id: project, op_name: 'judged', scorer: 'json_valid', sample_rate: 1 }));
+    const none = await post('/weft/queues/create', { project_id: project, name: 'no-monitor', fields: [thumbs.ref], monitor: { monitor_id: 'nope', threshold: 1 } });
+    expect(none.status).toBe(422);
     const low = await ok<Queue>('/weft/queues/create', { project_id: project, name: 'invalid-json', fields: [thumbs.ref], monitor: { monitor_id: monitor.id, threshold: 0.5 } });
     await server().monitors!.runOnce();
     expect((await ok<{ added: number }>('/weft/queues/fill', { project_id: project })).added).toBe(5);
