@@ -51,6 +51,8 @@ export function ReviewScreen({ project, queue, onError }: Props) {
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [loaded, setLoaded] = useState(0);
+  // counts the reads of the item's calls: the feedback panel starts again from each read (it keeps its own list)
+  const [reads, setReads] = useState(0);
   const root = useRef<HTMLDivElement>(null);
 
   const item = pos < history.length ? history[pos]! : current;
@@ -76,6 +78,7 @@ export function ReviewScreen({ project, queue, onError }: Props) {
       if (stop) return;
       const ordered = ids.map((id) => found.find((c) => c.id === id)).filter((c): c is CallRecord => c !== undefined);
       setCalls(ordered);
+      setReads((n) => n + 1);
       setValues(myAnswers(ordered[0], view.queue.id, me));
       setActive(0);
     }, onError);
@@ -133,7 +136,7 @@ export function ReviewScreen({ project, queue, onError }: Props) {
               <div class="rv-nav muted">
                 {pos < last ? `your item ${pos + 1} of ${last} (${item.status})` : 'next item'} · <kbd>k</kbd> previous · <kbd>j</kbd> next
               </div>
-              {calls ? <ItemView project={project} item={item} calls={calls} feedbackKey={loaded} onError={onError} /> : <p class="muted">Loading the call…</p>}
+              {calls ? <ItemView project={project} item={item} calls={calls} feedbackKey={reads} onError={onError} /> : <p class="muted">Loading the call…</p>}
             </>
           ) : <p class="rv-empty">Nothing left to review in this queue. {last > 0 ? <>Press <kbd>k</kbd> to see your answers.</> : null}</p>}
         </div>

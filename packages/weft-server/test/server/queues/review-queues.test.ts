@@ -161,6 +161,10 @@ describe('claims and answers', () => {
     const bad = await post('/weft/queues/answer', { project_id: project, queue_id: queue.id, item_id: held.id, reviewer: 'dave', answers: [{ field_ref: score.ref, value: 7 }] });
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(['body', 'answers', '0', 'value']);
+    // answering again replaces the reviewer's earlier answers to the item
+    for (const value of [3, 4]) await ok('/weft/queues/answer', { project_id: project, queue_id: queue.id, item_id: held.id, reviewer: 'dave', answers: [{ field_ref: score.ref, value }] });
+    const { answers } = await ok<{ answers: { call_id: string; payload: unknown }[] }>('/weft/queues/answers', { project_id: project, queue_id: queue.id });
+    expect(answers.map((a) => [a.call_id, a.payload])).toEqual([[held.call_id, { value: 4 }]]);
     // a short claim expires: the item goes back to the queue and the next reviewer gets it
     const eve = (await next(queue.id, 'eve', 1)).item!;
     await new Promise((r) => setTimeout(r, 1100));
