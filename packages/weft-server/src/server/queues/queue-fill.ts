@@ -32,16 +32,20 @@ const at = (payload: unknown, path: string): unknown => path.split('.').reduce<u
 async function newCalls(stores: FillStores, q: StoredQueue, until: string): Promise<{ items: NewItem[]; cursor: Record<string, string> }> {
   const cursor = q.cursor ?? {};
   const from = cursor['started_at'] ?? q.created_at;
-  const window = [{ $gte: [{ $getField: 'started_at' }, { $literal: from }] }, { $lte: [{ $getField: 'started_at' }, { $literal: until }] }];
+  const started = { $getField: 'started_at' };
+  // after the cursor: a later start, or the same start and a greater id
+  const after = cursor['id']
+    ? { $or: [{ $gt: [started, { $literal: from }] }, { $and: [{ $eq: [started, { $literal: from }] }, { $gt: [{ $getField: 'id' }, { $literal: cursor['id'] }] }] }] }
+    : { $gte: [started, { $literal: from }] };
+  const window = [after, { $lte: [started, { $literal: until }] }];
   const expr = q.dynamic!.query ? { $and: [q.dynamic!.query.$expr, ...window] } : { $and: window };
   const calls = await stores.listCalls({
     project_id: q.project_id, filter: q.dynamic!.filter ?? undefined, query: { $expr: expr }, limit: PAGE,
     sort_by: [{ field: 'started_at', order: 'asc' }, { field: 'id', order: 'asc' }], columns: ['id', 'trace_id', 'thread_id', 'started_at'],
   } as CallsQuery);
-  const fresh = calls.filter((c) => c.started_at !== from || !cursor['id'] || (c.id as string) > cursor['id']);
   const last = calls.at(-1);
   return {
-    items: fresh.filter((c) => isSampled(c.id as string, q.dynamic!.sample_rate)).map((c) => itemOfCall(q.scope, c)),
+    items: calls.filter((c) => isSampled(c.id as string, q.dynamic!.sample_rate)).map((c) => itemOfCall(q.scope, c)),
     cursor: last ? { started_at: last.started_at as string, id: last.id as string } : { started_at: from, ...(cursor['id'] ? { id: cursor['id'] } : {}) },
   };
 }
