@@ -7,7 +7,7 @@
 import { createWriteStream } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
-import type { Client } from 'weft-trace';
+import type { Client } from 'weft-trace/client';
 import { loadRun } from 'weft-trace/eval';
 import { type AnnotationField, FIELD_TYPES, type Queue, type QueueProgress, REVIEW_PATHS } from 'weft-trace/wire';
 import { CliError, withConnection } from './connection.js';
