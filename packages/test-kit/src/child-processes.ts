@@ -33,6 +33,23 @@ export function spawnCli(args: readonly string[], options: SpawnOptions = {}): C
 }
 
 /** Sends `signal` to the child's whole process group (the child and anything it started); a group already gone is fine. */
+/** What a CLI run printed and how it ended. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `weft` CLI to its end (`NO_COLOR=1`, plus `env`) and answers its exit code and output. */
+export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const child = spawnCli(args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
   if (child.pid === undefined) return;
   try {

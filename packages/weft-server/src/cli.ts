@@ -23,6 +23,7 @@ import { promptsCommand } from './cli/prompts-commands.js';
 import { trajectoriesExportCommand } from './cli/trajectories-export.js';
 import { spoolFlushCommand } from './cli/spool-flush.js';
 import { monitorsCommand } from './cli/monitors-commands.js';
+import { queuesCommand } from './cli/queues-commands.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -49,7 +50,8 @@ function buildProgram(): Command {
     .addCommand(evalCommand())
     .addCommand(datasetsCommand())
     .addCommand(promptsCommand())
-    .addCommand(monitorsCommand());
+    .addCommand(monitorsCommand())
+    .addCommand(queuesCommand());
   configure(program);
   return program;
 }

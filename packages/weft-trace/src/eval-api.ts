@@ -10,6 +10,7 @@ export { Dataset } from './eval/dataset.js';
 export { MonitorLoop, type MonitorLoopOptions } from './eval/monitors/monitor-loop.js';
 export type { EndedCall, MonitorPort } from './eval/monitors/monitor-port.js';
 export { MONITOR_BUILTINS } from './eval/monitors/monitor-scorer.js';
+export { isSampled } from './eval/monitors/sampling.js';
 export { compareRuns, type RowComparison, type ScoreComparison } from './eval/runs/compare.js';
 export { listRuns, loadRun } from './eval/runs/load-runs.js';
 export type { EvalRow, EvalRun } from './eval/runs/run-records.js';

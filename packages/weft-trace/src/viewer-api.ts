@@ -26,3 +26,5 @@ export { PROMPT_REF_ATTRIBUTE } from './prompts/prompt-marker.js';
 export { variablesOf } from './prompts/prompt-template.js';
 export { isMediaRef, MEDIA_REF_TYPE } from './schema/media-ref.js';
 export type { MediaRef } from './schema/media.js';
+export { annotationFeedbackType, type AnnotationField, type AnnotationFieldSpec, answerProblem, type QueueItem, type QueueProgress, REVIEW_PATHS } from './schema/review-refs.js';
+export type { Queue } from './schema/review.js';

@@ -23,7 +23,9 @@ export { Aggregation, DEFAULT_AGGREGATIONS, FeedbackBatchCreateReq, FeedbackCrea
 export { tooDeepAt } from './schema/json-depth.js';
 export { LIMITS } from './schema/limits.js';
 export { isMediaRef, MEDIA_REF_TYPE, MediaRef } from './schema/media.js';
-export { Monitor, MONITOR_PATHS, MonitorCreateReq, MonitorDeleteReq, MonitorDeleteRes, MonitorListReq, MonitorListRes, MonitorProgressReq, MonitorProgressRes } from './schema/monitors.js';
+export { Monitor, monitorMetric, MONITOR_PATHS, monitorTriggerRef, MonitorCreateReq, MonitorDeleteReq, MonitorDeleteRes, MonitorListReq, MonitorListRes, MonitorProgressReq, MonitorProgressRes } from './schema/monitors.js';
+export { FieldCreateReq, FieldListReq, type ItemRef, type Queue, QueueAddReq, QueueAnswerReq, QueueAnswersReq, QueueCreateReq, QueueFillReq, QueueItemsReq, QueueListReq, QueueNextReq, QueueReadReq, QueueSkipReq } from './schema/review.js';
+export { ANNOTATION_SPEC_CLASS, annotationFeedbackType, type AnnotationField, type AnnotationFieldSpec, answerProblem, fieldRef, FIELD_TYPES, type FieldType, ITEM_STATUSES, type ItemStatus, type QueueItem, type QueueProgress, REVIEW_PATHS } from './schema/review-refs.js';
 export { FileContentReq, FileCreateForm, ObjCreateReq, ObjQueryReq, ObjReadReq, type ObjSchema, type ObjSchemaForInsert } from './schema/objects.js';
 export { isProjectId, projectIdMessage } from './schema/project-id.js';
 export type { Operand, Operation } from './schema/query.js';

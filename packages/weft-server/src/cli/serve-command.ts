@@ -128,7 +128,7 @@ async function serve(opts: ServeOptions): Promise<void> {
   try {
     // loaded here, not at the top: the other commands run without the server's native SQLite module
     const { startServer } = await loadServer();
-    server = await startServer({ port: opts.port, host: opts.host, ...where, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, retentionDays: opts.retentionDays, monitors: opts.monitors, rollups: true, log: (line) => console.error(line) });
+    server = await startServer({ port: opts.port, host: opts.host, ...where, apiKeys: opts.apiKey, users: opts.user, prices: opts.prices, retentionDays: opts.retentionDays, monitors: opts.monitors, rollups: true, queues: true, log: (line) => console.error(line) });
   } catch (err) {
     if (newFile) removeDatabase(newFile); // e.g. a busy port: no empty database left behind
     console.error(`weft serve: ${describeStartError(err, opts)}`);

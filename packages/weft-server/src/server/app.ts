@@ -22,6 +22,7 @@ import { WEAVE_BODY_TYPES } from 'weft-trace/wire';
 import { serviceInfoRoutes } from './service-info-routes.js';
 import { overviewRoute } from './calls/overview-route.js';
 import { monitorRoutes } from './monitors/monitor-routes.js';
+import { queueRoutes } from './queues/queue-routes.js';
 import { retentionRoute } from './calls/retention-route.js';
 import { projectRoutes, uiRoutes } from './ui-routes.js';
 import { playgroundRoutes } from './playground/playground-routes.js';
@@ -92,6 +93,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', serviceInfoRoutes());
   app.route('/', overviewRoute(store.calls, now));
   app.route('/', monitorRoutes(store.monitors, now));
+  app.route('/', queueRoutes({ ...store, listCalls: (q) => options.store.listCalls(q) }, now));
   app.route('/', retentionRoute(store.calls, now));
   app.route('/', otlpRoutes(store.calls, maxBodyBytes));
   app.route('/', projectRoutes(store.calls));

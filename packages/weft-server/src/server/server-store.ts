@@ -19,6 +19,7 @@ import { FeedbackStore } from './feedback/feedback-store.js';
 import { MonitorStore } from './monitors/monitor-store.js';
 import { FileStore } from './objects/file-store.js';
 import { ObjectStore } from './objects/object-store.js';
+import { QueueStore } from './queues/queue-store.js';
 import { TableStore } from './tables/table-store.js';
 import { TrainingStore } from './training/training-store.js';
 
@@ -34,6 +35,7 @@ export interface StoreParts {
   readonly objects: ObjectStore;
   readonly files: FileStore;
   readonly monitors: MonitorStore;
+  readonly queues: QueueStore;
   /** The SQLite connection (on SQLite). */
   readonly sqlite?: Database.Database;
   /** The PostgreSQL pools (on PostgreSQL). */
@@ -54,7 +56,7 @@ export function engineParts<W extends Wait>(
 ) {
   const stores = {
     feedback: new FeedbackStore(sql), tables: new TableStore(sql), objects: new ObjectStore(sql),
-    training: new TrainingStore(sql), files: new FileStore(sql), monitors: new MonitorStore(sql),
+    training: new TrainingStore(sql), files: new FileStore(sql), monitors: new MonitorStore(sql), queues: new QueueStore(sql),
   };
   return { calls: new CallStore(sql, calls, { ...deps, ...stores }), ...stores, ...connection };
 }

@@ -19,6 +19,8 @@ import { FEEDBACK_ROLLUP_INTERVAL_MS, refreshStaleFeedbackHours } from './feedba
 import { type PeriodicJob, startPeriodicJob } from './calls/jobs/periodic-job.js';
 import { type ServerStore, storeParts } from './server-store.js';
 import type { FeedbackStore } from './feedback/feedback-store.js';
+import type { CallsQuery } from './calls/query/query-sql.js';
+import { fillQueues } from './queues/queue-fill.js';
 
 /** Options of {@link startServer}; `maxBodyBytes`, `log` and `now` as {@link AppOptions} (`createApp`) takes them. */
 export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'log' | 'now'> {
@@ -72,6 +74,21 @@ export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'l
    * interval, so `POST /feedback/stats` reads hours too. @defaultValue false
    */
   rollups?: boolean | Pick<RollupJobOptions, 'intervalMs'>;
+  /**
+   * Fills the dynamic and monitor-fed review queues inside this server (queues/queue-fill.ts): `true` or the job's
+   * options (`intervalMs` between runs, default 5,000; `settleMs`, default 5,000: calls started this long ago are read,
+   * so late arrivals are not passed over). The write path never waits for it. `weft serve` turns it on.
+   * @defaultValue false (`POST /weft/queues/fill` fills them on demand)
+   */
+  queues?: boolean | QueueFillOptions;
+}
+
+/** Options of the queue fill job ({@link StartServerOptions.queues}). */
+export interface QueueFillOptions {
+  /** Milliseconds between runs (a positive integer). @defaultValue 5000 */
+  intervalMs?: number;
+  /** Milliseconds a call's start must be in the past before a run reads it. @defaultValue 5000 */
+  settleMs?: number;
 }
 
 /** A listening server. */
@@ -92,6 +109,8 @@ export interface RunningServer {
   rollups?: RollupJob;
   /** The feedback rollup job, with `rollups` (its `runNow()` refreshes the stale hours at once). */
   feedbackRollups?: PeriodicJob<number>;
+  /** The queue fill job, with `queues` (its `runNow()` fills at once and answers how many items it added). */
+  queueFill?: PeriodicJob<number>;
   /** Stops accepting requests, drops open connections and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -153,6 +172,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const rollupOptions = options.rollups === true ? {} : options.rollups || undefined;
   const rollups = rollupOptions ? startRollupJob(storeParts(store).calls, { log, now: options.now, ...rollupOptions }) : undefined;
   const feedbackRollups = rollupOptions ? startFeedbackRollups(storeParts(store).feedback, log, rollupOptions.intervalMs, options.now) : undefined;
+  const fillOptions = options.queues === true ? {} : options.queues || undefined;
+  const queueFill = fillOptions ? startQueueFill(store, log, fillOptions, options.now) : undefined;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
@@ -160,6 +181,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         await monitors?.stop();
         await rollups?.stop().catch(() => undefined);
         await feedbackRollups?.stop().catch(() => undefined);
+        await queueFill?.stop().catch(() => undefined);
         (retention?.stop() ?? Promise.resolve()).then(() => store.close()).then(resolve, (err: unknown) => {
           log(`weft server: error while closing the database: ${String(err)}`);
           resolve();
@@ -169,7 +191,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     return closing;
   };
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, retention, rollups, feedbackRollups, monitors, close };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, port: bound, store, access, retention, rollups, feedbackRollups, queueFill, monitors, close };
 }
 
 /**
@@ -178,4 +200,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
  */
 function startFeedbackRollups(feedback: FeedbackStore, log: (line: string) => void, intervalMs = FEEDBACK_ROLLUP_INTERVAL_MS, now = (): Date => new Date()): PeriodicJob<number> {
   return startPeriodicJob('feedback rollup', intervalMs, log, (stopped) => refreshStaleFeedbackHours(feedback, now(), stopped));
+}
+
+/** Starts the queue fill job: a first run at once, then one every `intervalMs`; a failed run is logged. */
+function startQueueFill(store: ServerStore, log: (line: string) => void, options: QueueFillOptions, now = (): Date => new Date()): PeriodicJob<number> {
+  const stores = { ...storeParts(store), listCalls: (q: CallsQuery) => store.listCalls(q) };
+  const settleMs = options.settleMs ?? 5000;
+  return startPeriodicJob('queue fill', options.intervalMs ?? 5000, log, () => fillQueues(stores, now(), undefined, settleMs));
 }

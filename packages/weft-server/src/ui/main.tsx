@@ -20,6 +20,8 @@ import { EvaluationsPage } from './evaluations/evaluations-page';
 import { PromptsPage } from './prompts/prompts-page';
 import { PlaygroundPage } from './playground/playground-page';
 import { DatasetsPage } from './datasets/datasets-page';
+import { QueuesPage } from './queues/queues-page';
+import { ReviewScreen } from './queues/review-screen';
 
 const LAST_PROJECT = 'weft.project';
 
@@ -77,7 +79,7 @@ function App() {
             {choices.map((p) => <option value={p}>{p}</option>)}
           </select>
         </label>
-        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'overview', project })}>overview</a><a href={href({ view: 'feedback', project })}>feedback</a><a href={href({ view: 'evaluations', project, runIds: [] })}>evaluations</a><a href={href({ view: 'datasets', project })}>datasets</a><a href={href({ view: 'prompts', project })}>prompts</a><a href={href({ view: 'playground', project })}>playground</a><OpenId project={project} /></> : null}
+        {project !== null ? <><a href={href({ view: 'traces', project })}>traces</a><a href={href({ view: 'overview', project })}>overview</a><a href={href({ view: 'feedback', project })}>feedback</a><a href={href({ view: 'evaluations', project, runIds: [] })}>evaluations</a><a href={href({ view: 'queues', project })}>queues</a><a href={href({ view: 'datasets', project })}>datasets</a><a href={href({ view: 'prompts', project })}>prompts</a><a href={href({ view: 'playground', project })}>playground</a><OpenId project={project} /></> : null}
         <a href={href({ view: 'models' })}>models</a>
       </header>
       {error !== null ? <div class="error" role="alert">{error} <button class="link" onClick={() => setError(null)}>dismiss</button></div> : null}
@@ -102,6 +104,8 @@ function App() {
         <ModelPage key={route.modelId} modelId={route.modelId} groupId={route.groupId} index={route.index} onError={onError} />
       ) : route.view === 'overview' ? (
         <OverviewPage project={route.project} q={route.q} onError={onError} />
+      ) : route.view === 'queues' ? (
+        route.queue ? <ReviewScreen key={`${route.project}/${route.queue}`} project={route.project} queue={route.queue} onError={onError} /> : <QueuesPage key={route.project} project={route.project} onError={onError} />
       ) : route.view === 'thread' ? (
         <ThreadView project={route.project} threadId={route.threadId} onError={onError} />
       ) : (

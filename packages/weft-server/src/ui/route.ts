@@ -1,7 +1,7 @@
 /**
  * Hash routes, stable links people can paste: `#/p/<project>` (traces), `#/p/<project>/trace/<trace_id>[/<call_id>]`,
  * `#/p/<project>/thread/<thread_id>`, `#/p/<project>/feedback`, `#/p/<project>/overview`,
- * `#/p/<project>/evaluations[/<run_id>,<run_id>...]`, `#/p/<project>/datasets[/<name>]` (`?v=<version>&base=<version>`: the
+ * `#/p/<project>/evaluations[/<run_id>,<run_id>...]`, `#/p/<project>/queues[/<queue>]`, `#/p/<project>/datasets[/<name>]` (`?v=<version>&base=<version>`: the
  * version shown and the one it is compared with), `#/p/<project>/prompts[/<name>[/<digest>]]`,
  * `#/p/<project>/playground[?call=<call_id>|?prompt=<name>:<digest>]`; `#/models`, `#/models/<model_id>[/t/<group_id>/<index>]`; the
  * traces list's filters and the overview's window and split as a query after the path (`#/p/<project>?op=agent&status=error`).
@@ -16,6 +16,7 @@ export type Route =
   | { view: 'trace'; project: string; traceId: string; callId?: string }
   | { view: 'thread'; project: string; threadId: string }
   | { view: 'feedback'; project: string }
+  | { view: 'queues'; project: string; queue?: string }
   | { view: 'evaluations'; project: string; runIds: string[] }
   | { view: 'prompts'; project: string; name?: string; digest?: string }
   | { view: 'playground'; project: string; call?: string; prompt?: string }
@@ -37,6 +38,7 @@ export function parseRoute(hash: string): Route {
   if (parts[2] === 'trace' && parts[3]) return { view: 'trace', project, traceId: parts[3], ...(parts[4] ? { callId: parts[4] } : {}) };
   if (parts[2] === 'thread' && parts[3]) return { view: 'thread', project, threadId: parts[3] };
   if (parts[2] === 'feedback') return { view: 'feedback', project };
+  if (parts[2] === 'queues') return { view: 'queues', project, ...(parts[3] ? { queue: parts[3] } : {}) };
   if (parts[2] === 'evaluations') return { view: 'evaluations', project, runIds: parts[3] ? parts[3].split(',').filter(Boolean) : [] };
   if (parts[2] === 'overview') return { view: 'overview', project, ...query };
   if (parts[2] === 'prompts') return { view: 'prompts', project, ...(parts[3] ? { name: parts[3] } : {}), ...(parts[4] ? { digest: parts[4] } : {}) };
@@ -61,6 +63,7 @@ export function href(route: Route): string {
     const pq = new URLSearchParams({ ...(route.call ? { call: route.call } : {}), ...(route.prompt ? { prompt: route.prompt } : {}) }).toString();
     return `${p}/playground${pq ? `?${pq}` : ''}`;
   }
+  if (route.view === 'queues') return `${p}/queues${route.queue ? `/${encodeURIComponent(route.queue)}` : ''}`;
   if (route.view === 'evaluations') return `${p}/evaluations${route.runIds.length ? `/${route.runIds.map(encodeURIComponent).join(',')}` : ''}`;
   return `${p}/feedback`;
 }

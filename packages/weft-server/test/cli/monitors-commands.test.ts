@@ -1,27 +1,17 @@
 // `weft monitors add/ls/rm/run` of the built CLI against a real server, and the LLM judge a monitor scores with:
 // an OpenAI-compatible loopback fake answering its verdicts, reached through OPENAI_API_KEY / OPENAI_BASE_URL, its
 // requests paced by the rpm option (p-queue).
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'weft-trace';
 import { judgeClient } from 'weft-trace/src/eval/monitors/judge-client.js';
 import { monitorTriggerRef, type Monitor } from 'weft-trace/viewer';
-import { spawnCli } from 'weft-test-kit/child-processes.js';
+import { runCli } from 'weft-test-kit/child-processes.js';
 import { uniqueProject } from 'weft-test-kit/calls.js';
 import { listenLoopback, onJsonRequest } from 'weft-test-kit/fake-llm.js';
 import { chatCompletion } from 'weft-test-kit/fake-llm-openai.js';
 import { useTestServer } from 'weft-test-kit/server.js';
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child: ChildProcess = spawnCli(args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+const run = runCli;
 
 const server = useTestServer();
 const project = uniqueProject('monitors-cli');

@@ -99,6 +99,14 @@ function* forCalls(d: Dialect, projectId: string, callIds: readonly string[]): S
   return out;
 }
 
+/** Feedback given through a queue, or carrying a trigger after a cursor (see {@link FeedbackStore.forQueue}, {@link FeedbackStore.afterCursor}). */
+function* byColumn(d: Dialect, projectId: string, column: 'queue_id' | 'trigger_ref', value: string, after: HourCursor | null, limit: number | null): Steps<(FeedbackRecord & { call_id: string | null })[]> {
+  const cursor = after ? ' AND (created_at > ? OR (created_at = ? AND id > ?))' : '';
+  const rows = yield* all<FeedbackRow>(`SELECT call_id, ${recordColumns(d)} FROM feedback WHERE project_id = ? AND ${column} = ?${cursor}
+    ORDER BY created_at, id LIMIT ?`, [projectId, value, ...(after ? [after.created_at, after.created_at, after.id] : []), limit ?? d.noLimit]);
+  return rows.map((row) => ({ ...row, payload: JSON.parse(row.payload) as Record<string, unknown> }) as FeedbackRecord & { call_id: string | null });
+}
+
 /** Deletes feedback by id (see {@link FeedbackStore.purge}). */
 function* purge(d: Dialect, projectId: string, ids: readonly string[]): Steps<number> {
   return yield* deleteFeedback(d, projectId, 'id', ids);
@@ -144,6 +152,16 @@ export class FeedbackStore<W extends Wait = Wait> {
    */
   purge(projectId: string, ids: readonly string[]): Out<W, number> {
     return this.db.run(purge, projectId, ids);
+  }
+
+  /** The feedback given through review queue `queueId` (its `queue_id`), oldest first, each with the call it is about. */
+  forQueue(projectId: string, queueId: string): Out<W, (FeedbackRecord & { call_id: string | null })[]> {
+    return this.db.run(byColumn, projectId, 'queue_id', queueId, null, null);
+  }
+
+  /** At most `limit` records with `trigger_ref` after `after` (`created_at`, then `id`), oldest first, each with its call. */
+  afterCursor(projectId: string, triggerRef: string, after: HourCursor | null, limit: number): Out<W, (FeedbackRecord & { call_id: string | null })[]> {
+    return this.db.run(byColumn, projectId, 'trigger_ref', triggerRef, after, limit);
   }
 
   /** The oldest stale feedback rollup hours before `beforeHour` (`YYYY-MM-DDTHH`), at most `limit` (feedback-rollup-refresh.ts). */
