@@ -26,9 +26,10 @@ import type { ObjectStore } from '../objects/object-store.js';
 import type { TableStore } from '../tables/table-store.js';
 import type { ObjectKey } from '../objects/object-vals.js';
 import { rowsQuery, rowVals } from './query/object-ref-reads.js';
-import { overviewOn, type OverviewResult } from './overview/overview.js';
-import type { OverviewQuery } from './overview/overview-sql.js';
-import { refreshHour, type StaleHour, staleHours } from './overview/rollup-refresh.js';
+import { type OverviewAnswer, type OverviewOptions, overviewOn, type OverviewResult } from './overview/overview.js';
+import type { OverviewQuery, RootKey } from './overview/overview-sql.js';
+import { claimHour, type HourSlice, hourSlice, releaseHour, type StaleHour, staleHours, storeHour } from './overview/rollup-refresh.js';
+import type { Piece } from './overview/overview-pieces.js';
 import type { CallsQuery } from './query/query-walk.js';
 import { type RecordPipeline, recordPipeline } from './query/record-pipeline.js';
 import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './query/records.js';
@@ -244,21 +245,45 @@ export class CallStore<W extends Wait = Wait> {
 
   /**
    * The overview of a window (`POST /weft/calls/overview`): the stored hour rollups that stand, and the roots of the
-   * rest counted per time bucket and series in SQL, their usage summed per model and priced (overview.ts).
+   * rest counted per time bucket and series in SQL (the stale hours' up to a bound), their usage summed per model and
+   * priced (overview.ts).
    * @param useRollups - false counts every root live (the same answer; for tests and benchmarks). @defaultValue true
    */
   overview(query: OverviewQuery, useRollups = true): Out<W, OverviewResult> {
-    return overviewOn(this.sql, query, this.deps.prices, useRollups);
+    return andThen(overviewOn(this.sql, query, this.deps.prices, { useRollups }) as MaybePromise<OverviewAnswer>, (a) => a.result) as Out<W, OverviewResult>;
   }
 
-  /** The oldest stale overview hours before `beforeHour` (`YYYY-MM-DDTHH`), at most `limit` (rollup-refresh.ts). */
-  staleRollupHours(beforeHour: string, limit: number): Out<W, StaleHour[]> {
-    return this.sql.run(staleHours, beforeHour, limit);
+  /** {@link overview} with where its answer came from (`source`: rollup hours, live ranges, stale hours left out). */
+  overviewAnswer(query: OverviewQuery, options: OverviewOptions = {}): Out<W, OverviewAnswer> {
+    return overviewOn(this.sql, query, this.deps.prices, options);
   }
 
-  /** Recomputes one stale overview hour and clears its mark, in one transaction. @returns false when it was not stale. */
-  refreshRollupHour(projectId: string, hour: string): Out<W, boolean> {
-    return this.sql.transaction(refreshHour, projectId, hour);
+  /**
+   * The oldest stale overview hours before `beforeHour` (`YYYY-MM-DDTHH`), at most `limit`: the marked ones, then the
+   * claims taken before `expiredBefore` (rollup-refresh.ts).
+   */
+  staleRollupHours(beforeHour: string, limit: number, expiredBefore: string): Out<W, StaleHour[]> {
+    return this.sql.run(staleHours, beforeHour, limit, expiredBefore);
+  }
+
+  /** Claims a stale overview hour for a refresh with `token`, in one transaction (rollup-refresh.ts). @returns false when it was not stale. */
+  claimRollupHour(projectId: string, hour: string, token: string, nowIso: string, expiredBefore: string): Out<W, boolean> {
+    return this.sql.transaction(claimHour, projectId, hour, token, nowIso, expiredBefore);
+  }
+
+  /** The next slice of at most `limit` roots of a claimed hour after the key `after` (rollup-refresh.ts). */
+  rollupHourSlice(projectId: string, hour: string, after: RootKey | null, limit: number): Out<W, HourSlice> {
+    return this.sql.run(hourSlice, projectId, hour, after, limit);
+  }
+
+  /** Stores a claimed hour's rollup if the claim still holds `token`, in one transaction. @returns false when it was taken over. */
+  storeRollupHour(projectId: string, hour: string, token: string, pieces: readonly Piece[]): Out<W, boolean> {
+    return this.sql.transaction(storeHour, projectId, hour, token, pieces);
+  }
+
+  /** Gives a claim back: the hour marked stale again (a refresh stopped part way). */
+  releaseRollupHour(projectId: string, hour: string, token: string): Out<W, void> {
+    return this.sql.transaction(releaseHour, projectId, hour, token);
   }
 
   /** Closes the open cursors (before the connection or pool): SQLite's at once, PostgreSQL's together, errors skipped. */

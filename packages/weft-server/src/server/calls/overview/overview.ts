@@ -13,6 +13,7 @@ import { andThen, type MaybePromise } from '../../db/store-api.js';
 import { addHistogramText, histogramPercentiles, LatencyHistogram } from '../../stats/latency-histogram.js';
 import { addSums, type Piece, pieceOfRollup, piecesOf, type RollupRowRead, type UsageSums } from './overview-pieces.js';
 import { HOUR_MS, planOverview } from './overview-plan.js';
+import { LIVE_ROOTS, liveCut, staleRuns } from './overview-live-bound.js';
 import { MAX_GROUPS, NONE, OTHER, type OverviewQuery, type OverviewUsageRow, type RootFiguresRow, rootFigures, rootUsage, type RootsQuery } from './overview-sql.js';
 import { costsOf } from '../prices/prices.js';
 import type { PriceTable } from '../prices/price-table.js';
@@ -51,33 +52,73 @@ class Acc {
   }
 }
 
-/** The stored rollups of the window and its stale hours: the plan's inputs. */
-function* storedPart(_: Dialect, q: OverviewQuery): Steps<{ stale: Set<string>; rollups: RollupRowRead[] }> {
+/** What an overview read, besides its stored rollups. */
+interface StoredPart {
+  /** The window's marked and claimed hours. */
+  stale: Set<string>;
+  rollups: RollupRowRead[];
+  /** Stale hours before this instant (epoch ms) are left out (overview-live-bound.ts); -Infinity: none. */
+  pendingBefore: number;
+}
+
+/** The stored rollups of the window, its stale hours and where their live count stops: the plan's inputs. */
+function* storedPart(d: Dialect, q: OverviewQuery, liveRoots: number): Steps<StoredPart> {
   const first = hourAt(Math.floor(q.startMs / HOUR_MS) * HOUR_MS);
   const last = hourAt(Math.floor((q.endMs - 1) / HOUR_MS) * HOUR_MS);
-  const marks = yield* all<{ hour: string }>('SELECT hour FROM call_rollup_marks WHERE project_id = ? AND hour >= ? AND hour <= ?', [q.projectId, first, last]);
+  const marks = yield* all<{ hour: string }>(`SELECT hour FROM call_rollup_marks WHERE project_id = ? AND hour >= ? AND hour <= ?
+    UNION SELECT hour FROM call_rollup_claims WHERE project_id = ? AND hour >= ? AND hour <= ?`, [q.projectId, first, last, q.projectId, first, last]);
   // model rows' histograms only for the split by model; their usage always
   const histogram = q.groupBy === 'model' ? 'histogram' : 'CASE WHEN model IS NULL THEN histogram END AS histogram';
   const rollups = yield* all<RollupRowRead>(`SELECT hour, op_name, model, calls, errors, descendant_errors, ${histogram}, usage
     FROM call_rollups WHERE project_id = ? AND hour >= ? AND hour <= ?`, [q.projectId, first, last]);
-  return { stale: new Set(marks.map((m) => m.hour)), rollups };
+  const stale = new Set(marks.map((m) => m.hour));
+  const cut = stale.size === 0 ? null : yield* liveCut(d, q.projectId, staleRuns(q.startMs, q.endMs, stale), liveRoots);
+  return { stale, rollups, pendingBefore: cut ?? -Infinity };
+}
+
+/** Where an overview's answer came from. */
+export interface OverviewSource {
+  /** Hours read from stored rollups. */
+  rollupHours: number;
+  /** Time ranges counted live (window edges, stale hours, hours cut by a bucket edge). */
+  liveRanges: number;
+  /** Stale hours left out: their roots are in no figure (the rollup job has not reached them; overview-live-bound.ts). */
+  pendingHours: number;
+}
+
+/** An overview and where it came from. */
+export interface OverviewAnswer {
+  result: OverviewResult;
+  source: OverviewSource;
+}
+
+/** How an overview reads. */
+export interface OverviewOptions {
+  /** Read stored rollups (false: count every root live; the same answer, slower). @defaultValue true */
+  useRollups?: boolean;
+  /** Roots of stale hours counted live at most (the older stale hours are left out). @defaultValue {@link LIVE_ROOTS} */
+  liveRoots?: number;
 }
 
 /**
  * The overview of a window on a store's runner, as long reads (on PostgreSQL on the long-read pool, whose
  * `statement_timeout` bounds them as it bounds stream queries and feedback stats): the stale hours and stored rollups
- * of the window, then the live statements over the rest (on PostgreSQL both at once), then the answer.
+ * of the window and where live counting stops, then the live statements over the rest (on PostgreSQL both at once),
+ * then the answer.
  *
  * @param sql - the store's runner.
  * @param q - the window, its buckets and split.
  * @param prices - the server's override prices (`include_costs`'s).
- * @param useRollups - read stored rollups (false: count every root live; the same answer, slower).
- * @returns totals and buckets of all roots; with a split, its groups: most roots first, then by key; `(other)` last.
+ * @returns totals and buckets of all roots (but those of the stale hours left out, `source.pendingHours`); with a split,
+ *   its groups: most roots first, then by key; `(other)` last.
  */
-export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable, useRollups = true): Out<W, OverviewResult> {
-  const stored = useRollups ? sql.longRead(storedPart, q) : { stale: new Set<string>(), rollups: [] };
-  return andThen(stored as MaybePromise<{ stale: Set<string>; rollups: RollupRowRead[] }>, ({ stale, rollups }) => {
-    const plan = useRollups ? planOverview(q.startMs, q.endMs, q.edges, stale) : { hours: new Map<string, number>(), ranges: [[q.startMs, q.endMs] as [number, number]] };
+export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable, options: OverviewOptions = {}): Out<W, OverviewAnswer> {
+  const { useRollups = true, liveRoots = LIVE_ROOTS } = options;
+  const stored = useRollups ? sql.longRead(storedPart, q, liveRoots) : { stale: new Set<string>(), rollups: [], pendingBefore: -Infinity };
+  return andThen(stored as MaybePromise<StoredPart>, ({ stale, rollups, pendingBefore }) => {
+    const plan = useRollups
+      ? planOverview(q.startMs, q.endMs, q.edges, stale, pendingBefore)
+      : { hours: new Map<string, number>(), ranges: [[q.startMs, q.endMs] as [number, number]], pending: 0 };
     const pieces: Piece[] = [];
     for (const r of rollups) {
       const b = plan.hours.get(r.hour);
@@ -87,8 +128,9 @@ export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, 
     const figures = sql.longRead(rootFigures, live);
     const usage = sql.longRead(rootUsage, live);
     const rows = (figures instanceof Promise ? Promise.all([figures, usage]) : [figures, usage]) as MaybePromise<[RootFiguresRow[], OverviewUsageRow[]]>;
-    return andThen(rows, ([f, u]) => overviewResult(q, [...pieces, ...piecesOf(f, u)], prices));
-  }) as Out<W, OverviewResult>;
+    const source = { rollupHours: plan.hours.size, liveRanges: plan.ranges.length, pendingHours: plan.pending };
+    return andThen(rows, ([f, u]) => ({ result: overviewResult(q, [...pieces, ...piecesOf(f, u)], prices), source }));
+  }) as Out<W, OverviewAnswer>;
 }
 
 /** The answer folded from pieces. */

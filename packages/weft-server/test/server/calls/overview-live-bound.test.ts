@@ -1,0 +1,86 @@
+// @weft-test: postgres
+// The overview while the rollup job catches up (issue 54, point 3), on both stores: the stale hours of a window are
+// counted live newest first up to a bound of roots, the older ones are left out and said so (`source.pendingHours`, the
+// `x-weft-overview-source` header), the hours the job has done are read from rollups; with the bound not reached, or
+// once the job is done, the answer is the live count's.
+import { describe, expect, it } from 'vitest';
+import { newId } from 'weft-trace/wire';
+import { refreshRollupHour, refreshStaleHours } from '../../../src/server/calls/jobs/rollup-job.js';
+import type { UpsertItem } from '../../../src/server/calls/write/call-fields.js';
+import { OVERVIEW_PENDING_HEADER, OVERVIEW_SOURCE_HEADER } from '../../../src/server/calls/overview-route.js';
+import { planBuckets } from '../../../src/server/stats/stats-buckets.js';
+import { storeParts } from '../../../src/server/server-store.js';
+import { uniqueProject } from 'weft-test-kit/calls.js';
+import { useTestServer } from 'weft-test-kit/server.js';
+import { post } from 'weft-test-kit/server-http.js';
+
+const server = useTestServer();
+const T0 = Date.parse('2024-06-01T00:00:00.000Z');
+const HOUR = 3_600_000;
+const iso = (ms: number): string => new Date(ms).toISOString();
+const NOW = new Date(T0 + 48 * HOUR);
+
+/** Three ended roots in each of hours 0-5 (hour h's roots fail when h is odd), by model. */
+function roots(project: string): UpsertItem[] {
+  const items: UpsertItem[] = [];
+  for (let h = 0; h < 6; h++) {
+    for (let i = 0; i < 3; i++) {
+      const id = newId();
+      const t = T0 + h * HOUR + i * 600_000 + 1000;
+      items.push({ mode: 'start', req: { start: { project_id: project, id, op_name: 'agent', started_at: iso(t), attributes: {}, inputs: {} } } } as UpsertItem);
+      items.push({ mode: 'end', req: { end: { project_id: project, id, ended_at: iso(t + 100 * (i + 1)), summary: { usage: { 'gpt-4o': { input_tokens: 10, output_tokens: 1, requests: 1 } } }, ...(h % 2 ? { exception: 'boom' } : {}) } } } as UpsertItem);
+    }
+  }
+  return items;
+}
+
+const query = (project: string, startMs = T0, endMs = T0 + 6 * HOUR) =>
+  ({ projectId: project, startMs, endMs, edges: planBuckets(startMs, endMs, 3600, 'UTC').edges, groupBy: 'model' as const });
+
+describe('the overview of stale hours', () => {
+  it('counts the newest stale hours live up to the bound and leaves the older ones out, said so', async () => {
+    const project = uniqueProject('live-bound');
+    const calls = storeParts(server().store).calls;
+    await calls.upsertBatch(roots(project));
+    const live = await calls.overview(query(project), false);
+    // 7 roots at most: hours 5 and 4 (6 roots) fit, hour 3 does not
+    const bounded = await calls.overviewAnswer(query(project), { liveRoots: 7 });
+    expect(bounded.source).toEqual({ rollupHours: 0, liveRanges: 1, pendingHours: 4 });
+    expect(bounded.result.totals.calls).toBe(6);
+    expect(bounded.result.buckets.map((b) => b.calls)).toEqual([0, 0, 0, 0, 3, 3]);
+    expect(bounded.result.buckets.slice(4)).toEqual(live.buckets.slice(4));
+    expect(bounded.result.groups![0]!.buckets.slice(4)).toEqual(live.groups![0]!.buckets.slice(4));
+    // the job did hours 0 and 1 (oldest first): read from rollups; hours 4-5 live, 2-3 left out
+    await refreshRollupHour(calls, project, '2024-06-01T00', NOW);
+    await refreshRollupHour(calls, project, '2024-06-01T01', NOW);
+    const partly = await calls.overviewAnswer(query(project), { liveRoots: 7 });
+    expect(partly.source).toEqual({ rollupHours: 2, liveRanges: 1, pendingHours: 2 });
+    expect(partly.result.buckets.map((b) => b.calls)).toEqual([3, 3, 0, 0, 3, 3]);
+    expect(partly.result.buckets.map((b) => b.errors)).toEqual([0, 3, 0, 0, 0, 3]);
+    // the bound not reached: the live count's answer
+    const whole = await calls.overviewAnswer(query(project), { liveRoots: 12 });
+    expect(whole.source.pendingHours).toBe(0);
+    expect(whole.result).toEqual(live);
+    // an unaligned window: its partial hours at both ends are counted whatever the bound
+    // (hours 2-4 left out; the 2 roots of hour 0 after 00:05, hour 1 from its rollup, the 2 roots of hour 5 before 05:15)
+    const cut = await calls.overviewAnswer(query(project, T0 + 5 * 60_000, T0 + 5 * HOUR + 15 * 60_000), { liveRoots: 1 });
+    expect(cut.source).toEqual({ rollupHours: 1, liveRanges: 2, pendingHours: 3 });
+    expect(cut.result.totals.calls).toBe(2 + 3 + 2);
+  });
+
+  it('says where the answer came from in x-weft-overview-source', async () => {
+    const project = uniqueProject('live-bound');
+    const calls = storeParts(server().store).calls;
+    await calls.upsertBatch(roots(project));
+    const ask = async (startMs: number, endMs: number): Promise<[string | null, string | null, number]> => {
+      const res = await post(server(), '/weft/calls/overview', { project_id: project, start: iso(startMs), end: iso(endMs), granularity: 3600 });
+      expect(res.status).toBe(200);
+      const { totals } = (await res.json()) as { totals: { calls: number } };
+      return [res.headers.get(OVERVIEW_SOURCE_HEADER), res.headers.get(OVERVIEW_PENDING_HEADER), totals.calls];
+    };
+    expect(await ask(T0, T0 + 6 * HOUR)).toEqual(['rows', null, 18]);
+    await refreshStaleHours(calls, NOW);
+    expect(await ask(T0, T0 + 6 * HOUR)).toEqual(['rollups', null, 18]);
+    expect(await ask(T0 + 60_000, T0 + 6 * HOUR)).toEqual(['rollups+rows', null, 17]);
+  });
+});
