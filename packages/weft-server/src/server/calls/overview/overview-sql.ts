@@ -33,13 +33,16 @@ export interface RootsQuery {
   /** Also count the roots per model of their usage (rows with `model` set). */
   withModels: boolean;
   /**
-   * Only the roots of one slice of the (single) range, in (`started_at`, `id`) order: after the key `after` (from the
+   * Only the roots of one slice of the (single) range, in key order ({@link RootKey}): after the key `after` (from the
    * range's start when null), up to and with the key `through` (to the range's end when null).
    */
   slice?: { after: RootKey | null; through: RootKey | null };
 }
 
-/** A root's place in (`started_at`, `id`) order: its normalized `started_at` and its id. */
+/**
+ * A root's place in key order, `started_at` ascending then `id` descending ({@link KEY_ORDER}: `calls_roots_desc` read
+ * backwards on PostgreSQL): its normalized `started_at` and its id.
+ */
 export type RootKey = readonly [startedAt: string, id: string];
 
 /**
@@ -109,14 +112,17 @@ function paramsOf(q: RootsQuery): string[] {
   return [q.projectId, after?.[0] ?? iso(a), through?.[0] ?? iso(b), ...(after ?? []), ...(through ?? [])];
 }
 
+/** The `ORDER BY` of key order ({@link RootKey}). */
+export const KEY_ORDER = 'calls.started_at, calls.id DESC';
+
 /**
- * The roots of a project in a range of `started_at` (`lo`, `hi`: `started_at` bounds), each bound narrowed to a key of
- * (`started_at`, `id`) order when `after` / `through` hold one: one index range scan (`calls_parent` or `calls_roots_desc`)
+ * The roots of a project in a range of `started_at` (`lo`, `hi`: `started_at` bounds), each bound narrowed to a key
+ * ({@link RootKey}) when `after` / `through` hold one: one index range scan (`calls_parent`, or `calls_roots_desc`)
  * from bound to bound, so a slice reads its roots alone. Its parameters: the project, `lo`, `hi`, then the keys.
  */
 export function rootsWhere(after: boolean, through: boolean): string {
   return `calls.project_id = ? AND calls.parent_id IS NULL AND calls.started_at >= ? AND calls.started_at ${through ? '<=' : '<'} ?${
-    after ? ' AND NOT (calls.started_at = ? AND calls.id <= ?)' : ''}${through ? ' AND NOT (calls.started_at = ? AND calls.id > ?)' : ''}`;
+    after ? ' AND NOT (calls.started_at = ? AND calls.id >= ?)' : ''}${through ? ' AND NOT (calls.started_at = ? AND calls.id < ?)' : ''}`;
 }
 
 /** The bucket of `column` (normalized ISO text) among `edges`, as a balanced CASE: log2(buckets) comparisons a row. */

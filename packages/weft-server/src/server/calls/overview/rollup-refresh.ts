@@ -5,7 +5,7 @@
  *
  * 1. {@link claimHour}: the hour's mark moves to `call_rollup_claims` with a token (db/rollup-claim-migrations.ts).
  *    Readers count a claimed hour live, as a marked one; a write that changes the hour from now on marks it again.
- * 2. {@link hourSlice}, repeated: the next slice of the hour's roots in (`started_at`, `id`) order, counted by the
+ * 2. {@link hourSlice}, repeated: the next slice of the hour's roots in key order (overview-sql.ts), counted by the
  *    overview's own live statements (overview-sql.ts); the job adds the slices' pieces up.
  * 3. {@link storeHour}: the hour's rollup stored in place of the old and the claim deleted, only if the claim still
  *    holds the token (another server did not take it over). A mark set meanwhile stays: the hour is read live until
@@ -23,7 +23,7 @@ import type { Dialect } from '../../db/dialect.js';
 import { all, get, insert, run, type Steps } from '../../db/sql-steps.js';
 import { type Piece, histogramOf, piecesOf } from './overview-pieces.js';
 import { HOUR_MS } from './overview-plan.js';
-import { type RootKey, rootFigures, rootsWhere, rootUsage } from './overview-sql.js';
+import { KEY_ORDER, type RootKey, rootFigures, rootsWhere, rootUsage } from './overview-sql.js';
 import { HOUR_LOCK_SPACE, hourLockKey } from '../write/rollup-marks.js';
 import { histogramText } from '../../stats/latency-histogram.js';
 import { type StaleHour, staleHoursIn } from '../../db/stale-hours.js';
@@ -84,7 +84,7 @@ export function* hourSlice(d: Dialect, projectId: string, hour: string, after: R
   const lo = after?.[0] ?? new Date(startMs).toISOString();
   const hi = new Date(endMs).toISOString();
   const end = yield* get<{ started_at: string; id: string }>(`SELECT calls.started_at, calls.id FROM calls WHERE ${rootsWhere(after !== null, false)}
-    ORDER BY calls.started_at, calls.id LIMIT 1 OFFSET ?`, [projectId, lo, hi, ...(after ?? []), limit - 1]);
+    ORDER BY ${KEY_ORDER} LIMIT 1 OFFSET ?`, [projectId, lo, hi, ...(after ?? []), limit - 1]);
   const through: RootKey | null = end ? [end.started_at, end.id] : null;
   const q = { projectId, ranges: [[startMs, endMs]] as [number, number][], edges: [startMs, endMs], withModels: true, slice: { after, through } };
   const pieces = piecesOf(yield* rootFigures(d, q), yield* rootUsage(d, q));
