@@ -13,10 +13,10 @@ import { HOUR_MS } from './overview-plan.js';
 import { rootsWhere } from './overview-sql.js';
 
 /**
- * Roots of stale hours an overview counts live at most, by default: at 10-15 µs a root for the split by model
- * (docs/scale.md), about 0.2-0.3 s of counting.
+ * Roots of stale hours an overview counts live at most, by default, per engine: about 0.3 s of counting on a quiet
+ * machine (docs/scale.md: the split by model costs SQLite 10-15 µs a root, PostgreSQL about 3-4 times that).
  */
-export const LIVE_ROOTS = 20_000;
+export const LIVE_ROOTS: Readonly<Record<Dialect['engine'], number>> = { sqlite: 20_000, postgres: 8_000 };
 
 /** The window's whole stale hours in runs of consecutive hours, `[startMs, endMs)`, newest first. */
 export function staleRuns(startMs: number, endMs: number, stale: ReadonlySet<string>): [number, number][] {

@@ -62,7 +62,7 @@ interface StoredPart {
 }
 
 /** The stored rollups of the window, its stale hours and where their live count stops: the plan's inputs. */
-function* storedPart(d: Dialect, q: OverviewQuery, liveRoots: number): Steps<StoredPart> {
+function* storedPart(d: Dialect, q: OverviewQuery, liveRoots: number | undefined): Steps<StoredPart> {
   const first = hourAt(Math.floor(q.startMs / HOUR_MS) * HOUR_MS);
   const last = hourAt(Math.floor((q.endMs - 1) / HOUR_MS) * HOUR_MS);
   const marks = yield* all<{ hour: string }>(`SELECT hour FROM call_rollup_marks WHERE project_id = ? AND hour >= ? AND hour <= ?
@@ -72,7 +72,7 @@ function* storedPart(d: Dialect, q: OverviewQuery, liveRoots: number): Steps<Sto
   const rollups = yield* all<RollupRowRead>(`SELECT hour, op_name, model, calls, errors, descendant_errors, ${histogram}, usage
     FROM call_rollups WHERE project_id = ? AND hour >= ? AND hour <= ?`, [q.projectId, first, last]);
   const stale = new Set(marks.map((m) => m.hour));
-  const cut = stale.size === 0 ? null : yield* liveCut(d, q.projectId, staleRuns(q.startMs, q.endMs, stale), liveRoots);
+  const cut = stale.size === 0 ? null : yield* liveCut(d, q.projectId, staleRuns(q.startMs, q.endMs, stale), liveRoots ?? LIVE_ROOTS[d.engine]);
   return { stale, rollups, pendingBefore: cut ?? -Infinity };
 }
 
@@ -96,7 +96,7 @@ export interface OverviewAnswer {
 export interface OverviewOptions {
   /** Read stored rollups (false: count every root live; the same answer, slower). @defaultValue true */
   useRollups?: boolean;
-  /** Roots of stale hours counted live at most (the older stale hours are left out). @defaultValue {@link LIVE_ROOTS} */
+  /** Roots of stale hours counted live at most (the older stale hours are left out). @defaultValue the engine's {@link LIVE_ROOTS} */
   liveRoots?: number;
 }
 
@@ -113,7 +113,7 @@ export interface OverviewOptions {
  *   its groups: most roots first, then by key; `(other)` last.
  */
 export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable, options: OverviewOptions = {}): Out<W, OverviewAnswer> {
-  const { useRollups = true, liveRoots = LIVE_ROOTS } = options;
+  const { useRollups = true, liveRoots } = options;
   const stored = useRollups ? sql.longRead(storedPart, q, liveRoots) : { stale: new Set<string>(), rollups: [], pendingBefore: -Infinity };
   return andThen(stored as MaybePromise<StoredPart>, ({ stale, rollups, pendingBefore }) => {
     const plan = useRollups
