@@ -26,7 +26,7 @@ import type { ObjectStore } from '../objects/object-store.js';
 import type { TableStore } from '../tables/table-store.js';
 import type { ObjectKey } from '../objects/object-vals.js';
 import { rowsQuery, rowVals } from './query/object-ref-reads.js';
-import { type OverviewAnswer, type OverviewOptions, overviewOn, type OverviewResult } from './overview/overview.js';
+import { type OverviewAnswer, overviewInTurns, type OverviewOptions, overviewOn, type OverviewResult, type Turn } from './overview/overview.js';
 import type { OverviewQuery, RootKey } from './overview/overview-sql.js';
 import { claimHour, type HourSlice, hourSlice, releaseHour, type StaleHour, staleHours, storeHour } from './overview/rollup-refresh.js';
 import type { Piece } from './overview/overview-pieces.js';
@@ -256,6 +256,11 @@ export class CallStore<W extends Wait = Wait> {
   /** {@link overview} with where its answer came from (`source`: rollup hours, live ranges, stale hours left out). */
   overviewAnswer(query: OverviewQuery, options: OverviewOptions = {}): Out<W, OverviewAnswer> {
     return overviewOn(this.sql, query, this.deps.prices, options);
+  }
+
+  /** {@link overviewAnswer} in turns (SQLite: an hour of live roots per turn; overview.ts `overviewInTurns`). */
+  overviewInTurns(query: OverviewQuery, turn: Turn, options: OverviewOptions = {}): Promise<OverviewAnswer> {
+    return overviewInTurns(this.sql, query, this.deps.prices, turn, options);
   }
 
   /**

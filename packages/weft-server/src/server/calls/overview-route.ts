@@ -9,6 +9,7 @@ import { planBuckets } from '../stats/stats-buckets.js';
 import { HttpError } from '../http/http-error.js';
 import { postJson } from '../http/request-body.js';
 import type { CallStore } from './call-store.js';
+import { callTurns } from './call-turns.js';
 
 /** Path of the route, outside the spec's paths. */
 export const OVERVIEW_PATH = '/weft/calls/overview';
@@ -35,13 +36,15 @@ export const OVERVIEW_PENDING_HEADER = 'x-weft-overview-pending-hours';
  */
 export function overviewRoute(calls: CallStore, now: () => Date): Hono {
   const app = new Hono();
+  const turns = callTurns(calls);
   postJson(app, OVERVIEW_PATH, CallsOverviewReq, async (body, c): Promise<CallsOverviewRes> => {
     const endMs = body.end ? Date.parse(body.end) : now().getTime();
     const startMs = body.start ? Date.parse(body.start) : endMs - DAY_MS;
     if (!(startMs < endMs)) throw HttpError.validation([{ loc: ['body', 'start'], msg: 'start must be before end', type: 'value_error' }]);
     const plan = planBuckets(startMs, endMs, body.granularity ?? undefined, 'UTC');
     const groupBy = body.group_by ?? null;
-    const { result, source } = await calls.overviewAnswer({ projectId: body.project_id, startMs, endMs, edges: plan.edges, groupBy });
+    // on SQLite an hour of live roots per turn: writes and other requests wait behind no more
+    const { result, source } = await calls.overviewInTurns({ projectId: body.project_id, startMs, endMs, edges: plan.edges, groupBy }, (job) => turns.run(job));
     const from = [source.rollupHours > 0 ? 'rollups' : '', source.liveRanges > 0 || source.rollupHours === 0 ? 'rows' : '', source.pendingHours > 0 ? 'pending' : ''];
     c.header(OVERVIEW_SOURCE_HEADER, from.filter(Boolean).join('+'));
     if (source.pendingHours > 0) c.header(OVERVIEW_PENDING_HEADER, String(source.pendingHours));

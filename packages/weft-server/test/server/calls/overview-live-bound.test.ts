@@ -68,6 +68,20 @@ describe('the overview of stale hours', () => {
     expect(cut.result.totals.calls).toBe(2 + 3 + 2);
   });
 
+  it('takes turns on SQLite, an hour of live roots each, and adds them up to the answer of one read', async () => {
+    const project = uniqueProject('live-bound');
+    const calls = storeParts(server().store).calls;
+    await calls.upsertBatch(roots(project));
+    let turns = 0;
+    const turn = async <T>(job: () => T): Promise<T> => (turns++, job());
+    // an unaligned window: hours 0-5 stale, a partial hour at each end
+    const q = query(project, T0 - 30 * 60_000, T0 + 6 * HOUR + 30 * 60_000);
+    const inTurns = await calls.overviewInTurns(q, turn);
+    expect(inTurns).toEqual(await calls.overviewAnswer(q));
+    expect(inTurns.result).toEqual(await calls.overview(q, false));
+    expect(turns).toBe(storeParts(server().store).sqlite ? 1 + 8 + 1 : 1);
+  });
+
   it('says where the answer came from in x-weft-overview-source', async () => {
     const project = uniqueProject('live-bound');
     const calls = storeParts(server().store).calls;

@@ -114,23 +114,68 @@ export interface OverviewOptions {
  */
 export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable, options: OverviewOptions = {}): Out<W, OverviewAnswer> {
   const { useRollups = true, liveRoots } = options;
-  const stored = useRollups ? sql.longRead(storedPart, q, liveRoots) : { stale: new Set<string>(), rollups: [], pendingBefore: -Infinity };
-  return andThen(stored as MaybePromise<StoredPart>, ({ stale, rollups, pendingBefore }) => {
-    const plan = useRollups
-      ? planOverview(q.startMs, q.endMs, q.edges, stale, pendingBefore)
-      : { hours: new Map<string, number>(), ranges: [[q.startMs, q.endMs] as [number, number]], pending: 0 };
-    const pieces: Piece[] = [];
-    for (const r of rollups) {
-      const b = plan.hours.get(r.hour);
-      if (b !== undefined) pieces.push(pieceOfRollup(r, b));
-    }
-    const live: RootsQuery = { projectId: q.projectId, ranges: plan.ranges, edges: q.edges, withModels: q.groupBy === 'model' };
-    const figures = sql.longRead(rootFigures, live);
-    const usage = sql.longRead(rootUsage, live);
-    const rows = (figures instanceof Promise ? Promise.all([figures, usage]) : [figures, usage]) as MaybePromise<[RootFiguresRow[], OverviewUsageRow[]]>;
-    const source = { rollupHours: plan.hours.size, liveRanges: plan.ranges.length, pendingHours: plan.pending };
-    return andThen(rows, ([f, u]) => ({ result: overviewResult(q, [...pieces, ...piecesOf(f, u)], prices), source }));
-  }) as Out<W, OverviewAnswer>;
+  const stored = useRollups ? sql.longRead(storedPart, q, liveRoots) : undefined;
+  return andThen(stored as MaybePromise<StoredPart | undefined>, (part) => answerOf(sql, q, prices, part)) as Out<W, OverviewAnswer>;
+}
+
+/** The answer from a window's stored part: its live ranges counted at once (on PostgreSQL both statements at once). */
+function answerOf(sql: SqlRunner, q: OverviewQuery, prices: PriceTable, part: StoredPart | undefined): MaybePromise<OverviewAnswer> {
+  const { live, pieces, source } = planned(q, part);
+  const figures = sql.longRead(rootFigures, live);
+  const usage = sql.longRead(rootUsage, live);
+  const rows = (figures instanceof Promise ? Promise.all([figures, usage]) : [figures, usage]) as MaybePromise<[RootFiguresRow[], OverviewUsageRow[]]>;
+  return andThen(rows, ([f, u]) => ({ result: overviewResult(q, [...pieces, ...piecesOf(f, u)], prices), source }));
+}
+
+/** Runs a synchronous job in a turn of its own (the call store's turn queue: calls/call-turns.ts). */
+export type Turn = <T>(job: () => T) => Promise<T>;
+
+/**
+ * {@link overviewOn} taking turns with the writes on a synchronous store (SQLite, whose reads hold the event loop): the
+ * stored part in one turn, then the live ranges cut at hours, one piece per turn, then the answer folded in one. A
+ * write waits behind about an hour of roots of a read instead of all it counts live. On PostgreSQL the same as
+ * {@link overviewOn} (its reads yield). The pieces of the turns add up to the answer of one read.
+ */
+export async function overviewInTurns(sql: SqlRunner, q: OverviewQuery, prices: PriceTable, turn: Turn, options: OverviewOptions = {}): Promise<OverviewAnswer> {
+  const { useRollups = true, liveRoots } = options;
+  let sync = true;
+  const part = useRollups ? await turn(() => {
+    const stored = sql.longRead(storedPart, q, liveRoots);
+    sync = !(stored instanceof Promise);
+    return stored;
+  }) : undefined;
+  if (!sync) return answerOf(sql, q, prices, part);
+  const { live, pieces, source } = planned(q, part);
+  for (const range of live.ranges.flatMap(([a, z]) => cutAtHours(a, z))) {
+    const one: RootsQuery = { ...live, ranges: [range] };
+    pieces.push(...await turn(() => piecesOf(sql.longRead(rootFigures, one) as RootFiguresRow[], sql.longRead(rootUsage, one) as OverviewUsageRow[])));
+  }
+  return turn(() => ({ result: overviewResult(q, pieces, prices), source }));
+}
+
+/** `[a, z)` cut at the hours inside it. */
+function cutAtHours(a: number, z: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let at = a; at < z;) {
+    const next = Math.min(z, (Math.floor(at / HOUR_MS) + 1) * HOUR_MS);
+    out.push([at, next]);
+    at = next;
+  }
+  return out;
+}
+
+/** A window's plan from its stored part (none: every root counted live): the live ranges, the rollups' pieces, the source. */
+function planned(q: OverviewQuery, part: StoredPart | undefined): { live: RootsQuery; pieces: Piece[]; source: OverviewSource } {
+  const plan = part
+    ? planOverview(q.startMs, q.endMs, q.edges, part.stale, part.pendingBefore)
+    : { hours: new Map<string, number>(), ranges: [[q.startMs, q.endMs] as [number, number]], pending: 0 };
+  const pieces: Piece[] = [];
+  for (const r of part?.rollups ?? []) {
+    const b = plan.hours.get(r.hour);
+    if (b !== undefined) pieces.push(pieceOfRollup(r, b));
+  }
+  const live: RootsQuery = { projectId: q.projectId, ranges: plan.ranges, edges: q.edges, withModels: q.groupBy === 'model' };
+  return { live, pieces, source: { rollupHours: plan.hours.size, liveRanges: plan.ranges.length, pendingHours: plan.pending } };
 }
 
 /** The answer folded from pieces. */
