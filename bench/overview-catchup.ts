@@ -85,7 +85,8 @@ try {
       const end = aligned ? Math.floor(Date.now() / HOUR) * HOUR : Date.now();
       return { projectId: PROJECT, startMs: end - 30 * DAY, endMs: end, edges: planBuckets(end - 30 * DAY, end, undefined, 'UTC').edges, groupBy: 'model' as const };
     };
-    const read = (aligned = false) => timed(() => calls.overviewAnswer(window(aligned)));
+    // as the route reads (on SQLite an hour of live roots per turn)
+    const read = (aligned = false) => timed(() => calls.overviewInTurns(window(aligned), (job) => turns.run(job)));
     const [first, firstMs] = await read();
     const [, allLiveMs] = await timed(() => calls.overview(window(false), false));
     const jobTurns: number[] = [];

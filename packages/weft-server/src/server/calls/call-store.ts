@@ -263,30 +263,21 @@ export class CallStore<W extends Wait = Wait> {
     return overviewInTurns(this.sql, query, this.deps.prices, turn, options);
   }
 
-  /**
-   * The oldest stale overview hours before `beforeHour` (`YYYY-MM-DDTHH`), at most `limit`: the marked ones, then the
-   * claims taken before `expiredBefore` (rollup-refresh.ts).
-   */
+  /** The oldest stale overview hours before `beforeHour`, at most `limit`: marked, then claimed before `expiredBefore`. */
   staleRollupHours(beforeHour: string, limit: number, expiredBefore: string): Out<W, StaleHour[]> {
     return this.sql.run(staleHours, beforeHour, limit, expiredBefore);
   }
 
-  /** Claims a stale overview hour for a refresh with `token`, in one transaction (rollup-refresh.ts). @returns false when it was not stale. */
+  // the rollup job's parts of one hour's refresh (overview/rollup-refresh.ts): claim, slices, store (or give it back)
   claimRollupHour(projectId: string, hour: string, token: string, nowIso: string, expiredBefore: string): Out<W, boolean> {
     return this.sql.transaction(claimHour, projectId, hour, token, nowIso, expiredBefore);
   }
-
-  /** The next slice of at most `limit` roots of a claimed hour after the key `after` (rollup-refresh.ts). */
   rollupHourSlice(projectId: string, hour: string, after: RootKey | null, limit: number): Out<W, HourSlice> {
     return this.sql.run(hourSlice, projectId, hour, after, limit);
   }
-
-  /** Stores a claimed hour's rollup if the claim still holds `token`, in one transaction. @returns false when it was taken over. */
   storeRollupHour(projectId: string, hour: string, token: string, pieces: readonly Piece[]): Out<W, boolean> {
     return this.sql.transaction(storeHour, projectId, hour, token, pieces);
   }
-
-  /** Gives a claim back: the hour marked stale again (a refresh stopped part way). */
   releaseRollupHour(projectId: string, hour: string, token: string): Out<W, void> {
     return this.sql.transaction(releaseHour, projectId, hour, token);
   }
