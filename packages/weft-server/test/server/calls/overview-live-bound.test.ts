@@ -9,6 +9,7 @@ import { refreshRollupHour, refreshStaleHours } from '../../../src/server/calls/
 import type { UpsertItem } from '../../../src/server/calls/write/call-fields.js';
 import { OVERVIEW_PENDING_HEADER, OVERVIEW_SOURCE_HEADER } from '../../../src/server/calls/overview-route.js';
 import { planBuckets } from '../../../src/server/stats/stats-buckets.js';
+import { MAX_LIVE_RANGES, planOverview } from '../../../src/server/calls/overview/overview-plan.js';
 import { storeParts } from '../../../src/server/server-store.js';
 import { uniqueProject } from 'weft-test-kit/calls.js';
 import { useTestServer } from 'weft-test-kit/server.js';
@@ -80,6 +81,21 @@ describe('the overview of stale hours', () => {
     expect(inTurns).toEqual(await calls.overviewAnswer(q));
     expect(inTurns.result).toEqual(await calls.overview(q, false));
     expect(turns).toBe(storeParts(server().store).sqlite ? 1 + 8 + 1 : 1);
+  });
+
+  it('never counts a left-out hour live when it merges live ranges past their limit', () => {
+    // 300 hours, bucket edges at hh:30 of every even hour (so each even hour is cut: live), every odd hour stale; the
+    // odd hours before the cut (150 h) are left out: 75 live ranges between them, over MAX_LIVE_RANGES
+    const edges = [T0];
+    for (let h = 0; h < 300; h += 2) edges.push(T0 + h * HOUR + 30 * 60_000);
+    edges.push(T0 + 300 * HOUR);
+    const stale = new Set<string>();
+    for (let h = 1; h < 300; h += 2) stale.add(iso(T0 + h * HOUR).slice(0, 13));
+    const plan = planOverview(T0, T0 + 300 * HOUR, edges, stale, T0 + 150 * HOUR);
+    expect(plan.pending).toBe(75);
+    expect(plan.ranges.length).toBeGreaterThan(MAX_LIVE_RANGES);
+    for (let h = 1; h < 150; h += 2) expect(plan.ranges.some(([a, z]) => a < T0 + (h + 1) * HOUR && z > T0 + h * HOUR), `hour ${h}`).toBe(false);
+    expect(plan.ranges.at(-1)).toEqual([T0 + 150 * HOUR, T0 + 300 * HOUR]);
   });
 
   it('says where the answer came from in x-weft-overview-source', async () => {

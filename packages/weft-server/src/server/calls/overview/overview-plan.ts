@@ -45,19 +45,31 @@ export function planOverview(startMs: number, endMs: number, edges: readonly num
     gaps.push(h);
   }
   let ranges = rangesAround(startMs, endMs, gaps);
+  const leftOut = [...left]; // ascending
   while (ranges.length > MAX_LIVE_RANGES) {
     // merge the two ranges with the narrowest gap holding no left-out hour; its hours are counted live
     let at = -1;
     const gap = (i: number): number => ranges[i + 1]![0] - ranges[i]![1];
     for (let i = 0; i + 1 < ranges.length; i++) {
-      const holdsLeft = [...left].some((h) => h >= ranges[i]![1] && h < ranges[i + 1]![0]);
-      if (!holdsLeft && (at < 0 || gap(i) < gap(at))) at = i;
+      if (!holdsAny(leftOut, ranges[i]![1], ranges[i + 1]![0]) && (at < 0 || gap(i) < gap(at))) at = i;
     }
     if (at < 0) break;
     ranges = [...ranges.slice(0, at), [ranges[at]![0], ranges[at + 1]![1]], ...ranges.slice(at + 2)];
   }
   const live = (h: number): boolean => ranges.some(([a, z]) => h < z && h + HOUR_MS > a);
   return { hours: new Map(clean.filter(([h]) => !live(h)).map(([h, i]) => [hourAt(h), i])), ranges, pending: left.size };
+}
+
+/** Whether any of `sorted` (ascending) is in `[a, z)`: a binary search. */
+function holdsAny(sorted: readonly number[], a: number, z: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < a) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]! < z;
 }
 
 /** The ranges of `[startMs, endMs)` outside the given hours (ascending). */
