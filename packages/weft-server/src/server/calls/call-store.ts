@@ -250,17 +250,27 @@ export class CallStore<W extends Wait = Wait> {
    * @param useRollups - false counts every root live (the same answer; for tests and benchmarks). @defaultValue true
    */
   overview(query: OverviewQuery, useRollups = true): Out<W, OverviewResult> {
-    return andThen(overviewOn(this.sql, query, this.deps.prices, { useRollups }) as MaybePromise<OverviewAnswer>, (a) => a.result) as Out<W, OverviewResult>;
+    return andThen(this.overviewAnswer(query, { useRollups }) as MaybePromise<OverviewAnswer>, (a) => a.result) as Out<W, OverviewResult>;
   }
+
+  /**
+   * Whether a rollup job runs here (calls/jobs/rollup-job.ts sets it): only then are stale hours past the live bound
+   * left out, since only then will they be done (overview/overview-live-bound.ts).
+   */
+  rollupJobRunning = false;
 
   /** {@link overview} with where its answer came from (`source`: rollup hours, live ranges, stale hours left out). */
   overviewAnswer(query: OverviewQuery, options: OverviewOptions = {}): Out<W, OverviewAnswer> {
-    return overviewOn(this.sql, query, this.deps.prices, options);
+    return overviewOn(this.sql, query, this.deps.prices, this.bounded(options));
   }
 
   /** {@link overviewAnswer} in turns (SQLite: an hour of live roots per turn; overview.ts `overviewInTurns`). */
   overviewInTurns(query: OverviewQuery, turn: Turn, options: OverviewOptions = {}): Promise<OverviewAnswer> {
-    return overviewInTurns(this.sql, query, this.deps.prices, turn, options);
+    return overviewInTurns(this.sql, query, this.deps.prices, turn, this.bounded(options));
+  }
+
+  private bounded(options: OverviewOptions): OverviewOptions {
+    return options.liveRoots !== undefined || this.rollupJobRunning ? options : { ...options, liveRoots: null };
   }
 
   /** The oldest stale overview hours before `beforeHour`, at most `limit`: marked, then claimed before `expiredBefore`. */

@@ -5,7 +5,8 @@
 // once the job is done, the answer is the live count's.
 import { describe, expect, it } from 'vitest';
 import { newId } from 'weft-trace/wire';
-import { refreshRollupHour, refreshStaleHours } from '../../../src/server/calls/jobs/rollup-job.js';
+import { refreshRollupHour, refreshStaleHours, startRollupJob } from '../../../src/server/calls/jobs/rollup-job.js';
+import { LIVE_ROOTS } from '../../../src/server/calls/overview/overview-live-bound.js';
 import type { UpsertItem } from '../../../src/server/calls/write/call-fields.js';
 import { OVERVIEW_PENDING_HEADER, OVERVIEW_SOURCE_HEADER } from '../../../src/server/calls/overview-route.js';
 import { planBuckets } from '../../../src/server/stats/stats-buckets.js';
@@ -97,6 +98,33 @@ describe('the overview of stale hours', () => {
     for (let h = 1; h < 150; h += 2) expect(plan.ranges.some(([a, z]) => a < T0 + (h + 1) * HOUR && z > T0 + h * HOUR), `hour ${h}`).toBe(false);
     expect(plan.ranges.at(-1)).toEqual([T0 + 150 * HOUR, T0 + 300 * HOUR]);
   });
+
+  it('leaves stale hours out only while a rollup job runs: a server without one counts them all', async () => {
+    const project = uniqueProject('live-bound');
+    const calls = storeParts(server().store).calls;
+    const n = LIVE_ROOTS[storeParts(server().store).pg ? 'postgres' : 'sqlite'] + 300;
+    const at = (i: number): string => iso(T0 + 100 * HOUR + Math.floor((i / n) * 3 * HOUR));
+    for (let from = 0; from < n; from += 1000) {
+      await calls.upsertBatch(Array.from({ length: Math.min(1000, n - from) }, (_, k) => {
+        const id = newId();
+        return { mode: 'start', req: { start: { project_id: project, id, op_name: 'agent', started_at: at(from + k), attributes: {}, inputs: {} } } } as UpsertItem;
+      }));
+    }
+    const q = query(project, T0 + 100 * HOUR, T0 + 103 * HOUR);
+    expect((await calls.overviewAnswer(q)).source.pendingHours).toBe(0);
+    // a job whose clock is before these hours leaves them stale
+    const job = startRollupJob(calls, { intervalMs: 3_600_000, log: () => {}, now: () => new Date(T0) });
+    try {
+      await job.runNow();
+      const bounded = await calls.overviewAnswer(q);
+      expect(bounded.source.pendingHours).toBe(1);
+      expect(bounded.result.totals.calls).toBeLessThan(n);
+    } finally {
+      await job.stop();
+    }
+    const all = await calls.overviewAnswer(q);
+    expect([all.source.pendingHours, all.result.totals.calls]).toEqual([0, n]);
+  }, 60_000);
 
   it('says where the answer came from in x-weft-overview-source', async () => {
     const project = uniqueProject('live-bound');

@@ -62,7 +62,7 @@ interface StoredPart {
 }
 
 /** The stored rollups of the window, its stale hours and where their live count stops: the plan's inputs. */
-function* storedPart(d: Dialect, q: OverviewQuery, liveRoots: number | undefined): Steps<StoredPart> {
+function* storedPart(d: Dialect, q: OverviewQuery, liveRoots: number | null | undefined): Steps<StoredPart> {
   const first = hourAt(Math.floor(q.startMs / HOUR_MS) * HOUR_MS);
   const last = hourAt(Math.floor((q.endMs - 1) / HOUR_MS) * HOUR_MS);
   const marks = yield* all<{ hour: string }>(`SELECT hour FROM call_rollup_marks WHERE project_id = ? AND hour >= ? AND hour <= ?
@@ -72,7 +72,7 @@ function* storedPart(d: Dialect, q: OverviewQuery, liveRoots: number | undefined
   const rollups = yield* all<RollupRowRead>(`SELECT hour, op_name, model, calls, errors, descendant_errors, ${histogram}, usage
     FROM call_rollups WHERE project_id = ? AND hour >= ? AND hour <= ?`, [q.projectId, first, last]);
   const stale = new Set(marks.map((m) => m.hour));
-  const cut = stale.size === 0 ? null : yield* liveCut(d, q.projectId, staleRuns(q.startMs, q.endMs, stale), liveRoots ?? LIVE_ROOTS[d.engine]);
+  const cut = stale.size === 0 || liveRoots === null ? null : yield* liveCut(d, q.projectId, staleRuns(q.startMs, q.endMs, stale), liveRoots ?? LIVE_ROOTS[d.engine]);
   return { stale, rollups, pendingBefore: cut ?? -Infinity };
 }
 
@@ -96,8 +96,11 @@ export interface OverviewAnswer {
 export interface OverviewOptions {
   /** Read stored rollups (false: count every root live; the same answer, slower). @defaultValue true */
   useRollups?: boolean;
-  /** Roots of stale hours counted live at most (the older stale hours are left out). @defaultValue the engine's {@link LIVE_ROOTS} */
-  liveRoots?: number;
+  /**
+   * Roots of stale hours counted live at most (the older stale hours are left out); null: no bound (every stale hour is
+   * counted, as a server without the rollup job must). @defaultValue the engine's {@link LIVE_ROOTS}
+   */
+  liveRoots?: number | null;
 }
 
 /**
