@@ -26,9 +26,10 @@ import type { ObjectStore } from '../objects/object-store.js';
 import type { TableStore } from '../tables/table-store.js';
 import type { ObjectKey } from '../objects/object-vals.js';
 import { rowsQuery, rowVals } from './query/object-ref-reads.js';
-import { overviewOn, type OverviewResult } from './overview/overview.js';
-import type { OverviewQuery } from './overview/overview-sql.js';
-import { refreshHour, type StaleHour, staleHours } from './overview/rollup-refresh.js';
+import { type OverviewAnswer, overviewInTurns, type OverviewOptions, overviewOn, type OverviewResult, type Turn } from './overview/overview.js';
+import type { OverviewQuery, RootKey } from './overview/overview-sql.js';
+import { claimHour, type HourSlice, hourSlice, releaseHour, type StaleHour, staleHours, storeHour } from './overview/rollup-refresh.js';
+import type { Piece } from './overview/overview-pieces.js';
 import type { CallsQuery } from './query/query-walk.js';
 import { type RecordPipeline, recordPipeline } from './query/record-pipeline.js';
 import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './query/records.js';
@@ -244,21 +245,51 @@ export class CallStore<W extends Wait = Wait> {
 
   /**
    * The overview of a window (`POST /weft/calls/overview`): the stored hour rollups that stand, and the roots of the
-   * rest counted per time bucket and series in SQL, their usage summed per model and priced (overview.ts).
+   * rest counted per time bucket and series in SQL (the stale hours' up to a bound), their usage summed per model and
+   * priced (overview.ts).
    * @param useRollups - false counts every root live (the same answer; for tests and benchmarks). @defaultValue true
    */
   overview(query: OverviewQuery, useRollups = true): Out<W, OverviewResult> {
-    return overviewOn(this.sql, query, this.deps.prices, useRollups);
+    return andThen(this.overviewAnswer(query, { useRollups }) as MaybePromise<OverviewAnswer>, (a) => a.result) as Out<W, OverviewResult>;
   }
 
-  /** The oldest stale overview hours before `beforeHour` (`YYYY-MM-DDTHH`), at most `limit` (rollup-refresh.ts). */
-  staleRollupHours(beforeHour: string, limit: number): Out<W, StaleHour[]> {
-    return this.sql.run(staleHours, beforeHour, limit);
+  /**
+   * Whether a rollup job runs here (calls/jobs/rollup-job.ts sets it): only then are stale hours past the live bound
+   * left out, since only then will they be done (overview/overview-live-bound.ts).
+   */
+  rollupJobRunning = false;
+
+  /** {@link overview} with where its answer came from (`source`: rollup hours, live ranges, stale hours left out). */
+  overviewAnswer(query: OverviewQuery, options: OverviewOptions = {}): Out<W, OverviewAnswer> {
+    return overviewOn(this.sql, query, this.deps.prices, this.bounded(options));
   }
 
-  /** Recomputes one stale overview hour and clears its mark, in one transaction. @returns false when it was not stale. */
-  refreshRollupHour(projectId: string, hour: string): Out<W, boolean> {
-    return this.sql.transaction(refreshHour, projectId, hour);
+  /** {@link overviewAnswer} in turns (SQLite: an hour of live roots per turn; overview.ts `overviewInTurns`). */
+  overviewInTurns(query: OverviewQuery, turn: Turn, options: OverviewOptions = {}): Promise<OverviewAnswer> {
+    return overviewInTurns(this.sql, query, this.deps.prices, turn, this.bounded(options));
+  }
+
+  private bounded(options: OverviewOptions): OverviewOptions {
+    return options.liveRoots !== undefined || this.rollupJobRunning ? options : { ...options, liveRoots: null };
+  }
+
+  /** The oldest stale overview hours before `beforeHour`, at most `limit`: marked, then claimed before `expiredBefore`. */
+  staleRollupHours(beforeHour: string, limit: number, expiredBefore: string): Out<W, StaleHour[]> {
+    return this.sql.run(staleHours, beforeHour, limit, expiredBefore);
+  }
+
+  // the rollup job's parts of one hour's refresh (overview/rollup-refresh.ts): claim, slices, store (or give it back)
+  claimRollupHour(projectId: string, hour: string, token: string, nowIso: string, expiredBefore: string): Out<W, boolean> {
+    return this.sql.transaction(claimHour, projectId, hour, token, nowIso, expiredBefore);
+  }
+  rollupHourSlice(projectId: string, hour: string, after: RootKey | null, limit: number): Out<W, HourSlice> {
+    return this.sql.run(hourSlice, projectId, hour, after, limit);
+  }
+  storeRollupHour(projectId: string, hour: string, token: string, pieces: readonly Piece[]): Out<W, boolean> {
+    return this.sql.transaction(storeHour, projectId, hour, token, pieces);
+  }
+  releaseRollupHour(projectId: string, hour: string, token: string): Out<W, void> {
+    return this.sql.transaction(releaseHour, projectId, hour, token);
   }
 
   /** Closes the open cursors (before the connection or pool): SQLite's at once, PostgreSQL's together, errors skipped. */

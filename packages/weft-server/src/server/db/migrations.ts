@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { SQLITE_UNCOUNTED } from './rollup-edge-migrations.js';
 import { SQLITE_FEEDBACK_ROLLUPS } from './feedback-rollup-migrations.js';
 import { SQLITE_QUEUES } from './queue-migrations.js';
+import { SQLITE_ROLLUP_CLAIMS } from './rollup-claim-migrations.js';
 
 /**
  * The rollup tables: `call_rollups` holds, per project and hour (`YYYY-MM-DDTHH` of the roots' `started_at`), one row per
@@ -305,6 +306,7 @@ export const MIGRATIONS: readonly Migration[] = [
   SQLITE_UNCOUNTED,
   SQLITE_FEEDBACK_ROLLUPS,
   SQLITE_QUEUES,
+  SQLITE_ROLLUP_CLAIMS,
 ];
 
 /**

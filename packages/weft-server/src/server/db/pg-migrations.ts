@@ -18,6 +18,7 @@ const BOUNDS = `{${LATENCY_BOUNDS.join(',')}}`;
 import { PG_UNCOUNTED } from './rollup-edge-migrations.js';
 import { PG_FEEDBACK_ROLLUPS } from './feedback-rollup-migrations.js';
 import { PG_QUEUES } from './queue-migrations.js';
+import { PG_ROLLUP_CLAIMS } from './rollup-claim-migrations.js';
 import { PG_EXPR_PARITY, PG_FEEDBACK_STATS, PG_GET_KEYS_ONCE, PG_WEAVE_NUMBERS, PG_WEFT_FUNCTIONS } from './pg-sql-functions.js';
 
 /** Every PostgreSQL migration, in order. Shipped migrations are never edited; add new ones at the end. */
@@ -246,4 +247,5 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   PG_UNCOUNTED,
   PG_FEEDBACK_ROLLUPS,
   PG_QUEUES,
+  PG_ROLLUP_CLAIMS,
 ];

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newId } from 'weft-trace/wire';
 import { CALLS_DELETE_BEFORE_PATH } from 'weft-trace/wire';
-import { refreshStaleHours } from '../../../src/server/calls/jobs/rollup-job.js';
+import { type RefreshOptions, refreshStaleHours } from '../../../src/server/calls/jobs/rollup-job.js';
+import type { CallStore } from '../../../src/server/calls/call-store.js';
 import { planBuckets } from '../../../src/server/stats/stats-buckets.js';
 import { storeParts } from '../../../src/server/server-store.js';
 import { uniqueProject } from 'weft-test-kit/calls.js';
@@ -53,6 +54,7 @@ type Step =
   | { kind: 'send'; items: number }
   | { kind: 'resend'; which: number }
   | { kind: 'job' }
+  | { kind: 'slicedJob'; after: number; items: number; stopAfter: number | null }
   | { kind: 'delete'; which: number; root: boolean }
   | { kind: 'retention'; minute: number };
 
@@ -60,6 +62,12 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('send' as const), items: fc.integer({ min: 1, max: 8 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('resend' as const), which: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('job' as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('slicedJob' as const), after: fc.integer({ min: 1, max: 3 }), items: fc.integer({ min: 1, max: 8 }), stopAfter: fc.option(fc.integer({ min: 1, max: 6 })),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), which: fc.nat(), root: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('retention' as const), minute: fc.integer({ min: 0, max: 30 * 60 }) }) },
 );
@@ -111,7 +119,28 @@ async function expectSameAsLive(project: string): Promise<void> {
   }
 }
 
-const refresh = (): Promise<number> => refreshStaleHours(storeParts(server().store).calls, new Date(T0 + 400 * HOUR));
+const refresh = (options: RefreshOptions = {}): Promise<number> =>
+  refreshStaleHours(storeParts(server().store).calls, new Date(T0 + 400 * HOUR), { sliceRoots: 2, ...options });
+
+/**
+ * The job in slices of 2 roots, with `write` run between two slices (after every `after`-th, in its turn), and stopped
+ * after `stopAfter` slices (the hour in progress given back) when set.
+ */
+async function slicedJob(after: number, stopAfter: number | null, write: (hour: string) => unknown): Promise<number> {
+  const calls = storeParts(server().store).calls;
+  const slice = calls.rollupHourSlice.bind(calls);
+  let seen = 0;
+  calls.rollupHourSlice = ((...args: Parameters<CallStore['rollupHourSlice']>) => {
+    const out = slice(...args);
+    if (++seen % after !== 0) return out;
+    return out instanceof Promise ? out.then(async (v) => (await write(args[1]), v)) : (write(args[1]), out);
+  }) as CallStore['rollupHourSlice'];
+  try {
+    return await refresh({ stopped: () => stopAfter !== null && seen >= stopAfter });
+  } finally {
+    calls.rollupHourSlice = slice;
+  }
+}
 
 /**
  * Runs a workload: the steps `during` while the traces' items are sent (starts first, then ends), the rest of the
@@ -124,6 +153,8 @@ async function workload(traces: TraceSpec[], during: Step[], after: Step[]): Pro
   const made = traces.map((t) => traceItems(project, t));
   // all starts first, then the ends: ends arrive late, in batches of their own
   const pending = [...made.flatMap((m) => m.starts), ...made.flatMap((m) => m.ends)];
+  // the overview hour of each call (its root's start)
+  const hourOfCall = new Map(traces.flatMap((t, i) => [made[i]!.root, ...made[i]!.children].map((id) => [id, new Date(T0 + t.minute * MIN).toISOString().slice(0, 13)])));
   const sent: Json[][] = [];
   for (const step of [...during, { kind: 'send', items: pending.length }, { kind: 'job' }, ...after] as Step[]) {
     if (step.kind === 'send' && pending.length > 0) {
@@ -134,6 +165,18 @@ async function workload(traces: TraceSpec[], during: Step[], after: Step[]): Pro
       await batch(server(), sent[step.which % sent.length]!);
     } else if (step.kind === 'job') {
       rolledUp += await refresh();
+    } else if (step.kind === 'slicedJob') {
+      // the next items written between two slices of the job (straight to the store: in the slice's turn on SQLite)
+      const calls = storeParts(server().store).calls;
+      rolledUp += await slicedJob(step.after, step.stopAfter, (hour) => {
+        // the items of the traces of the hour being refreshed first (a write behind or ahead of the job's cursor)
+        const ofHour = pending.filter((item) => hourOfCall.get(callIdOf(item)) === hour).slice(0, step.items);
+        const items = ofHour.length > 0 ? ofHour : pending.slice(0, step.items);
+        for (const item of items) pending.splice(pending.indexOf(item), 1);
+        if (items.length === 0) return undefined;
+        sent.push(items);
+        return calls.upsertBatch(items as never);
+      });
     } else if (step.kind === 'delete') {
       const m = made[step.which % made.length]!;
       const id = step.root || m.children.length === 0 ? m.root : m.children[step.which % m.children.length]!;
@@ -149,6 +192,12 @@ async function workload(traces: TraceSpec[], during: Step[], after: Step[]): Pro
   expect(Number(stale[0]!.n)).toBe(0);
   return rolledUp;
 }
+
+/** The call id of a start or end item. */
+const callIdOf = (item: Json): string => {
+  const req = item['req'] as Json;
+  return ((req['start'] ?? req['end']) as Json)['id'] as string;
+};
 
 const trace = (over: Partial<TraceSpec>): TraceSpec => ({ minute: 90, op: 0, latencyMs: 1200, failed: false, counts: true, usage: [], children: [], childrenLate: false, ...over });
 

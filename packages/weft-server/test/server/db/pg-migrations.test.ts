@@ -26,7 +26,7 @@ describe('PostgreSQL migrations', () => {
       await client.end();
       expect(recorded.rows).toEqual(PG_MIGRATIONS.map((m) => ({ id: m.id, name: m.name })));
       expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual([
-        'call_refs', 'call_renames', 'call_rollup_marks', 'call_rollup_open', 'call_rollups', 'calls', 'feedback', 'feedback_rollup_marks', 'feedback_rollups', 'files', 'migrations', 'monitors', 'objects', 'queue_items', 'queues', 'table_rows', 'tables', 'training_jobs', 'trajectories', 'users',
+        'call_refs', 'call_renames', 'call_rollup_claims', 'call_rollup_marks', 'call_rollup_open', 'call_rollups', 'calls', 'feedback', 'feedback_rollup_marks', 'feedback_rollups', 'files', 'migrations', 'monitors', 'objects', 'queue_items', 'queues', 'table_rows', 'tables', 'training_jobs', 'trajectories', 'users',
       ]);
     } finally {
       await Promise.all(opened.map((o) => o.close()));

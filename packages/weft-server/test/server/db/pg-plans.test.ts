@@ -4,13 +4,16 @@
 // runs, taken from the store's own SQL builders (and planned as the stream-query cursor plans it: `DECLARE ... CURSOR`
 // with the compiled `cursor_tuple_fraction`): a first page newest first is a Limit over an index scan (no sort of the
 // project's calls, no sequential scan), a trace reads the trace index only, a call by id the key only, the feedback
-// stats and the overview an index.
+// stats and the overview an index; the rollup job's slices of an hour and the overview's bound on live counting a range
+// of a roots index each, bounded by their keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { CallsQueryReq } from 'weft-trace/schema';
 import { FeedbackStatsReq } from 'weft-trace/schema';
 import { compilePgCallsQuery } from '../../../src/server/calls/query/pg-query-sql.js';
 import { rootFigures, type RootsQuery } from '../../../src/server/calls/overview/overview-sql.js';
+import { hourSlice } from '../../../src/server/calls/overview/rollup-refresh.js';
+import { liveCut } from '../../../src/server/calls/overview/overview-live-bound.js';
 import { PG_DIALECT, pgSql } from '../../../src/server/db/dialect.js';
 import type { Step, Steps } from '../../../src/server/db/sql-steps.js';
 import { feedbackStats } from '../../../src/server/feedback/stats-query.js';
@@ -170,5 +173,31 @@ describe('PostgreSQL plans of the reads of a big project', () => {
     const overview = shape(await planOf(overviewSql.sql, overviewSql.params, false));
     expect(overview.filter((n) => /Seq Scan on calls/.test(n)), overview.join(' > ')).toEqual([]);
     expect(overview.some((n) => /Index.* on calls using calls_(roots_desc|parent)/.test(n)), overview.join(' > ')).toBe(true);
+  });
+  it("the rollup job's slice of an hour and the overview's bound on stale hours read a bounded range of a roots index", async () => {
+    const hour = new Date(T0 + 86_400_000 * 3).toISOString().slice(0, 13);
+    const after = [`${hour}:10:00.000Z`, '0000000c-0000-7000-8000-000000000000'] as const;
+    // the slice's end (a Limit over the index in key order), then its counts over the keys (after, through]
+    const slice = hourSlice(PG_DIALECT, PROJECT, hour, after, 1000);
+    const probe = slice.next().value as Step & { sql: string; params: unknown[] };
+    const probePlan = await planOf(pgSql(probe.sql), probe.params, false);
+    const probeShape = shape(probePlan);
+    expect(probePlan['Node Type'], probeShape.join(' > ')).toBe('Limit');
+    expect(probeShape.filter((n) => /^Sort|Seq Scan|Bitmap/.test(n)), probeShape.join(' > ')).toEqual([]);
+    expect(probeShape.some((n) => /Index.* on calls using calls_(roots_desc|parent)/.test(n)), probeShape.join(' > ')).toBe(true);
+    const counts = slice.next({ started_at: `${hour}:20:00.000Z`, id: 'x' }).value as Step & { sql: string; params: unknown[] };
+    const countsShape = shape(await planOf(pgSql(counts.sql), counts.params, false));
+    expect(countsShape.filter((n) => /Seq Scan on calls/.test(n)), countsShape.join(' > ')).toEqual([]);
+    expect(countsShape.some((n) => /Index.* on calls using calls_(roots_desc|parent)/.test(n)), countsShape.join(' > ')).toBe(true);
+    // the bound: a count under LIMIT, then the newest root past it
+    const startMs = T0 + 86_400_000;
+    const cut = liveCut(PG_DIALECT, PROJECT, [[startMs, startMs + 10 * 3_600_000]], 100);
+    const count = cut.next().value as Step & { sql: string; params: unknown[] };
+    const offset = cut.next({ n: 101 }).value as Step & { sql: string; params: unknown[] };
+    for (const step of [count, offset]) {
+      const plan = shape(await planOf(pgSql(step.sql), step.params, false));
+      expect(plan.filter((n) => /^Sort|Seq Scan|Bitmap/.test(n)), plan.join(' > ')).toEqual([]);
+      expect(plan.some((n) => /Index.* on calls using calls_(roots_desc|parent)/.test(n)), plan.join(' > ')).toBe(true);
+    }
   });
 });

@@ -77,6 +77,28 @@ export function piecesOf(figures: readonly RootFiguresRow[], usage: readonly Ove
   return [...pieces.values()];
 }
 
+/**
+ * Adds pieces into `into` (by bucket, op and model): counts and usage added, histograms merged. The pieces of an hour
+ * counted a slice at a time add up to the pieces of the hour counted at once.
+ */
+export function mergePieces(into: Map<string, Piece>, pieces: readonly Piece[]): void {
+  for (const p of pieces) {
+    const key = keyOf(p.b, p.op, p.model);
+    const at = into.get(key);
+    if (!at) {
+      const histogram = new LatencyHistogram();
+      histogram.merge(histogramOf(p));
+      into.set(key, { ...p, histogram, ...(p.usage ? { usage: { ...p.usage } } : {}) });
+      continue;
+    }
+    at.calls += p.calls;
+    at.errors += p.errors;
+    at.descendantErrors += p.descendantErrors;
+    (at.histogram as LatencyHistogram).merge(histogramOf(p));
+    if (p.usage) addSums((at.usage ??= {}), p.usage);
+  }
+}
+
 /** A stored rollup row (`call_rollups`), as read back. */
 export interface RollupRowRead {
   hour: string;

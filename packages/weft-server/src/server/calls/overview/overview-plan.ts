@@ -18,6 +18,8 @@ export interface OverviewPlan {
   hours: Map<string, number>;
   /** `[startMs, endMs)` ranges counted live, in order, disjoint. */
   ranges: [number, number][];
+  /** Stale hours left out (counted neither live nor from rollups; overview-live-bound.ts). */
+  pending: number;
 }
 
 /**
@@ -25,24 +27,49 @@ export interface OverviewPlan {
  * @param startMs - the window's start, epoch ms.
  * @param endMs - its end (exclusive).
  * @param edges - its bucket edges (the first `startMs`, the last `endMs`).
- * @param stale - the marked hours of the project (keys as {@link hourAt} makes them).
+ * @param stale - the marked and claimed hours of the project (keys as {@link hourAt} makes them).
+ * @param pendingBefore - stale hours before this instant (epoch ms, on an hour) are left out, where whole inside a
+ *   bucket (overview-live-bound.ts). @defaultValue none left out
  */
-export function planOverview(startMs: number, endMs: number, edges: readonly number[], stale: ReadonlySet<string>): OverviewPlan {
+export function planOverview(startMs: number, endMs: number, edges: readonly number[], stale: ReadonlySet<string>, pendingBefore = -Infinity): OverviewPlan {
   const clean: [number, number][] = []; // [hour ms, bucket]
+  const gaps: number[] = []; // hours not counted live: clean ones and left-out ones
+  const left = new Set<number>();
   let b = 0;
   for (let h = Math.ceil(startMs / HOUR_MS) * HOUR_MS; h + HOUR_MS <= endMs; h += HOUR_MS) {
     while (b + 2 < edges.length && edges[b + 1]! <= h) b++;
-    if (edges[b]! <= h && h + HOUR_MS <= edges[b + 1]! && !stale.has(hourAt(h))) clean.push([h, b]);
+    if (!(edges[b]! <= h && h + HOUR_MS <= edges[b + 1]!)) continue;
+    if (!stale.has(hourAt(h))) clean.push([h, b]);
+    else if (h < pendingBefore) left.add(h);
+    else continue;
+    gaps.push(h);
   }
-  let ranges = rangesAround(startMs, endMs, clean.map(([h]) => h));
+  let ranges = rangesAround(startMs, endMs, gaps);
+  const leftOut = [...left]; // ascending
   while (ranges.length > MAX_LIVE_RANGES) {
-    // merge the two ranges with the narrowest gap; its hours are counted live
-    let at = 0;
-    for (let i = 1; i + 1 < ranges.length; i++) if (ranges[i + 1]![0] - ranges[i]![1] < ranges[at + 1]![0] - ranges[at]![1]) at = i;
+    // merge the two ranges with the narrowest gap holding no left-out hour; its hours are counted live
+    let at = -1;
+    const gap = (i: number): number => ranges[i + 1]![0] - ranges[i]![1];
+    for (let i = 0; i + 1 < ranges.length; i++) {
+      if (!holdsAny(leftOut, ranges[i]![1], ranges[i + 1]![0]) && (at < 0 || gap(i) < gap(at))) at = i;
+    }
+    if (at < 0) break;
     ranges = [...ranges.slice(0, at), [ranges[at]![0], ranges[at + 1]![1]], ...ranges.slice(at + 2)];
   }
   const live = (h: number): boolean => ranges.some(([a, z]) => h < z && h + HOUR_MS > a);
-  return { hours: new Map(clean.filter(([h]) => !live(h)).map(([h, i]) => [hourAt(h), i])), ranges };
+  return { hours: new Map(clean.filter(([h]) => !live(h)).map(([h, i]) => [hourAt(h), i])), ranges, pending: left.size };
+}
+
+/** Whether any of `sorted` (ascending) is in `[a, z)`: a binary search. */
+function holdsAny(sorted: readonly number[], a: number, z: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < a) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]! < z;
 }
 
 /** The ranges of `[startMs, endMs)` outside the given hours (ascending). */

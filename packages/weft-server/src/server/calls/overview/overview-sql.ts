@@ -32,7 +32,18 @@ export interface RootsQuery {
   edges: readonly number[];
   /** Also count the roots per model of their usage (rows with `model` set). */
   withModels: boolean;
+  /**
+   * Only the roots of one slice of the (single) range, in key order ({@link RootKey}): after the key `after` (from the
+   * range's start when null), up to and with the key `through` (to the range's end when null).
+   */
+  slice?: { after: RootKey | null; through: RootKey | null };
 }
+
+/**
+ * A root's place in key order, `started_at` ascending then `id` descending ({@link KEY_ORDER}: `calls_roots_desc` read
+ * backwards on PostgreSQL): its normalized `started_at` and its id.
+ */
+export type RootKey = readonly [startedAt: string, id: string];
 
 /**
  * Counts of the roots of one bucket `b` and root op with latency bin `k` (null: running): with `model` null all of
@@ -93,8 +104,26 @@ const iso = (ms: number): string => {
   if (!ISO.test(s)) throw new RangeError(`overview: edge out of range: ${ms}`);
   return s;
 };
-/** The parameters of either statement: the project, start and end (ISO) of each range. */
-const paramsOf = (q: RootsQuery): string[] => q.ranges.flatMap(([a, b]) => [q.projectId, iso(a), iso(b)]);
+/** The parameters of either statement: the project, start and end (ISO) of each range (of a slice: its keys). */
+function paramsOf(q: RootsQuery): string[] {
+  if (!q.slice) return q.ranges.flatMap(([a, b]) => [q.projectId, iso(a), iso(b)]);
+  const [[a, b]] = q.ranges as [readonly [number, number]];
+  const { after, through } = q.slice;
+  return [q.projectId, after?.[0] ?? iso(a), through?.[0] ?? iso(b), ...(after ?? []), ...(through ?? [])];
+}
+
+/** The `ORDER BY` of key order ({@link RootKey}). */
+export const KEY_ORDER = 'calls.started_at, calls.id DESC';
+
+/**
+ * The roots of a project in a range of `started_at` (`lo`, `hi`: `started_at` bounds), each bound narrowed to a key
+ * ({@link RootKey}) when `after` / `through` hold one: one index range scan (`calls_parent`, or `calls_roots_desc`)
+ * from bound to bound, so a slice reads its roots alone. Its parameters: the project, `lo`, `hi`, then the keys.
+ */
+export function rootsWhere(after: boolean, through: boolean): string {
+  return `calls.project_id = ? AND calls.parent_id IS NULL AND calls.started_at >= ? AND calls.started_at ${through ? '<=' : '<'} ?${
+    after ? ' AND NOT (calls.started_at = ? AND calls.id >= ?)' : ''}${through ? ' AND NOT (calls.started_at = ? AND calls.id < ?)' : ''}`;
+}
 
 /** The bucket of `column` (normalized ISO text) among `edges`, as a balanced CASE: log2(buckets) comparisons a row. */
 export function bucketSql(column: string, edges: readonly number[]): string {
@@ -116,7 +145,7 @@ function rootsCte(e: OverviewEngine, q: RootsQuery, wanted: readonly string[], m
     b: bucketSql('calls.started_at', q.edges), op: 'calls.op_name', st: e.status, k: e.bin, summary: 'calls.summary',
   };
   const one = `SELECT ${wanted.map((c) => `${columns[c]} AS ${c}`).join(', ')}
-    FROM calls WHERE calls.project_id = ? AND calls.parent_id IS NULL AND calls.started_at >= ? AND calls.started_at < ?`;
+    FROM calls WHERE ${rootsWhere(q.slice?.after != null, q.slice?.through != null)}`;
   return `r AS ${materialized ? 'MATERIALIZED ' : ''}(${q.ranges.map(() => one).join(' UNION ALL ')})`;
 }
 

@@ -13,6 +13,7 @@ import { andThen, type MaybePromise } from '../../db/store-api.js';
 import { addHistogramText, histogramPercentiles, LatencyHistogram } from '../../stats/latency-histogram.js';
 import { addSums, type Piece, pieceOfRollup, piecesOf, type RollupRowRead, type UsageSums } from './overview-pieces.js';
 import { HOUR_MS, planOverview } from './overview-plan.js';
+import { LIVE_ROOTS, liveCut, staleRuns } from './overview-live-bound.js';
 import { MAX_GROUPS, NONE, OTHER, type OverviewQuery, type OverviewUsageRow, type RootFiguresRow, rootFigures, rootUsage, type RootsQuery } from './overview-sql.js';
 import { costsOf } from '../prices/prices.js';
 import type { PriceTable } from '../prices/price-table.js';
@@ -51,44 +52,133 @@ class Acc {
   }
 }
 
-/** The stored rollups of the window and its stale hours: the plan's inputs. */
-function* storedPart(_: Dialect, q: OverviewQuery): Steps<{ stale: Set<string>; rollups: RollupRowRead[] }> {
+/** What an overview read, besides its stored rollups. */
+interface StoredPart {
+  /** The window's marked and claimed hours. */
+  stale: Set<string>;
+  rollups: RollupRowRead[];
+  /** Stale hours before this instant (epoch ms) are left out (overview-live-bound.ts); -Infinity: none. */
+  pendingBefore: number;
+}
+
+/** The stored rollups of the window, its stale hours and where their live count stops: the plan's inputs. */
+function* storedPart(d: Dialect, q: OverviewQuery, liveRoots: number | null | undefined): Steps<StoredPart> {
   const first = hourAt(Math.floor(q.startMs / HOUR_MS) * HOUR_MS);
   const last = hourAt(Math.floor((q.endMs - 1) / HOUR_MS) * HOUR_MS);
-  const marks = yield* all<{ hour: string }>('SELECT hour FROM call_rollup_marks WHERE project_id = ? AND hour >= ? AND hour <= ?', [q.projectId, first, last]);
+  const marks = yield* all<{ hour: string }>(`SELECT hour FROM call_rollup_marks WHERE project_id = ? AND hour >= ? AND hour <= ?
+    UNION SELECT hour FROM call_rollup_claims WHERE project_id = ? AND hour >= ? AND hour <= ?`, [q.projectId, first, last, q.projectId, first, last]);
   // model rows' histograms only for the split by model; their usage always
   const histogram = q.groupBy === 'model' ? 'histogram' : 'CASE WHEN model IS NULL THEN histogram END AS histogram';
   const rollups = yield* all<RollupRowRead>(`SELECT hour, op_name, model, calls, errors, descendant_errors, ${histogram}, usage
     FROM call_rollups WHERE project_id = ? AND hour >= ? AND hour <= ?`, [q.projectId, first, last]);
-  return { stale: new Set(marks.map((m) => m.hour)), rollups };
+  const stale = new Set(marks.map((m) => m.hour));
+  const cut = stale.size === 0 || liveRoots === null ? null : yield* liveCut(d, q.projectId, staleRuns(q.startMs, q.endMs, stale), liveRoots ?? LIVE_ROOTS[d.engine]);
+  return { stale, rollups, pendingBefore: cut ?? -Infinity };
+}
+
+/** Where an overview's answer came from. */
+export interface OverviewSource {
+  /** Hours read from stored rollups. */
+  rollupHours: number;
+  /** Time ranges counted live (window edges, stale hours, hours cut by a bucket edge). */
+  liveRanges: number;
+  /** Stale hours left out: their roots are in no figure (the rollup job has not reached them; overview-live-bound.ts). */
+  pendingHours: number;
+}
+
+/** An overview and where it came from. */
+export interface OverviewAnswer {
+  result: OverviewResult;
+  source: OverviewSource;
+}
+
+/** How an overview reads. */
+export interface OverviewOptions {
+  /** Read stored rollups (false: count every root live; the same answer, slower). @defaultValue true */
+  useRollups?: boolean;
+  /**
+   * Roots of stale hours counted live at most (the older stale hours are left out); null: no bound (every stale hour is
+   * counted, as a server without the rollup job must). @defaultValue the engine's {@link LIVE_ROOTS}
+   */
+  liveRoots?: number | null;
 }
 
 /**
  * The overview of a window on a store's runner, as long reads (on PostgreSQL on the long-read pool, whose
  * `statement_timeout` bounds them as it bounds stream queries and feedback stats): the stale hours and stored rollups
- * of the window, then the live statements over the rest (on PostgreSQL both at once), then the answer.
+ * of the window and where live counting stops, then the live statements over the rest (on PostgreSQL both at once),
+ * then the answer.
  *
  * @param sql - the store's runner.
  * @param q - the window, its buckets and split.
  * @param prices - the server's override prices (`include_costs`'s).
- * @param useRollups - read stored rollups (false: count every root live; the same answer, slower).
- * @returns totals and buckets of all roots; with a split, its groups: most roots first, then by key; `(other)` last.
+ * @returns totals and buckets of all roots (but those of the stale hours left out, `source.pendingHours`); with a split,
+ *   its groups: most roots first, then by key; `(other)` last.
  */
-export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable, useRollups = true): Out<W, OverviewResult> {
-  const stored = useRollups ? sql.longRead(storedPart, q) : { stale: new Set<string>(), rollups: [] };
-  return andThen(stored as MaybePromise<{ stale: Set<string>; rollups: RollupRowRead[] }>, ({ stale, rollups }) => {
-    const plan = useRollups ? planOverview(q.startMs, q.endMs, q.edges, stale) : { hours: new Map<string, number>(), ranges: [[q.startMs, q.endMs] as [number, number]] };
-    const pieces: Piece[] = [];
-    for (const r of rollups) {
-      const b = plan.hours.get(r.hour);
-      if (b !== undefined) pieces.push(pieceOfRollup(r, b));
-    }
-    const live: RootsQuery = { projectId: q.projectId, ranges: plan.ranges, edges: q.edges, withModels: q.groupBy === 'model' };
-    const figures = sql.longRead(rootFigures, live);
-    const usage = sql.longRead(rootUsage, live);
-    const rows = (figures instanceof Promise ? Promise.all([figures, usage]) : [figures, usage]) as MaybePromise<[RootFiguresRow[], OverviewUsageRow[]]>;
-    return andThen(rows, ([f, u]) => overviewResult(q, [...pieces, ...piecesOf(f, u)], prices));
-  }) as Out<W, OverviewResult>;
+export function overviewOn<W extends Wait>(sql: SqlRunner<W>, q: OverviewQuery, prices: PriceTable, options: OverviewOptions = {}): Out<W, OverviewAnswer> {
+  const { useRollups = true, liveRoots } = options;
+  const stored = useRollups ? sql.longRead(storedPart, q, liveRoots) : undefined;
+  return andThen(stored as MaybePromise<StoredPart | undefined>, (part) => answerOf(sql, q, prices, part)) as Out<W, OverviewAnswer>;
+}
+
+/** The answer from a window's stored part: its live ranges counted at once (on PostgreSQL both statements at once). */
+function answerOf(sql: SqlRunner, q: OverviewQuery, prices: PriceTable, part: StoredPart | undefined): MaybePromise<OverviewAnswer> {
+  const { live, pieces, source } = planned(q, part);
+  const figures = sql.longRead(rootFigures, live);
+  const usage = sql.longRead(rootUsage, live);
+  const rows = (figures instanceof Promise ? Promise.all([figures, usage]) : [figures, usage]) as MaybePromise<[RootFiguresRow[], OverviewUsageRow[]]>;
+  return andThen(rows, ([f, u]) => ({ result: overviewResult(q, [...pieces, ...piecesOf(f, u)], prices), source }));
+}
+
+/** Runs a synchronous job in a turn of its own (the call store's turn queue: calls/call-turns.ts). */
+export type Turn = <T>(job: () => T) => Promise<T>;
+
+/**
+ * {@link overviewOn} taking turns with the writes on a synchronous store (SQLite, whose reads hold the event loop): the
+ * stored part in one turn, then the live ranges cut at hours, one piece per turn, then the answer folded in one. A
+ * write waits behind about an hour of roots of a read instead of all it counts live. On PostgreSQL the same as
+ * {@link overviewOn} (its reads yield). The pieces of the turns add up to the answer of one read.
+ */
+export async function overviewInTurns(sql: SqlRunner, q: OverviewQuery, prices: PriceTable, turn: Turn, options: OverviewOptions = {}): Promise<OverviewAnswer> {
+  const { useRollups = true, liveRoots } = options;
+  let sync = true;
+  const part = useRollups ? await turn(() => {
+    const stored = sql.longRead(storedPart, q, liveRoots);
+    sync = !(stored instanceof Promise);
+    return stored;
+  }) : undefined;
+  if (!sync) return answerOf(sql, q, prices, part);
+  const { live, pieces, source } = planned(q, part);
+  for (const range of live.ranges.flatMap(([a, z]) => cutAtHours(a, z))) {
+    const one: RootsQuery = { ...live, ranges: [range] };
+    pieces.push(...await turn(() => piecesOf(sql.longRead(rootFigures, one) as RootFiguresRow[], sql.longRead(rootUsage, one) as OverviewUsageRow[])));
+  }
+  return turn(() => ({ result: overviewResult(q, pieces, prices), source }));
+}
+
+/** `[a, z)` cut at the hours inside it. */
+function cutAtHours(a: number, z: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let at = a; at < z;) {
+    const next = Math.min(z, (Math.floor(at / HOUR_MS) + 1) * HOUR_MS);
+    out.push([at, next]);
+    at = next;
+  }
+  return out;
+}
+
+/** A window's plan from its stored part (none: every root counted live): the live ranges, the rollups' pieces, the source. */
+function planned(q: OverviewQuery, part: StoredPart | undefined): { live: RootsQuery; pieces: Piece[]; source: OverviewSource } {
+  const plan = part
+    ? planOverview(q.startMs, q.endMs, q.edges, part.stale, part.pendingBefore)
+    : { hours: new Map<string, number>(), ranges: [[q.startMs, q.endMs] as [number, number]], pending: 0 };
+  const pieces: Piece[] = [];
+  for (const r of part?.rollups ?? []) {
+    const b = plan.hours.get(r.hour);
+    if (b !== undefined) pieces.push(pieceOfRollup(r, b));
+  }
+  const live: RootsQuery = { projectId: q.projectId, ranges: plan.ranges, edges: q.edges, withModels: q.groupBy === 'model' };
+  return { live, pieces, source: { rollupHours: plan.hours.size, liveRanges: plan.ranges.length, pendingHours: plan.pending } };
 }
 
 /** The answer folded from pieces. */
