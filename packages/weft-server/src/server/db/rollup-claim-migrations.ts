@@ -20,5 +20,5 @@ const table = (text: string, tail: string): string => `
 /** SQLite's migration 15. */
 export const SQLITE_ROLLUP_CLAIMS = { id: 15, name: 'call_rollup_claims', sql: table('TEXT', ' WITHOUT ROWID') } as const;
 
-/** PostgreSQL's migration 14, the twin of SQLite's. */
+/** PostgreSQL's migration 15, the twin of SQLite's. */
 export const PG_ROLLUP_CLAIMS = { id: 15, name: 'call_rollup_claims', sql: table('text COLLATE "C"', '') } as const;
