@@ -51,12 +51,12 @@ it('installs in at most 10 MB with only the SDK\'s own dependencies', () => {
   const pkg = JSON.parse(readFileSync(path.join(app, 'node_modules/weft-trace/package.json'), 'utf8')) as { dependencies: Record<string, string> };
   // fastest-levenshtein: evaluate()'s stringSimilarity scorer (64 KB); import-in-the-middle and require-in-the-middle
   // (0.8 MB with cjs-module-lexer, es-module-lexer, module-details-from-path, debug, ms) are optional peers: the
-  // no-code route's, installed by who takes it
-  expect(Object.keys(pkg.dependencies).sort()).toEqual(['@opentelemetry/api', 'fastest-levenshtein', 'p-queue', 'undici']);
+  // no-code route's, installed by who takes it; undici (2.2 MB) is an optional peer too, used on Deno when installed
+  expect(Object.keys(pkg.dependencies).sort()).toEqual(['@opentelemetry/api', 'fastest-levenshtein', 'p-queue']);
   const names = installed();
   for (const name of SERVER_ONLY) expect(names).not.toContain(name);
   expect(names).toEqual([
-    '@opentelemetry/api', 'eventemitter3', 'fastest-levenshtein', 'p-queue', 'p-timeout', 'undici', 'weft-trace',
+    '@opentelemetry/api', 'eventemitter3', 'fastest-levenshtein', 'p-queue', 'p-timeout', 'weft-trace',
   ]);
   const size = diskBytes(path.join(app, 'node_modules'));
   console.log(`SDK install: ${(size / MB).toFixed(1)} MB on disk, packages: ${names.join(', ')}`);

@@ -1,6 +1,7 @@
 /**
  * The one HTTP request the transport makes, per runtime: on Node.js, `node:http` with a keep-alive Agent
- * (`node-http-client.ts`: no module to load at the first request); on Deno, undici (keep-alive pool, header and
+ * (`node-http-client.ts`: no module to load at the first request); on Deno, undici when the app installed it (an optional
+ * peer of weft-trace; keep-alive pool, header and
  * body timeouts), imported lazily when the first transport is made; elsewhere the runtime's global `fetch` (Bun
  * ships its own partial `undici`; Cloudflare Workers and Vercel Edge have no sockets for it), also where undici fails
  * to load. Loading the SDK never reaches undici nor a `node:` import on a runtime that uses `fetch`.
