@@ -1,9 +1,10 @@
 // The review screen in Chromium, by keyboard alone (issue 50): a queue of three model calls is reviewed with keys only
 // (thumbs, a digit for the score, a letter for the category, Enter to submit, s to skip, k to go back and change an
-// answer); the answers then show on the calls' feedback panel and count in /feedback/stats, and progress adds up.
+// answer, then keep one item as a dataset row with a corrected expected output); the answers then show on the calls'
+// feedback panel and count in /feedback/stats, and progress adds up.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Client } from 'weft-trace';
+import { Client, Dataset } from 'weft-trace';
 import type { AnnotationField, Queue } from 'weft-trace/wire';
 import { uniqueProject } from 'weft-test-kit/calls.js';
 import { useTestServer } from 'weft-test-kit/server.js';
@@ -80,6 +81,18 @@ it('reviews a queue by keyboard alone; the answers show on the calls and in feed
   await keys(page, ['5', 'Enter'], '/weft/queues/answer');
   await page.locator('.rv-feedback .fb-list li', { hasText: 'wandb.annotation.quality' }).filter({ hasText: '5' }).waitFor();
   expect(await page.locator('.rv-feedback .fb-list li', { hasText: 'wandb.annotation.quality' }).count()).toBe(1);
+
+  // the item kept as a dataset row, its expected output corrected first: the call's inputs and the correction
+  await page.locator('.rv-side .add-ds button').click();
+  await page.getByLabel('dataset name').fill('reviewed');
+  expect(await page.getByLabel('expected output 1').inputValue()).toContain('answer number 1');
+  await page.getByLabel('expected output 1').fill('"a better answer"');
+  await page.getByRole('button', { name: 'Add call' }).click();
+  await expect.poll(() => page.locator('.rv-side .ds-added').textContent()).toBe('added to reviewed as v0 (1 rows)');
+  const reader = new Client({ baseUrl: url, maxRetries: 0 });
+  const kept = await Dataset.load(reader, `weave:///${project}/object/reviewed:latest`);
+  await reader.close();
+  expect(kept.rows).toEqual([{ input: { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'question number 1' }] }, expected: 'a better answer', source_call: `svc:///${project}/call/m1` }]);
 
   // the answers on the call's feedback panel in the trace view
   await page.goto(`${url}/#/p/${encodeURIComponent(project)}/trace/t0/m0`);

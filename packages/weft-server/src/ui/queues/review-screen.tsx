@@ -3,13 +3,15 @@
  * pair side by side), the fields beside it, the instructions, progress and the call's feedback so far (previous
  * answers). Works from the keyboard alone (review-keys.ts): next / previous through the items this reviewer
  * finished, thumbs, digits for scores, a key per category label, submit, skip. An answer shows on the call's
- * feedback at once.
+ * feedback at once. "Add to dataset" (datasets/add-to-dataset.tsx) keeps the item's call as a dataset row, its expected
+ * output corrected first if the reviewer edits it.
  * @module
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { QueueItem } from 'weft-trace/viewer';
 import { type CallRecord, streamQuery } from '../api';
 import { viewerName } from '../feedback/feedback-api';
+import { AddToDataset } from '../datasets/add-to-dataset';
 import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from '../load-status';
 import { AnswerFields, type Values } from './answer-fields';
 import { ItemView } from './item-view';
@@ -147,6 +149,7 @@ export function ReviewScreen({ project, queue, onError }: Props) {
             <button type="button" disabled={!item || busy} onClick={() => void finish('answer')}>Submit <kbd>⏎</kbd></button>
             <button type="button" disabled={!item || busy} onClick={() => void finish('skip')}>Skip <kbd>s</kbd></button>
           </div>
+          {item && calls ? <AddToDataset project={project} calls={calls.map((c) => ({ id: c.id, output: c.output, label: c.display_name ?? c.op_name }))} /> : null}
           {note ? <p class="rv-note" role="status">{note}</p> : null}
           <p class="muted rv-help">Keys: <kbd>↑</kbd><kbd>↓</kbd> field · <kbd>u</kbd>/<kbd>d</kbd> thumbs · digits score · letters category · <kbd>t</kbd> text · <kbd>⏎</kbd> submit · <kbd>s</kbd> skip · <kbd>k</kbd>/<kbd>j</kbd> previous/next</p>
         </aside>
