@@ -1,9 +1,9 @@
 // Evaluations (`npx tsx examples/eval-rag.ts`): the demo's BM25 retrieval scored on questions about this repository's Markdown with expected sources, two retrieval settings compared.
 import { fileURLToPath } from 'node:url';
-import { Dataset, evaluate, init, shutdown, type EvaluationResult } from '../packages/weft-trace/src/index.js';
+import { Dataset, evaluate, init, type EvaluationResult } from '../packages/weft-trace/src/index.js';
 import { compareRuns } from '../packages/weft-trace/src/eval/runs/compare.js';
 import { loadRun } from '../packages/weft-trace/src/eval/runs/load-runs.js';
-import { connectServer } from './local-server.js';
+import { runWithServer, type DemoServer } from './local-server.js';
 import { chunkDocuments } from './rag/chunk.js';
 import { buildIndex, scoreChunks, type SearchIndex } from './rag/index.js';
 import { defaultCorpusPaths, loadCorpus } from './rag/load.js';
@@ -50,7 +50,7 @@ async function run(setting: Setting, index: SearchIndex, dataset: Dataset<Row>, 
   return evaluate({ name: setting.name, client, dataset, task: retrieve, scorers: [retrieval], metadata: { ...setting } });
 }
 
-async function main(server: Awaited<ReturnType<typeof connectServer>>): Promise<void> {
+async function main(server: DemoServer): Promise<void> {
   const client = init({ project: PROJECT, baseUrl: server.url });
   console.log(`weft evaluation example: traces to ${server.url}, project ${PROJECT}\n`);
   const docs = await loadCorpus(await defaultCorpusPaths(REPO_ROOT), REPO_ROOT);
@@ -74,13 +74,4 @@ async function main(server: Awaited<ReturnType<typeof connectServer>>): Promise<
   if (!server.startedHere) console.log(`or in the viewer: ${server.url}/#/p/${encodeURIComponent(PROJECT)}/evaluations/${runs[0]!.id},${runs[1]!.id}`);
 }
 
-const server = await connectServer();
-process.exitCode = await main(server).then(
-  () => 0,
-  (error: unknown) => {
-    console.error(error);
-    return 1;
-  },
-);
-await shutdown();
-await server.close();
+await runWithServer(main);

@@ -1,6 +1,8 @@
 // Issue 50 point 4 in Chromium: a call added to a dataset from its detail, then a 2-call selection of the traces list
 // (one expected output corrected first), then a correction of the first call again; the Datasets page lists the
 // dataset and its three versions, the rows link to their source calls, and two versions are compared.
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client, Dataset } from 'weft-trace';
@@ -96,6 +98,7 @@ it('adds a call and a 2-call selection to a dataset, then lists its versions, ro
   expect(await diff.locator('.ds-changed-row del').textContent()).toBe('"Paris"');
   expect(await diff.locator('.ds-changed-row ins').textContent()).toBe('{"city":"Paris","note":"capital"}');
   expect(page.url()).toContain('/datasets/golden?v=2&base=0');
+  await page.screenshot({ path: path.join(process.env['WEFT_UI_SHOTS'] ?? os.tmpdir(), 'viewer-datasets.png'), fullPage: true }); // WEFT_UI_SHOTS=docs makes docs/viewer-datasets.png
 
   // 6. a row's link opens its source call in the trace view
   await links.nth(1).click();

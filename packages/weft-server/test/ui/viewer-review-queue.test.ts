@@ -2,6 +2,8 @@
 // (thumbs, a digit for the score, a letter for the category, Enter to submit, s to skip, k to go back and change an
 // answer, then keep one item as a dataset row with a corrected expected output); the answers then show on the calls'
 // feedback panel and count in /feedback/stats, and progress adds up.
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client, Dataset } from 'weft-trace';
@@ -66,6 +68,7 @@ it('reviews a queue by keyboard alone; the answers show on the calls and in feed
   // item 1: thumbs up, 4, formal; item 2: thumbs down, 2, casual; item 3: skipped
   await keys(page, ['u', '4', 'f'], undefined);
   expect(await page.locator('[data-field="quality"] button[aria-pressed="true"]').innerText()).toContain('4');
+  await page.screenshot({ path: path.join(process.env['WEFT_UI_SHOTS'] ?? os.tmpdir(), 'viewer-review.png') }); // WEFT_UI_SHOTS=docs makes docs/viewer-review.png
   await keys(page, ['Enter'], '/weft/queues/answer');
   await page.locator('.rv-call[data-call="m1"]').waitFor();
   await keys(page, ['d', '2', 'c', 'Enter'], '/weft/queues/answer');
