@@ -13,6 +13,14 @@ import { admin, PG_TEMPLATE_ENV, PG_URL_ENV, testClusterUrl } from './pg.js';
 
 const SCRIPT = path.resolve(import.meta.dirname, '../../../scripts/pg-cluster.sh');
 
+/**
+ * The run's projects that use the cluster (each `postgres*` vitest project runs this setup in the one vitest process),
+ * and the data directory of a cluster this run started: the last project's teardown stops it, so no project drops its
+ * template on a cluster another project's teardown already stopped.
+ */
+const USERS_ENV = 'WEFT_TEST_PG_USERS';
+const STARTED_DIR_ENV = 'WEFT_TEST_PG_STARTED_DIR';
+
 /** Starts a cluster with scripts/pg-cluster.sh; returns its teardown. */
 function startCluster(): () => void {
   let out: string;
@@ -29,7 +37,14 @@ function startCluster(): () => void {
   const vars = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
   process.env[PG_URL_ENV] = vars[PG_URL_ENV];
   const dir = vars['WEFT_PG_DIR']!;
-  return () => execFileSync('bash', [SCRIPT, 'stop', dir], { stdio: 'inherit' });
+  process.env[STARTED_DIR_ENV] = dir;
+  return () => stopCluster(dir);
+}
+
+/** Stops the cluster in `dir` (scripts/pg-cluster.sh stop). */
+function stopCluster(dir: string): void {
+  delete process.env[STARTED_DIR_ENV];
+  execFileSync('bash', [SCRIPT, 'stop', dir], { stdio: 'inherit' });
 }
 
 /** Creates and migrates the run's template database; returns its name. */
@@ -47,18 +62,25 @@ async function migrateTemplate(): Promise<string> {
   return name;
 }
 
-/** Starts (or adopts) the cluster and migrates the template; returns the teardown. */
+/**
+ * Starts (or adopts) the cluster and migrates the template; returns the teardown: the last project's stops a cluster
+ * this run started, the others (and every project on a server of `WEFT_TEST_PG_URL`) drop their template.
+ */
 export default async function setup(): Promise<() => Promise<void>> {
-  const stopCluster = process.env[PG_URL_ENV] ? undefined : startCluster();
+  const stop = process.env[PG_URL_ENV] ? undefined : startCluster();
   try {
     const template = await migrateTemplate();
     process.env[PG_TEMPLATE_ENV] = template;
+    process.env[USERS_ENV] = String(Number(process.env[USERS_ENV] ?? 0) + 1);
     return async () => {
-      if (stopCluster) return stopCluster();
+      const users = Number(process.env[USERS_ENV]) - 1;
+      process.env[USERS_ENV] = String(users);
+      const started = process.env[STARTED_DIR_ENV];
+      if (users === 0 && started) return stopCluster(started);
       await admin(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
     };
   } catch (err) {
-    stopCluster?.();
+    stop?.();
     throw err;
   }
 }
