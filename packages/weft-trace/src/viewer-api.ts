@@ -12,7 +12,7 @@ export { CALL_STATUSES, type CallStatus } from './schema/call-status.js';
 export type { CallsOverviewRes, OverviewBucket, OverviewFigures } from './schema/calls-overview.js';
 export type { CallRecord } from './schema/calls.js';
 export { callRef, type CallDatasetRow, DATASET_PATHS, expectedFromText, parseCallRef } from './schema/dataset-rows.js';
-export { ENDPOINTS, WEFT_PROJECTS_PATH } from './schema/endpoints.js';
+export { ENDPOINTS, OVERVIEW_HEADERS, WEFT_PROJECTS_PATH } from './schema/endpoints.js';
 export type { ObjSchema } from './schema/objects.js';
 export type { DatasetAddCallsRes } from './schema/datasets.js';
 export { WEAVE_ENDPOINTS } from './schema/weave-endpoints.js';

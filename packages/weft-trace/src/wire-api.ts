@@ -16,7 +16,7 @@ export { CALLS_DELETE_BEFORE_PATH, CallsDeleteBeforeReq, CallsDeleteBeforeRes, D
 export { type CallEndRes, type CallRecord, CallsQueryReq, CallStartReq, type CallStartRes, CallSummary, CallUpsertBatchReq, type EndedCallSchemaForInsert, LlmUsage, type StartedCallSchemaForInsert, type UpsertBatchItem } from './schema/calls.js';
 export { DateTime } from './schema/common.js';
 export { callRef, type CallDatasetRow, DATASET_PATHS, DatasetAddCallsReq, DatasetAddCallsRes, expectedFromText, MAX_DATASET_ADD_CALLS, parseCallRef } from './schema/datasets.js';
-export { ENDPOINTS, PREVIEW_PREFIX, WEFT_PROJECTS_PATH } from './schema/endpoints.js';
+export { ENDPOINTS, OVERVIEW_HEADERS, PREVIEW_PREFIX, WEFT_PROJECTS_PATH } from './schema/endpoints.js';
 export { FeedbackPurgeReq, purgeIds } from './schema/feedback-purge.js';
 export { MAX_FEEDBACK_PAYLOAD_BYTES, REACTION_FEEDBACK_TYPE } from './schema/feedback-types.js';
 export { Aggregation, DEFAULT_AGGREGATIONS, FeedbackBatchCreateReq, FeedbackCreateReq, type FeedbackCreateRes, type FeedbackRecord, type FeedbackStatsBucket, FeedbackStatsReq, type FeedbackStatsRes, metricSlug, type MetricValueType, percentileName } from './schema/feedback.js';

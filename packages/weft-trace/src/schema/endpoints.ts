@@ -45,3 +45,18 @@ export const PREVIEW_PREFIX = '/v1/preview/';
  * extension outside the spec, read by the trace viewer and the CLI's "did you mean" hint.
  */
 export const WEFT_PROJECTS_PATH = '/weft/projects';
+
+/**
+ * Response headers of `weft serve`'s `POST /weft/calls/overview` (a weft extension, docs/scale.md): where the answer
+ * came from, and how many of the window's hours it left out while the server's rollup job catches up (after a bulk
+ * import, an upgrade or a restart). Read by the trace viewer, which says so and asks again.
+ */
+export const OVERVIEW_HEADERS = {
+  /**
+   * `x-weft-overview-source`: `rollups` (stored hour rollups), `rows` (roots counted live) or both joined by `+`, then
+   * `+pending` when stale hours were left out (their roots are in no figure yet).
+   */
+  source: 'x-weft-overview-source',
+  /** `x-weft-overview-pending-hours`: with `+pending`, how many stale hours (a decimal integer) were left out. */
+  pendingHours: 'x-weft-overview-pending-hours',
+} as const;

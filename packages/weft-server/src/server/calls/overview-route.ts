@@ -4,7 +4,7 @@
  * @module
  */
 import { Hono } from 'hono';
-import { CallsOverviewReq, type CallsOverviewRes } from 'weft-trace/wire';
+import { CallsOverviewReq, type CallsOverviewRes, OVERVIEW_HEADERS } from 'weft-trace/wire';
 import { planBuckets } from '../stats/stats-buckets.js';
 import { HttpError } from '../http/http-error.js';
 import { postJson } from '../http/request-body.js';
@@ -20,11 +20,12 @@ const DAY_MS = 86_400_000;
  * The response header saying where the answer came from (a weft extension, as feedback stats' `x-weft-stats-source`):
  * `rollups` (stored hour rollups), `rows` (roots counted live) or both joined by `+`, then `+pending` when stale hours
  * were left out while the rollup job catches up (their roots are in no figure; overview/overview-live-bound.ts).
+ * Written once in the SDK's `OVERVIEW_HEADERS`, which the viewer reads too.
  */
-export const OVERVIEW_SOURCE_HEADER = 'x-weft-overview-source';
+export const OVERVIEW_SOURCE_HEADER = OVERVIEW_HEADERS.source;
 
 /** With `+pending`: how many stale hours of the window were left out. */
-export const OVERVIEW_PENDING_HEADER = 'x-weft-overview-pending-hours';
+export const OVERVIEW_PENDING_HEADER = OVERVIEW_HEADERS.pendingHours;
 
 /**
  * Builds the route. Body {@link CallsOverviewReq}; answer {@link CallsOverviewRes}: the roots started in `[start, end)`
