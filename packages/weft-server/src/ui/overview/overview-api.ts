@@ -1,9 +1,10 @@
 /**
  * The overview's read: `POST /weft/calls/overview` (a weft extension; shapes in src/schema/calls-overview.ts) for a
- * window back from now, and the window and split choices the page offers (kept in the URL).
+ * window back from now with what its headers say (hours left out while the server's rollup job catches up), and the
+ * window and split choices the page offers (kept in the URL).
  * @module
  */
-import type { CallsOverviewRes } from 'weft-trace/viewer';
+import { type CallsOverviewRes, OVERVIEW_HEADERS } from 'weft-trace/viewer';
 import { request } from '../api';
 
 /** The answer of `/weft/calls/overview` (its type is the server's, `src/schema/calls-overview.ts`). */
@@ -20,8 +21,28 @@ export const WINDOWS: Record<string, { hours: number; granularity: number }> = {
 export const SPLITS = ['', 'op_name', 'model'] as const;
 export type Split = (typeof SPLITS)[number];
 
-/** Reads the overview of the last `window` (a key of {@link WINDOWS}) with `split`. */
-export async function loadOverview(project: string, window: string, split: Split, now = Date.now()): Promise<Overview> {
+/** An overview and what the route's headers say of it. */
+export interface OverviewAnswer {
+  overview: Overview;
+  /**
+   * `x-weft-overview-source`: `rollups`, `rows` or both joined by `+`, then `+pending` when hours were left out; `''`
+   * when the server sent none.
+   */
+  source: string;
+  /**
+   * `x-weft-overview-pending-hours`: how many hours of the window were left out of every figure while the server's
+   * rollup job catches up (after a bulk import, an upgrade or a restart); 0 when none. The figures are then low until
+   * the job has done those hours: ask again.
+   */
+  pendingHours: number;
+}
+
+/**
+ * Reads the overview of the last `window` (a key of {@link WINDOWS}) with `split`, ending at `now` (epoch ms);
+ * `signal` aborts it.
+ * @throws NeedsKeyError on 401, Error with the status and the server's detail on another failure.
+ */
+export async function loadOverview(project: string, window: string, split: Split, now = Date.now(), signal?: AbortSignal): Promise<OverviewAnswer> {
   const { hours, granularity } = WINDOWS[window] ?? WINDOWS['24h']!;
   const res = await request('/weft/calls/overview', {
     project_id: project,
@@ -29,6 +50,11 @@ export async function loadOverview(project: string, window: string, split: Split
     end: new Date(now).toISOString(),
     granularity,
     ...(split ? { group_by: split } : {}),
-  });
-  return (await res.json()) as Overview;
+  }, signal);
+  const pending = Number(res.headers.get(OVERVIEW_HEADERS.pendingHours) ?? 0);
+  return {
+    overview: (await res.json()) as Overview,
+    source: res.headers.get(OVERVIEW_HEADERS.source) ?? '',
+    pendingHours: Number.isInteger(pending) && pending > 0 ? pending : 0,
+  };
 }

@@ -1,16 +1,18 @@
 /**
  * The overview of a project: traces, error rate, latency p50 / p95, tokens and cost over a chosen window, as totals
  * and over time, optionally split by root op or model; computed by the server (`/weft/calls/overview`), drawn with
- * uPlot. The window and split live in the URL.
+ * uPlot. The window and split live in the URL. While the server's rollup job catches up, an answer that left hours out
+ * is said to be low and asked again (overview-catch-up.tsx).
  * @module
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import { duration, usd } from '../format';
 import { href } from '../route';
-import { loadOverview, type Overview, type OverviewBucket, type OverviewFigures, type Split, SPLITS, WINDOWS } from './overview-api';
+import { type OverviewBucket, type OverviewFigures, type Split, SPLITS, WINDOWS } from './overview-api';
+import { PendingNotice, useCaughtUpOverview } from './overview-catch-up';
 import { type ChartSeries, OverviewChart } from './overview-chart';
 import { MonitorCharts } from './monitor-charts';
-import { DONE, LOADING, type LoadState, LoadStatus, reportFailure } from '../load-status';
+import { LoadStatus } from '../load-status';
 
 const SPLIT_NAMES: Record<Split, string> = { '': 'no split', op_name: 'by op', model: 'by model' };
 
@@ -43,13 +45,7 @@ const CHARTS: [string, Pick, string?][] = [
 export function OverviewPage({ project, q, onError }: { project: string; q?: Record<string, string>; onError: (e: unknown) => void }) {
   const window = q?.['window'] && WINDOWS[q['window']] ? q['window'] : '24h';
   const split = (SPLITS as readonly string[]).includes(q?.['by'] ?? '') ? (q?.['by'] as Split) : '';
-  const [data, setData] = useState<Overview | null>(null);
-  const [status, setStatus] = useState<LoadState>(LOADING);
-  useEffect(() => {
-    setData(null);
-    setStatus(LOADING);
-    loadOverview(project, window, split).then((d) => { setData(d); setStatus(DONE); }, (e: unknown) => reportFailure(e, setStatus, onError));
-  }, [project, window, split, onError]);
+  const { data, status, pendingHours } = useCaughtUpOverview(project, window, split, onError);
 
   const go = (next: { window?: string; by?: string }): void => {
     const params = { window, by: split, ...next };
@@ -83,6 +79,7 @@ export function OverviewPage({ project, q, onError }: { project: string; q?: Rec
       </div>
       {data === null ? <LoadStatus state={status} what={`the overview of the last ${window}`} /> : (
         <div class="ov-body">
+          <PendingNotice hours={pendingHours} />
           <Totals t={data.totals} />
           {data.groups ? (
             <table class="ov-groups">
