@@ -6,11 +6,10 @@
 // the uncommitted ref and deletes the file: the new call then refers to a file gone for good (the viewer's "file not
 // arrived yet" forever).
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CALLS_DELETE_BEFORE_PATH, newId } from 'weft-trace/wire';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
 import { weftFilePath } from '../../../src/media-ref.js';
-import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { useTwoServers } from './two-servers.js';
 import { mediaRef, storeFile, tinyPng } from 'weft-test-kit/media-files.js';
 import { batch, end, endItem, type Json, post, start, startItem } from 'weft-test-kit/server-http.js';
 
@@ -25,28 +24,14 @@ const DAY = 86_400_000;
 const ago = (days: number): string => new Date(Date.now() - days * DAY).toISOString();
 const PROJECT = 'acme/file-race';
 
-let database: FreshDatabase;
-/** The server the batches go through, and another on the same database that runs retention (as two replicas would). */
-let server: RunningServer;
-let other: RunningServer;
 let control: pg.Client;
-
-beforeAll(async () => {
-  database = await freshPgDatabase('file_race');
-  control = new pg.Client({ connectionString: database.url });
+/** `a` takes the batches, `b` (another server on the same database, as a second replica) runs retention. */
+const servers = useTwoServers('file_race', async (url) => {
+  control = new pg.Client({ connectionString: url });
   await control.connect();
   await control.query(PAUSE_REFS);
-  const options = { port: 0, host: '127.0.0.1', db: database.url, log: () => {}, apiKeys: [] };
-  server = await startServer(options);
-  other = await startServer(options);
 });
-
-afterAll(async () => {
-  await server?.close();
-  await other?.close();
-  await control?.end();
-  await database?.drop();
-});
+afterAll(() => control?.end());
 
 /** A root call started `days` ago whose inputs hold `image`: its id and its batch items. */
 function call(days: number, image: Json): { id: string; items: Json[] } {
@@ -79,6 +64,7 @@ async function waitingIn(statement: RegExp, settled: Promise<unknown>): Promise<
 
 describe('retention racing a batch that refers to the same file (PostgreSQL)', () => {
   it('keeps a file an uncommitted batch refers to, and deletes it once no call does', async () => {
+    const { a: server, b: other } = servers();
     const png = tinyPng(5, 5);
     const digest = await storeFile(server.url, PROJECT, png);
     const ref = mediaRef('image/png', png, digest, 'image');
