@@ -73,6 +73,8 @@ export interface ViewerRun {
   url: string;
   browser: Browser;
   dir: string;
+  /** Where screenshots go: `WEFT_UI_SHOTS` (how docs/*.png are made), else {@link dir}. */
+  shots: string;
 }
 
 /**
@@ -91,7 +93,7 @@ export function useViewerServer(label: string): () => ViewerRun {
     pgDb = testStore() === 'postgres' ? await freshPgDatabase(label.replace(/\W/g, '_')) : undefined;
     let url: string;
     [browser, url] = await Promise.all([launchChromium(), (server = serveChild(['--port', '0', '--db', pgDb?.url ?? path.join(dir, 'weft.db')])).viewerUrl]);
-    run = { url, browser, dir };
+    run = { url, browser, dir, shots: process.env['WEFT_UI_SHOTS'] ?? dir };
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,39 +1,17 @@
 // @weft-test: postgres
 // The viewer's pages for LLM apps in Chromium, on the run's store (SQLite, or PostgreSQL in the postgres project): a
 // traced agent's model call as chat, OTel GenAI spans as chat, feedback clicked and stored, the overview's cost.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openCheckedPage, useViewerServer } from './browser.js';
 import { tracedAgent, AGENT_QUESTION, AGENT_PROJECT, query1, sendGenAISpans, OTEL_PROJECT } from './viewer-agent.js';
 import { streamedText } from 'weft-test-kit/fake-llm-openai.js';
-import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
 import { testStore } from 'weft-test-kit/test-store.js';
 
-let dir: string;
-let pgDb: FreshDatabase | undefined;
-let url: string;
-let browser: Browser | undefined;
-let server: ServeChild | undefined;
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'weft-ui-llm-'));
-  pgDb = testStore() === 'postgres' ? await freshPgDatabase('ui_llm') : undefined;
-  [browser, url] = await Promise.all([launchChromium(), (server = serveChild(['--port', '0', '--db', pgDb?.url ?? path.join(dir, 'weft.db')])).viewerUrl]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stopServe(server);
-  await pgDb?.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** Where screenshots go: the test's temp dir, or `WEFT_UI_SHOTS` (how docs/*.png are made). */
-const shots = (): string => process.env['WEFT_UI_SHOTS'] ?? dir;
-const openPage = (origin: string): Promise<{ page: Page; problems: string[] }> => openCheckedPage(browser!, origin);
+const viewer = useViewerServer('llm');
+const shots = (): string => viewer().shots;
+const openPage = (origin: string): Promise<{ page: Page; problems: string[] }> => openCheckedPage(viewer().browser, origin);
 /** USD over a record's `summary.costs` (`include_costs`). */
 const costOf = (r: { summary: Record<string, unknown> }): number =>
   Object.values((r.summary['costs'] ?? {}) as Record<string, { total_cost: number }>).reduce((s, c) => s + c.total_cost, 0);
@@ -42,6 +20,7 @@ const dollars = (n: number): string => `$${n.toFixed(n < 0.01 ? 6 : 4)}`;
 
 describe(`the viewer for LLM apps (in Chromium, ${testStore()} store)`, () => {
   it('opens a traced agent\'s model call as chat: the question, the tool call, the streamed reply as text; JSON one click away', async () => {
+    const { url } = viewer();
     await tracedAgent(url);
     const calls = await query1(url, AGENT_PROJECT, { filter: { op_names: ['openai.chat.completions.create'] }, sort_by: [{ field: 'started_at', direction: 'asc' }] });
     expect(calls).toHaveLength(2);
@@ -88,6 +67,7 @@ describe(`the viewer for LLM apps (in Chromium, ${testStore()} store)`, () => {
   });
 
   it('opens OTel GenAI spans as chat: messages in attributes, and in events', async () => {
+    const { url } = viewer();
     const spans = await sendGenAISpans(url, OTEL_PROJECT);
     const { page, problems } = await openPage(url);
     for (const [span, reply] of [[spans.attributes, 'Paris.'], [spans.events, '4']] as const) {
@@ -101,6 +81,7 @@ describe(`the viewer for LLM apps (in Chromium, ${testStore()} store)`, () => {
   });
 
   it('stores a thumbs-up click as feedback the API then returns, shows it in the list, and takes it back', async () => {
+    const { url } = viewer();
     const [root] = await query1(url, AGENT_PROJECT, { filter: { trace_roots_only: true }, limit: 1 });
     const feedbackOf = async (): Promise<Record<string, unknown>[]> =>
       ((await query1(url, AGENT_PROJECT, { filter: { call_ids: [root!.id] }, include_feedback: true }))[0]!.summary['feedback'] as Record<string, unknown>[] | undefined) ?? [];
@@ -128,6 +109,7 @@ describe(`the viewer for LLM apps (in Chromium, ${testStore()} store)`, () => {
   });
 
   it('shows on the overview the cost the API reports for the same window, and splits by model', async () => {
+    const { url } = viewer();
     const roots = await query1(url, AGENT_PROJECT, { filter: { trace_roots_only: true }, include_costs: true });
     const reported = roots.reduce((sum, r) => sum + costOf(r), 0);
     expect(reported).toBeGreaterThan(0);

@@ -4,47 +4,24 @@
 // and the calls made from each version with their latency, cost and feedback (read by `weft.prompt.ref`, a query on
 // the run's store: SQLite, or PostgreSQL in the postgres project). Calls come from the real `openai`
 // package wrapped with `wrapOpenAI` against the loopback fake API, their messages from `prompt.format()`.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addFeedback, Client, flush, init, publishPrompt, readPromptLabels, setPromptLabel, wrapOpenAI } from 'weft-trace';
 import { startFakeLlm } from 'weft-test-kit/fake-llm.js';
-import { launchChromium, openCheckedPage, type ServeChild, serveChild, stopServe } from './browser.js';
+import { openCheckedPage, useViewerServer } from './browser.js';
 import { query1 } from './viewer-agent.js';
-import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
 import { testStore } from 'weft-test-kit/test-store.js';
 
 const PROJECT = 'local/ui-prompts';
-let dir: string;
-let pgDb: FreshDatabase | undefined;
-let url: string;
-let browser: Browser | undefined;
-let server: ServeChild | undefined;
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'weft-ui-prompts-'));
-  pgDb = testStore() === 'postgres' ? await freshPgDatabase('ui_prompts') : undefined;
-  [browser, url] = await Promise.all([launchChromium(), (server = serveChild(['--port', '0', '--db', pgDb?.url ?? path.join(dir, 'weft.db')])).viewerUrl]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (server) await stopServe(server);
-  await pgDb?.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** Where screenshots go: the test's temp dir, or `WEFT_UI_SHOTS` (how docs/*.png are made). */
-const shots = (): string => process.env['WEFT_UI_SHOTS'] ?? dir;
+const viewer = useViewerServer('prompts');
 
 const V0 = { name: 'support', model: 'gpt-4o-mini', params: { temperature: 0.2 }, messages: [{ role: 'system', content: 'You are a support agent.' }, { role: 'user', content: 'Help {{name}} with {{topic}}.' }] } as const;
 const V1 = { ...V0, messages: [{ role: 'system', content: 'You are a kind support agent. Answer in two sentences.' }, V0.messages[1]] } as const;
 
 describe(`the Prompts page (in Chromium, ${testStore()} store)`, () => {
   it('shows versions with their diff, moves a label (logged), and each version\'s calls with latency, cost and feedback', async () => {
+    const { url, browser, shots } = viewer();
     const client = new Client({ baseUrl: url });
     const target = { client, project: PROJECT };
     const p0 = await publishPrompt(V0, target);
@@ -70,7 +47,7 @@ describe(`the Prompts page (in Chromium, ${testStore()} store)`, () => {
     await addFeedback(calls[2]!.id, { feedbackType: 'thumbs', payload: { up: true } });
     await flush();
 
-    const { page, problems } = await openCheckedPage(browser!, url);
+    const { page, problems } = await openCheckedPage(browser, url);
     await page.goto(`${url}/#/p/${encodeURIComponent(PROJECT)}/prompts`);
     await page.locator('.plist a[data-prompt="support"]').click();
     const versions = page.locator('table.versions');
@@ -108,7 +85,7 @@ describe(`the Prompts page (in Chromium, ${testStore()} store)`, () => {
     const moves = page.locator('table.moves tbody tr');
     expect(await moves.first().locator('td').allTextContents()).toEqual([expect.any(String), 'production', 'v0', 'v1', 'grace']);
     expect(await moves.nth(1).locator('td').allTextContents()).toEqual([expect.any(String), 'production', '(new)', 'v0', 'ada']);
-    await page.screenshot({ path: path.join(shots(), 'viewer-prompts.png') });
+    await page.screenshot({ path: path.join(shots, 'viewer-prompts.png') });
     // stored as the SDK stores it: the SDK reads the move
     const labels = await readPromptLabels(client, PROJECT, 'support');
     expect(labels.labels).toEqual({ production: p1.version!.digest });

@@ -3,9 +3,9 @@
  * @module
  */
 import { diag } from '../internal/diag.js';
-import { getGlobal } from '../internal/global.js';
 import { samplingStats, type SamplingStats } from './sampling-stats.js';
 import { fileStats, type FileStats } from './file-stats.js';
+import { exportStatsSlot } from './stats-slot.js';
 
 /** Why events were given up on. */
 export type DropReason =
@@ -58,29 +58,18 @@ export interface ExportStats {
 
 const zeroDrops = (): Record<DropReason, number> => Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<DropReason, number>;
 
-/** The registry's counters slot, which this module owns (typed here: the registry sits below it). */
-const shared = getGlobal() as { exportStats: ExportStats | undefined };
-shared.exportStats ??= {
-  queued: 0,
-  sent: 0,
-  retried: 0,
-  dropped: zeroDrops(),
-  spooled: 0,
-  replayed: 0,
-  inFlightRequests: 0,
-  inFlightBytes: 0,
-  queueItems: 0,
-  queueBytes: 0,
-  sampling: samplingStats,
-  files: fileStats,
-} satisfies ExportStats;
-shared.exportStats.files ??= fileStats; // a registry made by a copy of weft without media counters
+/** The event counters at zero: this module's fields of the registry's export counters slot (stats-slot.ts). */
+const ZERO = { queued: 0, sent: 0, retried: 0, spooled: 0, replayed: 0, inFlightRequests: 0, inFlightBytes: 0, queueItems: 0, queueBytes: 0 } satisfies Omit<ExportStats, 'dropped' | 'sampling' | 'files'>;
+
+const slot = exportStatsSlot();
+for (const [field, zero] of Object.entries(ZERO)) slot[field] ??= zero;
+slot['dropped'] ??= zeroDrops();
 
 /**
  * The live counters; export/ modules update them. Kept in the process-wide registry, so an ESM and a
  * CJS copy of weft count into (and `getExportStats()` reads) the same numbers.
  */
-export const stats: ExportStats = shared.exportStats;
+export const stats = slot as unknown as ExportStats; // sampling-stats.ts and file-stats.ts filled `sampling` and `files`
 
 /**
  * A snapshot of the export counters of this process, since it started (all `init()`s together).

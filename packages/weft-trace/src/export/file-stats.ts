@@ -2,6 +2,7 @@
  * The media file counters of this process (`getExportStats().files`), shared by every copy of weft.
  * @module
  */
+import { exportStatsSlot } from './stats-slot.js';
 
 /** What the file uploader did since the process started, in files unless named otherwise. */
 export interface FileStats {
@@ -18,8 +19,5 @@ export interface FileStats {
   pendingBytes: number;
 }
 
-const KEY = Symbol.for('weft.fileStats');
-const g = globalThis as Record<symbol, FileStats | undefined>;
-
-/** The live counters (the file uploader updates them). */
-export const fileStats: FileStats = (g[KEY] ??= { sent: 0, sentBytes: 0, deduplicated: 0, dropped: 0, pending: 0, pendingBytes: 0 });
+/** The live counters (the file uploader updates them): the `files` field of the registry's export counters. */
+export const fileStats = (exportStatsSlot()['files'] ??= { sent: 0, sentBytes: 0, deduplicated: 0, dropped: 0, pending: 0, pendingBytes: 0 } satisfies FileStats) as FileStats;

@@ -2,6 +2,7 @@
  * The sampling counters of this process (`getExportStats().sampling`), shared by every copy of weft.
  * @module
  */
+import { exportStatsSlot } from './stats-slot.js';
 
 /** What `init({ sampling })` decided since the process started, in traces unless named otherwise. */
 export interface SamplingStats {
@@ -15,8 +16,5 @@ export interface SamplingStats {
   overBoundTraces: number;
 }
 
-const KEY = Symbol.for('weft.samplingStats');
-const g = globalThis as Record<symbol, SamplingStats | undefined>;
-
-/** The live counters (TraceSampler updates them). */
-export const samplingStats: SamplingStats = (g[KEY] ??= { keptTraces: 0, sampledOutTraces: 0, sampledOutCalls: 0, overBoundTraces: 0 });
+/** The live counters (TraceSampler updates them): the `sampling` field of the registry's export counters. */
+export const samplingStats = (exportStatsSlot()['sampling'] ??= { keptTraces: 0, sampledOutTraces: 0, sampledOutCalls: 0, overBoundTraces: 0 } satisfies SamplingStats) as SamplingStats;

@@ -1,5 +1,5 @@
 /**
- * One traced model request of an SDK built on `APIPromise` (OpenAI, Anthropic): the call, its promise, its stream, usage and time to first token.
+ * One traced model request of an SDK built on `APIPromise` (OpenAI, Anthropic): the call, its stream, usage and time to first token (its promise behind a Proxy: api-promise-proxy.ts).
  * @module
  */
 import type { ActiveCall } from '../instrument/active-call.js';
@@ -12,6 +12,7 @@ import { thenOf } from '../instrument/thenable.js';
 import { unreportedUsage, usageByModel, type TokenUsage } from '../instrument/usage-model.js';
 import { PROMPT_REF_ATTRIBUTE, promptRefOf } from '../prompts/prompt-marker.js';
 import { UNDEFINED_KEYS_ATTRIBUTE, undefinedKeys, URL_PATH_ATTRIBUTE } from './request-facts.js';
+import { proxyApiPromise, type ResponseLike, type SettlingCall } from './api-promise-proxy.js';
 import { exchangeReporter } from './rollout-hook.js';
 import { withTracedReadable } from './sdk-stream.js';
 import { startRecorded } from './start-recorded.js';
@@ -114,7 +115,7 @@ function requestIdOf(value: unknown): string | undefined {
  * read and parse the response body, no traced code runs in them), and the chunks `strip` hides are folded
  * here and skipped (`pass`).
  */
-class LlmCall implements StreamObserver {
+class LlmCall implements StreamObserver, SettlingCall {
   readonly op: OpDefinition;
   readonly ctx = undefined;
   active!: ActiveCall;
@@ -235,82 +236,5 @@ class LlmCall implements StreamObserver {
     if (o.id !== undefined) extra['gen_ai.response.id'] = o.id;
     if (this.requestId) extra['request_id'] = this.requestId;
     return extra;
-  }
-}
-
-type ResponseLike = { headers: { get(name: string): string | null }; status: number; clone(): { json(): Promise<unknown> } };
-
-/**
- * The SDK's `APIPromise` behind a Proxy: `then`/`catch`/`finally` and `withResponse()` end the call with
- * the parsed value (or trace the stream it is), `asResponse()` with the JSON body read from a clone;
- * a rejection is recorded and passed on unchanged. Every other member is the promise's own.
- */
-function proxyApiPromise(p: PromiseLike<unknown> & object, call: LlmCall, active: ActiveCall): object {
-  call.source = p as { asResponse?: unknown };
-  const fail = (err: unknown): never => {
-    active.fail(err);
-    throw err;
-  };
-  const then = (onF?: unknown, onR?: unknown): PromiseLike<unknown> =>
-    p.then(
-      (v) => {
-        const h = call.settle(active, v, undefined);
-        return typeof onF === 'function' ? onF(h) : h;
-      },
-      (err: unknown) => {
-        active.fail(err);
-        if (typeof onR === 'function') return onR(err);
-        throw err;
-      },
-    );
-  const target = p as unknown as { withResponse(): Promise<{ data: unknown; response: ResponseLike }>; asResponse(): Promise<ResponseLike> };
-  return new Proxy(p, {
-    get(t, prop) {
-      switch (prop) {
-        case 'then':
-          return then;
-        case 'catch':
-          return (onR?: unknown) => then(undefined, onR);
-        case 'finally':
-          return (f?: () => void) => then((v: unknown) => (f?.(), v), (e: unknown) => (f?.(), fail(e)));
-        case 'withResponse':
-          return () => target.withResponse().then((r) => ({ ...r, data: call.settle(active, r.data, r.response) }), fail);
-        case 'asResponse':
-          return () => target.asResponse().then((r) => (recordRaw(call, active, r), r), fail);
-        case '_thenUnwrap':
-          return typeof Reflect.get(t, prop) === 'function' ? thenUnwrapTraced(target as unknown as Unwrappable, call, active) : undefined;
-      }
-      const v: unknown = Reflect.get(t, prop, t);
-      return typeof v === 'function' && prop !== 'constructor' ? v.bind(t) : v;
-    },
-  });
-}
-
-/** The SDK-internal `APIPromise._thenUnwrap(transform)`: a new `APIPromise` of `transform(parsed value, {response, ...})`. */
-interface Unwrappable {
-  _thenUnwrap(transform: (data: unknown, props: { response?: ResponseLike }) => unknown): PromiseLike<unknown>;
-}
-
-/**
- * `_thenUnwrap()`, which the SDK's own helpers call on the request they made (openai 7's `responses.stream()`
- * reads the request's metadata so): the transform is handed the traced value (the traced stream), so the call ends
- * as with `then`, and a failed request is recorded. The SDK's result is returned unchanged.
- */
-function thenUnwrapTraced(target: Unwrappable, call: LlmCall, active: ActiveCall): Unwrappable['_thenUnwrap'] {
-  return (transform) => {
-    const next = target._thenUnwrap((data, props) => transform(call.settle(active, data, props?.response), props));
-    next.then(undefined, (err: unknown) => active.fail(err));
-    return next;
-  };
-}
-
-/** `asResponse()`: the caller reads the body; the call records the JSON of a clone (an event stream is not read). */
-function recordRaw(call: LlmCall, active: ActiveCall, r: ResponseLike): void {
-  if ((r.headers.get('content-type') ?? '').includes('json')) {
-    r.clone()
-      .json()
-      .then((body) => call.settle(active, body, r), (err: unknown) => active.fail(err));
-  } else {
-    call.settle(active, { status: r.status }, r);
   }
 }

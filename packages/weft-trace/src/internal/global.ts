@@ -25,7 +25,10 @@ export interface WeftGlobal {
   runtime: unknown;
   /** Settings of the instrumentation, `TraceSettings`: sampling, redaction, ... (instrument/trace-settings.ts); `undefined` before `init()`. */
   settings: unknown;
-  /** The export counters behind `getExportStats()`, `ExportStats` (export/export-stats.ts), made by the first copy that loads them. */
+  /**
+   * The export counters behind `getExportStats()`, `ExportStats`: an object made by the first copy that loads them
+   * (export/stats-slot.ts), whose fields export-stats.ts, sampling-stats.ts (`sampling`) and file-stats.ts (`files`) fill.
+   */
   exportStats: unknown;
 }
 

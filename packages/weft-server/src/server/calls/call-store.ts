@@ -1,17 +1,15 @@
 /**
  * The calls of one database (spec endpoints 7, 5 and 3, the Weave-compat edits, OTLP ingest, the overview), for both
- * engines: `CallStore`, whose reads, user table, edits and batch write (call-writes.ts) are written once as SQL steps
- * (db/sql-steps.ts) run by the engine's runner, with the record pipeline's lookups; each engine's cursors
- * are its `CallEngine` leaf (store.ts, pg-store.ts). SQLite answers values (a batch is written without
- * yielding the event loop), PostgreSQL Promises; several servers may share a PostgreSQL database. The only code that
- * runs SQL on `calls`, `call_refs`, `call_renames` and `users`.
+ * engines: `CallStore`, whose reads and user table (call-reads.ts), edits and batch write (call-writes.ts) are written
+ * once as SQL steps (db/sql-steps.ts) run by the engine's runner, with the record pipeline's lookups; each engine's
+ * cursors are its `CallEngine` leaf (store.ts, pg-store.ts). SQLite answers values (a batch is written without yielding
+ * the event loop), PostgreSQL Promises; several servers may share a PostgreSQL database. With the files it runs, the
+ * only code that runs SQL on `calls`, `call_refs`, `call_renames` and `users`.
  * @module
  */
 import type { CallEndRes, CallStartRes } from 'weft-trace/wire';
-import type { Dialect } from '../db/dialect.js';
 import type { Out, SqlRunner, Wait } from '../db/sql-runner.js';
 import { andThen, type MaybePromise } from '../db/store-api.js';
-import { all, get, insert, type Steps } from '../db/sql-steps.js';
 import type { EndInput, StartInput, UpsertItem } from './write/call-fields.js';
 import { type CallCursorApi, mapCursor } from './query/call-cursor.js';
 import { deleteSubtrees, renameCall } from './write/call-edit-writes.js';
@@ -32,74 +30,8 @@ import { claimHour, type HourSlice, hourSlice, releaseHour, type StaleHour, stal
 import type { Piece } from './overview/overview-pieces.js';
 import type { CallsQuery } from './query/query-walk.js';
 import { type RecordPipeline, recordPipeline } from './query/record-pipeline.js';
-import { CALL_COLUMNS, type CallRow, rowToRecord, type StoredCallRecord } from './query/records.js';
-
-const SELECT_CALLS = `SELECT ${CALL_COLUMNS.join(', ')} FROM calls`;
-/** Distinct project ids by a loose index scan (one index seek per project, not a scan of every call). */
-const PROJECT_IDS = `WITH RECURSIVE p(id) AS (SELECT min(project_id) FROM calls
-  UNION ALL SELECT (SELECT min(project_id) FROM calls WHERE project_id > p.id) FROM p WHERE p.id IS NOT NULL)
-  SELECT id FROM p WHERE id IS NOT NULL`;
-
-/**
- * The entries of a user table (user id → user name), checked.
- * @throws TypeError naming the user id when an id or a name is empty.
- */
-function checkedUsers(users: Readonly<Record<string, string>>): [string, string][] {
-  const entries = Object.entries(users);
-  for (const [id, name] of entries) {
-    if (!id || typeof name !== 'string' || name === '') {
-      throw new TypeError(`users: expected a non-empty user id and name, got ${JSON.stringify(id)} → ${JSON.stringify(name)}`);
-    }
-  }
-  return entries;
-}
-
-function* getCall(_: Dialect, projectId: string, id: string): Steps<StoredCallRecord | undefined> {
-  const row = yield* get<CallRow>(`${SELECT_CALLS} WHERE project_id = ? AND id = ? AND started_at IS NOT NULL`, [projectId, id]);
-  return row && rowToRecord(row);
-}
-
-function* countRows(_: Dialect, projectId: string): Steps<number> {
-  return (yield* get<{ n: number }>('SELECT count(*) AS n FROM calls WHERE project_id = ?', [projectId]))!.n;
-}
-
-function* projectIds(): Steps<string[]> {
-  return (yield* all<{ id: string }>(PROJECT_IDS)).map((r) => r.id);
-}
-
-function* setUsers(_: Dialect, users: Readonly<Record<string, string>>): Steps<void> {
-  yield* insert({ table: 'users', columns: { id: 'text', username: 'text' }, rows: checkedUsers(users), tail: 'ON CONFLICT (id) DO UPDATE SET username = excluded.username' });
-}
-
-/** Names of the user ids the users table knows (duplicates in `ids` are fine). */
-function* usernames(d: Dialect, ids: readonly string[]): Steps<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = yield* all<{ id: string; username: string }>(`SELECT id, username FROM users WHERE ${d.inList('id')}`, [d.list([...new Set(ids)])]);
-  return new Map(rows.map((r) => [r.id, r.username]));
-}
-
-/**
- * The calls of `ids` in a project that have a descendant (by parent_id, any depth) with an exception; UNION, so a
- * cycle of parent ids ends; reads the parent index. On SQLite, `CROSS JOIN` keeps the walk outermost: with a plain
- * join its planner put `calls` outside and scanned the project's whole parent index per step (a 10,000-call trace in
- * a 1,000,000-call project: 16 s instead of ms); PostgreSQL has no `CROSS JOIN ... ON` and plans it well.
- */
-function* descendantFailed(d: Dialect, projectId: string, ids: readonly string[]): Steps<Set<string>> {
-  const join = d.engine === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
-  const rows = yield* all<{ root: string }>(`WITH RECURSIVE below(root, id) AS (
-      SELECT value, value FROM (${d.listRows()}) l
-      UNION SELECT b.root, c.id FROM below b ${join} calls c ON c.project_id = ? AND c.parent_id = b.id
-    )
-    SELECT DISTINCT b.root AS root FROM below b ${join} calls e ON e.project_id = ? AND e.id = b.id
-    WHERE b.id <> b.root AND e.exception IS NOT NULL`, [d.list(ids), projectId, projectId]);
-  return new Set(rows.map((r) => r.root));
-}
-
-/** The started calls of one project with the given ids, as records (for `expand_columns`). */
-function* callsById(d: Dialect, projectId: string, ids: readonly string[]): Steps<StoredCallRecord[]> {
-  const rows = yield* all<CallRow>(`${SELECT_CALLS} WHERE project_id = ? AND ${d.inList('id')} AND started_at IS NOT NULL`, [projectId, d.list(ids)]);
-  return rows.map(rowToRecord);
-}
+import type { StoredCallRecord } from './query/records.js';
+import { callsById, countRows, descendantFailed, getCall, projectIds, setUsers, usernames } from './call-reads.js';
 
 /** What a call store reads besides its database: prices, and the other stores of the same database. */
 export interface CallStoreDeps<W extends Wait> {

@@ -67,10 +67,51 @@ export function* filesOfCalls(d: Dialect, projectId: string, callIds: readonly s
 }
 
 /**
+ * The race this pair of locks closes (PostgreSQL; READ COMMITTED): a batch whose call refers to a file (its
+ * `weft-file:<digest>` ref) and retention deleting the last older call referring to the same file. Without locks,
+ * retention's `NOT EXISTS` does not see the batch's ref row before the batch commits, deletes the file, and the new call
+ * refers to a file gone for good. With them, a batch holds each file it refers to `FOR KEY SHARE` from before it writes
+ * anything until it commits ({@link lockReferencedFiles}), and retention takes the same rows `FOR UPDATE`
+ * ({@link lockFilesOfCalls}) before it writes anything, and checks for refs in a later statement: whichever locks first,
+ * the other waits for it to commit; a batch first means retention's check (a new snapshot) sees its refs and keeps the
+ * file; retention first means the file was unreferenced when it went. Both lock in (project, digest) order and before
+ * any other row lock of theirs, so they never deadlock. Row locks live in the rows, not in PostgreSQL's lock table: a
+ * batch of 10,000 calls with a file each takes no lock-table entry per file. SQLite needs neither: a write transaction
+ * holds the database's one write lock from its first write to its commit and runs synchronously (no other statement of
+ * the server runs in between), and a transaction whose snapshot went stale cannot upgrade to write (SQLITE_BUSY), so
+ * retention's check always sees every committed ref and no uncommitted one exists.
+ */
+const PG_LOCK_REFERENCED = `SELECT count(*) AS n FROM (SELECT 1 FROM files f
+    JOIN unnest($1::text[], $2::text[]) AS v(project_id, digest) ON f.project_id = v.project_id AND f.digest = v.digest
+    ORDER BY f.project_id, f.digest FOR KEY SHARE OF f) l`;
+
+/**
+ * PostgreSQL: holds the stored files among `refs` (project ids and digests, two arrays of one length) `FOR KEY SHARE`
+ * until the transaction ends, so retention cannot delete one before the refs written in this transaction are visible
+ * (see {@link PG_LOCK_REFERENCED}). Run before the transaction's other writes. A digest not stored is skipped.
+ */
+export function* lockReferencedFiles(refs: readonly [projectIds: string[], digests: string[]]): Steps<void> {
+  if (refs[0].length > 0) yield* all(PG_LOCK_REFERENCED, [refs[0], refs[1]]);
+}
+
+/**
+ * The digests of the files the given calls refer to ({@link filesOfCalls}), on PostgreSQL with those files locked
+ * `FOR UPDATE` until the transaction ends (see {@link PG_LOCK_REFERENCED}): a batch writing refs to one of them commits
+ * first. Run before the transaction's writes, and {@link dropUnreferencedFiles} in a later statement.
+ */
+export function* lockFilesOfCalls(d: Dialect, projectId: string, callIds: readonly string[]): Steps<string[]> {
+  const digests = yield* filesOfCalls(d, projectId, callIds);
+  if (d.engine === 'postgres' && digests.length > 0) {
+    yield* all(`SELECT digest FROM files WHERE project_id = ? AND ${d.inList('digest')} ORDER BY digest FOR UPDATE`, [projectId, d.list(digests)]);
+  }
+  return digests;
+}
+
+/**
  * Deletes the files among `digests` of a project that no stored call refers to any more (no `weft-file:<digest>` ref
  * left in `call_refs`, read through its `(project_id, kind, ref)` index). Run in the transaction that deleted the calls
- * and their refs, after them. Only files some deleted call referred to are candidates: files no call ever referred to
- * (the Weave SDKs' objects' files) are never touched.
+ * and their refs, after them, the files locked first ({@link lockFilesOfCalls}). Only files some deleted call referred
+ * to are candidates: files no call ever referred to (the Weave SDKs' objects' files) are never touched.
  * @returns how many files were deleted.
  */
 export function* dropUnreferencedFiles(d: Dialect, projectId: string, digests: readonly string[]): Steps<number> {

@@ -3,30 +3,15 @@
 // paths, each transaction misses the other's uncommitted row (the rename finds no started call and is kept pending;
 // the start finds no pending rename), and the rename stays pending forever.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { type FreshDatabase, freshPgDatabase } from 'weft-test-kit/pg.js';
+import { describe, expect, it } from 'vitest';
+import { useTwoServers } from './two-servers.js';
 import { batch, type Json, post, PROJECT, query, start, startItem } from 'weft-test-kit/server-http.js';
 
-let database: FreshDatabase;
-let a: RunningServer;
-let b: RunningServer;
-
-beforeAll(async () => {
-  database = await freshPgDatabase('race');
-  const options = { port: 0, host: '127.0.0.1', db: database.url, log: () => {}, apiKeys: [] };
-  a = await startServer(options);
-  b = await startServer(options);
-});
-
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await database?.drop();
-});
+const servers = useTwoServers('race');
 
 describe('a rename through one server racing its start through another', () => {
   it('always ends renamed, with no rename left pending (150 races)', async () => {
+    const { a, b, url } = servers();
     const rounds = 15;
     const perRound = 10;
     for (let round = 0; round < rounds; round++) {
@@ -42,7 +27,7 @@ describe('a rename through one server racing its start through another', () => {
     const records = await query(b, { filter: { trace_ids: ['race'] } });
     expect(records.length).toBe(rounds * perRound);
     const notRenamed = records.filter((r: Json) => r['display_name'] !== `renamed ${String(r['id'])}`).map((r) => r['id']);
-    const client = new pg.Client({ connectionString: database.url });
+    const client = new pg.Client({ connectionString: url });
     await client.connect();
     const pending = (await client.query('SELECT call_id FROM call_renames ORDER BY call_id')).rows.map((r: { call_id: string }) => r.call_id);
     await client.end();

@@ -5,7 +5,7 @@
  */
 import type { Dialect } from '../../db/dialect.js';
 import { all, get, run, type Steps } from '../../db/sql-steps.js';
-import { dropUnreferencedFiles, filesOfCalls } from '../../objects/file-store.js';
+import { dropUnreferencedFiles, lockFilesOfCalls } from '../../objects/file-store.js';
 import { PG_LOCK_FOR_RENAME } from './pg-call-writes.js';
 import { markRootsAbove } from './rollup-marks.js';
 
@@ -68,12 +68,14 @@ export interface DroppedRows {
 /**
  * Deletes the given calls of a project with their stored refs and pending renames (not their feedback), first marking
  * the overview hours of the roots above them (rollup-marks.ts), then the files they referred to that no remaining call
- * refers to (objects/file-store.ts `dropUnreferencedFiles`). Run in the caller's transaction.
+ * refers to (objects/file-store.ts `dropUnreferencedFiles`). Run in the caller's transaction, before its other writes:
+ * on PostgreSQL it first locks those files (`lockFilesOfCalls`), so a batch writing a ref to one of them commits first
+ * and the file stays.
  */
 export function* dropCallRows(d: Dialect, projectId: string, ids: readonly string[]): Steps<DroppedRows> {
+  const files = yield* lockFilesOfCalls(d, projectId, ids);
   yield* markRootsAbove(d, projectId, ids);
   const doomed = d.list(ids);
-  const files = yield* filesOfCalls(d, projectId, ids);
   yield* run(`DELETE FROM call_refs WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
   yield* run(`DELETE FROM call_renames WHERE project_id = ? AND ${d.inList('call_id')}`, [projectId, doomed]);
   const calls = yield* run(`DELETE FROM calls WHERE project_id = ? AND ${d.inList('id')}`, [projectId, doomed]);

@@ -41,21 +41,26 @@ export function extractRefs(value: unknown): string[] {
  * measured 0.2-1.0x the time of the one `includes('svc:///')` it replaces, on chat-like JSON of 300 to 20,000 chars.
  */
 const ANY_MARK = new RegExp(`svc:///|${MEDIA_MARK.replace(/[.]/g, '\\.')}`);
+const SVC_MARK = 'svc:///';
 
 /**
  * The `svc:///` refs of `value` (JSON text `json`), then its files' refs: a text holding neither mark (almost every call)
- * costs one regexp test; one holding a mark is searched for each and walked for what it holds.
+ * costs one regexp search; one holding a mark is searched once more for the other mark only past the first one found,
+ * and walked for what it holds.
  */
 function refsOf(value: unknown, json: string | null): string[] {
-  if (json === null || !ANY_MARK.test(json)) return [];
-  const refs = json.includes('svc:///') ? extractRefs(value) : [];
-  if (json.includes(MEDIA_MARK)) for (const digest of mediaDigestsIn(value)) refs.push(FILE_REF_PREFIX + digest);
+  const first = json === null ? null : ANY_MARK.exec(json);
+  if (first === null) return [];
+  const svcFirst = first[0] === SVC_MARK;
+  const other = json!.includes(svcFirst ? MEDIA_MARK : SVC_MARK, first.index + first[0].length);
+  const refs = svcFirst || other ? extractRefs(value) : [];
+  if (!svcFirst || other) for (const digest of mediaDigestsIn(value)) refs.push(FILE_REF_PREFIX + digest);
   return refs;
 }
 
 /**
  * The refs of each half a staged call carries (its stored refs of that kind are replaced): none unless its JSON holds
- * `svc:///` or a media reference's `"weft.media"` (one regexp test on the hot path, {@link ANY_MARK}).
+ * `svc:///` or a media reference's `"weft.media"` (one regexp search on the hot path, {@link ANY_MARK}).
  */
 export function callRefs(call: StagedCall): [kind: 'input' | 'output', refs: string[]][] {
   const out: [kind: 'input' | 'output', refs: string[]][] = [];

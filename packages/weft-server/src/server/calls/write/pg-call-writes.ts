@@ -6,6 +6,8 @@
  * @module
  */
 import { run, all, type Steps } from '../../db/sql-steps.js';
+import { lockReferencedFiles } from '../../objects/file-store.js';
+import { FILE_REF_PREFIX } from '../../../media-ref.js';
 import { callRefs } from './call-refs.js';
 import { type ColumnType, END_COLUMNS, KEY_COLUMNS, START_COLUMNS, START_NAME_AT, type StartInput, type Value } from './call-fields.js';
 import { keyOf, type StagedCall } from './batch-staging.js';
@@ -102,14 +104,32 @@ export function* pgLockStartedProjects(starts: readonly StartInput[]): Steps<voi
 
 const byKey = (a: StagedCall, b: StagedCall): number => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** The project ids and digests of the files `found` (each call's refs, callRefs) refer to, in the calls' key order. */
+function fileRefsOf(sorted: readonly StagedCall[], found: readonly ReturnType<typeof callRefs>[]): [string[], string[]] {
+  const files: [string[], string[]] = [[], []];
+  found.forEach((halves, i) => {
+    for (const [, refs] of halves) {
+      for (const ref of refs) {
+        if (!ref.startsWith(FILE_REF_PREFIX)) continue;
+        files[0].push(sorted[i]!.projectId);
+        files[1].push(ref.slice(FILE_REF_PREFIX.length));
+      }
+    }
+  });
+  return files;
+}
+
 /**
- * Writes staged calls in key order: the upsert with the drop of pending renames and the marks of the overview hours of
- * its roots, then names and refs.
+ * Writes staged calls in key order: first the lock on the files their refs point at (a batch with media only; see
+ * objects/file-store.ts: retention cannot delete one of them before these refs are visible), then the upsert with the
+ * drop of pending renames and the marks of the overview hours of its roots, then names and refs.
  * @param rootStarts - the hours of the roots the batch starts (call-writes.ts), marked by the upsert.
  */
 export function* pgFlush(calls: readonly StagedCall[], rootStarts: HourMarks): Steps<void> {
   if (calls.length === 0) return;
   const sorted = [...calls].sort(byKey);
+  const found = sorted.map(callRefs);
+  yield* lockReferencedFiles(fileRefsOf(sorted, found));
   const columns: Value[][] = COLUMNS.map(() => []);
   const noStart = Array<Value>(START_SET.length).fill(null);
   const noEnd = Array<Value>(END_SET.length).fill(null);
@@ -128,16 +148,16 @@ export function* pgFlush(calls: readonly StagedCall[], rootStarts: HourMarks): S
   const stale: string[][] = [[], [], []];
   const refs: string[][] = [[], [], [], []];
   const push = <V>(into: V[][], ...values: V[]): void => values.forEach((v, i) => into[i]!.push(v));
-  for (const call of sorted) {
+  sorted.forEach((call, i) => {
     const key = keyOf(call.projectId, call.id);
     // names set after the upsert: a pending rename (over the end's name), else the end's name of a stored row
     const name = renamed.has(key) ? renamed.get(key) : updated.has(key) ? call.endName : undefined;
     if (name !== undefined) push(names, call.projectId, call.id, name);
-    for (const [kind, found] of callRefs(call)) {
+    for (const [kind, kindRefs] of found[i]!) {
       if (updated.has(key)) push(stale, call.projectId, call.id, kind);
-      for (const ref of found) push(refs, call.projectId, call.id, kind, ref);
+      for (const ref of kindRefs) push(refs, call.projectId, call.id, kind, ref);
     }
-  }
+  });
   if (names[0]!.length > 0) yield* run(SET_NAMES, names);
   if (stale[0]!.length > 0) yield* run(DELETE_REFS, stale);
   if (refs[0]!.length > 0) yield* run(INSERT_REFS, refs);

@@ -74,7 +74,8 @@ export function* deleteBatchBefore(d: Dialect, projectId: string, cutoff: string
     ? (yield* all<{ id: string }>(`SELECT id FROM calls WHERE project_id = ? AND ${d.inList('trace_id')}`, [projectId, d.list(traces)])).map((r) => r.id)
     : (yield* all<{ id: string }>(OLD_ORPHANS, [projectId, cutoff, batchSize])).map((r) => r.id);
   if (doomed.length === 0) return { calls: 0, feedback: 0, files: 0, more: false };
-  const feedback = yield* deleteFeedback(d, projectId, 'call_id', doomed);
+  // the rows first: dropCallRows locks the calls' files before the transaction writes anything (file-store.ts)
   const { calls, files } = yield* dropCallRows(d, projectId, doomed);
+  const feedback = yield* deleteFeedback(d, projectId, 'call_id', doomed);
   return { calls, feedback, files, more: true };
 }
