@@ -46,8 +46,10 @@ export default defineConfig([
   // `vitest/core`: weft-trace/vitest without vitest, and `auto-start`: the no-code start without starting, for the
   // Node.js ESM entries of build/finish.mjs (vitest refuses require(); `--import` must wait for the start)
   { ...common, entry: { ...sdkWithHooks, register: 'src/register-require.ts', 'vitest/core': 'src/vitest/core.ts', 'auto-start': 'src/auto/start-from-env.ts' }, format: ['cjs'], splitting: true, treeshake: true, shims: true, external: sdkExternal, noExternal: [...esmOnly, ...sdkBundled], esbuildPlugins: plugins },
-  // the declarations of both formats (.d.ts, .d.cts) from one TypeScript program, not one per format
-  { ...common, entry: sdkWithHooks, format: ['esm', 'cjs'], dts: { only: true }, external: sdkExternal },
+  // the declarations of both formats (.d.ts, .d.cts) from one TypeScript program, not one per format; noCheck: no
+  // second full type check of the sources (tsup emits with noEmitOnError): the declarations are the same without it,
+  // and `npm run typecheck` (tsc, run beside the tests) is the check
+  { ...common, entry: sdkWithHooks, format: ['esm', 'cjs'], dts: { only: true, compilerOptions: { noCheck: true } }, external: sdkExternal },
   // the SDK's `weft` bin: runs weft-server's CLI when it is installed, else says how to get it
   { ...common, entry: { cli: 'src/cli-forward.ts' }, format: ['esm'], external: ['weft-server'], banner: { js: '#!/usr/bin/env node' }, esbuildPlugins: plugins },
 ]);

@@ -1,57 +1,22 @@
 /**
  * The `weft` command line: `weft serve` runs the local reference server; `weft calls ...` and
  * `weft feedback stats` read and move data on any server; `weft spool flush` sends a traced program's disk spool. Errors print as one line (the stack with
- * `--verbose`); exit codes in `cli/connection.ts` (`EXIT`).
+ * `--verbose`); exit codes in `cli/exit.ts` (`EXIT`). A run loads only the command it runs (`cli/command-tree.ts`).
  * @module
  */
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
-import { APIConnectionError, APIError, UnexpectedResponseError } from 'weft-trace/client';
-import { lsCommand } from './cli/calls-ls.js';
-import { showCommand } from './cli/calls-show.js';
-import { tailCommand } from './cli/calls-tail.js';
-import { exportCommand } from './cli/calls-export.js';
-import { importCommand } from './cli/calls-import.js';
-import { deleteCommand } from './cli/calls-delete.js';
-import { cassetteCommand } from './cli/calls-cassette.js';
-import { CliError, EXIT } from './cli/connection.js';
-import { feedbackStatsCommand } from './cli/feedback-stats.js';
-import { serveCommand } from './cli/serve-command.js';
-import { evalCommand } from './cli/eval-commands.js';
-import { datasetsCommand } from './cli/datasets-commands.js';
-import { promptsCommand } from './cli/prompts-commands.js';
-import { trajectoriesExportCommand } from './cli/trajectories-export.js';
-import { spoolFlushCommand } from './cli/spool-flush.js';
-import { monitorsCommand } from './cli/monitors-commands.js';
-import { queuesCommand } from './cli/queues-commands.js';
+import { commandsFor } from './cli/command-tree.js';
+import { CliError, EXIT } from './cli/exit.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-/** Builds the `weft` program: its commands, options and help. */
-function buildProgram(): Command {
+/** Builds the `weft` program for the command line `words`: its commands (only those it runs, `cli/command-tree.ts`), options and help. */
+async function buildProgram(words: readonly string[]): Promise<Command> {
   const program = new Command('weft')
     .description('Tracing for TypeScript LLM apps, agents and RL pipelines')
-    .version(version)
-    .addCommand(serveCommand())
-    .addCommand(
-      new Command('calls')
-        .description('list, follow, show, export, import and delete calls, and write a trace\'s model calls as a cassette')
-        .addCommand(lsCommand())
-        .addCommand(tailCommand())
-        .addCommand(showCommand())
-        .addCommand(exportCommand())
-        .addCommand(importCommand())
-        .addCommand(deleteCommand())
-        .addCommand(cassetteCommand()),
-    )
-    .addCommand(new Command('feedback').description('feedback of a project').addCommand(feedbackStatsCommand()))
-    .addCommand(new Command('spool').description('events traced programs could not send, kept on disk').addCommand(spoolFlushCommand()))
-    .addCommand(new Command('trajectories').description("a model's logged trajectories").addCommand(trajectoriesExportCommand()))
-    .addCommand(evalCommand())
-    .addCommand(datasetsCommand())
-    .addCommand(promptsCommand())
-    .addCommand(monitorsCommand())
-    .addCommand(queuesCommand());
+    .version(version);
+  for (const command of await commandsFor(words)) program.addCommand(command);
   configure(program);
   return program;
 }
@@ -65,8 +30,13 @@ function configure(command: Command): void {
   for (const sub of command.commands) configure(sub);
 }
 
-/** The one line an error is reported with. */
-function describe(err: unknown): string {
+/**
+ * The one line an error is reported with. The client's errors are those of `weft-trace/client` as the command loaded
+ * it (one module instance), imported here only on this path: `weft --version` or `--help` never loads the client.
+ */
+async function describe(err: unknown): Promise<string> {
+  if (!(err instanceof Error) || err instanceof CliError) return err instanceof Error ? err.message : String(err);
+  const { APIConnectionError, APIError, UnexpectedResponseError } = await import('weft-trace/client');
   if (err instanceof APIConnectionError) {
     const cause = (err.cause as { message?: string } | undefined)?.message;
     return `cannot reach the server: ${cause ?? err.message} (is weft serve running? see --base-url)`;
@@ -94,7 +64,7 @@ process.stdout.on('error', (err) => {
 });
 
 try {
-  const program = buildProgram();
+  const program = await buildProgram(process.argv.slice(2));
   program.hook('preAction', (_program, action) => {
     const url: unknown = action.opts().baseUrl;
     if (typeof url === 'string') baseUrl = url;
@@ -106,7 +76,7 @@ try {
     // commander has printed the message (or the help / version, exit code 0)
     process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
   }
-  console.error(`weft: ${describe(err)}`);
+  console.error(`weft: ${await describe(err)}`);
   if (process.argv.includes('--verbose') && err instanceof Error && err.stack) console.error(err.stack);
   process.exit(err instanceof CliError ? err.exitCode : EXIT.failed);
 }

@@ -5,7 +5,8 @@
  */
 import { Command } from 'commander';
 import { addToCassette, cassetteOfCalls, type SkippedCall } from 'weft-trace/eval';
-import { CliError, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { CliError } from './exit.js';
 import { readTrace } from './calls-show.js';
 
 interface CassetteOptions {

@@ -6,7 +6,8 @@
 import { Command } from 'commander';
 import type { Client } from 'weft-trace/client';
 import type { CallRecord } from 'weft-trace/wire';
-import { CliError, type Connection, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { type Connection, clientFor, connectionOf, requireProject, withConnection } from './connection.js';
+import { CliError } from './exit.js';
 import { projectHint } from './project-hint.js';
 import { renderTrees } from './trace-tree.js';
 import { viewerLink } from './viewer-link.js';

@@ -1,30 +1,13 @@
 /**
  * The options every data command shares (`--base-url`, `--api-key`, `--project` and their `WEFT_*`
- * variables), the client they make, and the one-line error a command fails with.
+ * variables) and the client they make; a missing project is a usage error (`exit.ts`).
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Client } from 'weft-trace/client';
 import { DEFAULT_BASE_URL } from 'weft-trace/client';
 import { isProjectId, projectIdMessage } from 'weft-trace/wire';
-
-/** Exit codes of the `weft` command (docs/cli.md). */
-export const EXIT = {
-  /** The command did what was asked. */
-  ok: 0,
-  /** The server refused or could not be reached, a file could not be read or written, or an evaluation gate failed. */
-  failed: 1,
-  /** The command line itself was wrong (an unknown option, a missing argument, a malformed value). */
-  usage: 2,
-} as const;
-
-/** An error the command reports as one line (`weft: <message>`) and exits with `exitCode`. */
-export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.failed) {
-    super(message);
-    this.name = 'CliError';
-  }
-}
+import { CliError, EXIT } from './exit.js';
 
 /** What the shared options resolve to. */
 export interface Connection {

@@ -4,7 +4,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { CliError } from './connection.js';
+import { CliError } from './exit.js';
 
 /** A file format of `weft datasets export/import`. */
 export type RowFormat = 'jsonl' | 'csv';

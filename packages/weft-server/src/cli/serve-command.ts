@@ -5,7 +5,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { CliError } from './connection.js';
+import { CliError } from './exit.js';
 import type { RunningServer } from '../server/start-server.js';
 import { loadPriceFile, type PriceTable } from '../server/calls/prices/price-table.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/listen-defaults.js';

@@ -8,7 +8,8 @@ import type { ExportOptions } from 'weft-trace/client';
 import { flushSpoolDir } from 'weft-trace/client';
 import { defaultSpoolDir } from 'weft-trace/client';
 import { safeMessage } from 'weft-trace/client';
-import { CliError, connectionOf, EXIT, withConnection, type Connection } from './connection.js';
+import { connectionOf, withConnection, type Connection } from './connection.js';
+import { CliError, EXIT } from './exit.js';
 
 interface FlushOptions {
   baseUrl: string;

@@ -9,7 +9,8 @@ import type { Writable } from 'node:stream';
 import { Command, Option } from 'commander';
 import { Split } from 'weft-trace/wire';
 import { EXPORT_FORMATS, groupLines, openAiSftLines, type ExportFormat } from 'weft-trace/wire';
-import { CliError, EXIT, clientFor, connectionOf, withConnection } from './connection.js';
+import { clientFor, connectionOf, withConnection } from './connection.js';
+import { CliError, EXIT } from './exit.js';
 
 interface TrajectoryExportOptions {
   baseUrl: string;
