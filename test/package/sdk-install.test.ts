@@ -4,7 +4,7 @@
 // issue 30 budget) and that nothing of the server came with it. Then the SDK's `weft` bin and `weft-trace/server`,
 // without weft-server installed, each say in one line how to get it.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,43 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const MB = 1024 * 1024;
 let app: string;
 
+/** The package.json of `name` as Node.js would find it from `dir` (the nearest node_modules up the tree). */
+function installedManifest(name: string, dir: string): string {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const file = path.join(d, 'node_modules', name, 'package.json');
+    if (existsSync(file)) return file;
+    if (path.dirname(d) === d) throw new Error(`${name} is not installed above ${dir}`);
+  }
+}
+
+/**
+ * `names` and every package under them, each as the tarball URL of the version this repository installed (npm's
+ * registry address for it). An offline install resolves a version range from cached registry metadata, which a fresh
+ * machine's cache may lack (npm ci fetches tarballs only) or which names a newer version than the cache holds
+ * (ENOTCACHED); a tarball URL of an installed version is in the cache, so the install is the same on any machine.
+ */
+async function pinnedTarballs(names: string[], from = path.join(ROOT, 'packages/weft-trace')): Promise<Record<string, string>> {
+  const registry = (await run('npm', ['config', 'get', 'registry'])).stdout.trim().replace(/\/?$/, '/');
+  const pins: Record<string, string> = {};
+  const visit = (name: string, dir: string): void => {
+    const manifest = installedManifest(name, dir);
+    const { version, dependencies = {} } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string; dependencies?: Record<string, string> };
+    const url = `${registry}${name}/-/${name.split('/').pop()}-${version}.tgz`;
+    if (pins[name] === url) return;
+    pins[name] = url;
+    for (const dep of Object.keys(dependencies)) visit(dep, path.dirname(manifest));
+  };
+  for (const name of names) visit(name, from);
+  return pins;
+}
+
+/** Sets the app's `overrides` to pin `pins` (added to those it has). */
+function pinInApp(pins: Record<string, string>): void {
+  const file = path.join(app, 'package.json');
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { overrides?: Record<string, string> };
+  writeFileSync(file, JSON.stringify({ ...manifest, overrides: { ...manifest.overrides, ...pins } }));
+}
+
 /** What only the server uses: none of these may be installed with the SDK. */
 const SERVER_ONLY = ['hono', '@hono/node-server', 'pg', 'better-sqlite3', '@opentelemetry/otlp-transformer', '@pydantic/genai-prices', 'commander', 'luxon', 'cli-table3', 'cli-progress', 'open', 'zod', 'weft-server'];
 
@@ -22,7 +59,9 @@ beforeAll(async () => {
   app = mkdtempSync(path.join(tmpdir(), 'weft-sdk-'));
   const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', app], { cwd: path.join(ROOT, 'packages/weft-trace'), timeout: 120_000 });
   const tarball = path.join(app, stdout.trim().split('\n').pop()!);
+  const sdk = JSON.parse(readFileSync(path.join(ROOT, 'packages/weft-trace/package.json'), 'utf8')) as { dependencies: Record<string, string> };
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module' }));
+  pinInApp(await pinnedTarballs(Object.keys(sdk.dependencies)));
   await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: app, timeout: 240_000 });
 }, 300_000);
 
@@ -122,6 +161,9 @@ it('loads the hooking libraries only for the no-code route: not with weft-trace,
   const without = await run(process.execPath, ['--import', 'weft-trace/register', '--input-type=module', '-e', "console.log('app ran')"], { cwd: app, env, timeout: 30_000 });
   expect(without.stdout.trim()).toBe('app ran');
   expect(without.stderr).toContain('npm install import-in-the-middle require-in-the-middle');
-  await run('npm', ['install', 'import-in-the-middle', 'require-in-the-middle', '--offline', '--no-audit', '--no-fund'], { cwd: app, timeout: 240_000 });
+  const hooking = ['import-in-the-middle', 'require-in-the-middle'];
+  const pins = await pinnedTarballs(hooking);
+  pinInApp(pins);
+  await run('npm', ['install', ...hooking.map((name) => pins[name]!), '--offline', '--no-audit', '--no-fund'], { cwd: app, timeout: 240_000 });
   expect(await loaded("await import('weft-trace/register')")).toBe('true');
 });
