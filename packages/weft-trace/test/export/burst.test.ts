@@ -41,6 +41,9 @@ it('a burst of 60,000 calls in one loop, with the defaults and a spool directory
   }
 }, 120_000);
 
+/** Calls of the bound's test: 24,000 events, half again the bound (16,384 events, the first forced drain at 8,193 calls). */
+const BOUND_CALLS = 12_000;
+
 it("the events a loop that never yields holds unserialized are bounded by the memory budget: maxQueueBytes / 512", async () => {
   const project = uniqueProject('burst-bound');
   const before = getExportStats();
@@ -49,12 +52,12 @@ it("the events a loop that never yields holds unserialized are bounded by the me
     return i;
   });
   let serializedInLoop = 0;
-  for (let i = 0; i < 20_000; i++) {
+  for (let i = 0; i < BOUND_CALLS; i++) {
     f(i);
     if (i % 500 === 0) serializedInLoop = Math.max(serializedInLoop, getExportStats().queueBytes - before.queueBytes);
   }
   expect(serializedInLoop).toBeGreaterThan(0); // past the bound, the caller's loop serialized the oldest
   const report = await shutdown({ timeoutMs: 60_000 });
   expect(report).toMatchObject({ dropped: 0, pending: 0 });
-  expect(await readCalls(server().url, project, { columns: ['id'] })).toHaveLength(20_000);
+  expect(await readCalls(server().url, project, { columns: ['id'] })).toHaveLength(BOUND_CALLS);
 }, 120_000);

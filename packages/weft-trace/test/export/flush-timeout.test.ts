@@ -14,6 +14,7 @@ import { DEFAULT_BATCHER_OPTIONS } from '../../src/export/export-options.js';
 import { CallExporter } from '../../src/export/exporter.js';
 import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 import { useTestServer } from 'weft-test-kit/server.js';
+import { bundled } from 'weft-test-kit/ts-bundle.js';
 
 const run = promisify(execFile);
 const server = useTestServer();
@@ -88,14 +89,9 @@ it('CallExporter.flush(timeoutMs) also bounds the wait for a spool replay in pro
 
 it('a flush that finishes early leaves no timer keeping the process alive', async () => {
   const project = uniqueProject('flush-exit');
-  const script = `
-    import { flush, init, op } from ${JSON.stringify(path.resolve('packages/weft-trace/src/index.ts'))};
-    init({ project: ${JSON.stringify(project)}, baseUrl: ${JSON.stringify(server().url)} });
-    op(function work() { return 1; })();
-    const report = await flush({ timeoutMs: ${BEYOND_TEST_TIMEOUT_MS} });
-    console.log(JSON.stringify(report));`;
+  const env = { ...process.env, MODE: 'flush-early', FLUSH_TIMEOUT_MS: String(BEYOND_TEST_TIMEOUT_MS), WEFT_PROJECT: project, WEFT_BASE_URL: server().url };
   // a timer left for the deadline would hold the child past execFile's timeout, which kills it and fails the test
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 });
+  const { stdout } = await run(process.execPath, [await bundled('test/fixtures/export-child.ts')], { env, timeout: 30_000 });
   expect(JSON.parse(stdout.trim())).toMatchObject({ sent: 2, pending: 0 });
   expect(await readCalls(server().url, project)).toHaveLength(1);
 });

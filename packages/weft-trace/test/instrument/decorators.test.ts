@@ -1,11 +1,14 @@
 // @weft-test: runtime
-// @op on class methods: fixtures compiled by the real tsc with standard and with legacy decorators against the built
-// package (dist/, its .d.ts: a user's view, and seconds faster than compiling src/ twice), run with node against the server.
+// @op on class methods: fixtures compiled by the TypeScript compiler (tsc's own program and emit, through its API) with
+// standard and with legacy decorators against the built package (dist/, its .d.ts: a user's view, and seconds faster
+// than compiling src/ twice), run with node against the server. Both compile in this process with one cache of parsed
+// files, so the libraries' and the package's declarations are read and parsed once, not by two tsc processes each.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/schema/calls.js';
 import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
@@ -27,12 +30,43 @@ afterAll(async () => {
   if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
-/** Compiles the fixture of `mode` with tsc, runs it with node, and returns its output and recorded calls. */
-async function compileAndRun(mode: 'standard' | 'legacy'): Promise<{ printed: Record<string, unknown>; calls: CallRecord[] }> {
-  const fixture = `test/fixtures/decorators/${mode}`;
-  const tsc = await run(join(ROOT, 'node_modules/.bin/tsc'), ['-p', fixture, '--outDir', join(outDir, mode)], { cwd: ROOT })
-    .catch((err: { stdout: string }) => ({ stdout: err.stdout }));
-  expect(tsc.stdout).toBe('');
+const MODES = ['standard', 'legacy'] as const;
+type Mode = (typeof MODES)[number];
+const fixtureOf = (mode: Mode) => `test/fixtures/decorators/${mode}`;
+
+/**
+ * Compiles each mode's fixture (its tsconfig.json, output under `outDir`/<mode>) as `tsc -p` does; answers each
+ * mode's diagnostics as tsc prints them ('' when it compiles cleanly). A file read for one mode (lib.*.d.ts,
+ * @types/node, the package's .d.ts) is parsed once and shared by the other's program, as an editor's language service does.
+ */
+function compileAll(): Record<Mode, string> {
+  const parsed = new Map<string, ts.SourceFile | undefined>();
+  const format: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
+  const compile = (mode: Mode): string => {
+    const configHost: ts.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.formatDiagnostics([d], format)); } };
+    const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, fixtureOf(mode), 'tsconfig.json'), { outDir: join(outDir, mode) }, configHost)!;
+    const host = ts.createCompilerHost(config.options);
+    const read = host.getSourceFile.bind(host);
+    host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+      const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
+      if (!parsed.has(key)) parsed.set(key, read(fileName, languageVersion, onError, shouldCreate));
+      return parsed.get(key);
+    };
+    const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, host, projectReferences: config.projectReferences });
+    return ts.formatDiagnostics([...config.errors, ...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics], format);
+  };
+  return { standard: compile('standard'), legacy: compile('legacy') };
+}
+
+let compiled: Record<Mode, string>;
+beforeAll(() => {
+  compiled = compileAll();
+}, 90_000);
+
+/** Runs the compiled fixture of `mode` with node, and returns its output and recorded calls. */
+async function runCompiled(mode: Mode): Promise<{ printed: Record<string, unknown>; calls: CallRecord[] }> {
+  expect(compiled[mode]).toBe('');
+  const fixture = fixtureOf(mode);
   const project = uniqueProject(`decorators-${mode}`);
   const { stdout, stderr } = await run(process.execPath, [join(outDir, mode, fixture, 'agent.js')], {
     env: { ...process.env, WEFT_PROJECT: project, WEFT_BASE_URL: server().url },
@@ -42,10 +76,10 @@ async function compileAndRun(mode: 'standard' | 'legacy'): Promise<{ printed: Re
   return { printed: JSON.parse(stdout.trim().split('\n').at(-1) as string) as Record<string, unknown>, calls: await readCalls(server().url, project) };
 }
 
-describe.each(['standard', 'legacy'] as const)('@op with %s decorators (compiled by tsc)', (mode) => {
-  let result: Awaited<ReturnType<typeof compileAndRun>>;
+describe.each(MODES)('@op with %s decorators (compiled by tsc)', (mode) => {
+  let result: Awaited<ReturnType<typeof runCompiled>>;
   beforeAll(async () => {
-    result = await compileAndRun(mode);
+    result = await runCompiled(mode);
   }, 90_000);
 
   it('keeps `this` and return values, and leaves getters alone', () => {
