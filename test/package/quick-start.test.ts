@@ -69,16 +69,19 @@ it('installs without the native SQLite module, traces a function, and shows and 
   const [root] = JSON.parse(list.out) as Array<{ id: string; op_name: string }>;
   expect(root?.op_name).toBe('greet');
 
-  const show = await npx(['calls', 'show', root!.id]);
+  // the three commands left read only the server (and export writes its own file): run at once
+  const [show, exported, serve] = await Promise.all([
+    npx(['calls', 'show', root!.id]),
+    npx(['calls', 'export', '--out', 'calls.jsonl'], true),
+    npx(['serve', '--port', '0']),
+  ]);
   expect(show.code).toBe(0);
   expect(show.out).toMatch(/✓ greet\s+\S+ ms\n {2}✓ shout/);
 
-  const exported = await npx(['calls', 'export', '--out', 'calls.jsonl'], true);
   expect(exported.code).toBe(0);
   expect(exported.out).toMatch(/100% \| 2\/2 calls/);
   expect(readFileSync(path.join(app, 'calls.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
 
-  const serve = await npx(['serve', '--port', '0']);
   expect(serve.code).toBe(1);
   expect(serve.err).toMatch(/^weft serve: the better-sqlite3 package it stores into is not installed or not built here/m);
   expect(serve.err).toContain('npm install-scripts approve better-sqlite3'); // npm 11 (issue 24 item 11)

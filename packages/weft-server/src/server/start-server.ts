@@ -68,13 +68,13 @@ export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'l
   retentionDays?: number;
   /**
    * Runs the overview's rollup job (calls/jobs/rollup-job.ts) inside this server: `true` or its options (`intervalMs`
-   * between runs, default 30,000). It recomputes the hour rollups writes marked stale, each hour in slices of 1,000
+   * between runs, default 30,000; `liveRoots`, the live bound below, default the engine's, smaller only for tests). It recomputes the hour rollups writes marked stale, each hour in slices of 1,000
    * roots that take turns with the writes, so `POST /weft/calls/overview` reads hours instead of rows; the answer is the
    * same without it, only slower (stale hours past a bound of live roots are left out and said so: docs/scale.md).
    * `weft serve` turns it on. The feedback rollup job (feedback/feedback-rollup-job.ts) runs with it, on the same
    * interval, so `POST /feedback/stats` reads hours too. @defaultValue false
    */
-  rollups?: boolean | Pick<RollupJobOptions, 'intervalMs'>;
+  rollups?: boolean | Pick<RollupJobOptions, 'intervalMs' | 'liveRoots'>;
   /**
    * Fills the dynamic and monitor-fed review queues inside this server (queues/queue-fill.ts): `true` or the job's
    * options (`intervalMs` between runs, default 5,000; `settleMs`, default 5,000: calls started this long ago are read,

@@ -91,36 +91,40 @@ describe('weft calls ls', () => {
   });
 
   it('filters by op and status and prints JSON that parses', async () => {
-    const run = await cli(['calls', 'ls', ...conn(source), '--status', 'error', '--json']);
+    const [run, retrieves] = await Promise.all([
+      cli(['calls', 'ls', ...conn(source), '--status', 'error', '--json']),
+      cli(['calls', 'ls', ...conn(source), '--op', 'retrieve', '--json', '-n', '2']),
+    ]);
     expect(run.code).toBe(0);
     const records = JSON.parse(run.stdout) as CallRecord[];
     expect(records.map((r) => r.op_name)).toEqual(['broken', 'broken', 'broken']);
-    const byOp = JSON.parse((await cli(['calls', 'ls', ...conn(source), '--op', 'retrieve', '--json', '-n', '2'])).stdout) as CallRecord[];
+    const byOp = JSON.parse(retrieves.stdout) as CallRecord[];
     expect(byOp.map((r) => r.op_name)).toEqual(['retrieve', 'retrieve']);
   });
 
   it('colors on a terminal, and not with NO_COLOR', async () => {
-    const colored = await tty(['calls', 'ls', ...conn(source)]);
+    const [colored, plain] = await Promise.all([tty(['calls', 'ls', ...conn(source)]), tty(['calls', 'ls', ...conn(source)], { NO_COLOR: '1' })]);
     expect(colored.code).toBe(0);
     expect(colored.stdout).toMatch(ANSI);
     expect(colored.stdout).toContain('descendant_error');
-    const plain = await tty(['calls', 'ls', ...conn(source)], { NO_COLOR: '1' });
     expect(plain.stdout).toContain('descendant_error');
     expect(plain.stdout).not.toMatch(ANSI);
   });
 
   it('fails with one line and a documented exit code: 2 for usage, 1 for an unreachable server', async () => {
-    const usage = await cli(['calls', 'ls', '--base-url', source.url]);
+    const [usage, bad, down, verbose] = await Promise.all([
+      cli(['calls', 'ls', '--base-url', source.url]),
+      cli(['calls', 'ls', ...conn(source), '--since', 'yesterday-ish']),
+      cli(['calls', 'ls', '--base-url', 'http://127.0.0.1:9', '--project', project]),
+      cli(['calls', 'ls', '--base-url', 'http://127.0.0.1:9', '--project', project, '--verbose']),
+    ]);
     expect(usage.code).toBe(2);
     expect(usage.stderr.trim()).toBe('weft: no project: pass --project entity/project or set WEFT_PROJECT');
-    const bad = await cli(['calls', 'ls', ...conn(source), '--since', 'yesterday-ish']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--since.*expected a duration/);
-    const down = await cli(['calls', 'ls', '--base-url', 'http://127.0.0.1:9', '--project', project]);
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/^weft: cannot reach the server: .*ECONNREFUSED/);
     expect(down.stderr).not.toMatch(/\n\s+at /);
-    const verbose = await cli(['calls', 'ls', '--base-url', 'http://127.0.0.1:9', '--project', project, '--verbose']);
     expect(verbose.stderr).toMatch(/\n\s+at /);
   });
 });
@@ -128,13 +132,15 @@ describe('weft calls ls', () => {
 describe('weft calls show', () => {
   it('prints the trace of a call id as a tree with the error', async () => {
     const child = calls.find((c) => c.op_name === 'retrieve')!;
-    const run = await cli(['calls', 'show', child.id], { WEFT_BASE_URL: source.url, WEFT_PROJECT: project });
+    const [run, missing] = await Promise.all([
+      cli(['calls', 'show', child.id], { WEFT_BASE_URL: source.url, WEFT_PROJECT: project }),
+      cli(['calls', 'show', 'no-such-id', ...conn(source)]),
+    ]);
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^Trace 1\/1 · agent\(q=/);
     expect(lines.slice(1).map((l) => l.replace(/\s+\S+ ms.*$|\s+<1 ms.*$/, '').trimEnd())).toEqual(['✓ agent', '  ✓ answer', '    ✓ retrieve', '  ✗ broken']);
     expect(run.stdout).toContain('error: TypeError: index out of range');
-    const missing = await cli(['calls', 'show', 'no-such-id', ...conn(source)]);
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toBe(`weft: no call or trace no-such-id in project ${project}`);
   });
@@ -176,10 +182,9 @@ describe('weft calls export and import', () => {
   });
 
   it('shows a bar with count, rate and ETA on a terminal, and to stdout writes only records', async () => {
-    const run = await tty(['calls', 'export', ...conn(source)]);
+    const [run, piped] = await Promise.all([tty(['calls', 'export', ...conn(source)]), cli(['calls', 'export', ...conn(source), '--op', 'broken'])]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/exporting \[.*\] 100% \| 12\/12 calls \| [\d,]+\/s \| ETA/);
-    const piped = await cli(['calls', 'export', ...conn(source), '--op', 'broken']);
     expect(piped.stdout.trim().split('\n').map((l) => (JSON.parse(l) as CallRecord).op_name)).toEqual(['broken', 'broken', 'broken']);
   });
 
@@ -233,11 +238,14 @@ describe('weft calls tail', () => {
 
 describe('weft feedback stats', () => {
   it('prints buckets with the metric and a sparkline, and --json parses', async () => {
-    const run = await cli(['feedback', 'stats', ...conn(source), '--since', '1h', '--metric', 'score', '--timezone', 'UTC']);
+    const [run, jsonRun] = await Promise.all([
+      cli(['feedback', 'stats', ...conn(source), '--since', '1h', '--metric', 'score', '--timezone', 'UTC']),
+      cli(['feedback', 'stats', ...conn(source), '--metric', 'score', '--json']),
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/bucket\s+count\s+avg_score/);
     expect(run.stdout).toMatch(/score\s+\S+\s+avg over the window: 4/);
-    const json = JSON.parse((await cli(['feedback', 'stats', ...conn(source), '--metric', 'score', '--json'])).stdout) as { window_stats: Record<string, Record<string, number>> };
+    const json = JSON.parse(jsonRun.stdout) as { window_stats: Record<string, Record<string, number>> };
     expect(json.window_stats.score).toMatchObject({ avg: 4 });
   });
 });

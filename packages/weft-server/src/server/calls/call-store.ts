@@ -191,6 +191,9 @@ export class CallStore<W extends Wait = Wait> {
    */
   rollupJobRunning = false;
 
+  /** The live bound while the rollup job runs (its `liveRoots` option); undefined: the engine's `LIVE_ROOTS`. */
+  liveRootsBound: number | undefined = undefined;
+
   /** {@link overview} with where its answer came from (`source`: rollup hours, live ranges, stale hours left out). */
   overviewAnswer(query: OverviewQuery, options: OverviewOptions = {}): Out<W, OverviewAnswer> {
     return overviewOn(this.sql, query, this.deps.prices, this.bounded(options));
@@ -202,7 +205,8 @@ export class CallStore<W extends Wait = Wait> {
   }
 
   private bounded(options: OverviewOptions): OverviewOptions {
-    return options.liveRoots !== undefined || this.rollupJobRunning ? options : { ...options, liveRoots: null };
+    if (options.liveRoots !== undefined) return options;
+    return this.rollupJobRunning ? { ...options, liveRoots: this.liveRootsBound } : { ...options, liveRoots: null };
   }
 
   /** The oldest stale overview hours before `beforeHour`, at most `limit`: marked, then claimed before `expiredBefore`. */
