@@ -24,6 +24,9 @@ function installedManifest(name: string, dir: string): string {
   }
 }
 
+/** npm's registry address (`npm config get registry`, with a trailing slash), read once. */
+let registry: string | undefined;
+
 /**
  * `names` and every package under them, each as the tarball URL of the version this repository installed (npm's
  * registry address for it). An offline install resolves a version range from cached registry metadata, which a fresh
@@ -31,7 +34,7 @@ function installedManifest(name: string, dir: string): string {
  * (ENOTCACHED); a tarball URL of an installed version is in the cache, so the install is the same on any machine.
  */
 async function pinnedTarballs(names: string[], from = path.join(ROOT, 'packages/weft-trace')): Promise<Record<string, string>> {
-  const registry = (await run('npm', ['config', 'get', 'registry'])).stdout.trim().replace(/\/?$/, '/');
+  registry ??= (await run('npm', ['config', 'get', 'registry'])).stdout.trim().replace(/\/?$/, '/');
   const pins: Record<string, string> = {};
   const visit = (name: string, dir: string): void => {
     const manifest = installedManifest(name, dir);

@@ -35,7 +35,8 @@ function configure(command: Command): void {
  * it (one module instance), imported here only on this path: `weft --version` or `--help` never loads the client.
  */
 async function describe(err: unknown): Promise<string> {
-  if (!(err instanceof Error) || err instanceof CliError) return err instanceof Error ? err.message : String(err);
+  if (!(err instanceof Error)) return String(err);
+  if (err instanceof CliError) return err.message;
   const { APIConnectionError, APIError, UnexpectedResponseError } = await import('weft-trace/client');
   if (err instanceof APIConnectionError) {
     const cause = (err.cause as { message?: string } | undefined)?.message;
@@ -48,7 +49,7 @@ async function describe(err: unknown): Promise<string> {
     return `the server at ${baseUrl ?? 'the base URL'} does not answer as weft serve does (${what}); check --base-url or WEFT_BASE_URL (--verbose shows the answer)`;
   }
   if (err instanceof APIError) return `the server answered ${err.message}`;
-  return err instanceof Error ? err.message : String(err);
+  return err.message;
 }
 
 /** A write to a pipe whose reader has gone (`weft calls export | head -1`). */

@@ -1,6 +1,6 @@
 /**
  * The overview's read: `POST /weft/calls/overview` (a weft extension; shapes in src/schema/calls-overview.ts) for a
- * window back from now with what its headers say (hours left out while the server's rollup job catches up), and the
+ * window back from now with how many hours its answer left out while the server's rollup job catches up, and the
  * window and split choices the page offers (kept in the URL).
  * @module
  */
@@ -24,11 +24,6 @@ export type Split = (typeof SPLITS)[number];
 /** An overview and what the route's headers say of it. */
 export interface OverviewAnswer {
   overview: Overview;
-  /**
-   * `x-weft-overview-source`: `rollups`, `rows` or both joined by `+`, then `+pending` when hours were left out; `''`
-   * when the server sent none.
-   */
-  source: string;
   /**
    * `x-weft-overview-pending-hours`: how many hours of the window were left out of every figure while the server's
    * rollup job catches up (after a bulk import, an upgrade or a restart); 0 when none. The figures are then low until
@@ -54,7 +49,6 @@ export async function loadOverview(project: string, window: string, split: Split
   const pending = Number(res.headers.get(OVERVIEW_HEADERS.pendingHours) ?? 0);
   return {
     overview: (await res.json()) as Overview,
-    source: res.headers.get(OVERVIEW_HEADERS.source) ?? '',
     pendingHours: Number.isInteger(pending) && pending > 0 ? pending : 0,
   };
 }
