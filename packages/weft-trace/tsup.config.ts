@@ -45,7 +45,8 @@ export default defineConfig([
   // courier beside the module) becomes the file's URL, which esbuild leaves alone in a split CommonJS build
   // `vitest/core`: weft-trace/vitest without vitest, and `auto-start`: the no-code start without starting, for the
   // Node.js ESM entries of build/finish.mjs (vitest refuses require(); `--import` must wait for the start)
-  { ...common, entry: { ...sdkWithHooks, register: 'src/register-require.ts', 'vitest/core': 'src/vitest/core.ts', 'auto-start': 'src/auto/start-from-env.ts' }, format: ['cjs'], splitting: true, treeshake: true, shims: true, external: sdkExternal, noExternal: [...esmOnly, ...sdkBundled], esbuildPlugins: plugins },
+  // `register` requires `./auto-start.cjs` at run time, on the main thread only (src/register-require.ts): not bundled
+  { ...common, entry: { ...sdkWithHooks, register: 'src/register-require.ts', 'vitest/core': 'src/vitest/core.ts', 'auto-start': 'src/auto/start-from-env.ts' }, format: ['cjs'], splitting: true, treeshake: true, shims: true, external: [...sdkExternal, './auto-start.cjs'], noExternal: [...esmOnly, ...sdkBundled], esbuildPlugins: plugins },
   // the declarations of both formats (.d.ts, .d.cts) from one TypeScript program, not one per format; noCheck: no
   // second full type check of the sources (tsup emits with noEmitOnError): the declarations are the same without it,
   // and `npm run typecheck` (tsc, run beside the tests) is the check
