@@ -3,16 +3,13 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { getExportStats, init, op, shutdown } from '../../src/index.js';
-import { useTestServer } from 'weft-test-kit/server.js';
+import { useFileTestServer } from 'weft-test-kit/server.js';
 import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 
-// On a database file, as `weft serve` runs: the 60,000 calls are then read back in one pass (an in-memory database is
-// read a page of 200 at a time, each page sorting the project's rows again: 28 of this file's ~35 s of CPU)
-const dbDir = mkdtempSync(path.join(tmpdir(), 'weft-burst-db-'));
-afterAll(() => rmSync(dbDir, { recursive: true, force: true }));
-const server = useTestServer({ dbPath: path.join(dbDir, 'weft.db') });
+// on a database file: the 60,000 calls are read back in one pass, not a page of 200 at a time (useFileTestServer)
+const server = useFileTestServer();
 /** Calls in one synchronous loop: 120,000 events, past the 100,000 the memory held before issue 47 (then the rest went to the spool). */
 const CALLS = 60_000;
 
