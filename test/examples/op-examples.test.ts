@@ -11,7 +11,9 @@ function runExample(file: string): Promise<string> {
 
 const line = (stdout: string, prefix: string): string => stdout.split('\n').find((l) => l.startsWith(prefix)) ?? `(no line starting with ${prefix})`;
 
-describe('op() examples', () => {
+// the five children at once (each its own process and in-process server, nothing shared): the file takes about its
+// longest example instead of the sum of the five
+describe.concurrent('op() examples', () => {
   it('streams.ts: every shape returns what it would untraced, and streams end as their consumer ends them', async () => {
     const out = await runExample('streams.ts');
     expect(out).toContain('tokenize returns an array (sync stays sync)');

@@ -8,7 +8,7 @@ import { flush, init, op, type InitOptions } from '../../src/index.js';
 import { useTestServer } from 'weft-test-kit/server.js';
 import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 import { startFaultProxy, type Fault, type FaultProxy } from 'weft-test-kit/fault-proxy.js';
-import { ISO_UTC } from 'weft-test-kit/shapes.js';
+import { expectEveryIsoUtc } from 'weft-test-kit/shapes.js';
 import { storeParts } from 'weft-server/src/server/server-store.js';
 
 const server = useTestServer({ strictOrder: true });
@@ -59,7 +59,7 @@ async function runInOrder(label: string, work: Workload, options: InitOptions = 
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(work.calls);
   expect(new Set(records.map((r) => r.id)).size).toBe(work.calls);
-  for (const r of records) expect(r.ended_at).toMatch(ISO_UTC);
+  expectEveryIsoUtc(records.map((r) => r.ended_at));
 }
 
 const WORK: Workload = { calls: 2_000, wave: 100, maxMs: 20 };

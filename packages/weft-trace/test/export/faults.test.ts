@@ -5,7 +5,7 @@ import { flush, getExportStats, init, op, type InitOptions } from '../../src/ind
 import { useTestServer } from 'weft-test-kit/server.js';
 import { readCalls, uniqueProject } from 'weft-test-kit/calls.js';
 import { startFaultProxy, type FaultProxy } from 'weft-test-kit/fault-proxy.js';
-import { expectIsoUtc, expectUuidv7 } from 'weft-test-kit/shapes.js';
+import { expectEveryIsoUtc, expectEveryUuidv7 } from 'weft-test-kit/shapes.js';
 
 const server = useTestServer();
 let proxy: FaultProxy;
@@ -32,10 +32,8 @@ async function runAndCount(label: string, options: InitOptions = {}): Promise<vo
   const records = await readCalls(server().url, project);
   expect(records).toHaveLength(CALLS);
   expect(new Set(records.map((r) => r.id)).size).toBe(CALLS);
-  for (const r of records) {
-    expectUuidv7(r.id);
-    expectIsoUtc(r.ended_at);
-  }
+  expectEveryUuidv7(records.map((r) => r.id));
+  expectEveryIsoUtc(records.map((r) => r.ended_at));
 }
 
 it('server down for 5 s (connections refused): every call arrives once', async () => {
