@@ -5,25 +5,12 @@
 # other download), rebuilding the native SQLite module for that Node first, and for the original Node at the end.
 # Used by .ci/run, after the whole suite ran once on the machine's Node.
 #
-# Building the native module is most of the matrix's cost (about 2.5 min of one core per major: SQLite's amalgamation is
-# one C file, compiled on one core). So each major's module is built in a copy of the package of its own, all majors at
-# once, into $WEFT_MATRIX_DIR (a fresh temporary folder when unset): `node-matrix.sh --prepare [majors]` only builds
-# (.ci/run starts it in the background, at the lowest priority, while the main suite runs, so the builds take the
-# cores the suite leaves idle); a run then finds each major's module there (or builds what is missing), puts it in place
-# of the installed one for that major's suite, and puts the installed one back at the end (a copy, not a rebuild).
-#
-# Node 24: from 24.19.0, node_object_wrap.h registers an environment cleanup hook per ObjectWrap and its
-# destructor removes it with Environment::GetCurrent(isolate), which is null when V8 collects a
-# better-sqlite3 (<= 12) Statement outside a context or at exit: `Assertion failed: (env) != nullptr`,
-# SIGABRT (nodejs/node#65446; better-sqlite3 13 moved to Node-API but needs Node >= 22). The abort follows
-# the headers the addon is compiled against, not the runtime: compiled against 24.18.1's headers, the same
-# binary runs cleanly on the newest 24.x (same ABI, NODE_MODULE_VERSION 137). So Node 24 runs the newest
-# 24.x with the module compiled against HEADERS[24]; docs/runtimes.md ("Node.js versions") says the same to users.
-#
-# Node 26: its node_object_wrap.h has the same cleanup hook, yet the newest 26.x (26.12.1, 2026-11) runs this scope,
-# `weft serve` exiting on SIGTERM and the packaging tests cleanly with the module compiled against its own headers,
-# so Node 26 needs no HEADERS entry (nor has an older 26.x without the hook to pin). Should the abort appear there,
-# better-sqlite3 13 (Node-API, Node >= 22) is the way out once Node 20 is dropped.
+# The native module is built for each major in a copy of the package of its own, all majors at once, into
+# $WEFT_MATRIX_DIR (a fresh temporary folder when unset), compiling only better-sqlite3's C++ (SQLite's own C, about
+# 2.5 min of one core, is the one npm install compiled, see `sqlite` below): `node-matrix.sh --prepare [majors]` only
+# builds (.ci/run starts it in the background, at the lowest priority, while the main suite runs); a run then finds each
+# major's module there (or builds what is missing), puts it in place of the installed one for that major's suite, and
+# puts the installed one back at the end (a copy, not a rebuild).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prepare_only=false
