@@ -8,7 +8,8 @@
 //   behind), the event loop's longest delay, the writes' waits, the reads' latencies and the stale hours they left out;
 // - one hour counted in one turn (the job before slicing) at the densest hour, the base of the turn ratio;
 // - after it, the overview of an hour-aligned and of an unaligned 30-day window (median of 5).
-// `npx tsx --conditions=weft-source bench/overview-catchup.ts`; BENCH_CATCHUP_STORES (default sqlite,postgres).
+// `npx tsx --conditions=weft-source bench/overview-catchup.ts`; BENCH_CATCHUP_STORES (default sqlite,postgres),
+// BENCH_CATCHUP_SLICE_ROOTS (roots per slice; default the engine's ROLLUP_SLICE_ROOTS).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ const ROOTS = Number(process.env.BENCH_CATCHUP_ROOTS) || 300_000;
 const DAYS = Number(process.env.BENCH_CATCHUP_DAYS) || 30;
 const EVERY = Number(process.env.BENCH_CATCHUP_EVERY_MS) || 2_000;
 const STORES = (process.env.BENCH_CATCHUP_STORES ?? 'sqlite,postgres').split(',');
+const SLICE = Number(process.env.BENCH_CATCHUP_SLICE_ROOTS) || undefined; // default: the engine's ROLLUP_SLICE_ROOTS
 const PROJECT = 'bench/catchup';
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -44,21 +46,30 @@ const root = (t: number, i: number): unknown[] => {
   ];
 };
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const ms = (xs: number[]): string => (xs.length === 0 ? '-' : `${Math.max(...xs).toFixed(0)} max, ${median(xs).toFixed(0)} median, n=${xs.length}`);
+const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
+const ms = (xs: number[]): string => (xs.length === 0 ? '-' : `${Math.max(...xs).toFixed(0)} max, ${p95(xs).toFixed(0)} p95, ${median(xs).toFixed(0)} median, n=${xs.length}`);
 const timed = async <T>(f: () => T | Promise<T>): Promise<[T, number]> => {
   const t0 = performance.now();
   const out = await f();
   return [out, performance.now() - t0];
 };
 
-/** Times each call of the job's store methods (each one turn of the job). */
-function timeTurns(calls: CallStore, turns: number[]): void {
+/** Times each call of the job's store methods (each one turn of the job), all in `turns` and by part in `parts`. */
+function timeTurns(calls: CallStore, turns: number[], parts: Map<string, number[]>): void {
   for (const name of ['claimRollupHour', 'rollupHourSlice', 'storeRollupHour'] as const) {
     const method = (calls[name] as (...a: unknown[]) => unknown).bind(calls);
     (calls as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      const part = name === 'rollupHourSlice' ? (args[2] === null ? 'first slice' : 'next slice') : name.slice(0, 5);
       const t0 = performance.now();
+      const took = <T>(v: T): T => {
+        const t = performance.now() - t0;
+        turns.push(t);
+        if (!parts.has(part)) parts.set(part, []);
+        parts.get(part)!.push(t);
+        return v;
+      };
       const out = method(...args);
-      return out instanceof Promise ? out.then((v) => (turns.push(performance.now() - t0), v)) : (turns.push(performance.now() - t0), out);
+      return out instanceof Promise ? out.then(took) : took(out);
     };
   }
 }
@@ -90,13 +101,21 @@ try {
     const read = (aligned = false) => timed(() => calls.overviewInTurns(window(aligned), (job) => turns.run(job)));
     const [first, firstMs] = await read();
     const [, allLiveMs] = await timed(() => calls.overview(window(false), false));
+    // the base of the writes' waits: the same write with no job and no read running
+    const idleWrites: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      idleWrites.push((await timed(() => turns.run(() => store.upsertBatch(root(NOW - 2 * HOUR, 1_000_000_000 + i) as never))))[1]);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    rows.push([storeName, 'a write, no job or read running (ms)', ms(idleWrites)]);
     const jobTurns: number[] = [];
-    timeTurns(calls, jobTurns);
+    const parts = new Map<string, number[]>();
+    timeTurns(calls, jobTurns, parts);
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
     let done = false;
     const [hours, jobMs] = await timed(async () => {
-      const job = refreshStaleHours(calls, new Date(NOW + DAY)).finally(() => (done = true));
+      const job = refreshStaleHours(calls, new Date(NOW + DAY), { sliceRoots: SLICE }).finally(() => (done = true));
       const reads: number[] = [];
       const pending: number[] = [];
       const writes: number[] = [];
@@ -122,6 +141,7 @@ try {
     });
     loop.disable();
     const during = [...jobTurns];
+    const byPart = [...parts].map(([part, ts]) => `${part} ${Math.max(...ts).toFixed(0)} max / ${p95(ts).toFixed(0)} p95 / ${median(ts).toFixed(0)} median`).join('; ');
     const longestTurn = Math.max(...during);
     // the hours the last writes marked, done too (what is read after)
     await refreshStaleHours(calls, new Date(NOW + DAY));
@@ -139,7 +159,8 @@ try {
       line('roots; days; hours refreshed; job ms', `${ROOTS}; ${DAYS}; ${hours}; ${jobMs.toFixed(0)}`),
       line('first overview after the restart (ms; source)', `${firstMs.toFixed(0)}; ${first.source.rollupHours} rollup hours, ${first.source.pendingHours} left out`),
       line('the same counting every root live (ms; ratio)', `${allLiveMs.toFixed(0)}; first read ${(firstMs / allLiveMs).toFixed(3)}x`),
-      line('job turn: claim, slice or store (ms)', `${longestTurn.toFixed(0)} max, ${median(during).toFixed(0)} median, n=${during.length}`),
+      line('job turn: claim, slice or store (ms)', ms(during)),
+      line('job turn by part (ms)', byPart),
       line('one hour in one turn, before slicing (ms; ratio)', `${wholeHourMs.toFixed(0)}; longest turn ${(longestTurn / wholeHourMs).toFixed(2)}x, median ${(median(during) / wholeHourMs).toFixed(2)}x`),
       line('event loop delay during (ms)', `${(loop.max / 1e6).toFixed(0)} max, ${(loop.percentile(99) / 1e6).toFixed(0)} p99`),
       line('after: aligned / unaligned 30 days (ms, median of 5)', `${alignedMs.toFixed(0)} / ${unalignedMs.toFixed(0)}`),

@@ -218,7 +218,7 @@ export class CallStore<W extends Wait = Wait> {
   claimRollupHour(projectId: string, hour: string, token: string, nowIso: string, expiredBefore: string): Out<W, boolean> {
     return this.sql.transaction(claimHour, projectId, hour, token, nowIso, expiredBefore);
   }
-  rollupHourSlice(projectId: string, hour: string, after: RootKey | null, limit: number): Out<W, HourSlice> {
+  rollupHourSlice(projectId: string, hour: string, after: RootKey | null, limit?: number): Out<W, HourSlice> {
     return this.sql.run(hourSlice, projectId, hour, after, limit);
   }
   storeRollupHour(projectId: string, hour: string, token: string, pieces: readonly Piece[]): Out<W, boolean> {

@@ -147,6 +147,15 @@ describe('the rollup job and the writes of its hour', () => {
     expect(await counted(project)).toEqual({ rollup: 2, marked: false, claimed: false, overview: 2, errors: 0 });
   });
 
+  it('counts 1,000 roots a slice by default on SQLite and 250 on PostgreSQL (the CPU it shares with writes and reads)', async () => {
+    const project = uniqueProject('rollup-race');
+    const calls = callsOf();
+    await calls.upsertBatch(Array.from({ length: 300 }, (_, i) => root(project, i % 60)).flat());
+    const first = await calls.rollupHourSlice(project, HOUR, null);
+    const roots = first.pieces.filter((p) => p.model === null).reduce((s, p) => s + p.calls, 0);
+    expect({ roots, more: first.last !== null }).toEqual(storeParts(server().store).pg ? { roots: 250, more: true } : { roots: 300, more: false });
+  });
+
   it('takes turns with the writes: a write queued while it refreshes an hour of several slices is done before it is', async () => {
     const project = uniqueProject('rollup-race');
     const calls = callsOf();

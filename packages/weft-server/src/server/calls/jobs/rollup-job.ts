@@ -1,9 +1,12 @@
 /**
  * The server's rollup job (on in `weft serve`): at start and then every interval, recomputes the overview's stale hour
  * rollups (marked by writes, rollup-marks.ts), oldest first, each hour in slices (calls/overview/rollup-refresh.ts):
- * claimed, its roots counted {@link ROLLUP_SLICE_ROOTS} at a time, stored; each part a turn of its own with the writes
- * (calls/call-turns.ts), so on SQLite no write or read waits behind more than one slice. The overview is exact whatever
- * the job has done (stale and claimed hours are counted live); the job only makes it fast.
+ * claimed, its roots counted `ROLLUP_SLICE_ROOTS` of the engine at a time (rollup-refresh.ts), stored; each part a turn
+ * of its own with the writes (calls/call-turns.ts), so on SQLite no write or read waits behind more than one slice. On
+ * PostgreSQL a part's turn ends once its statements are sent (they run off the event loop, and the hour's advisory lock,
+ * not the turn, orders the job and the writes): what a write shares with the job there is the database's CPU, which a
+ * slice holds for about as long as it counts roots, hence its smaller slices. The overview is exact whatever the job has
+ * done (stale and claimed hours are counted live); the job only makes it fast.
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -17,12 +20,6 @@ import { type PeriodicJob, startPeriodicJob } from './periodic-job.js';
 
 /** How often the job looks for stale hours after its first run at start: every 30 s. */
 export const ROLLUP_INTERVAL_MS = 30_000;
-
-/**
- * Roots counted per slice: on SQLite about 10-20 ms of the event loop (the overview's statements cost 10-15 µs a root,
- * split by model; docs/scale.md).
- */
-export const ROLLUP_SLICE_ROOTS = 1_000;
 
 /** A claim older than this was left by a server that stopped or crashed while it held it: it is taken again. */
 export const CLAIM_LEASE_MS = 10 * 60_000;
@@ -51,7 +48,7 @@ export type RollupJob = PeriodicJob<number>;
 
 /** How {@link refreshRollupHour} and {@link refreshStaleHours} run. */
 export interface RefreshOptions {
-  /** Roots per slice (a positive integer). @defaultValue {@link ROLLUP_SLICE_ROOTS} */
+  /** Roots per slice (a positive integer). @defaultValue the engine's `ROLLUP_SLICE_ROOTS` (1,000 on SQLite, 250 on PostgreSQL) */
   sliceRoots?: number;
   /** Turns true to stop: the hour in progress is given back (marked stale again). */
   stopped?: () => boolean;
@@ -64,7 +61,7 @@ export interface RefreshOptions {
  * @throws what the store throws; the claim is given back first.
  */
 export async function refreshRollupHour(calls: CallStore, projectId: string, hour: string, now: Date, options: RefreshOptions = {}): Promise<boolean> {
-  const { sliceRoots = ROLLUP_SLICE_ROOTS, stopped = () => false } = options;
+  const { sliceRoots, stopped = () => false } = options;
   const turns = callTurns(calls);
   const token = randomUUID();
   const expired = new Date(now.getTime() - CLAIM_LEASE_MS).toISOString();

@@ -69,6 +69,14 @@ export function* claimHour(d: Dialect, projectId: string, hour: string, token: s
   return true;
 }
 
+/**
+ * Roots counted per slice by default, per engine: on SQLite about 10-20 ms of the event loop (the overview's statements
+ * cost 10-15 µs a root, split by model; docs/scale.md); on PostgreSQL about 25 ms of a backend's CPU on a quiet machine
+ * (a slice costs it about 0.1 ms a root: an hour of 1,389 roots took 134 ms, docs/scale.md), so that a part of the job
+ * stays under 100 ms while the reads and writes share the CPU with it.
+ */
+export const ROLLUP_SLICE_ROOTS: Readonly<Record<Dialect['engine'], number>> = { sqlite: 1_000, postgres: 250 };
+
 /** One slice of an hour: its pieces, and the key of its last root (null: the hour's last slice). */
 export interface HourSlice {
   pieces: Piece[];
@@ -76,10 +84,10 @@ export interface HourSlice {
 }
 
 /**
- * The next slice of an hour's roots after the key `after` (from the hour's start when null): at most `limit` roots,
- * counted per op and model (bucket 0). On SQLite, its running roots are listed in `call_rollup_open` in the same turn.
+ * The next slice of an hour's roots after the key `after` (from the hour's start when null): at most `limit` roots
+ * (default: the engine's {@link ROLLUP_SLICE_ROOTS}), counted per op and model (bucket 0). On SQLite, its running roots are listed in `call_rollup_open` in the same turn.
  */
-export function* hourSlice(d: Dialect, projectId: string, hour: string, after: RootKey | null, limit: number): Steps<HourSlice> {
+export function* hourSlice(d: Dialect, projectId: string, hour: string, after: RootKey | null, limit = ROLLUP_SLICE_ROOTS[d.engine]): Steps<HourSlice> {
   const [startMs, endMs] = hourRange(hour);
   const lo = after?.[0] ?? new Date(startMs).toISOString();
   const hi = new Date(endMs).toISOString();
