@@ -92,7 +92,7 @@ try {
     store = await open(); // the restart
     const calls = storeParts(store).calls;
     const turns = callTurns(calls);
-    calls.rollupJobRunning = true; // as under `weft serve` (the bound on live counting applies)
+    calls.defaultLiveRoots = undefined; // as under `weft serve`: the engine's bound on live counting applies
     const window = (aligned: boolean) => {
       const end = aligned ? Math.floor(Date.now() / HOUR) * HOUR : Date.now();
       return { projectId: PROJECT, startMs: end - 30 * DAY, endMs: end, edges: planBuckets(end - 30 * DAY, end, undefined, 'UTC').edges, groupBy: 'model' as const };

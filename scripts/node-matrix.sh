@@ -33,7 +33,7 @@ fetch_node() { # $1 = version spec, $2 = dir; prints the node home
 }
 
 # $1 = major: its Node (and, where HEADERS says, the headers to build against) and better-sqlite3 built for it, in
-# $work/$1 (`home`: the Node's folder; better_sqlite3.node; build.log; `ready` once done)
+# $work/$1 (better_sqlite3.node; build.log; `home`, the Node's folder, written last: the major is ready)
 prepare() {
   local major=$1 dir="$work/$1" home headers
   rm -rf "$dir" && mkdir -p "$dir/package"
@@ -53,13 +53,12 @@ prepare() {
   cp "$dir/package/build/Release/better_sqlite3.node" "$dir/better_sqlite3.node"
   rm -rf "$dir/package" "$dir/headers"
   echo "$home" > "$dir/home"
-  touch "$dir/ready"
 }
 
-# every major not built yet, all at once (each build is one process on one core)
+# every major not built yet, all at once
 pids=()
 for major in "${majors[@]}"; do
-  [ -f "$work/$major/ready" ] || { prepare "$major" & pids+=($!); }
+  [ -f "$work/$major/home" ] || { prepare "$major" & pids+=($!); }
 done
 failed=0
 for pid in "${pids[@]}"; do wait "$pid" || failed=1; done

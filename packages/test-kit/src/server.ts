@@ -57,9 +57,9 @@ export function useTestServer(opts: StartServerOptions = {}): () => RunningServe
 /**
  * Like {@link useTestServer}, on a SQLite database file of its own (`weft.db` in a temp directory, removed after the
  * server closes), as `weft serve` runs, on either store's run: for a file that reads tens of thousands of calls back.
- * A `:memory:` database is read a page of 200 rows at a time, each page sorting the project's rows again
- * (LIMIT/OFFSET: it has no second connection to hold one read open), so reading 60,000 calls back costs ~15 s of
- * CPU there and ~5 s from a file.
+ * A `:memory:` database is read in LIMIT/OFFSET statements (it has no second connection to hold one read open), each
+ * running the query again up to its offset; a file is read by one statement on a connection of its own
+ * (calls/query/call-cursor.ts).
  *
  * @returns a getter for the running server (throws if called before `beforeAll` ran).
  */

@@ -68,8 +68,8 @@ export interface StartServerOptions extends Pick<AppOptions, 'maxBodyBytes' | 'l
   retentionDays?: number;
   /**
    * Runs the overview's rollup job (calls/jobs/rollup-job.ts) inside this server: `true` or its options (`intervalMs`
-   * between runs, default 30,000; `liveRoots`, the live bound below, default the engine's, smaller only for tests). It recomputes the hour rollups writes marked stale, each hour in slices of 1,000
-   * roots that take turns with the writes, so `POST /weft/calls/overview` reads hours instead of rows; the answer is the
+   * between runs, default 30,000; `liveRoots`, the live bound below, default the engine's, smaller only for tests). It recomputes the hour rollups writes marked stale, each hour in slices of roots
+   * (1,000 on SQLite, 250 on PostgreSQL) that take turns with the writes, so `POST /weft/calls/overview` reads hours instead of rows; the answer is the
    * same without it, only slower (stale hours past a bound of live roots are left out and said so: docs/scale.md).
    * `weft serve` turns it on. The feedback rollup job (feedback/feedback-rollup-job.ts) runs with it, on the same
    * interval, so `POST /feedback/stats` reads hours too. @defaultValue false

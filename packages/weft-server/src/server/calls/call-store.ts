@@ -186,13 +186,12 @@ export class CallStore<W extends Wait = Wait> {
   }
 
   /**
-   * Whether a rollup job runs here (calls/jobs/rollup-job.ts sets it): only then are stale hours past the live bound
-   * left out, since only then will they be done (overview/overview-live-bound.ts).
+   * The `liveRoots` of an overview that names none (`OverviewOptions.liveRoots`): null (every stale hour counted live)
+   * while no rollup job runs here; a running job (calls/jobs/rollup-job.ts) sets its own bound, undefined for the
+   * engine's `LIVE_ROOTS`: only then are stale hours past the bound left out, since only then will they be done
+   * (overview/overview-live-bound.ts).
    */
-  rollupJobRunning = false;
-
-  /** The live bound while the rollup job runs (its `liveRoots` option); undefined: the engine's `LIVE_ROOTS`. */
-  liveRootsBound: number | undefined = undefined;
+  defaultLiveRoots: number | null | undefined = null;
 
   /** {@link overview} with where its answer came from (`source`: rollup hours, live ranges, stale hours left out). */
   overviewAnswer(query: OverviewQuery, options: OverviewOptions = {}): Out<W, OverviewAnswer> {
@@ -205,8 +204,7 @@ export class CallStore<W extends Wait = Wait> {
   }
 
   private bounded(options: OverviewOptions): OverviewOptions {
-    if (options.liveRoots !== undefined) return options;
-    return this.rollupJobRunning ? { ...options, liveRoots: this.liveRootsBound } : { ...options, liveRoots: null };
+    return options.liveRoots !== undefined ? options : { ...options, liveRoots: this.defaultLiveRoots };
   }
 
   /** The oldest stale overview hours before `beforeHour`, at most `limit`: marked, then claimed before `expiredBefore`. */

@@ -107,7 +107,7 @@ export async function refreshStaleHours(calls: CallStore, now: Date, options: Re
 /**
  * Starts the job: a first run at once, then one every `intervalMs` (the timer does not keep the process alive). A run
  * that fails is logged and the next one tries again; nothing is thrown into the server. While it runs, the overview
- * counts stale hours live only up to a bound (`CallStore.rollupJobRunning`).
+ * counts stale hours live only up to a bound (`CallStore.defaultLiveRoots`).
  * @throws TypeError when `intervalMs` or `liveRoots` is not a positive integer.
  */
 export function startRollupJob(calls: CallStore, options: RollupJobOptions): RollupJob {
@@ -115,13 +115,11 @@ export function startRollupJob(calls: CallStore, options: RollupJobOptions): Rol
   if (liveRoots !== undefined && !(Number.isInteger(liveRoots) && liveRoots > 0)) throw new TypeError(`overview rollup: liveRoots must be a positive integer, got ${liveRoots}`);
   const job = startPeriodicJob('overview rollup', intervalMs, log, (stopped) => refreshStaleHours(calls, now(), { stopped }));
   // the overview may leave stale hours out while this job catches up (overview/overview-live-bound.ts)
-  calls.rollupJobRunning = true;
-  calls.liveRootsBound = liveRoots;
+  calls.defaultLiveRoots = liveRoots;
   return {
     runNow: job.runNow,
     async stop() {
-      calls.rollupJobRunning = false;
-      calls.liveRootsBound = undefined;
+      calls.defaultLiveRoots = null;
       await job.stop();
     },
   };
