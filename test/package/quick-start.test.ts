@@ -4,7 +4,8 @@
 // SQLite build failed), trace a function into a real server, then `npx weft calls show` and `npx weft calls export`
 // (the SDK's `weft` bin forwarding to weft-server's CLI).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -43,7 +44,8 @@ beforeAll(async () => {
   await run('npm', ['install', ...tarballs, '--omit=optional', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app, timeout: 240_000 });
 }, 300_000);
 
-afterAll(() => rmSync(app, { recursive: true, force: true }));
+// the app's node_modules (tens of thousands of files): removed without blocking, and given time on a loaded machine (CI saw over 30 s)
+afterAll(() => rm(app, { recursive: true, force: true }), 120_000);
 
 /** `npx weft ...` in the app, with the server's URL and the project in the environment. */
 function npx(args: string[], viaTty = false): Promise<{ code: number | null; out: string; err: string }> {

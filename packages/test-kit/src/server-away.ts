@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { useTestServer } from './server.js';
 import { readCalls, uniqueProject } from './calls.js';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.js';
@@ -18,6 +18,7 @@ export const FOREVER_MS = 600_000;
 let server: () => { url: string };
 let current: FaultProxy | undefined;
 const dirs: string[] = [];
+let upTimer: NodeJS.Timeout | undefined;
 
 /** The fault proxy in front of the file's server (started by {@link useServerAway}'s `beforeAll`). */
 export const proxy = {
@@ -37,6 +38,10 @@ export function useServerAway(): void {
   beforeAll(async () => {
     current = await startFaultProxy(server().url);
     await Promise.all([bundled(APP), bundled(BUILT_APP)]);
+  });
+  afterEach(() => {
+    clearTimeout(upTimer);
+    current?.clear();
   });
   afterAll(async () => {
     await current?.close();
@@ -81,6 +86,27 @@ export async function runApp(env: Record<string, string>, app = APP): Promise<Ex
   const child = await startApp(env, app);
   child.stdin!.end();
   return finished(child);
+}
+
+/**
+ * Runs the app with the server refused from its start until `upAfterDoneMs` after its last line (`done`), then up:
+ * an outage that ends at a set time after the app's work, however long a loaded machine takes to run it. Returns the
+ * run and when the server came up (this process's clock; the test's end clears a fault still pending).
+ */
+export async function runAppWhileDown(env: Record<string, string>, upAfterDoneMs: number, app = APP): Promise<{ run: Exit; upAt: number }> {
+  proxy.inject({ kind: 'refuse' }, { forMs: FOREVER_MS });
+  let upAt = Infinity;
+  const child = await startApp(env, app);
+  const exited = finished(child);
+  child.stdout!.on('data', (d: Buffer) => {
+    if (upAt !== Infinity || !/done \d+/.test(d.toString())) return;
+    upAt = Date.now() + upAfterDoneMs;
+    upTimer = setTimeout(() => proxy.clear(), upAfterDoneMs);
+  });
+  child.stdin!.end();
+  const run = await exited;
+  if (upAt === Infinity) proxy.clear(); // no `done`: the app failed; the test says how
+  return { run, upAt };
 }
 
 /** Runs `weft spool flush` (the CLI from the sources) with `args`. */

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { uniqueProject } from 'weft-test-kit/calls.js';
 import { whenGone } from 'weft-test-kit/child-processes.js';
 import { callIdsInSpool, segmentsIn } from 'weft-test-kit/spool-files.js';
-import { BUILT_APP, CALLS, FOREVER_MS, courierOf, finished, newTmp, proxy, quickest, runApp, runsUntilQuickExit, spoolFlush, spoolNamed, startApp, stored, useServerAway, warnings } from 'weft-test-kit/server-away.js';
+import { BUILT_APP, CALLS, FOREVER_MS, courierOf, finished, newTmp, proxy, quickest, runApp, runAppWhileDown, runsUntilQuickExit, spoolFlush, spoolNamed, startApp, stored, useServerAway, warnings } from 'weft-test-kit/server-away.js';
 
 useServerAway();
 
@@ -20,12 +20,10 @@ function killQuietly(pid: number): void {
 
 // ---- the spool courier: the built SDK hands a spool it gave up on at once to a detached process, for exitTimeoutMs
 
-it('courier: down 3 s then up, for a server no run ever reached: the app exits at once, and within exitTimeoutMs the courier sends all 1,206 and remembers the server, with no next run', async () => {
+it('courier: down until 3 s after the last line of the app, then up, for a server no run ever reached: the app exits at once, and within exitTimeoutMs the courier sends all 1,206 and remembers the server, with no next run', async () => {
   const project = uniqueProject('courier-outage');
   const env = { WEFT_PROJECT: project, TMPDIR: newTmp() };
-  proxy.inject({ kind: 'refuse' }, { forMs: 3_000 });
-  const upAt = Date.now() + 3_000;
-  const r = await runApp(env, BUILT_APP);
+  const { run: r, upAt } = await runAppWhileDown(env, 3_000, BUILT_APP); // down from the app's start to 3 s after its last line
   expect(r.code).toBe(0);
   const [line, ...more] = warnings(r).filter((l) => l.includes('not sent'));
   expect(more).toEqual([]);
