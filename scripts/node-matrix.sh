@@ -71,5 +71,6 @@ for major in "${majors[@]}"; do
   home="$(cat "$work/$major/home")"
   head -1 "$work/$major/build.log"
   cp "$work/$major/better_sqlite3.node" "$addon"
+  echo "== started at $(date -u +%T)"
   PATH="$home/bin:$PATH" WEFT_TEST_SCOPE=runtime node node_modules/vitest/vitest.mjs run
 done
