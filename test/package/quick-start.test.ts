@@ -2,19 +2,18 @@
 // The README's quick start as a new user runs it, outside this repository: `npm pack` both packages, install the
 // tarballs into an empty app (weft-trace, and weft-server without optional dependencies, as a user whose native
 // SQLite build failed), trace a function into a real server, then `npx weft calls show` and `npx weft calls export`
-// (the SDK's `weft` bin forwarding to weft-server's CLI).
+// (the SDK's `weft` bin forwarding to weft-server's CLI). The install is shared by the runs of a checkout (packed-app.ts:
+// the same on every Node.js major); the program and the commands run on this run's Node.js.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { spawnTracked } from 'weft-test-kit/child-processes.js';
+import { packedApp } from 'weft-test-kit/packed-app.js';
 import { useTestServer } from 'weft-test-kit/server.js';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const server = useTestServer();
 let app: string;
 
@@ -36,16 +35,11 @@ console.log('sent', report.sent);
 `;
 
 beforeAll(async () => {
-  app = mkdtempSync(path.join(tmpdir(), 'weft-quickstart-'));
-  const { stdout } = await run('npm', ['pack', '--silent', '--workspace', 'weft-trace', '--workspace', 'weft-server', '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
-  const tarballs = stdout.trim().split('\n').map((name) => path.join(app, name.trim()));
-  expect(tarballs.map((t) => path.basename(t)).sort()).toEqual(['weft-server-0.1.0.tgz', 'weft-trace-0.1.0.tgz']);
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module' }));
-  await run('npm', ['install', ...tarballs, '--omit=optional', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app, timeout: 240_000 });
+  // weft-server without optional dependencies: a user whose native SQLite build failed
+  app = await packedApp({ workspaces: ['weft-trace', 'weft-server'], manifest: { name: 'my-app', private: true, type: 'module' }, installArgs: ['--omit=optional', '--prefer-offline'] });
 }, 300_000);
 
-// the app's node_modules (tens of thousands of files): removed without blocking, and given time on a loaded machine (CI saw over 30 s)
-afterAll(() => rm(app, { recursive: true, force: true }), 120_000);
+afterAll(() => rmSync(app, { recursive: true, force: true }));
 
 /** `npx weft ...` in the app, with the server's URL and the project in the environment. */
 function npx(args: string[], viaTty = false): Promise<{ code: number | null; out: string; err: string }> {

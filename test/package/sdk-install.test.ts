@@ -2,13 +2,14 @@
 // The SDK alone, as an app that only traces installs it: `npm pack` packages/weft-trace, install the tarball into an
 // empty project (offline: the npm cache holds its few dependencies), and check its size on disk (<= 10 MB, the
 // issue 30 budget) and that nothing of the server came with it. Then the SDK's `weft` bin and `weft-trace/server`,
-// without weft-server installed, each say in one line how to get it.
+// without weft-server installed, each say in one line how to get it. The install is shared by the runs of a checkout
+// (packed-app.ts: the same on every Node.js major); what the app runs, runs on this run's Node.js.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { packedApp } from 'weft-test-kit/packed-app.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -48,24 +49,13 @@ async function pinnedTarballs(names: string[], from = path.join(ROOT, 'packages/
   return pins;
 }
 
-/** Sets the app's `overrides` to pin `pins` (added to those it has). */
-function pinInApp(pins: Record<string, string>): void {
-  const file = path.join(app, 'package.json');
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { overrides?: Record<string, string> };
-  writeFileSync(file, JSON.stringify({ ...manifest, overrides: { ...manifest.overrides, ...pins } }));
-}
-
 /** What only the server uses: none of these may be installed with the SDK. */
 const SERVER_ONLY = ['hono', '@hono/node-server', 'pg', 'better-sqlite3', '@opentelemetry/otlp-transformer', '@pydantic/genai-prices', 'commander', 'luxon', 'cli-table3', 'cli-progress', 'open', 'zod', 'weft-server'];
 
 beforeAll(async () => {
-  app = mkdtempSync(path.join(tmpdir(), 'weft-sdk-'));
-  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', app], { cwd: path.join(ROOT, 'packages/weft-trace'), timeout: 120_000 });
-  const tarball = path.join(app, stdout.trim().split('\n').pop()!);
   const sdk = JSON.parse(readFileSync(path.join(ROOT, 'packages/weft-trace/package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module' }));
-  pinInApp(await pinnedTarballs(Object.keys(sdk.dependencies)));
-  await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: app, timeout: 240_000 });
+  const manifest = { name: 'my-app', private: true, type: 'module', overrides: await pinnedTarballs(Object.keys(sdk.dependencies)) };
+  app = await packedApp({ workspaces: ['weft-trace'], manifest, installArgs: ['--offline'] });
 }, 300_000);
 
 afterAll(() => rmSync(app, { recursive: true, force: true }));
@@ -158,15 +148,20 @@ it('loads the hooking libraries only for the no-code route: not with weft-trace,
   const hooks = "Object.keys(createRequire(import.meta.url).cache).filter((f) => /(import|require)-in-the-middle/.test(f)).length";
   const probe = (load: string) => `import { createRequire } from 'node:module'; ${load}; console.log(${hooks} > 0);`;
   const env = { ...process.env, WEFT_PROJECT: 'acme/app', WEFT_BASE_URL: 'http://127.0.0.1:9', WEFT_DISABLED: 'true' };
-  const loaded = async (load: string) => (await run(process.execPath, ['--input-type=module', '-e', probe(load)], { cwd: app, env, timeout: 30_000 })).stdout.trim();
+  const loaded = async (load: string, cwd = app) => (await run(process.execPath, ['--input-type=module', '-e', probe(load)], { cwd, env, timeout: 30_000 })).stdout.trim();
   expect(await loaded("const { op, init } = await import('weft-trace'); init(); op((x) => x)(1)")).toBe('false');
   // without the optional peers, the no-code route says what to install, and the app runs
   const without = await run(process.execPath, ['--import', 'weft-trace/register', '--input-type=module', '-e', "console.log('app ran')"], { cwd: app, env, timeout: 30_000 });
   expect(without.stdout.trim()).toBe('app ran');
   expect(without.stderr).toContain('npm install import-in-the-middle require-in-the-middle');
+  // the same app with the optional peers installed too
   const hooking = ['import-in-the-middle', 'require-in-the-middle'];
   const pins = await pinnedTarballs(hooking);
-  pinInApp(pins);
-  await run('npm', ['install', ...hooking.map((name) => pins[name]!), '--offline', '--no-audit', '--no-fund'], { cwd: app, timeout: 240_000 });
-  expect(await loaded("await import('weft-trace/register')")).toBe('true');
+  const sdk = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as { overrides: Record<string, string> };
+  const hooked = await packedApp({ workspaces: ['weft-trace'], manifest: { ...sdk, overrides: { ...sdk.overrides, ...pins } }, installArgs: ['--offline', ...hooking.map((name) => pins[name]!)] });
+  try {
+    expect(await loaded("await import('weft-trace/register')", hooked)).toBe('true');
+  } finally {
+    rmSync(hooked, { recursive: true, force: true });
+  }
 });
