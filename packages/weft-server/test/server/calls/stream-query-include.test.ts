@@ -213,4 +213,38 @@ describe('POST /weft/calls/overview (a weft extension)', () => {
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(['body', 'start']);
   });
+
+  it('counts each root by the summary.status stream_query derives, for every shape of summary (cancelled, status_counts or none, a U+0000 escape)', async () => {
+    const at = (minute: number) => `2024-05-01T11:${String(minute).padStart(2, '0')}:00.000Z`;
+    const start = (id: string, trace: string, minute: number, parent?: string) =>
+      ({ mode: 'start', req: { start: { project_id: ov, id, trace_id: `t-${trace}`, ...(parent ? { parent_id: parent } : {}), op_name: parent ? 'step' : 'shape', started_at: at(minute), inputs: {}, attributes: {} } } });
+    const child = (id: string, parent: string, minute: number, failed: boolean) => [
+      start(id, parent, minute, parent),
+      { mode: 'end', req: { end: { project_id: ov, id, ended_at: at(minute + 1), summary: {}, ...(failed ? { exception: { type: 'E', message: 'boom' } } : {}) } } },
+    ];
+    const shapes: Array<[string, Record<string, unknown>, boolean?]> = [
+      ['cancelled', { cancelled: true }],
+      ['cancelled-text', { cancelled: 'yes' }],
+      ['counted', { status_counts: { success: 1, error: 2 } }],
+      ['counted-none', { status_counts: { success: 2, error: 0 } }, true], // counts given: no walk below it
+      ['no-counts', {}, true],
+      ['nul', { note: 'a\u0000b', status_counts: { error: 1 }, usage: { 'gpt-4o': { prompt_tokens: 5, completion_tokens: 0 } } }],
+      ['failed', { status_counts: { error: 1 } }, false],
+    ];
+    const items = shapes.flatMap(([id, summary, failedChild], i) => [
+      start(`s-${id}`, `s-${id}`, i),
+      ...(failedChild === undefined ? [] : child(`c-${id}`, `s-${id}`, i, failedChild)),
+      { mode: 'end', req: { end: { project_id: ov, id: `s-${id}`, ended_at: at(i + 2), summary, ...(id === 'failed' ? { exception: { type: 'E', message: 'boom' } } : {}) } } },
+    ]);
+    expect((await post(server(), '/call/upsert_batch', { batch: items })).status).toBe(200);
+    const roots = (await client.calls.streamQuery({ project_id: ov, filter: { trace_roots_only: true } }).toArray()).filter((r) => r.op_name === 'shape');
+    const statuses = roots.map((r) => [r.id, (r.summary as { status?: string }).status]).sort();
+    expect(statuses).toEqual([['s-cancelled', 'cancelled'], ['s-cancelled-text', 'success'], ['s-counted', 'descendant_error'], ['s-counted-none', 'success'],
+      ['s-failed', 'error'], ['s-no-counts', 'descendant_error'], ['s-nul', 'descendant_error']]);
+    const count = (status: string) => statuses.filter(([, s]) => s === status).length;
+    for (const group_by of [undefined, 'model']) {
+      const got = await overview({ start: '2024-05-01T11:00:00Z', end: '2024-05-01T12:00:00Z', granularity: 3600, ...(group_by ? { group_by } : {}) });
+      expect(got.totals).toMatchObject({ calls: shapes.length, errors: count('error'), descendant_errors: count('descendant_error'), input_tokens: 5, output_tokens: 0 });
+    }
+  });
 });

@@ -8,7 +8,7 @@
  */
 import type { Dialect } from '../../db/dialect.js';
 import { all, type Steps } from '../../db/sql-steps.js';
-import { derivedSql } from '../query/fields.js';
+import { derivedSql, type FieldLeaves } from '../query/fields.js';
 import { PG_LEAVES } from '../query/pg-query-sql.js';
 import { SQLITE_LEAVES } from '../query/query-sql.js';
 
@@ -68,13 +68,30 @@ export type OverviewUsageRow = { b: number; op: string | null; model: string } &
 
 /** An engine's part of the SQL. */
 interface OverviewEngine {
+  /** What follows `FROM calls` in the roots' scan (PostgreSQL: the summary parsed once a root, `p.sj`). */
+  from: string;
   /** `summary.status` of the current `calls` row (text). */
   status: string;
   /** The latency bin (latency-histogram.ts) of the current `calls` row (NULL while running). */
   bin: string;
-  /** A `FROM` item listing `(key, value)` of the usage object `summary` holds (none when it holds no object), as `u`. */
-  usageEach(summary: string): string;
+  /** What the usage is read from, as the roots' column `doc`: SQLite the summary's JSON text, PostgreSQL its `usage` as jsonb. */
+  doc: string;
+  /** A `FROM` item listing `(key, value)` of the usage object in `doc` (none when it holds no object), as `u`. */
+  usageEach(doc: string): string;
 }
+
+/**
+ * PostgreSQL's leaves, with `calls.summary` read from `p.sj`: the summary as jsonb, parsed once a root (`json`
+ * operators parse the whole text at each read, and `summary.status` read it up to five times, the usage once a token
+ * kind). `weft_jv` turns a JSON null into NULL and an object or array into its text: neither changes what the status
+ * compares (`cmp`: an object, an array and a string all compare as text; `IS NULL`), so a JSON null read as NULL is all
+ * it keeps. The store holds no summary that jsonb refuses: db/pg-json.ts writes unpaired surrogates as U+FFFD, and
+ * `weft_nonul` reads each `\u0000` escape as U+0001.
+ */
+const PG_PARSED: FieldLeaves = {
+  ...PG_LEAVES,
+  at: (doc, keys) => (doc === 'calls.summary' ? `NULLIF(p.sj #> '{${keys.join(',')}}', 'null'::jsonb)` : PG_LEAVES.at(doc, keys)),
+};
 
 /**
  * Each engine's part: the stream query's own status and latency SQL, the latency's bin (`weft_latency_bin`: SQLite's in
@@ -82,14 +99,19 @@ interface OverviewEngine {
  */
 const ENGINES: Record<Dialect['engine'], OverviewEngine> = {
   sqlite: {
+    from: '',
     status: derivedSql('summary.status', SQLITE_LEAVES),
     bin: `weft_latency_bin(${derivedSql('summary.latency_ms', SQLITE_LEAVES)})`,
-    usageEach: (summary) => `json_each(CASE WHEN json_type(${summary}, '$.usage') = 'object' THEN json_extract(${summary}, '$.usage') END) u`,
+    doc: 'calls.summary',
+    usageEach: (doc) => `json_each(CASE WHEN json_type(${doc}, '$.usage') = 'object' THEN json_extract(${doc}, '$.usage') END) u`,
   },
   postgres: {
-    status: derivedSql('summary.status', PG_LEAVES),
-    bin: `weft_latency_bin(${derivedSql('summary.latency_ms', PG_LEAVES)})`,
-    usageEach: (summary) => `LATERAL json_each(CASE WHEN json_typeof(${summary} -> 'usage') = 'object' THEN ${summary} -> 'usage' END) u`,
+    // OFFSET 0: a subquery PostgreSQL keeps, so the parse runs once a row (pulled up, it would run at each read of sj)
+    from: ' CROSS JOIN LATERAL (SELECT weft_nonul(calls.summary)::jsonb AS sj OFFSET 0) p',
+    status: derivedSql('summary.status', PG_PARSED),
+    bin: `weft_latency_bin(${derivedSql('summary.latency_ms', PG_PARSED)})`,
+    doc: `p.sj -> 'usage'`,
+    usageEach: (doc) => `LATERAL jsonb_each(CASE WHEN jsonb_typeof(${doc}) = 'object' THEN ${doc} END) u`,
   },
 };
 
@@ -137,15 +159,15 @@ export function bucketSql(column: string, edges: readonly number[]): string {
 }
 
 /**
- * The roots of the ranges, with the columns `wanted` (of `b`, `op`, `st`, `k`, `summary`): one index range scan per
+ * The roots of the ranges, with the columns `wanted` (of `b`, `op`, `st`, `k`, `doc`): one index range scan per
  * range (`calls_parent`: project, parent_id NULL, started_at), joined by UNION ALL.
  */
 function rootsCte(e: OverviewEngine, q: RootsQuery, wanted: readonly string[], materialized: boolean): string {
   const columns: Record<string, string> = {
-    b: bucketSql('calls.started_at', q.edges), op: 'calls.op_name', st: e.status, k: e.bin, summary: 'calls.summary',
+    b: bucketSql('calls.started_at', q.edges), op: 'calls.op_name', st: e.status, k: e.bin, doc: e.doc,
   };
   const one = `SELECT ${wanted.map((c) => `${columns[c]} AS ${c}`).join(', ')}
-    FROM calls WHERE ${rootsWhere(q.slice?.after != null, q.slice?.through != null)}`;
+    FROM calls${e.from} WHERE ${rootsWhere(q.slice?.after != null, q.slice?.through != null)}`;
   return `r AS ${materialized ? 'MATERIALIZED ' : ''}(${q.ranges.map(() => one).join(' UNION ALL ')})`;
 }
 
@@ -160,8 +182,8 @@ export function* rootFigures(d: Dialect, q: RootsQuery): Steps<RootFiguresRow[]>
   const e = ENGINES[d.engine];
   const byOp = `SELECT b, op, NULL AS model, k, ${COUNTS} FROM r GROUP BY b, op, k`;
   const model = `COALESCE(u.key, '${NONE}')`;
-  const byModel = `SELECT b, op, ${model} AS model, k, ${COUNTS} FROM r LEFT JOIN ${e.usageEach('r.summary')} ON true GROUP BY b, op, ${model}, k`;
-  const wanted = q.withModels ? ['b', 'op', 'st', 'k', 'summary'] : ['b', 'op', 'st', 'k'];
+  const byModel = `SELECT b, op, ${model} AS model, k, ${COUNTS} FROM r LEFT JOIN ${e.usageEach('r.doc')} ON true GROUP BY b, op, ${model}, k`;
+  const wanted = q.withModels ? ['b', 'op', 'st', 'k', 'doc'] : ['b', 'op', 'st', 'k'];
   const sql = `WITH ${rootsCte(e, q, wanted, true)} ${byOp}${q.withModels ? ` UNION ALL ${byModel}` : ''}`;
   const rows = yield* all<RootFiguresRow>(sql, paramsOf(q));
   return rows.map((r) => ({ b: Number(r.b), op: r.op, model: r.model, k: r.k === null ? null : Number(r.k), n: Number(r.n), e: Number(r.e), de: Number(r.de) }));
@@ -175,15 +197,15 @@ export function* rootFigures(d: Dialect, q: RootsQuery): Steps<RootFiguresRow[]>
 export function* rootUsage(d: Dialect, q: RootsQuery): Steps<OverviewUsageRow[]> {
   if (q.ranges.length === 0) return [];
   const e = ENGINES[d.engine];
-  const roots = `WITH ${rootsCte(e, q, ['b', 'op', 'summary'], false)}`;
+  const roots = `WITH ${rootsCte(e, q, ['b', 'op', 'doc'], false)}`;
   if (d.engine === 'postgres') {
-    const sums = USAGE_KEYS.map((k) => `sum(CASE WHEN json_typeof(u.value -> '${k}') = 'number' THEN (u.value ->> '${k}')::float8 END) AS ${k}`);
+    const sums = USAGE_KEYS.map((k) => `sum(CASE WHEN jsonb_typeof(u.value -> '${k}') = 'number' THEN (u.value ->> '${k}')::float8 END) AS ${k}`);
     return yield* all<OverviewUsageRow>(`${roots} SELECT b, op, u.key AS model, ${sums.join(', ')}
-      FROM r CROSS JOIN ${e.usageEach('r.summary')} GROUP BY b, op, u.key`, paramsOf(q));
+      FROM r CROSS JOIN ${e.usageEach('r.doc')} GROUP BY b, op, u.key`, paramsOf(q));
   }
   const usage: OverviewUsageRow[] = [];
   type Sums = { b: number; op: string | null; usage: string | null };
-  for (const row of yield* all<Sums>(`${roots} SELECT b, op, weft_usage_sum(summary) AS usage FROM r GROUP BY b, op`, paramsOf(q))) {
+  for (const row of yield* all<Sums>(`${roots} SELECT b, op, weft_usage_sum(doc) AS usage FROM r GROUP BY b, op`, paramsOf(q))) {
     const byModel = JSON.parse(row.usage ?? '{}') as Record<string, Record<string, number>>;
     for (const [model, sums] of Object.entries(byModel)) {
       usage.push({ b: row.b, op: row.op, model, ...Object.fromEntries(USAGE_KEYS.map((k) => [k, sums[k] ?? null])) } as OverviewUsageRow);
