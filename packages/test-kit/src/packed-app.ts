@@ -18,7 +18,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-export const ROOT = path.resolve(import.meta.dirname, '../../..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 // outside the repository (as a user's app is): Node.js and npx look for packages and bins in every node_modules up the
 // tree, and the repository's own would answer for what the app lacks; in the OS's temp folder, not the run's own
 // (global-setup.ts: removed at the run's end)
@@ -42,7 +42,10 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** The key of a spec: a hash of each packed package's package.json and dist/ (names and bytes), and of the spec. */
+/**
+ * The key of a spec: a hash of each packed package's package.json and dist/ (names and bytes: what its `files` packs),
+ * and of the spec. The README and LICENSE npm adds are left out: no test reads them from the install.
+ */
 function keyOf(spec: PackedAppSpec): string {
   const hash = createHash('sha256').update(JSON.stringify(spec));
   for (const name of spec.workspaces) {
