@@ -36,7 +36,9 @@ console.log('sent', report.sent);
 
 beforeAll(async () => {
   // weft-server without optional dependencies: a user whose native SQLite build failed
-  app = await packedApp({ workspaces: ['weft-trace', 'weft-server'], manifest: { name: 'my-app', private: true, type: 'module' }, installArgs: ['--omit=optional', '--prefer-offline'] });
+  const packed = await packedApp({ workspaces: ['weft-trace', 'weft-server'], manifest: { name: 'my-app', private: true, type: 'module' }, installArgs: ['--omit=optional', '--prefer-offline'] });
+  app = packed.dir;
+  expect(packed.tarballs.sort()).toEqual(['weft-server-0.1.0.tgz', 'weft-trace-0.1.0.tgz']);
 }, 300_000);
 
 afterAll(() => rmSync(app, { recursive: true, force: true }));

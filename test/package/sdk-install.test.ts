@@ -55,7 +55,7 @@ const SERVER_ONLY = ['hono', '@hono/node-server', 'pg', 'better-sqlite3', '@open
 beforeAll(async () => {
   const sdk = JSON.parse(readFileSync(path.join(ROOT, 'packages/weft-trace/package.json'), 'utf8')) as { dependencies: Record<string, string> };
   const manifest = { name: 'my-app', private: true, type: 'module', overrides: await pinnedTarballs(Object.keys(sdk.dependencies)) };
-  app = await packedApp({ workspaces: ['weft-trace'], manifest, installArgs: ['--offline'] });
+  app = (await packedApp({ workspaces: ['weft-trace'], manifest, installArgs: ['--offline'] })).dir;
 }, 300_000);
 
 afterAll(() => rmSync(app, { recursive: true, force: true }));
@@ -157,8 +157,8 @@ it('loads the hooking libraries only for the no-code route: not with weft-trace,
   // the same app with the optional peers installed too
   const hooking = ['import-in-the-middle', 'require-in-the-middle'];
   const pins = await pinnedTarballs(hooking);
-  const sdk = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as { overrides: Record<string, string> };
-  const hooked = await packedApp({ workspaces: ['weft-trace'], manifest: { ...sdk, overrides: { ...sdk.overrides, ...pins } }, installArgs: ['--offline', ...hooking.map((name) => pins[name]!)] });
+  const manifest = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as { overrides: Record<string, string> };
+  const { dir: hooked } = await packedApp({ workspaces: ['weft-trace'], manifest: { ...manifest, overrides: { ...manifest.overrides, ...pins } }, installArgs: ['--offline', ...hooking.map((name) => pins[name]!)] });
   try {
     expect(await loaded("await import('weft-trace/register')", hooked)).toBe('true');
   } finally {

@@ -34,6 +34,9 @@ export interface PackedAppSpec {
   installArgs: string[];
 }
 
+/** What an install folder holds (raised when that changes, so an older folder is never read as a newer one): 2 adds tarballs.json. */
+const LAYOUT = 2;
+
 /** Every file under `dir`, sorted, as paths relative to it. */
 function filesUnder(dir: string): string[] {
   return (readdirSync(dir, { recursive: true, withFileTypes: true }))
@@ -47,7 +50,7 @@ function filesUnder(dir: string): string[] {
  * and of the spec. The README and LICENSE npm adds are left out: no test reads them from the install.
  */
 function keyOf(spec: PackedAppSpec): string {
-  const hash = createHash('sha256').update(JSON.stringify(spec));
+  const hash = createHash('sha256').update(`${LAYOUT}\0${JSON.stringify(spec)}`);
   for (const name of spec.workspaces) {
     const dir = path.join(ROOT, 'packages', name);
     for (const file of ['package.json', ...filesUnder(path.join(dir, 'dist')).map((f) => path.join('dist', f))]) {
@@ -57,14 +60,27 @@ function keyOf(spec: PackedAppSpec): string {
   return hash.digest('hex').slice(0, 24);
 }
 
-/** Packs the workspaces and installs them into `app` (which holds nothing yet). */
+/**
+ * Packs the workspaces and installs them into `app` (which holds nothing yet); the names of the tarballs npm pack made
+ * are kept in its `tarballs.json` (the tarballs themselves are removed).
+ */
 async function install(app: string, spec: PackedAppSpec): Promise<void> {
   const workspaces = spec.workspaces.flatMap((w) => ['--workspace', w]);
   const { stdout } = await run('npm', ['pack', '--silent', ...workspaces, '--pack-destination', app], { cwd: ROOT, timeout: 120_000 });
-  const tarballs = stdout.trim().split('\n').map((name) => path.join(app, name.trim()));
+  const names = stdout.trim().split('\n').map((name) => name.trim());
+  const tarballs = names.map((name) => path.join(app, name));
   writeFileSync(path.join(app, 'package.json'), JSON.stringify(spec.manifest));
   await run('npm', ['install', ...tarballs, '--no-audit', '--no-fund', ...spec.installArgs], { cwd: app, timeout: 240_000 });
   for (const tarball of tarballs) rmSync(tarball);
+  writeFileSync(path.join(app, TARBALLS), JSON.stringify(names));
+}
+
+const TARBALLS = 'tarballs.json';
+
+/** An app of {@link packedApp}: its folder, and the file names of the tarballs installed into it (`weft-trace-0.1.0.tgz`). */
+export interface PackedApp {
+  dir: string;
+  tarballs: string[];
 }
 
 /** Installs not used for a day: removed when a run makes a new one (each is tens of MB). */
@@ -77,10 +93,10 @@ function prune(): void {
 
 /**
  * A fresh folder holding the app's package.json and a `node_modules` link to the shared install of `spec` (made
- * first when no run made it yet: built aside, then renamed into place, so a run never sees half an install). The
- * caller removes the folder (not the install).
+ * first when no run made it yet: built aside, then renamed into place, so a run never sees half an install), with the
+ * tarballs' names. The caller removes the folder (not the install).
  */
-export async function packedApp(spec: PackedAppSpec): Promise<string> {
+export async function packedApp(spec: PackedAppSpec): Promise<PackedApp> {
   const done = path.join(CACHE, keyOf(spec));
   if (existsSync(done)) {
     utimesSync(done, new Date(), new Date()); // used: kept by prune()
@@ -98,5 +114,5 @@ export async function packedApp(spec: PackedAppSpec): Promise<string> {
   const app = mkdtempSync(path.join(tmpdir(), 'weft-app-'));
   cpSync(path.join(done, 'package.json'), path.join(app, 'package.json'));
   symlinkSync(path.join(done, 'node_modules'), path.join(app, 'node_modules'), 'dir');
-  return app;
+  return { dir: app, tarballs: JSON.parse(readFileSync(path.join(done, TARBALLS), 'utf8')) as string[] };
 }

@@ -98,8 +98,9 @@ export async function runAppWhileDown(env: Record<string, string>, upAfterDoneMs
   let upAt = Infinity;
   const child = await startApp(env, app);
   const exited = finished(child);
+  let out = ''; // the line may come split across chunks
   child.stdout!.on('data', (d: Buffer) => {
-    if (upAt !== Infinity || !/done \d+/.test(d.toString())) return;
+    if (upAt !== Infinity || !/done \d+\n/.test((out += d.toString()))) return;
     upAt = Date.now() + upAfterDoneMs;
     upTimer = setTimeout(() => proxy.clear(), upAfterDoneMs);
   });
